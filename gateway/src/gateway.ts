@@ -1,0 +1,59 @@
+import { fileURLToPath } from 'node:url';
+import cors from '@fastify/cors';
+import httpProxy from '@fastify/http-proxy';
+import rateLimit from '@fastify/rate-limit';
+import { authPlugin, createHttpApp, healthRoutes, type App, type Platform } from '@asistente/kit';
+import { installAuthGate } from './auth-gate.js';
+import { API_PREFIX, ROUTES } from './routing-table.js';
+import { serveWeb } from './static-web.js';
+
+export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+export type Topology = 'embedded' | 'distributed';
+
+/** Distributed when any service URL is configured; otherwise every service runs in this process. */
+export function topologyOf(platform: Platform): Topology {
+  return ROUTES.some((r) => platform.config[r.urlVariable]) ? 'distributed' : 'embedded';
+}
+
+/**
+ * The edge app: CORS, rate limits, token gate, routing (in-process plugins
+ * or HTTP proxy per the routing table), health, and the SPA.
+ */
+export async function buildGateway(platform: Platform, topology: Topology = topologyOf(platform)): Promise<App> {
+  const { config } = platform;
+  const app = createHttpApp({ log: platform.log, bodyLimit: config.BODY_LIMIT_BYTES, ownNotFoundHandler: true });
+  const origins = config.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
+  await app.register(cors, { origin: origins.length > 0 ? origins : false, exposedHeaders: ['x-request-id', 'content-disposition'] });
+  await app.register(rateLimit, { global: false });
+  await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
+  installAuthGate(app, {
+    loginPerIp: config.RATE_LIMIT_LOGIN_MAX * 5,
+    registerPerIp: config.RATE_LIMIT_REGISTER_MAX,
+    windowMs: config.RATE_LIMIT_WINDOW_MS,
+  });
+  await app.register(healthRoutes, { sql: platform.db.sql, bus: platform.bus, name: `gateway (${topology})` });
+
+  for (const route of ROUTES) {
+    if (topology === 'embedded') {
+      const { default: plugin } = await route.load();
+      await app.register(plugin, { prefix: API_PREFIX, platform });
+      continue;
+    }
+    const upstream = config[route.urlVariable];
+    if (!upstream) throw new Error(`${route.urlVariable} is required in the distributed topology`);
+    for (const prefix of route.prefixes) {
+      await app.register(httpProxy, {
+        upstream,
+        prefix: `${API_PREFIX}${prefix}`,
+        rewritePrefix: prefix,
+        replyOptions: {
+          rewriteRequestHeaders: (request, headers) => ({ ...headers, 'x-request-id': String(request.id) }),
+        },
+      });
+    }
+  }
+
+  await serveWeb(app, config.WEB_DIST ?? DEFAULT_WEB_DIST);
+  return app;
+}

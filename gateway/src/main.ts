@@ -1,0 +1,30 @@
+import { createPlatform, loadConfig, type Config } from '@asistente/kit';
+import { buildGateway, topologyOf } from './gateway.js';
+
+/**
+ * `npm start`: the whole product in one process on an embedded database,
+ * or, with service URLs configured, the edge of the distributed topology.
+ */
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+
+const platform = await createPlatform(config, 'gateway');
+const topology = topologyOf(platform);
+const app = await buildGateway(platform, topology);
+
+const shutdown = async (signal: string) => {
+  platform.log.info({ signal }, 'shutting down');
+  await app.close();
+  await platform.close();
+  process.exit(0);
+};
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));
+
+const address = await app.listen({ port: config.PORT, host: config.HOST });
+platform.log.info({ topology, address }, `Mi Asistente.IA listening on ${address}`);

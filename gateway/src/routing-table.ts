@@ -1,0 +1,48 @@
+import type { ServicePlugin } from '@asistente/kit';
+import type { Config } from '@asistente/kit';
+
+/**
+ * The gateway's routing table: one entry per service. Adding a service is
+ * one entry here (and its plugin import for the embedded topology).
+ */
+export interface ServiceRoute {
+  name: string;
+  /** Path prefixes the service owns, below /api. */
+  prefixes: string[];
+  /** The variable holding its URL in the distributed topology. */
+  urlVariable: keyof Config & `${string}_URL`;
+  /** Reachable without a token: [method, path below /api]. */
+  publicRoutes: [string, string][];
+  load: () => Promise<{ default: ServicePlugin }>;
+}
+
+export const ROUTES: ServiceRoute[] = [
+  {
+    name: 'auth',
+    prefixes: ['/auth'],
+    urlVariable: 'AUTH_URL',
+    publicRoutes: [
+      ['POST', '/auth/login'],
+      ['POST', '/auth/register'],
+    ],
+    load: () => import('@asistente/auth'),
+  },
+  {
+    name: 'contacts',
+    prefixes: ['/contacts'],
+    urlVariable: 'CONTACTS_URL',
+    publicRoutes: [],
+    load: () => import('@asistente/contacts'),
+  },
+];
+
+export const API_PREFIX = '/api';
+
+/** The entry owning `path` (already stripped of /api and the query), if any. */
+export function routeFor(path: string): ServiceRoute | undefined {
+  return ROUTES.find((r) => r.prefixes.some((p) => path === p || path.startsWith(`${p}/`)));
+}
+
+export function isPublic(route: ServiceRoute, method: string, path: string): boolean {
+  return route.publicRoutes.some(([m, p]) => m === method && p === path);
+}

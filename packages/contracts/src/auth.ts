@@ -1,0 +1,72 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { EMAIL_PATTERN } from './common.js';
+
+export const User = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  email: Type.String(),
+  company: Type.Union([Type.String(), Type.Null()]),
+  phone: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type User = Static<typeof User>;
+
+const optionalText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
+
+/** Spanish messages are the spec's (section 5); trimming and minimum lengths are checked by the auth domain. */
+export const RegisterBody = Type.Object(
+  {
+    firstName: Type.String({ maxLength: 100, messages: { required: 'El nombre es requerido' } }),
+    lastName: Type.String({ maxLength: 100, messages: { required: 'El apellido es requerido' } }),
+    email: Type.String({
+      maxLength: 254,
+      pattern: EMAIL_PATTERN,
+      messages: { required: 'El correo es requerido', pattern: 'Correo inválido' },
+    }),
+    password: Type.String({ maxLength: 200, messages: { required: 'La contraseña es requerida' } }),
+    company: optionalText(120),
+    phone: optionalText(40),
+  },
+  { additionalProperties: false },
+);
+export type RegisterBody = Static<typeof RegisterBody>;
+
+export const LoginBody = Type.Object(
+  {
+    email: Type.String({
+      maxLength: 254,
+      pattern: EMAIL_PATTERN,
+      messages: { required: 'El correo es requerido', pattern: 'Correo electrónico inválido' },
+    }),
+    password: Type.String({ maxLength: 200, messages: { required: 'La contraseña es requerida' } }),
+  },
+  { additionalProperties: false },
+);
+export type LoginBody = Static<typeof LoginBody>;
+
+export const UpdateProfileBody = Type.Object(
+  {
+    firstName: Type.String({ maxLength: 100, messages: { required: 'El nombre es requerido' } }),
+    lastName: Type.String({ maxLength: 100, messages: { required: 'El apellido es requerido' } }),
+    company: optionalText(120),
+    phone: optionalText(40),
+  },
+  { additionalProperties: false },
+);
+export type UpdateProfileBody = Static<typeof UpdateProfileBody>;
+
+export const ChangePasswordBody = Type.Object(
+  {
+    currentPassword: Type.String({ maxLength: 200, messages: { required: 'La contraseña actual es requerida' } }),
+    newPassword: Type.String({ maxLength: 200, messages: { required: 'La nueva contraseña es requerida' } }),
+  },
+  { additionalProperties: false },
+);
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
+
+export const SessionResponse = Type.Object({ user: User, token: Type.String() });
+export type SessionResponse = Static<typeof SessionResponse>;
+
+export const UserResponse = Type.Object({ user: User });
+export type UserResponse = Static<typeof UserResponse>;

@@ -1,0 +1,95 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { EMAIL_PATTERN } from './common.js';
+
+export const CONTACTS_PAGE_SIZE = 10;
+export const CONTACTS_MAX_LIMIT = 100;
+
+export const Contact = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  email: Type.Union([Type.String(), Type.Null()]),
+  phone: Type.Union([Type.String(), Type.Null()]),
+  company: Type.Union([Type.String(), Type.Null()]),
+  tags: Type.Array(Type.String()),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+export type Contact = Static<typeof Contact>;
+
+const optionalText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
+
+export const ContactBody = Type.Object(
+  {
+    firstName: Type.String({ maxLength: 100, messages: { required: 'El nombre es requerido' } }),
+    lastName: Type.String({ maxLength: 100, messages: { required: 'El apellido es requerido' } }),
+    // Empty means "no email"; anything else must look like one.
+    email: Type.Optional(
+      Type.Union([
+        Type.String({ maxLength: 254, pattern: `(${EMAIL_PATTERN})|^\\s*$`, messages: { pattern: 'Correo inválido' } }),
+        Type.Null(),
+      ]),
+    ),
+    phone: optionalText(40),
+    company: optionalText(120),
+    tags: Type.Optional(
+      Type.Array(Type.String({ maxLength: 50 }), { maxItems: 50, messages: { maxItems: 'Máximo 50 etiquetas' } }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ContactBody = Static<typeof ContactBody>;
+
+export const ContactListQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: CONTACTS_MAX_LIMIT, default: CONTACTS_PAGE_SIZE }),
+  search: Type.Optional(Type.String({ maxLength: 100 })),
+  tag: Type.Optional(Type.String({ maxLength: 50 })),
+});
+export type ContactListQuery = Static<typeof ContactListQuery>;
+
+export const ContactList = Type.Object({
+  contacts: Type.Array(Contact),
+  total: Type.Integer(),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+});
+export type ContactList = Static<typeof ContactList>;
+
+export const ContactStats = Type.Object({
+  total: Type.Integer(),
+  companies: Type.Integer(),
+  tags: Type.Integer(),
+  withEmail: Type.Integer(),
+});
+export type ContactStats = Static<typeof ContactStats>;
+
+export const ContactTags = Type.Object({ tags: Type.Array(Type.String()) });
+export type ContactTags = Static<typeof ContactTags>;
+
+export const ImportError = Type.Object({ line: Type.Integer(), message: Type.String() });
+
+export const ImportReport = Type.Object({
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  skipped: Type.Integer(),
+  errors: Type.Array(ImportError),
+});
+export type ImportReport = Static<typeof ImportReport>;
+
+export const ImportQuery = Type.Object({
+  dryRun: Type.Boolean({ default: false }),
+});
+export type ImportQuery = Static<typeof ImportQuery>;
+
+/** CSV columns of import and export, and the Spanish headers import also accepts. */
+export const CSV_COLUMNS = ['firstName', 'lastName', 'email', 'phone', 'company', 'tags'] as const;
+export type CsvColumn = (typeof CSV_COLUMNS)[number];
+export const CSV_SPANISH_HEADERS: Record<string, CsvColumn> = {
+  nombre: 'firstName',
+  apellido: 'lastName',
+  correo: 'email',
+  telefono: 'phone',
+  empresa: 'company',
+  etiquetas: 'tags',
+};

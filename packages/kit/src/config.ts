@@ -1,0 +1,79 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * Every environment variable the product reads, validated once at boot so a
+ * typo stops the process with a message naming the variable instead of
+ * failing later in some request.
+ */
+export const ConfigSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  MIGRATE_ON_START: Type.Boolean({ default: true }),
+  NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls)://' })),
+  NATS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'EVENTS' }),
+  EVENTS_SUBJECT_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'events' }),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  JWT_ISSUER: Type.String({ minLength: 1, default: 'mi-asistente' }),
+  JWT_AUDIENCE: Type.String({ minLength: 1, default: 'mi-asistente-api' }),
+  JWT_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 2_592_000, default: 604_800 }),
+  SCRYPT_COST: Type.Integer({ minimum: 10, maximum: 20, default: 17 }),
+  RATE_LIMIT_LOGIN_MAX: Type.Integer({ minimum: 1, default: 10 }),
+  RATE_LIMIT_REGISTER_MAX: Type.Integer({ minimum: 1, default: 30 }),
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
+  CORS_ORIGINS: Type.String({ default: '' }),
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  AUTH_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  CONTACTS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  WEB_DIST: Type.Optional(Type.String({ minLength: 1 })),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`Invalid configuration: ${variable} ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the known variables from `env`; empty strings count as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  Object.assign(raw, overrides);
+  const withDefaults = Value.Default(ConfigSchema, raw);
+  const converted = Value.Convert(ConfigSchema, withDefaults);
+  const first = Value.Errors(ConfigSchema, converted).First();
+  if (first) {
+    const variable = first.path.replace(/^\//, '') || '(environment)';
+    throw new ConfigError(variable, `${describe(first.schema)} (got ${JSON.stringify(raw[variable] ?? null)})`);
+  }
+  return converted as Config;
+}
+
+function describe(schema: Record<string, unknown>): string {
+  if (schema.type === 'integer') {
+    const range = [schema.minimum, schema.maximum].some((v) => v !== undefined)
+      ? ` between ${String(schema.minimum ?? '-∞')} and ${String(schema.maximum ?? '∞')}`
+      : '';
+    return `must be an integer${range}`;
+  }
+  if (schema.type === 'boolean') return 'must be true or false';
+  if (typeof schema.pattern === 'string') return `must match ${schema.pattern}`;
+  if (typeof schema.minLength === 'number') return `must be at least ${schema.minLength} characters long`;
+  if (Array.isArray(schema.anyOf)) {
+    return `must be one of ${schema.anyOf.map((s: { const?: unknown }) => String(s.const)).join(', ')}`;
+  }
+  return 'is invalid';
+}

@@ -1,0 +1,30 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+export interface EmbeddedPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts PGlite (Postgres in WASM) behind a loopback socket so the rest of
+ * the code talks to it with the same driver as a real server. The socket
+ * accepts one connection: callers must share a single `max: 1` client.
+ * `dataDir` = 'memory://' keeps everything in memory (tests).
+ */
+export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
+  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
+  const db = await PGlite.create({ dataDir, extensions: { pg_trgm } });
+  const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' });
+  await server.start();
+  const [host, port] = server.getServerConn().split(':');
+  return {
+    url: `postgres://postgres@${host}:${port}/postgres`,
+    async stop() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { TransactionSql } from '../db/database.js';
+import type { EventEnvelope } from './envelope.js';
+
+/**
+ * A service's outbox table (`<schema>.outbox`): events are inserted in the
+ * same transaction as the state they describe, and the relay publishes them
+ * after commit. `onAppend` wakes the relay so delivery does not wait a poll.
+ */
+export class Outbox {
+  readonly table: string;
+
+  constructor(readonly schema: string, private readonly onAppend: () => void = () => {}) {
+    this.table = `${schema}.outbox`;
+  }
+
+  async append(tx: TransactionSql, events: EventEnvelope[]): Promise<void> {
+    if (events.length === 0) return;
+    const rows = events.map((e) => ({
+      id: e.id,
+      type: e.type,
+      userId: e.userId,
+      occurredAt: e.occurredAt,
+      data: e.data as never,
+    }));
+    await tx`insert into ${tx(this.table)} ${tx(rows, 'id', 'type', 'userId', 'occurredAt', 'data')}`;
+    setImmediate(this.onAppend);
+  }
+}

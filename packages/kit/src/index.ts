@@ -1,0 +1,18 @@
+export { loadConfig, ConfigError, ConfigSchema, type Config } from './config.js';
+export { createLogger, type Logger } from './logger.js';
+export { openDatabase, type Database, type Sql, type TransactionSql } from './db/database.js';
+export { migrate, MIGRATIONS_DIR } from './db/migrate.js';
+export { bulkLoad, type TextRow } from './db/bulk-load.js';
+export { createEvent, type EventEnvelope } from './events/envelope.js';
+export type { EventBus, EventHandler } from './events/bus.js';
+export { MemoryBus } from './events/memory-bus.js';
+export { JetStreamBus } from './events/jetstream-bus.js';
+export { Outbox } from './events/outbox.js';
+export { OutboxRelay } from './events/relay.js';
+export { createHttpApp, type App } from './http/app.js';
+export { AppError, notFound, badRequest, unauthorized, conflict, errorBody, type ErrorBody } from './http/errors.js';
+export { healthRoutes } from './http/health.js';
+export { authPlugin, requireAuth, type AuthenticatedUser, type TokenSettings, type JWT } from './auth/plugin.js';
+export { Revocations } from './auth/revocations.js';
+export { createPlatform, type Platform } from './platform.js';
+export { runService, type ServicePlugin } from './service.js';

@@ -1,0 +1,72 @@
+import type { Logger } from 'pino';
+import { resolveJwtSecret } from './auth/jwt-secret.js';
+import type { TokenSettings } from './auth/plugin.js';
+import { Revocations } from './auth/revocations.js';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import type { EventBus } from './events/bus.js';
+import { JetStreamBus } from './events/jetstream-bus.js';
+import { MemoryBus } from './events/memory-bus.js';
+import { Outbox } from './events/outbox.js';
+import { OutboxRelay } from './events/relay.js';
+import { createLogger } from './logger.js';
+
+/**
+ * What one process shares among the service plugins it mounts: config,
+ * logger, the database client, the event bus and the outbox relay. The
+ * embedded process builds one for all services; a distributed process builds
+ * one for its single service.
+ */
+export interface Platform {
+  config: Config;
+  log: Logger;
+  db: Database;
+  bus: EventBus;
+  relay: OutboxRelay;
+  tokens: TokenSettings;
+  revocations: Revocations;
+  /** The outbox of a service's schema, watched by this process's relay. */
+  outbox(schema: string): Outbox;
+  close(): Promise<void>;
+}
+
+export async function createPlatform(config: Config, name: string, log = createLogger(config.LOG_LEVEL, name)): Promise<Platform> {
+  const db = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolMax: config.DB_POOL_MAX,
+    migrateOnStart: config.MIGRATE_ON_START,
+    log,
+  });
+  const bus: EventBus = config.NATS_URL
+    ? new JetStreamBus({ url: config.NATS_URL, stream: config.NATS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX, log })
+    : new MemoryBus();
+  const relay = new OutboxRelay(db.sql, bus, log);
+  const secret = await resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR, log);
+  const outboxes = new Map<string, Outbox>();
+  relay.start();
+  return {
+    config,
+    log,
+    db,
+    bus,
+    relay,
+    tokens: { secret, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS },
+    revocations: new Revocations(db.sql),
+    outbox(schema) {
+      let outbox = outboxes.get(schema);
+      if (!outbox) {
+        outbox = new Outbox(schema, relay.poke);
+        outboxes.set(schema, outbox);
+        relay.watch(outbox.table);
+      }
+      return outbox;
+    },
+    async close() {
+      await relay.stop();
+      await relay.drain().catch((error: unknown) => log.warn({ err: error }, 'outbox not drained at shutdown'));
+      await bus.close();
+      await db.close();
+    },
+  };
+}

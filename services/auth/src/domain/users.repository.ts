@@ -1,0 +1,49 @@
+import type { Sql, TransactionSql } from '@asistente/kit';
+import type { UserRow } from './user.js';
+
+export interface NewUser {
+  firstName: string;
+  lastName: string;
+  email: string;
+  passwordHash: string;
+  company: string | null;
+  phone: string | null;
+}
+
+const USER_COLUMNS: (keyof NewUser)[] = ['firstName', 'lastName', 'email', 'passwordHash', 'company', 'phone'];
+type Profile = Pick<NewUser, 'firstName' | 'lastName' | 'company' | 'phone'>;
+const PROFILE_COLUMNS: (keyof Profile)[] = ['firstName', 'lastName', 'company', 'phone'];
+
+export class UsersRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** Undefined when the address is taken (any case). */
+  async insert(tx: TransactionSql, user: NewUser): Promise<UserRow | undefined> {
+    const [row] = await tx<UserRow[]>`
+      insert into auth.users ${tx(user, USER_COLUMNS)}
+      on conflict ((lower(email))) do nothing
+      returning *`;
+    return row;
+  }
+
+  async findByEmail(email: string): Promise<UserRow | undefined> {
+    const [row] = await this.sql<UserRow[]>`select * from auth.users where lower(email) = lower(${email})`;
+    return row;
+  }
+
+  async findById(id: string): Promise<UserRow | undefined> {
+    const [row] = await this.sql<UserRow[]>`select * from auth.users where id = ${id}`;
+    return row;
+  }
+
+  async updateProfile(id: string, profile: Profile): Promise<UserRow | undefined> {
+    const [row] = await this.sql<UserRow[]>`
+      update auth.users set ${this.sql(profile, PROFILE_COLUMNS)}, updated_at = now()
+      where id = ${id} returning *`;
+    return row;
+  }
+
+  async updatePasswordHash(id: string, passwordHash: string): Promise<void> {
+    await this.sql`update auth.users set password_hash = ${passwordHash}, updated_at = now() where id = ${id}`;
+  }
+}

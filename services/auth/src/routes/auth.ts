@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import {
+  ChangePasswordBody,
+  ErrorResponse,
+  LoginBody,
+  RegisterBody,
+  SessionResponse,
+  SuccessResponse,
+  UpdateProfileBody,
+  UserResponse,
+} from '@asistente/contracts';
+import type { App, Revocations } from '@asistente/kit';
+import type { UsersService } from '../domain/users.service.js';
+
+export interface AuthRoutesDeps {
+  users: UsersService;
+  revocations: Revocations;
+  /** Per-account login limit: attempts per window for one email from one address. */
+  loginLimit: { max: number; timeWindow: number };
+}
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse };
+
+export async function authRoutes(app: App, { users, revocations, loginLimit }: AuthRoutesDeps): Promise<void> {
+  const issue = (userId: string) => app.jwt.sign({ sub: userId, jti: randomUUID() });
+
+  app.post('/auth/register', {
+    config: { public: true },
+    schema: { body: RegisterBody, response: { 201: SessionResponse, ...errors } },
+    handler: async (request, reply) => {
+      const user = await users.register(request.body);
+      return reply.code(201).send({ user, token: issue(user.id) });
+    },
+  });
+
+  app.post('/auth/login', {
+    config: {
+      public: true,
+      rateLimit: {
+        max: loginLimit.max,
+        timeWindow: loginLimit.timeWindow,
+        hook: 'preHandler',
+        keyGenerator: (request) => `${request.ip}|${String((request.body as { email?: unknown })?.email ?? '').toLowerCase()}`,
+      },
+    },
+    schema: { body: LoginBody, response: { 200: SessionResponse, ...errors } },
+    handler: async (request) => {
+      const user = await users.login(request.body);
+      return { user, token: issue(user.id) };
+    },
+  });
+
+  app.get('/auth/me', {
+    schema: { response: { 200: UserResponse, ...errors } },
+    handler: async (request) => ({ user: await users.get(request.user.id) }),
+  });
+
+  app.put('/auth/me', {
+    schema: { body: UpdateProfileBody, response: { 200: UserResponse, ...errors } },
+    handler: async (request) => ({ user: await users.updateProfile(request.user.id, request.body) }),
+  });
+
+  app.put('/auth/password', {
+    schema: { body: ChangePasswordBody, response: { 200: SuccessResponse, ...errors } },
+    handler: async (request) => {
+      await users.changePassword(request.user.id, request.body);
+      return { success: true as const };
+    },
+  });
+
+  app.post('/auth/logout', {
+    schema: { response: { 204: Type.Null(), 401: ErrorResponse } },
+    handler: async (request, reply) => {
+      await revocations.revoke(request.user.jti, request.user.id, new Date(request.user.exp * 1000));
+      return reply.code(204).send(null);
+    },
+  });
+}

@@ -1,0 +1,19 @@
+import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { ContactsImporter } from './domain/contacts-importer.js';
+import { ContactsRepository } from './domain/contacts.repository.js';
+import { ContactsService } from './domain/contacts.service.js';
+import { contactRoutes } from './routes/contacts.js';
+import { importExportRoutes } from './routes/import-export.js';
+
+/** The contacts service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
+const contactsService: ServicePlugin = async (fastify, { platform }) => {
+  const app = fastify as unknown as App;
+  await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
+  requireAuth(app);
+  const outbox = platform.outbox('contacts');
+  const repository = new ContactsRepository(platform.db.sql);
+  await contactRoutes(app, { contacts: new ContactsService(platform.db.sql, repository, outbox) });
+  await importExportRoutes(app, { importer: new ContactsImporter(platform.db, outbox), repository });
+};
+
+export default contactsService;

@@ -1,0 +1,67 @@
+import type { Contact, ContactBody } from '@asistente/contracts';
+import { badRequest } from '@asistente/kit';
+
+export interface ContactRow {
+  id: string;
+  userId: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  phone: string | null;
+  company: string | null;
+  tags: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type ContactFields = Pick<ContactRow, 'firstName' | 'lastName' | 'email' | 'phone' | 'company' | 'tags'>;
+
+export function toContact(row: ContactRow): Contact {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    phone: row.phone,
+    company: row.company,
+    tags: row.tags,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Blank optional fields are stored as NULL, so "no email" has one spelling. */
+export function blankToNull(value: string | null | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}
+
+/** Trimmed, non-empty and unique (case-insensitively), in the order given: the modal's Enter rule, server-side. */
+export function normalizeTags(tags: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const result: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim();
+    const key = tag.toLowerCase();
+    if (tag && !seen.has(key)) {
+      seen.add(key);
+      result.push(tag);
+    }
+  }
+  return result;
+}
+
+export function contactFields(body: ContactBody): ContactFields {
+  const firstName = body.firstName.trim();
+  const lastName = body.lastName.trim();
+  if (!firstName) throw badRequest('El nombre es requerido', 'VALIDATION_ERROR');
+  if (!lastName) throw badRequest('El apellido es requerido', 'VALIDATION_ERROR');
+  return {
+    firstName,
+    lastName,
+    email: blankToNull(body.email),
+    phone: blankToNull(body.phone),
+    company: blankToNull(body.company),
+    tags: normalizeTags(body.tags ?? []),
+  };
+}

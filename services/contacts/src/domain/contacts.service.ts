@@ -1,0 +1,81 @@
+import type { Contact, ContactBody, ContactList, ContactListQuery, ContactStats } from '@asistente/contracts';
+import { conflict, createEvent, notFound, type Outbox, type Sql } from '@asistente/kit';
+import { contactFields, toContact } from './contact.js';
+import type { ContactsRepository } from './contacts.repository.js';
+
+const UNIQUE_VIOLATION = '23505';
+const NOT_FOUND = 'Contacto no encontrado';
+
+function duplicateEmail(error: unknown): never {
+  if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+    throw conflict('Ya tienes un contacto con ese correo electrónico', 'CONTACT_EMAIL_TAKEN');
+  }
+  throw error;
+}
+
+export class ContactsService {
+  constructor(
+    private readonly sql: Sql,
+    private readonly contacts: ContactsRepository,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async list(userId: string, query: ContactListQuery): Promise<ContactList> {
+    const filter = { search: query.search, tag: query.tag };
+    const [rows, total] = await Promise.all([
+      this.contacts.list(userId, filter, query.limit, (query.page - 1) * query.limit),
+      this.contacts.count(userId, filter),
+    ]);
+    return { contacts: rows.map(toContact), total, page: query.page, limit: query.limit };
+  }
+
+  async get(userId: string, id: string): Promise<Contact> {
+    const row = await this.contacts.find(userId, id);
+    if (!row) throw notFound(NOT_FOUND);
+    return toContact(row);
+  }
+
+  async create(userId: string, body: ContactBody): Promise<Contact> {
+    const fields = contactFields(body);
+    const row = await this.sql
+      .begin(async (tx) => {
+        const created = await this.contacts.insert(tx, userId, fields);
+        await this.outbox.append(tx, [
+          createEvent('contacts.contact.created', userId, { contactId: created.id, hasEmail: created.email !== null }),
+        ]);
+        return created;
+      })
+      .catch(duplicateEmail);
+    return toContact(row);
+  }
+
+  async update(userId: string, id: string, body: ContactBody): Promise<Contact> {
+    const fields = contactFields(body);
+    const row = await this.sql
+      .begin(async (tx) => {
+        const updated = await this.contacts.update(tx, userId, id, fields);
+        if (updated) await this.outbox.append(tx, [createEvent('contacts.contact.updated', userId, { contactId: id })]);
+        return updated;
+      })
+      .catch(duplicateEmail);
+    if (!row) throw notFound(NOT_FOUND);
+    return toContact(row);
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    const deleted = await this.sql.begin(async (tx) => {
+      const gone = await this.contacts.delete(tx, userId, id);
+      if (gone) await this.outbox.append(tx, [createEvent('contacts.contact.deleted', userId, { contactId: id })]);
+      return gone;
+    });
+    if (!deleted) throw notFound(NOT_FOUND);
+  }
+
+  stats(userId: string): Promise<ContactStats> {
+    return this.contacts.stats(userId);
+  }
+
+  tags(userId: string): Promise<string[]> {
+    return this.contacts.tags(userId);
+  }
+}

@@ -1,0 +1,55 @@
+import { Type } from '@sinclair/typebox';
+import {
+  Contact,
+  ContactBody,
+  ContactList,
+  ContactListQuery,
+  ContactStats,
+  ContactTags,
+  ErrorResponse,
+  IdParams,
+} from '@asistente/contracts';
+import type { App } from '@asistente/kit';
+import type { ContactsService } from '../domain/contacts.service.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
+
+export async function contactRoutes(app: App, { contacts }: { contacts: ContactsService }): Promise<void> {
+  app.get('/contacts', {
+    schema: { querystring: ContactListQuery, response: { 200: ContactList, ...errors } },
+    handler: (request) => contacts.list(request.user.id, request.query),
+  });
+
+  app.get('/contacts/stats', {
+    schema: { response: { 200: ContactStats, ...errors } },
+    handler: (request) => contacts.stats(request.user.id),
+  });
+
+  app.get('/contacts/tags', {
+    schema: { response: { 200: ContactTags, ...errors } },
+    handler: async (request) => ({ tags: await contacts.tags(request.user.id) }),
+  });
+
+  app.get('/contacts/:id', {
+    schema: { params: IdParams, response: { 200: Contact, ...errors } },
+    handler: (request) => contacts.get(request.user.id, request.params.id),
+  });
+
+  app.post('/contacts', {
+    schema: { body: ContactBody, response: { 201: Contact, ...errors } },
+    handler: async (request, reply) => reply.code(201).send(await contacts.create(request.user.id, request.body)),
+  });
+
+  app.put('/contacts/:id', {
+    schema: { params: IdParams, body: ContactBody, response: { 200: Contact, ...errors } },
+    handler: (request) => contacts.update(request.user.id, request.params.id, request.body),
+  });
+
+  app.delete('/contacts/:id', {
+    schema: { params: IdParams, response: { 204: Type.Null(), ...errors } },
+    handler: async (request, reply) => {
+      await contacts.delete(request.user.id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+}
