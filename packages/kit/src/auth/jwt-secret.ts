@@ -9,6 +9,8 @@ import type { Logger } from 'pino';
  */
 export async function resolveJwtSecret(configured: string | undefined, dataDir: string, log: Logger): Promise<string> {
   if (configured) return configured;
+  // An in-memory data dir keeps nothing, so neither does its secret.
+  if (dataDir.startsWith('memory://')) return randomBytes(48).toString('base64url');
   const file = path.join(dataDir, 'jwt.secret');
   try {
     return (await readFile(file, 'utf8')).trim();

@@ -1,0 +1,68 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { authPlugin } from '../auth/plugin.js';
+import { loadConfig, type Config } from '../config.js';
+import { createHttpApp, type App } from '../http/app.js';
+import { createLogger } from '../logger.js';
+import { createPlatform, type Platform } from '../platform.js';
+import type { ServicePlugin } from '../service.js';
+import { createTestDatabase } from './test-database.js';
+
+export { createTestDatabase, type TestDatabase } from './test-database.js';
+
+/** The part of tap's Test the helpers use, so the kit does not depend on tap. */
+export interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+export interface TestPlatformOptions {
+  /** Use JetStream when NATS_URL is set (a stream and subject prefix of its own). */
+  nats?: boolean;
+  config?: Partial<Config>;
+}
+
+/**
+ * A platform on a database of its own (real Postgres when DATABASE_URL is
+ * set, in-memory PGlite otherwise), cheap password hashing, silent logs, and
+ * everything closed and dropped when the test ends.
+ */
+export async function createTestPlatform(t: Teardown, options: TestPlatformOptions = {}): Promise<Platform> {
+  const database = await createTestDatabase();
+  const suffix = randomBytes(4).toString('hex');
+  const natsUrl = options.nats ? process.env.NATS_URL : undefined;
+  const config: Config = loadConfig(
+    {},
+    {
+      DATA_DIR: 'memory://',
+      DATABASE_URL: database.url,
+      NATS_URL: natsUrl,
+      NATS_STREAM: `TEST_${suffix}`,
+      EVENTS_SUBJECT_PREFIX: `t${suffix}`,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      SCRYPT_COST: 10,
+      LOG_LEVEL: 'silent',
+      ...options.config,
+    },
+  );
+  const platform = await createPlatform(config, 'test', createLogger(config.LOG_LEVEL, 'test'));
+  t.teardown(async () => {
+    await platform.close();
+    await database.drop();
+  });
+  return platform;
+}
+
+/** One service plugin on a bare app, as its own process would serve it (no /api prefix). */
+export async function buildServiceApp(t: Teardown, plugin: ServicePlugin, platform: Platform): Promise<App> {
+  const app = createHttpApp({ log: platform.log, bodyLimit: platform.config.BODY_LIMIT_BYTES });
+  await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
+  await app.register(plugin, { platform });
+  await app.ready();
+  t.teardown(() => app.close());
+  return app;
+}
+
+/** A valid token for `userId` (a fresh user id by default), as auth would issue it. */
+export function signToken(app: App, userId: string = randomUUID()): { userId: string; token: string; authorization: string } {
+  const token = app.jwt.sign({ sub: userId, jti: randomUUID() });
+  return { userId, token, authorization: `Bearer ${token}` };
+}
