@@ -2,3 +2,4 @@ export * from './common.js';
 export * from './auth.js';
 export * from './contacts.js';
 export * from './events.js';
+export * from './ai.js';

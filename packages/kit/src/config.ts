@@ -17,6 +17,8 @@ export const ConfigSchema = Type.Object({
   NATS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'EVENTS' }),
   EVENTS_SUBJECT_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'events' }),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /** Key ring for secrets at rest, `id:base64key[,id:base64key...]`, first is primary; checked by the secrets module. */
+  SECRETS_KEYS: Type.Optional(Type.String({ minLength: 1 })),
   JWT_ISSUER: Type.String({ minLength: 1, default: 'mi-asistente' }),
   JWT_AUDIENCE: Type.String({ minLength: 1, default: 'mi-asistente-api' }),
   JWT_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 2_592_000, default: 604_800 }),
@@ -32,10 +34,14 @@ export const ConfigSchema = Type.Object({
   ),
   AUTH_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   CONTACTS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  AI_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   WEB_DIST: Type.Optional(Type.String({ minLength: 1 })),
 });
 
 export type Config = Static<typeof ConfigSchema>;
+
+/** Values of these may hold a credential (a URL with a password): never echoed. */
+const SENSITIVE = /SECRET|KEY|URL|PASSWORD|TOKEN/;
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, detail: string) {
@@ -57,7 +63,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const first = Value.Errors(ConfigSchema, converted).First();
   if (first) {
     const variable = first.path.replace(/^\//, '') || '(environment)';
-    throw new ConfigError(variable, `${describe(first.schema)} (got ${JSON.stringify(raw[variable] ?? null)})`);
+    const shown = SENSITIVE.test(variable) ? '' : ` (got ${JSON.stringify(raw[variable] ?? null)})`;
+    throw new ConfigError(variable, `${describe(first.schema)}${shown}`);
   }
   return converted as Config;
 }

@@ -1,4 +1,5 @@
 export { loadConfig, ConfigError, ConfigSchema, type Config } from './config.js';
+export { exitOnConfigError } from './boot-errors.js';
 export { createLogger, type Logger } from './logger.js';
 export { openDatabase, type Database, type Sql, type TransactionSql } from './db/database.js';
 export { migrate, MIGRATIONS_DIR } from './db/migrate.js';
@@ -14,5 +15,7 @@ export { AppError, notFound, badRequest, unauthorized, conflict, errorBody, type
 export { healthRoutes } from './http/health.js';
 export { authPlugin, requireAuth, type AuthenticatedUser, type TokenSettings, type JWT } from './auth/plugin.js';
 export { Revocations } from './auth/revocations.js';
-export { createPlatform, type Platform } from './platform.js';
+export { createPlatform, type Platform, type PlatformOptions } from './platform.js';
 export { runService, type ServicePlugin } from './service.js';
+export { SERVICE_PORTS } from './service-ports.js';
+export * from './secrets/index.js';

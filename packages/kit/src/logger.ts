@@ -1,4 +1,4 @@
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 /** Paths that may carry a credential; pino replaces them before anything is written. */
 export const REDACTED_PATHS = [
@@ -13,8 +13,10 @@ export const REDACTED_PATHS = [
   '*.secret',
 ];
 
-export function createLogger(level: string, name: string, extra: LoggerOptions = {}): Logger {
-  return pino({ level, name, redact: { paths: REDACTED_PATHS, censor: '[redactado]' }, ...extra });
+/** `destination` defaults to stdout; tests pass a memory stream to read what was logged. */
+export function createLogger(level: string, name: string, extra: LoggerOptions = {}, destination?: DestinationStream): Logger {
+  const options: LoggerOptions = { level, name, redact: { paths: REDACTED_PATHS, censor: '[redactado]' }, ...extra };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export type { Logger };

@@ -10,6 +10,8 @@ import { MemoryBus } from './events/memory-bus.js';
 import { Outbox } from './events/outbox.js';
 import { OutboxRelay } from './events/relay.js';
 import { createLogger } from './logger.js';
+import type { SecretBox } from './secrets/envelope.js';
+import { resolveSecretBox } from './secrets/boot.js';
 
 /**
  * What one process shares among the service plugins it mounts: config,
@@ -25,12 +27,29 @@ export interface Platform {
   relay: OutboxRelay;
   tokens: TokenSettings;
   revocations: Revocations;
+  /** Seals and opens third-party secrets (API keys, refresh tokens) stored in the database. */
+  secrets: SecretBox;
   /** The outbox of a service's schema, watched by this process's relay. */
   outbox(schema: string): Outbox;
   close(): Promise<void>;
 }
 
-export async function createPlatform(config: Config, name: string, log = createLogger(config.LOG_LEVEL, name)): Promise<Platform> {
+export interface PlatformOptions {
+  log?: Logger;
+  /**
+   * false: no NATS connection and no relay, for a process that publishes
+   * nothing (the gateway in front of remote services). Default true.
+   */
+  events?: boolean;
+}
+
+export async function createPlatform(config: Config, name: string, options: PlatformOptions = {}): Promise<Platform> {
+  const { log = createLogger(config.LOG_LEVEL, name), events = true } = options;
+  // Before the database opens: a bad or missing key ring stops the boot without touching anything.
+  const secrets = await resolveSecretBox(
+    { keys: config.SECRETS_KEYS, databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR },
+    log,
+  );
   const db = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
@@ -38,13 +57,13 @@ export async function createPlatform(config: Config, name: string, log = createL
     migrateOnStart: config.MIGRATE_ON_START,
     log,
   });
-  const bus: EventBus = config.NATS_URL
+  const bus: EventBus = events && config.NATS_URL
     ? new JetStreamBus({ url: config.NATS_URL, stream: config.NATS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX, log })
     : new MemoryBus();
   const relay = new OutboxRelay(db.sql, bus, log);
   const secret = await resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR, log);
   const outboxes = new Map<string, Outbox>();
-  relay.start();
+  if (events) relay.start();
   return {
     config,
     log,
@@ -53,7 +72,10 @@ export async function createPlatform(config: Config, name: string, log = createL
     relay,
     tokens: { secret, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS },
     revocations: new Revocations(db.sql),
+    secrets,
     outbox(schema) {
+      // Without events nothing relays to NATS: an event appended here would never reach a consumer.
+      if (!events) throw new Error(`${name} was created without events; it cannot write to the ${schema} outbox`);
       let outbox = outboxes.get(schema);
       if (!outbox) {
         outbox = new Outbox(schema, relay.poke);

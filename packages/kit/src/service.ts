@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authPlugin } from './auth/plugin.js';
+import { exitOnConfigError } from './boot-errors.js';
 import { loadConfig, type Config } from './config.js';
 import { createHttpApp } from './http/app.js';
 import { healthRoutes } from './http/health.js';
@@ -20,7 +21,7 @@ export async function runService(name: string, plugin: ServicePlugin, defaultPor
     console.error((error as Error).message);
     process.exit(1);
   }
-  const platform = await createPlatform(config, name);
+  const platform = await createPlatform(config, name).catch(exitOnConfigError);
   const app = createHttpApp({ log: platform.log, bodyLimit: config.BODY_LIMIT_BYTES });
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
   await app.register(healthRoutes, { sql: platform.db.sql, bus: platform.bus, name });

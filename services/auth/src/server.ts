@@ -1,4 +1,4 @@
-import { runService } from '@asistente/kit';
+import { runService, SERVICE_PORTS } from '@asistente/kit';
 import authService from './app.js';
 
-await runService('auth', authService, 3001);
+await runService('auth', authService, SERVICE_PORTS.auth);

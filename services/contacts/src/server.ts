@@ -1,4 +1,4 @@
-import { runService } from '@asistente/kit';
+import { runService, SERVICE_PORTS } from '@asistente/kit';
 import contactsService from './app.js';
 
-await runService('contacts', contactsService, 3002);
+await runService('contacts', contactsService, SERVICE_PORTS.contacts);

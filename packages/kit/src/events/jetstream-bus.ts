@@ -7,6 +7,7 @@ import {
   type JetStreamClient,
   type JetStreamManager,
 } from '@nats-io/jetstream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { EventBus, EventHandler } from './bus.js';
 import type { EventEnvelope } from './envelope.js';
@@ -80,18 +81,32 @@ export class JetStreamBus implements EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.nc?.drain().catch(() => undefined);
+    const nc = this.nc;
+    if (!nc || nc.isClosed()) return;
+    // drain() waits for a server; a NATS that is gone must not hold the shutdown.
+    await Promise.race([nc.drain().catch(() => undefined), sleep(2000)]);
+    if (!nc.isClosed()) await nc.close();
   }
 
+  /** First connection retried here (not by the client) so close() can stop the attempts. */
   private async connectForever(): Promise<void> {
     const { log } = this.options;
-    this.nc = await connect({
-      servers: this.options.url,
-      name: 'mi-asistente',
-      waitOnFirstConnect: true,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 500,
-    });
+    let attempt = 0;
+    while (!this.closed) {
+      try {
+        this.nc = await connect({
+          servers: this.options.url,
+          name: 'mi-asistente',
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 500,
+        });
+        break;
+      } catch (error) {
+        if (attempt++ === 0) log.warn({ err: error, url: this.options.url }, 'NATS unreachable; events wait in the outbox');
+        await sleep(Math.min(500 * attempt, 5000));
+      }
+    }
+    if (!this.nc) return;
     if (this.closed) {
       await this.nc.close();
       return;

@@ -2,8 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { authPlugin } from '../auth/plugin.js';
 import { loadConfig, type Config } from '../config.js';
 import { createHttpApp, type App } from '../http/app.js';
-import { createLogger } from '../logger.js';
+import { createLogger, type Logger } from '../logger.js';
 import { createPlatform, type Platform } from '../platform.js';
+import { generateKey } from '../secrets/keyring.js';
 import type { ServicePlugin } from '../service.js';
 import { createTestDatabase } from './test-database.js';
 
@@ -18,6 +19,8 @@ export interface TestPlatformOptions {
   /** Use JetStream when NATS_URL is set (a stream and subject prefix of its own). */
   nats?: boolean;
   config?: Partial<Config>;
+  /** A logger of the test's own, e.g. one writing to memory to assert what is (not) logged. */
+  log?: Logger;
 }
 
 /**
@@ -38,12 +41,14 @@ export async function createTestPlatform(t: Teardown, options: TestPlatformOptio
       NATS_STREAM: `TEST_${suffix}`,
       EVENTS_SUBJECT_PREFIX: `t${suffix}`,
       JWT_SECRET: randomBytes(32).toString('hex'),
+      // A database URL means the distributed rules, which require a configured key ring.
+      SECRETS_KEYS: `test:${generateKey()}`,
       SCRYPT_COST: 10,
       LOG_LEVEL: 'silent',
       ...options.config,
     },
   );
-  const platform = await createPlatform(config, 'test', createLogger(config.LOG_LEVEL, 'test'));
+  const platform = await createPlatform(config, 'test', { log: options.log ?? createLogger(config.LOG_LEVEL, 'test') });
   t.teardown(async () => {
     await platform.close();
     await database.drop();

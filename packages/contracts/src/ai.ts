@@ -1,0 +1,167 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/**
+ * Messages for a closed list of strings. They sit on every literal of the union: for a value matching none,
+ * the validator reports the first branch's failure, and that is the message the client reads.
+ */
+const choice = (message: string) => ({ messages: { const: message, type: message } });
+
+// --- OpenAI key ---------------------------------------------------------------------------------------
+
+export const OPENAI_KEY_PREFIX = 'sk-';
+export const OPENAI_KEY_MAX_LENGTH = 500;
+
+/** The key itself is checked (trimmed, prefix, characters) by the ai service so each case gets its own message. */
+export const OpenAiKeyBody = Type.Object(
+  {
+    apiKey: Type.String({
+      maxLength: OPENAI_KEY_MAX_LENGTH,
+      messages: { required: 'Ingresa tu API key', type: 'Ingresa tu API key', maxLength: 'La API key es demasiado larga' },
+    }),
+  },
+  { additionalProperties: false },
+);
+export type OpenAiKeyBody = Static<typeof OpenAiKeyBody>;
+
+/** Only the last 4 characters ever leave the server. */
+export const OpenAiKeyStatus = Type.Object({
+  exists: Type.Boolean(),
+  last4: Type.Union([Type.String(), Type.Null()]),
+});
+export type OpenAiKeyStatus = Static<typeof OpenAiKeyStatus>;
+
+export const OpenAiKeySaved = Type.Object({ success: Type.Literal(true), last4: Type.String() });
+export type OpenAiKeySaved = Static<typeof OpenAiKeySaved>;
+
+// --- Assistant configuration --------------------------------------------------------------------------
+
+// Literal tuples written out: Fastify's type provider reads a union built from a mapped array as never.
+const modelChoice = choice('Modelo no válido: usa gpt-4o-mini, gpt-4o o gpt-4.1-mini');
+export const AiModel = Type.Union([
+  Type.Literal('gpt-4o-mini', modelChoice),
+  Type.Literal('gpt-4o', modelChoice),
+  Type.Literal('gpt-4.1-mini', modelChoice),
+]);
+export type AiModel = Static<typeof AiModel>;
+export const AI_MODELS: AiModel[] = AiModel.anyOf.map((literal) => literal.const);
+
+const sourceChoice = choice('Fuente interna no válida: usa contacts, emails, whatsapp o calendar');
+export const InternalSource = Type.Union([
+  Type.Literal('contacts', sourceChoice),
+  Type.Literal('emails', sourceChoice),
+  Type.Literal('whatsapp', sourceChoice),
+  Type.Literal('calendar', sourceChoice),
+]);
+export type InternalSource = Static<typeof InternalSource>;
+export const INTERNAL_SOURCES: InternalSource[] = InternalSource.anyOf.map((literal) => literal.const);
+
+export const ASSISTANT_LIMITS = {
+  temperature: { min: 0, max: 1, step: 0.1 },
+  maxTokens: { min: 100, max: 4000 },
+  nameMaxLength: 80,
+  goalMaxLength: 1000,
+  toneMaxLength: 200,
+  systemPromptMaxLength: 10_000,
+  variableMaxLength: 60,
+  maxVariables: 50,
+} as const;
+
+const L = ASSISTANT_LIMITS;
+
+const variableList = (label: string) =>
+  Type.Array(
+    Type.String({
+      maxLength: L.variableMaxLength,
+      messages: { maxLength: `Cada ${label} admite como máximo ${L.variableMaxLength} caracteres`, type: `Cada ${label} debe ser texto` },
+    }),
+    { maxItems: L.maxVariables, messages: { maxItems: `Máximo ${L.maxVariables} ${label}s`, type: `Las ${label}s deben ser una lista` } },
+  );
+
+/**
+ * The assistant's configuration, exactly the fields the screen edits. PUT replaces it whole, so every field
+ * is required: a client that saves what GET returned always sends a valid body.
+ */
+export const AssistantConfig = Type.Object(
+  {
+    name: Type.String({
+      maxLength: L.nameMaxLength,
+      messages: { required: 'El nombre del asistente es requerido', maxLength: `El nombre admite como máximo ${L.nameMaxLength} caracteres` },
+    }),
+    goal: Type.String({ maxLength: L.goalMaxLength, messages: { maxLength: `El objetivo admite como máximo ${L.goalMaxLength} caracteres` } }),
+    tone: Type.String({ maxLength: L.toneMaxLength, messages: { maxLength: `El tono admite como máximo ${L.toneMaxLength} caracteres` } }),
+    systemPrompt: Type.String({
+      maxLength: L.systemPromptMaxLength,
+      messages: { maxLength: `El prompt admite como máximo ${L.systemPromptMaxLength} caracteres` },
+    }),
+    variables: variableList('variable'),
+    customVars: variableList('variable personalizada'),
+    internalSources: Type.Array(
+      InternalSource,
+      { uniqueItems: true, messages: { uniqueItems: 'Las fuentes internas no pueden repetirse', type: 'Las fuentes internas deben ser una lista' } },
+    ),
+    allowWeb: Type.Boolean({ messages: { type: 'La búsqueda web (allowWeb) debe ser verdadero o falso' } }),
+    model: AiModel,
+    temperature: Type.Number({
+      minimum: L.temperature.min,
+      maximum: L.temperature.max,
+      messages: {
+        minimum: 'La temperatura debe estar entre 0 y 1',
+        maximum: 'La temperatura debe estar entre 0 y 1',
+        type: 'La temperatura debe ser un número entre 0 y 1',
+      },
+    }),
+    maxTokens: Type.Integer({
+      minimum: L.maxTokens.min,
+      maximum: L.maxTokens.max,
+      messages: {
+        minimum: `Los tokens máximos deben estar entre ${L.maxTokens.min} y ${L.maxTokens.max}`,
+        maximum: `Los tokens máximos deben estar entre ${L.maxTokens.min} y ${L.maxTokens.max}`,
+        type: `Los tokens máximos deben ser un número entero entre ${L.maxTokens.min} y ${L.maxTokens.max}`,
+      },
+    }),
+  },
+  { additionalProperties: false },
+);
+export type AssistantConfig = Static<typeof AssistantConfig>;
+
+/** GET /ai/assistant: wrapped in `data`, as the original client reads it. */
+export const AssistantConfigResponse = Type.Object({ data: AssistantConfig });
+export type AssistantConfigResponse = Static<typeof AssistantConfigResponse>;
+
+/** PUT /ai/assistant: the configuration as stored (trimmed, de-duplicated). */
+export const AssistantConfigSaved = Type.Object({ success: Type.Literal(true), data: AssistantConfig });
+export type AssistantConfigSaved = Static<typeof AssistantConfigSaved>;
+
+/**
+ * What GET answers before anything is saved, and what "Restaurar por defecto" restores: a Spanish sales and
+ * support assistant answering on WhatsApp. Shared by the server and the web app so both restore the same text.
+ */
+export const DEFAULT_ASSISTANT_CONFIG: AssistantConfig = {
+  name: 'Asistente de Ventas',
+  goal:
+    'Atender por WhatsApp a clientes y posibles clientes: resolver sus dudas sobre productos, precios y ' +
+    'horarios, y acompañarlos hasta completar la compra o agendar una cita con el equipo.',
+  tone: 'Cercano, amable y profesional; frases cortas y claras, tuteando al cliente',
+  systemPrompt: [
+    'Eres el asistente virtual de ventas y atención al cliente de nuestra empresa en WhatsApp.',
+    '',
+    'Cómo respondes:',
+    '- Saluda a {nombre_cliente} por su nombre y responde siempre en español.',
+    '- Escribe mensajes breves, de 2 a 4 frases, fáciles de leer en el móvil. Usa emojis con moderación.',
+    '- Si preguntan por {producto}, explica sus beneficios con sencillez e indica el precio: {precio}.',
+    '- Si el cliente quiere comprar, comparte el enlace de pago: {enlace_pago}.',
+    '- Nuestro horario de atención es {horario_atencion}. Fuera de ese horario, avisa de que una persona del equipo responderá en cuanto esté disponible.',
+    '',
+    'Límites:',
+    '- Usa solo la información de las fuentes disponibles. Si no sabes algo, dilo con honestidad y ofrece pasar la consulta a una persona del equipo.',
+    '- No inventes precios, descuentos, plazos de entrega ni políticas.',
+    '- Nunca pidas contraseñas, códigos de verificación ni los datos completos de una tarjeta.',
+  ].join('\n'),
+  variables: ['{nombre_cliente}', '{producto}', '{precio}', '{horario_atencion}', '{enlace_pago}'],
+  customVars: [],
+  internalSources: [...INTERNAL_SOURCES],
+  allowWeb: false,
+  model: 'gpt-4o-mini',
+  temperature: 0.3,
+  maxTokens: 400,
+};

@@ -1,0 +1,22 @@
+// The registry of every database column that holds sealed secrets. The owning service seals with the same
+// table and column names (they are bound into the AAD), and `asistente admin rotate-keys` walks this list,
+// so a service adding a secret column adds it here and rotation covers it with no other change.
+
+import type { SecretColumn } from './rotation.js';
+
+export interface RegisteredSecretColumn extends SecretColumn {
+  /** Primary key, used for keyset pages and the compare-and-set write. */
+  readonly idColumn: string;
+  /** The owner's id, which the AAD binds. */
+  readonly userIdColumn: string;
+}
+
+/** The user's OpenAI API key (services/ai). */
+export const OPENAI_KEY_COLUMN = {
+  table: 'ai.provider_keys',
+  column: 'api_key_enc',
+  idColumn: 'id',
+  userIdColumn: 'user_id',
+} as const satisfies RegisteredSecretColumn;
+
+export const SECRET_COLUMNS: readonly RegisteredSecretColumn[] = [OPENAI_KEY_COLUMN];

@@ -1,0 +1,10 @@
+/**
+ * The port each service listens on by default in the distributed topology
+ * (PORT overrides it). Kept here rather than in the gateway's routing table
+ * because services may not import the gateway; the table refers to it.
+ */
+export const SERVICE_PORTS = {
+  auth: 3001,
+  contacts: 3002,
+  ai: 3007,
+} as const satisfies Record<string, number>;

@@ -1,0 +1,37 @@
+import type { OpenAiKeySaved, OpenAiKeyStatus } from '@asistente/contracts';
+import { OPENAI_KEY_COLUMN, type SecretBox, type SecretContext } from '@asistente/kit';
+import { lastFour, normalizeOpenAiKey } from './api-key.js';
+import type { ProviderKeysRepository } from './provider-keys.repository.js';
+
+/**
+ * The user's OpenAI key: sealed with the platform's SecretBox before it reaches SQL, so neither the database
+ * nor a query log ever holds it in clear; only its last 4 characters come back out.
+ */
+export class ProviderKeysService {
+  constructor(
+    private readonly keys: ProviderKeysRepository,
+    private readonly box: SecretBox,
+  ) {}
+
+  async status(userId: string): Promise<OpenAiKeyStatus> {
+    const row = await this.keys.find(userId, 'openai');
+    return { exists: row !== undefined, last4: row?.last4 ?? null };
+  }
+
+  async save(userId: string, apiKey: string): Promise<OpenAiKeySaved> {
+    const key = normalizeOpenAiKey(apiKey);
+    const last4 = lastFour(key);
+    await this.keys.upsert(userId, 'openai', this.box.seal(key, openAiKeyContext(userId)), last4);
+    return { success: true, last4 };
+  }
+
+  /** Idempotent: deleting a key that is not there succeeds, the state the user asked for holds either way. */
+  async delete(userId: string): Promise<void> {
+    await this.keys.delete(userId, 'openai');
+  }
+}
+
+/** The AAD of a stored OpenAI key: the registry's table and column, so rotate-keys opens it with the same context. */
+export function openAiKeyContext(userId: string): SecretContext {
+  return { userId, table: OPENAI_KEY_COLUMN.table, column: OPENAI_KEY_COLUMN.column };
+}

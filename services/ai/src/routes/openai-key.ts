@@ -1,0 +1,25 @@
+import { ErrorResponse, OpenAiKeyBody, OpenAiKeySaved, OpenAiKeyStatus, SuccessResponse } from '@asistente/contracts';
+import type { App } from '@asistente/kit';
+import type { ProviderKeysService } from '../domain/provider-keys.service.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse };
+
+export async function openAiKeyRoutes(app: App, { keys }: { keys: ProviderKeysService }): Promise<void> {
+  app.get('/ai/provider/openai/key', {
+    schema: { response: { 200: OpenAiKeyStatus, ...errors } },
+    handler: (request) => keys.status(request.user.id),
+  });
+
+  app.put('/ai/provider/openai/key', {
+    schema: { body: OpenAiKeyBody, response: { 200: OpenAiKeySaved, ...errors } },
+    handler: (request) => keys.save(request.user.id, request.body.apiKey),
+  });
+
+  app.delete('/ai/provider/openai/key', {
+    schema: { response: { 200: SuccessResponse, ...errors } },
+    handler: async (request) => {
+      await keys.delete(request.user.id);
+      return { success: true as const };
+    },
+  });
+}
