@@ -39,8 +39,10 @@ export async function serveWeb(app: App, root: string): Promise<void> {
     root,
     wildcard: false,
     index: false,
+    // Our setHeaders decides caching: hashed assets forever, HTML never.
+    cacheControl: false,
     setHeaders: (res, file) => {
-      if (file.endsWith('.html')) res.setHeader('content-security-policy', CSP);
+      if (file.endsWith('.html')) res.setHeader('content-security-policy', CSP).setHeader('cache-control', 'no-cache');
       if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
     },
   });

@@ -26,7 +26,8 @@ export function createHttpApp(options: HttpAppOptions): App {
   const app = Fastify({
     loggerInstance: options.log as FastifyBaseLogger,
     bodyLimit: options.bodyLimit,
-    requestIdHeader: 'x-request-id',
+    // genReqId reads the header itself so an unsafe value is replaced, not trusted.
+    requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
