@@ -1,5 +1,4 @@
-import type { ServicePlugin } from '@asistente/kit';
-import type { Config } from '@asistente/kit';
+import { SERVICE_PORTS, type Config, type ServicePlugin } from '@asistente/kit';
 
 /**
  * The gateway's routing table: one entry per service. Adding a service is
@@ -11,6 +10,8 @@ export interface ServiceRoute {
   prefixes: string[];
   /** The variable holding its URL in the distributed topology. */
   urlVariable: keyof Config & `${string}_URL`;
+  /** Its default port as a process of its own (scripts/start-distributed.js, deploy/). */
+  port: number;
   /** Reachable without a token: [method, path below /api]. */
   publicRoutes: [string, string][];
   load: () => Promise<{ default: ServicePlugin }>;
@@ -21,6 +22,7 @@ export const ROUTES: ServiceRoute[] = [
     name: 'auth',
     prefixes: ['/auth'],
     urlVariable: 'AUTH_URL',
+    port: SERVICE_PORTS.auth,
     publicRoutes: [
       ['POST', '/auth/login'],
       ['POST', '/auth/register'],
@@ -31,8 +33,25 @@ export const ROUTES: ServiceRoute[] = [
     name: 'contacts',
     prefixes: ['/contacts'],
     urlVariable: 'CONTACTS_URL',
+    port: SERVICE_PORTS.contacts,
     publicRoutes: [],
     load: () => import('@asistente/contacts'),
+  },
+  {
+    name: 'ai',
+    prefixes: ['/ai'],
+    urlVariable: 'AI_URL',
+    port: SERVICE_PORTS.ai,
+    publicRoutes: [],
+    load: () => import('@asistente/ai'),
+  },
+  {
+    name: 'analytics',
+    prefixes: ['/analytics'],
+    urlVariable: 'ANALYTICS_URL',
+    port: SERVICE_PORTS.analytics,
+    publicRoutes: [],
+    load: () => import('@asistente/analytics'),
   },
 ];
 

@@ -42,7 +42,10 @@ export async function serveWeb(app: App, root: string): Promise<void> {
     // Our setHeaders decides caching: hashed assets forever, HTML never.
     cacheControl: false,
     setHeaders: (res, file) => {
-      if (file.endsWith('.html')) res.setHeader('content-security-policy', CSP).setHeader('cache-control', 'no-cache');
+      if (file.endsWith('.html')) {
+        res.setHeader('content-security-policy', CSP);
+        res.setHeader('cache-control', 'no-cache');
+      }
       if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
     },
   });

@@ -1,6 +1,58 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 
-/** The envelope every domain event travels in (outbox, NATS subject `<prefix>.<type>`, consumers). */
+/**
+ * The product's domain events: subject `<prefix>.<type>`, type
+ * `<domain>.<entity>.<verb>`. Every service publishes only through its
+ * outbox; consumers validate each event against its schema here and park
+ * what does not match instead of crashing.
+ */
+const Id = Type.String({ minLength: 1, maxLength: 200 });
+const Count = Type.Integer({ minimum: 0 });
+const CalendarSource = Type.Union([Type.Literal('google'), Type.Literal('msteams'), Type.Literal('local')]);
+const MailProvider = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'), Type.Literal('imap')]);
+
+export const EVENT_DATA = {
+  'auth.user.registered': Type.Object({}),
+
+  'contacts.contact.created': Type.Object({ contactId: Type.String({ format: 'uuid' }), hasEmail: Type.Boolean() }),
+  'contacts.contact.updated': Type.Object({ contactId: Type.String({ format: 'uuid' }) }),
+  'contacts.contact.deleted': Type.Object({ contactId: Type.String({ format: 'uuid' }) }),
+  'contacts.contact.imported': Type.Object({ created: Count, updated: Count, skipped: Count, failed: Count }),
+
+  'email.message.sent': Type.Object({ messageId: Id, provider: MailProvider }),
+  'email.message.received': Type.Object({ messageId: Id, provider: MailProvider }),
+  'email.message.opened': Type.Object({ messageId: Id }),
+  'email.message.clicked': Type.Object({ messageId: Id }),
+
+  /** chatId identifies the conversation (a WhatsApp JID), for active-contact counts. */
+  'whatsapp.message.sent': Type.Object({ messageId: Id, chatId: Id }),
+  'whatsapp.message.received': Type.Object({ messageId: Id, chatId: Id }),
+  /** Emitted beside the message.sent of an automatic answer (keyword rule or AI). */
+  'whatsapp.autoreply.sent': Type.Object({ messageId: Id, chatId: Id, kind: Type.Union([Type.Literal('keyword'), Type.Literal('ai')]) }),
+  'whatsapp.contacts.synced': Type.Object({ created: Count, updated: Count }),
+
+  'calendar.event.created': Type.Object({ eventId: Id, source: CalendarSource }),
+  'calendar.event.updated': Type.Object({ eventId: Id, source: CalendarSource }),
+  'calendar.event.deleted': Type.Object({ eventId: Id, source: CalendarSource }),
+
+  'meet.meeting.created': Type.Object({ meetingId: Id }),
+  'teams.meeting.created': Type.Object({ meetingId: Id }),
+  'teams.message.sent': Type.Object({ messageId: Id, channelId: Id }),
+  'teams.message.received': Type.Object({ messageId: Id, channelId: Id }),
+
+  'ai.run.completed': Type.Object({
+    model: Type.String({ minLength: 1, maxLength: 100 }),
+    promptTokens: Count,
+    completionTokens: Count,
+    totalTokens: Count,
+  }),
+} as const satisfies Record<string, TObject>;
+
+export type EventType = keyof typeof EVENT_DATA;
+export type EventData<T extends EventType> = Static<(typeof EVENT_DATA)[T]>;
+export const EVENT_TYPES = Object.keys(EVENT_DATA) as EventType[];
+
+/** The envelope every domain event travels in (outbox, NATS, consumers). */
 export const eventEnvelope = <T extends string, D extends TSchema>(type: T, data: D) =>
   Type.Object({
     id: Type.String({ format: 'uuid' }),
@@ -10,18 +62,6 @@ export const eventEnvelope = <T extends string, D extends TSchema>(type: T, data
     data,
   });
 
-export const EVENT_DATA = {
-  'auth.user.registered': Type.Object({}),
-  'contacts.contact.created': Type.Object({ contactId: Type.String({ format: 'uuid' }), hasEmail: Type.Boolean() }),
-  'contacts.contact.updated': Type.Object({ contactId: Type.String({ format: 'uuid' }) }),
-  'contacts.contact.deleted': Type.Object({ contactId: Type.String({ format: 'uuid' }) }),
-  'contacts.contact.imported': Type.Object({
-    created: Type.Integer({ minimum: 0 }),
-    updated: Type.Integer({ minimum: 0 }),
-    skipped: Type.Integer({ minimum: 0 }),
-    failed: Type.Integer({ minimum: 0 }),
-  }),
-} as const;
-
-export type EventType = keyof typeof EVENT_DATA;
-export type EventData<T extends EventType> = Static<(typeof EVENT_DATA)[T]>;
+export type DomainEvent = {
+  [T in EventType]: { id: string; type: T; userId: string; occurredAt: string; data: EventData<T> };
+}[EventType];

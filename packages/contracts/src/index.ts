@@ -3,3 +3,4 @@ export * from './auth.js';
 export * from './contacts.js';
 export * from './events.js';
 export * from './ai.js';
+export * from './analytics.js';

@@ -36,6 +36,7 @@ export const ConfigSchema = Type.Object({
   AUTH_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   CONTACTS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   AI_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  ANALYTICS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   WEB_DIST: Type.Optional(Type.String({ minLength: 1 })),
 });
 

@@ -5,7 +5,7 @@ export { openDatabase, type Database, type Sql, type TransactionSql } from './db
 export { migrate, MIGRATIONS_DIR } from './db/migrate.js';
 export { bulkLoad, type TextRow } from './db/bulk-load.js';
 export { createEvent, type EventEnvelope } from './events/envelope.js';
-export type { EventBus, EventHandler } from './events/bus.js';
+export type { EventBus, EventHandler, SignalHandler } from './events/bus.js';
 export { MemoryBus } from './events/memory-bus.js';
 export { JetStreamBus } from './events/jetstream-bus.js';
 export { Outbox } from './events/outbox.js';

@@ -7,4 +7,5 @@ export const SERVICE_PORTS = {
   auth: 3001,
   contacts: 3002,
   ai: 3007,
+  analytics: 3008,
 } as const satisfies Record<string, number>;

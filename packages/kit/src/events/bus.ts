@@ -1,6 +1,7 @@
 import type { EventEnvelope } from './envelope.js';
 
 export type EventHandler = (event: EventEnvelope) => Promise<void>;
+export type SignalHandler = (payload: string) => void;
 
 /**
  * Where the outbox relay delivers events. JetStream in the distributed
@@ -14,5 +15,13 @@ export interface EventBus {
   /** True when publishing can be attempted now (NATS connected). */
   isReady(): boolean;
   subscribe(durableName: string, handler: EventHandler): Promise<void>;
+  /**
+   * Fire-and-forget notices to every process (core NATS, nothing stored):
+   * e.g. "this user's rollups changed", so whichever replica holds the
+   * user's live connection can tell the browser.
+   */
+  signal(topic: string, payload: string): void;
+  /** Returns the function that stops listening. */
+  onSignal(topic: string, handler: SignalHandler): () => void;
   close(): Promise<void>;
 }

@@ -1,10 +1,12 @@
-import type { EventBus, EventHandler } from './bus.js';
+import type { EventBus, EventHandler, SignalHandler } from './bus.js';
 import type { EventEnvelope } from './envelope.js';
+import { SignalFanout } from './signal-fanout.js';
 
 /** In-process delivery for the embedded topology: publish awaits every subscriber. */
 export class MemoryBus implements EventBus {
   readonly kind = 'memory' as const;
   private readonly handlers = new Map<string, EventHandler>();
+  private readonly signals = new SignalFanout();
 
   async publish(event: EventEnvelope): Promise<void> {
     for (const handler of this.handlers.values()) await handler(event);
@@ -18,7 +20,16 @@ export class MemoryBus implements EventBus {
     this.handlers.set(durableName, handler);
   }
 
+  signal(topic: string, payload: string): void {
+    this.signals.emit(topic, payload);
+  }
+
+  onSignal(topic: string, handler: SignalHandler): () => void {
+    return this.signals.add(topic, handler);
+  }
+
   async close(): Promise<void> {
     this.handlers.clear();
+    this.signals.clear();
   }
 }

@@ -1,0 +1,64 @@
+-- Up Migration
+create schema if not exists analytics;
+
+-- Every event the consumer applied, once: the primary key is the
+-- idempotency check (inserted in the same transaction as the rollup
+-- update), and the table is the history a rebuild recomputes from.
+-- Queries for the screens never read it, except the few latest rows of a
+-- user for the dashboard's recent activity.
+create table analytics.events (
+  id uuid primary key,
+  user_id uuid not null,
+  type text not null,
+  occurred_at timestamptz not null,
+  data jsonb not null,
+  applied_at timestamptz not null default now()
+);
+create index analytics_events_recent on analytics.events (user_id, occurred_at desc);
+
+-- Counters per user, metric and UTC hour. Hours (not days) so a request can
+-- group them into the calendar days of its own time zone.
+create table analytics.hourly (
+  user_id uuid not null,
+  metric text not null,
+  hour timestamptz not null,
+  value bigint not null,
+  primary key (user_id, metric, hour)
+);
+
+-- Last time each WhatsApp conversation was active: "active contacts" of a
+-- period ending now is a count of rows seen since its start.
+create table analytics.whatsapp_chats (
+  user_id uuid not null,
+  chat_id text not null,
+  last_seen timestamptz not null,
+  primary key (user_id, chat_id)
+);
+create index analytics_whatsapp_chats_seen on analytics.whatsapp_chats (user_id, last_seen);
+
+-- Events that failed validation: kept for inspection, counted, never applied.
+create table analytics.parked_events (
+  seq bigserial primary key,
+  event_id text,
+  type text,
+  reason text not null,
+  payload jsonb not null,
+  parked_at timestamptz not null default now()
+);
+
+-- Demo and tooling events that belong to no service's schema go through this outbox.
+create table platform.outbox (
+  seq bigserial primary key,
+  id uuid not null unique,
+  type text not null,
+  user_id uuid not null,
+  occurred_at timestamptz not null,
+  data jsonb not null,
+  published_at timestamptz,
+  claimed_until timestamptz
+);
+create index platform_outbox_pending on platform.outbox (seq) where published_at is null;
+
+-- Down Migration
+drop table platform.outbox;
+drop schema analytics cascade;

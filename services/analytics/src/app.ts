@@ -1,0 +1,37 @@
+import { authPlugin, requireAuth, type App, type EventBus, type Logger, type ServicePlugin, type Sql } from '@asistente/kit';
+import { ROLLUPS_CHANGED, RollupConsumer } from './consumers/rollup.consumer.js';
+import { AnalyticsService } from './domain/analytics.service.js';
+import { EventValidator } from './domain/event-validator.js';
+import { RollupsRepository } from './domain/rollups.repository.js';
+import { analyticsRoutes } from './routes/analytics.js';
+import { streamRoutes } from './routes/stream.js';
+
+/** Name of the durable JetStream consumer (shared by every analytics replica). */
+export const ANALYTICS_CONSUMER = 'analytics';
+
+/** Starts the durable rollup consumer on `bus`; live screens hear about each applied event. */
+export async function subscribeRollups(sql: Sql, bus: EventBus, log: Logger): Promise<RollupConsumer> {
+  const consumer = new RollupConsumer(sql, new RollupsRepository(sql), new EventValidator(), log, (userId) =>
+    bus.signal(ROLLUPS_CHANGED, userId),
+  );
+  await bus.subscribe(ANALYTICS_CONSUMER, async (event) => {
+    await consumer.handle(event);
+  });
+  return consumer;
+}
+
+/** The analytics service as a plugin: the rollup consumer, the figures API and the live stream. */
+const analyticsService: ServicePlugin = async (fastify, { platform }) => {
+  const app = fastify as unknown as App;
+  const { db, bus, log } = platform;
+
+  await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
+  requireAuth(app);
+  await subscribeRollups(db.sql, bus, log);
+  await analyticsRoutes(app, { analytics: new AnalyticsService(new RollupsRepository(db.sql)) });
+  await streamRoutes(app, { bus });
+};
+
+export default analyticsService;
+export { RollupConsumer } from './consumers/rollup.consumer.js';
+export { rebuildRollups } from './domain/rebuild.js';

@@ -1,0 +1,125 @@
+import type { DomainEvent } from '@asistente/contracts';
+import type { Sql, TransactionSql } from '@asistente/kit';
+import type { Increment, Metric } from './metrics.js';
+
+/** A window of whole local days: [startDay, today] in `tz`. */
+export interface DayWindow {
+  tz: string;
+  startDay: string;
+  today: string;
+}
+
+export interface RecentEvent {
+  id: string;
+  type: string;
+  occurredAt: Date;
+  data: unknown;
+}
+
+export class RollupsRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** Records the event id; false when it was already applied (the exactly-once check). */
+  async recordEvent(tx: TransactionSql, event: DomainEvent): Promise<boolean> {
+    const rows = await tx`
+      insert into analytics.events (id, user_id, type, occurred_at, data)
+      values (${event.id}, ${event.userId}, ${event.type}, ${event.occurredAt}, ${tx.json(event.data as never)})
+      on conflict (id) do nothing
+      returning id`;
+    return rows.length === 1;
+  }
+
+  async addToHour(tx: TransactionSql, userId: string, occurredAt: string, increments: Increment[]): Promise<void> {
+    if (increments.length === 0) return;
+    await tx`
+      insert into analytics.hourly as h (user_id, metric, hour, value)
+      select ${userId}, metric, date_trunc('hour', ${occurredAt}::timestamptz), value
+      from unnest(${increments.map(([m]) => m)}::text[], ${increments.map(([, v]) => v)}::bigint[]) as i(metric, value)
+      on conflict (user_id, metric, hour) do update set value = h.value + excluded.value`;
+  }
+
+  async touchChat(tx: TransactionSql, userId: string, chatId: string, occurredAt: string): Promise<void> {
+    await tx`
+      insert into analytics.whatsapp_chats as c (user_id, chat_id, last_seen)
+      values (${userId}, ${chatId}, ${occurredAt})
+      on conflict (user_id, chat_id) do update set last_seen = greatest(c.last_seen, excluded.last_seen)`;
+  }
+
+  async park(eventId: string | undefined, type: string | undefined, reason: string, payload: unknown): Promise<void> {
+    await this.sql`
+      insert into analytics.parked_events (event_id, type, reason, payload)
+      values (${eventId ?? null}, ${type ?? null}, ${reason}, ${JSON.stringify(payload ?? null)}::jsonb)`;
+  }
+
+  async parkedCount(): Promise<number> {
+    const [row] = await this.sql<{ n: string }[]>`select count(*) as n from analytics.parked_events`;
+    return Number(row?.n ?? 0);
+  }
+
+  private windowStart(w: DayWindow) {
+    return this.sql`(${w.startDay}::date::timestamp at time zone ${w.tz})`;
+  }
+
+  /** Sum of each metric since the window's first local midnight. */
+  async sums(userId: string, metrics: Metric[], w: DayWindow): Promise<Map<string, number>> {
+    const rows = await this.sql<{ metric: string; total: string }[]>`
+      select metric, sum(value) as total from analytics.hourly
+      where user_id = ${userId} and metric = any(${metrics}::text[]) and hour >= ${this.windowStart(w)}
+      group by metric`;
+    return new Map(rows.map((r) => [r.metric, Number(r.total)]));
+  }
+
+  async allTime(userId: string, metric: Metric): Promise<number> {
+    const [row] = await this.sql<{ total: string | null }[]>`
+      select sum(value) as total from analytics.hourly where user_id = ${userId} and metric = ${metric}`;
+    return Number(row?.total ?? 0);
+  }
+
+  /** One row per local day of the window, zeros included. */
+  async daily(userId: string, metric: Metric, w: DayWindow): Promise<{ date: string; value: number }[]> {
+    const rows = await this.sql<{ date: string; value: string }[]>`
+      with per_day as (
+        select (hour at time zone ${w.tz})::date as day, sum(value) as value
+        from analytics.hourly
+        where user_id = ${userId} and metric = ${metric} and hour >= ${this.windowStart(w)}
+        group by 1
+      )
+      select to_char(d, 'YYYY-MM-DD') as date, coalesce(per_day.value, 0) as value
+      from generate_series(${w.startDay}::date, ${w.today}::date, interval '1 day') as d
+      left join per_day on per_day.day = d::date
+      order by d`;
+    return rows.map((r) => ({ date: r.date, value: Number(r.value) }));
+  }
+
+  /** Running total at the end of each local day of the window, starting from everything before it. */
+  async cumulativeDaily(userId: string, metric: Metric, w: DayWindow): Promise<{ date: string; value: number }[]> {
+    const [before] = await this.sql<{ total: string | null }[]>`
+      select sum(value) as total from analytics.hourly
+      where user_id = ${userId} and metric = ${metric} and hour < ${this.windowStart(w)}`;
+    let running = Number(before?.total ?? 0);
+    return (await this.daily(userId, metric, w)).map((p) => ({ date: p.date, value: (running += p.value) }));
+  }
+
+  /** Sums per ISO weekday (1 = Monday) of the window, per metric. */
+  async byWeekday(userId: string, metrics: Metric[], w: DayWindow): Promise<{ isoDow: number; metric: string; value: number }[]> {
+    const rows = await this.sql<{ isoDow: number; metric: string; value: string }[]>`
+      select extract(isodow from hour at time zone ${w.tz})::int as iso_dow, metric, sum(value) as value
+      from analytics.hourly
+      where user_id = ${userId} and metric = any(${metrics}::text[]) and hour >= ${this.windowStart(w)}
+      group by 1, 2`;
+    return rows.map((r) => ({ isoDow: r.isoDow, metric: r.metric, value: Number(r.value) }));
+  }
+
+  async activeChats(userId: string, w: DayWindow): Promise<number> {
+    const [row] = await this.sql<{ n: string }[]>`
+      select count(*) as n from analytics.whatsapp_chats where user_id = ${userId} and last_seen >= ${this.windowStart(w)}`;
+    return Number(row?.n ?? 0);
+  }
+
+  async recent(userId: string, limit: number): Promise<RecentEvent[]> {
+    return this.sql<RecentEvent[]>`
+      select id, type, occurred_at, data from analytics.events
+      where user_id = ${userId} and type <> 'auth.user.registered'
+      order by occurred_at desc limit ${limit}`;
+  }
+}

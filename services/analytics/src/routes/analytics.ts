@@ -1,0 +1,48 @@
+import {
+  ActivityPoint,
+  AnalyticsDashboard,
+  analyticsQuery,
+  ContactsGrowthPoint,
+  EmailStats,
+  ErrorResponse,
+  ProductivityPoint,
+  RecentActivity,
+  RecentQuery,
+  TeamsStats,
+  WhatsappStats,
+  type AnalyticsPeriod,
+} from '@asistente/contracts';
+import { badRequest, type App } from '@asistente/kit';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { AnalyticsService, Scope } from '../domain/analytics.service.js';
+import { isTimeZone } from '../domain/period.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse };
+
+function scope(request: FastifyRequest): Scope {
+  const { period, tz } = request.query as { period: AnalyticsPeriod; tz: string };
+  if (!isTimeZone(tz)) throw badRequest(`Zona horaria desconocida: "${tz}"`, 'VALIDATION_ERROR');
+  return { userId: request.user.id, period, tz };
+}
+
+export async function analyticsRoutes(app: App, { analytics }: { analytics: AnalyticsService }): Promise<void> {
+  const figure = <T extends TSchema>(path: string, defaultPeriod: AnalyticsPeriod, response: T, read: (s: Scope) => Promise<Static<T>>) =>
+    app.get(path, {
+      schema: { querystring: analyticsQuery(defaultPeriod), response: { 200: response, ...errors } },
+      handler: (request) => read(scope(request)) as never,
+    });
+
+  figure('/analytics/dashboard', '30d', AnalyticsDashboard, (s) => analytics.dashboard(s));
+  figure('/analytics/activity', '7d', Type.Array(ActivityPoint), (s) => analytics.activity(s));
+  figure('/analytics/contacts-growth', '30d', Type.Array(ContactsGrowthPoint), (s) => analytics.contactsGrowth(s));
+  figure('/analytics/emails', '30d', EmailStats, (s) => analytics.emails(s));
+  figure('/analytics/whatsapp', '30d', WhatsappStats, (s) => analytics.whatsapp(s));
+  figure('/analytics/teams', '30d', TeamsStats, (s) => analytics.teams(s));
+  figure('/analytics/productivity', '30d', Type.Array(ProductivityPoint), (s) => analytics.productivity(s));
+
+  app.get('/analytics/recent', {
+    schema: { querystring: RecentQuery, response: { 200: RecentActivity, ...errors } },
+    handler: (request) => analytics.recent(request.user.id, request.query.limit),
+  });
+}
