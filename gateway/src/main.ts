@@ -1,4 +1,5 @@
-import { createPlatform, loadConfig, type Config } from '@asistente/kit';
+import { createPlatform, exitOnConfigError, loadConfig, type Config } from '@asistente/kit';
+import { seedAndAnnounce } from './demo/announce.js';
 import { buildGateway, topologyOf } from './gateway.js';
 
 /**
@@ -13,8 +14,9 @@ try {
   process.exit(1);
 }
 
-const platform = await createPlatform(config, 'gateway');
-const topology = topologyOf(platform);
+const topology = topologyOf({ config });
+// In front of remote services the gateway publishes nothing: no NATS connection, no relay.
+const platform = await createPlatform(config, 'gateway', { events: topology === 'embedded' }).catch(exitOnConfigError);
 const app = await buildGateway(platform, topology);
 
 const shutdown = async (signal: string) => {
@@ -28,3 +30,8 @@ process.once('SIGINT', () => void shutdown('SIGINT'));
 
 const address = await app.listen({ port: config.PORT, host: config.HOST });
 platform.log.info({ topology, address }, `Mi Asistente.IA listening on ${address}`);
+
+if (config.DEMO || process.argv.includes('--demo')) {
+  if (topology === 'embedded') await seedAndAnnounce(app, platform, `http://localhost:${config.PORT}`);
+  else platform.log.warn('--demo seeds the embedded app; for a distributed deployment run node gateway/dist/demo-cli.js');
+}

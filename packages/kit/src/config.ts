@@ -38,6 +38,8 @@ export const ConfigSchema = Type.Object({
   AI_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   ANALYTICS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   WEB_DIST: Type.Optional(Type.String({ minLength: 1 })),
+  /** Seed the demo account at start (same as `npm start -- --demo`). */
+  DEMO: Type.Boolean({ default: false }),
 });
 
 export type Config = Static<typeof ConfigSchema>;

@@ -6,8 +6,8 @@ import { createTestPlatform } from '../src/testing/index.js';
 t.test('in-process bus: committed events are delivered once, rolled-back ones never', async (t) => {
   const platform = await createTestPlatform(t);
   const received: EventEnvelope[] = [];
-  await platform.bus.subscribe('test', async (event) => {
-    received.push(event);
+  await platform.bus.subscribe('test', async (events) => {
+    received.push(...events);
   });
   const outbox = platform.outbox('contacts');
   const userId = randomUUID();
@@ -26,16 +26,16 @@ t.test('in-process bus: committed events are delivered once, rolled-back ones ne
   t.ok(row!.publishedAt, 'marked published');
 });
 
-t.test('a failing consumer gets the event again later; order within a batch is kept', async (t) => {
+t.test('a failing consumer gets the batch again later, in order', async (t) => {
   const platform = await createTestPlatform(t);
   let failures = 0;
   const seen: string[] = [];
-  await platform.bus.subscribe('flaky', async (event) => {
+  await platform.bus.subscribe('flaky', async (events) => {
     if (failures === 0) {
       failures++;
       throw new Error('consumer down');
     }
-    seen.push(event.id);
+    seen.push(...events.map((e) => e.id));
   });
   const outbox = platform.outbox('contacts');
   const userId = randomUUID();

@@ -14,8 +14,8 @@ export async function subscribeRollups(sql: Sql, bus: EventBus, log: Logger): Pr
   const consumer = new RollupConsumer(sql, new RollupsRepository(sql), new EventValidator(), log, (userId) =>
     bus.signal(ROLLUPS_CHANGED, userId),
   );
-  await bus.subscribe(ANALYTICS_CONSUMER, async (event) => {
-    await consumer.handle(event);
+  await bus.subscribe(ANALYTICS_CONSUMER, async (events) => {
+    await consumer.handle(events);
   });
   return consumer;
 }

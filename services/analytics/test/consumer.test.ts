@@ -6,7 +6,7 @@ import { event, HOUR } from './fixtures.js';
 
 const platform = await createTestPlatform(t);
 const app = await buildServiceApp(t, analyticsService, platform);
-const publish = (e: unknown) => platform.bus.publish(e as never);
+const publish = (e: unknown) => platform.bus.publish([e as never]);
 
 async function dashboard(authorization: string) {
   return (await app.inject({ url: '/analytics/dashboard?period=7d', headers: { authorization } })).json();
@@ -27,6 +27,15 @@ t.test('the same event twice, out of order, or redelivered after a lost ack coun
   t.same(await dashboard(me.authorization), { totalContacts: 1, totalEvents: 0, totalEmails: 2, totalMessages: 0 });
   const [row] = await platform.db.sql<{ n: string }[]>`select count(*) as n from analytics.events where user_id = ${me.userId}`;
   t.equal(Number(row!.n), 3);
+});
+
+t.test('a batch applies each new event once, even when it repeats one', async (t) => {
+  const me = signToken(app);
+  const sent = event('whatsapp.message.sent', me.userId, new Date(), { messageId: 'b1', chatId: 'chat' });
+  const received = event('whatsapp.message.received', me.userId, new Date(), { messageId: 'b2', chatId: 'chat' });
+  await platform.bus.publish([sent, received, sent] as never[]);
+  await platform.bus.publish([received] as never[]);
+  t.equal((await dashboard(me.authorization)).totalMessages, 2);
 });
 
 t.test('invalid events are parked and counted; the consumer keeps going', async (t) => {

@@ -32,7 +32,7 @@ const fixture: DomainEvent[] = [
   event('contacts.contact.deleted', u, at(-100 * DAY), { contactId: randomUUID() }),
   event('ai.run.completed', u, at(-HOUR), { model: 'gpt-4o-mini', promptTokens: 10, completionTokens: 5, totalTokens: 15 }),
 ];
-for (const e of fixture) await platform.bus.publish(e);
+await platform.bus.publish(fixture as never[]);
 
 const PERIODS = { '7d': 7, '30d': 30, '90d': 90, '1y': 365 } as const;
 type Period = keyof typeof PERIODS;

@@ -17,3 +17,4 @@ const contactsService: ServicePlugin = async (fastify, { platform }) => {
 };
 
 export default contactsService;
+export { insertBackdatedContacts, type DatedContact } from './domain/backdated-contacts.js';

@@ -1,6 +1,11 @@
 import type { EventEnvelope } from './envelope.js';
 
-export type EventHandler = (event: EventEnvelope) => Promise<void>;
+/**
+ * Consumers take events in batches (whatever has arrived, up to a few
+ * hundred) so one transaction can apply many; resolving acknowledges the
+ * whole batch, throwing has all of it delivered again.
+ */
+export type EventHandler = (events: EventEnvelope[]) => Promise<void>;
 export type SignalHandler = (payload: string) => void;
 
 /**
@@ -10,8 +15,8 @@ export type SignalHandler = (payload: string) => void;
  */
 export interface EventBus {
   readonly kind: 'memory' | 'jetstream';
-  /** Resolves once the bus accepted the event (JetStream: stored in the stream). */
-  publish(event: EventEnvelope): Promise<void>;
+  /** Resolves once the bus accepted the events (JetStream: stored in the stream), in order. */
+  publish(events: EventEnvelope[]): Promise<void>;
   /** True when publishing can be attempted now (NATS connected). */
   isReady(): boolean;
   subscribe(durableName: string, handler: EventHandler): Promise<void>;

@@ -24,7 +24,8 @@ export interface JetStreamBusOptions {
 }
 
 const NANOS_PER_MS = 1_000_000;
-const CONSUMER_CONCURRENCY = 8;
+const PUBLISH_WINDOW = 100;
+const CONSUMER_BATCH = 500;
 
 /**
  * Events on a JetStream stream. The connection is made in the background and
@@ -57,9 +58,17 @@ export class JetStreamBus implements EventBus {
     return this.streamReady && this.nc !== undefined && !this.nc.isClosed();
   }
 
-  async publish(event: EventEnvelope): Promise<void> {
-    if (!this.js || !this.isReady()) throw new Error('NATS is not connected');
-    await this.js.publish(this.subject(event.type), JSON.stringify(event), { msgID: event.id, timeout: 5000 });
+  /** Acks are awaited in windows: awaiting each publish caps at a few thousand events/s. */
+  async publish(events: EventEnvelope[]): Promise<void> {
+    const js = this.js;
+    if (!js || !this.isReady()) throw new Error('NATS is not connected');
+    for (let i = 0; i < events.length; i += PUBLISH_WINDOW) {
+      await Promise.all(
+        events
+          .slice(i, i + PUBLISH_WINDOW)
+          .map((e) => js.publish(this.subject(e.type), JSON.stringify(e), { msgID: e.id, timeout: 5000 })),
+      );
+    }
   }
 
   async subscribe(durableName: string, handler: EventHandler): Promise<void> {
@@ -70,20 +79,25 @@ export class JetStreamBus implements EventBus {
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       ack_wait: (this.options.ackWaitMs ?? 30_000) * NANOS_PER_MS,
-      max_ack_pending: 1000,
+      max_ack_pending: 4 * CONSUMER_BATCH,
     });
     const consumer = await this.js.consumers.get(this.options.stream, durableName);
-    const messages = await consumer.consume({ max_messages: 500 });
-    // Events are independent (consumers are idempotent and order-free), so a
-    // few are applied at once: one at a time caps far below 1,000 events/s.
-    const inFlight = new Set<Promise<void>>();
+    const messages = await consumer.consume({ max_messages: 2 * CONSUMER_BATCH });
+    // Whatever arrived while the previous batch was being applied forms the
+    // next one: no waiting for a batch to fill, one transaction per batch.
+    const waiting: JsMsg[] = [];
+    let applying: Promise<void> | undefined;
+    const applyWaiting = async () => {
+      while (waiting.length > 0 && !this.closed) await this.deliver(waiting.splice(0, CONSUMER_BATCH), handler);
+      applying = undefined;
+    };
     void (async () => {
       try {
         for await (const msg of messages) {
-          const work = this.deliver(msg, handler);
-          inFlight.add(work);
-          void work.finally(() => inFlight.delete(work));
-          if (inFlight.size >= CONSUMER_CONCURRENCY) await Promise.race(inFlight);
+          waiting.push(msg);
+          applying ??= applyWaiting();
+          // Bounded memory: stop pulling while a full batch is already waiting.
+          if (waiting.length >= CONSUMER_BATCH) await applying;
         }
       } catch (error) {
         if (!this.closed) this.options.log.error({ err: error, consumer: durableName }, 'event consumer stopped');
@@ -91,27 +105,30 @@ export class JetStreamBus implements EventBus {
     })();
   }
 
-  /** Ack after the handler succeeded; nak (retry soon) when it failed; term what is not even JSON. */
-  private async deliver(msg: JsMsg, handler: EventHandler): Promise<void> {
+  /** Ack the batch after the handler succeeded; nak it (retry soon) when it failed; term what is not JSON. */
+  private async deliver(msgs: JsMsg[], handler: EventHandler): Promise<void> {
     const { log } = this.options;
-    let event: EventEnvelope;
-    try {
-      event = msg.json<EventEnvelope>();
-    } catch {
-      log.warn({ subject: msg.subject, seq: msg.seq }, 'event is not JSON; dropped from delivery');
-      msg.term();
-      return;
+    const events: EventEnvelope[] = [];
+    const delivered: JsMsg[] = [];
+    for (const msg of msgs) {
+      try {
+        events.push(msg.json<EventEnvelope>());
+        delivered.push(msg);
+      } catch {
+        log.warn({ subject: msg.subject, seq: msg.seq }, 'event is not JSON; dropped from delivery');
+        msg.term();
+      }
     }
     try {
-      await handler(event);
-      msg.ack();
+      if (events.length > 0) await handler(events);
+      for (const msg of delivered) msg.ack();
     } catch (error) {
-      if (this.closed) return; // shutting down: the unacked event comes back after ack_wait
-      log.error({ err: error, subject: msg.subject }, 'event handler failed; redelivery scheduled');
+      if (this.closed) return; // shutting down: unacked events come back after ack_wait
+      log.error({ err: error, events: events.length }, 'event handler failed; redelivery scheduled');
       try {
-        msg.nak(1000);
+        for (const msg of delivered) msg.nak(1000);
       } catch {
-        // The connection went away; ack_wait brings the event back.
+        // The connection went away; ack_wait brings the events back.
       }
     }
   }

@@ -8,8 +8,8 @@ export class MemoryBus implements EventBus {
   private readonly handlers = new Map<string, EventHandler>();
   private readonly signals = new SignalFanout();
 
-  async publish(event: EventEnvelope): Promise<void> {
-    for (const handler of this.handlers.values()) await handler(event);
+  async publish(events: EventEnvelope[]): Promise<void> {
+    for (const handler of this.handlers.values()) await handler(events);
   }
 
   isReady(): boolean {

@@ -133,24 +133,12 @@ export class OutboxRelay {
       data: r.data,
     }));
     try {
-      await this.publishAll(events);
+      await this.bus.publish(events);
     } catch (error) {
       await sql`update ${sql(table)} set claimed_until = null where id = any(${events.map((e) => e.id)}::uuid[])`;
       throw error;
     }
     await sql`update ${sql(table)} set published_at = now(), claimed_until = null where id = any(${events.map((e) => e.id)}::uuid[])`;
     return events.length;
-  }
-
-  /** JetStream acks are awaited in windows: one at a time caps far below the target rate. */
-  private async publishAll(events: EventEnvelope[]): Promise<void> {
-    if (this.bus.kind === 'memory') {
-      for (const event of events) await this.bus.publish(event);
-      return;
-    }
-    const window = 100;
-    for (let i = 0; i < events.length; i += window) {
-      await Promise.all(events.slice(i, i + window).map((e) => this.bus.publish(e)));
-    }
   }
 }

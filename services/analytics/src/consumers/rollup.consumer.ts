@@ -1,20 +1,25 @@
-import type { EventEnvelope, Logger, Sql } from '@asistente/kit';
+import type { DomainEvent } from '@asistente/contracts';
+import type { Logger, Sql } from '@asistente/kit';
 import type { EventValidator } from '../domain/event-validator.js';
-import { incrementsFor, whatsappChatOf } from '../domain/metrics.js';
+import { Tally } from '../domain/tally.js';
 import type { RollupsRepository } from '../domain/rollups.repository.js';
 
-export type ApplyResult = 'applied' | 'duplicate' | 'parked';
+export interface ApplyReport {
+  applied: number;
+  duplicates: number;
+  parked: number;
+}
 
 /** The signal telling live screens a user's figures moved; payload = user id. */
 export const ROLLUPS_CHANGED = 'analytics.changed';
 
 /**
- * Applies each event to the rollups exactly once: the event id is recorded
- * and the counters updated in one transaction, and the bus acks only after
- * it commits. A redelivery (out of order, or after a crash between commit
- * and ack) finds the id and changes nothing. Invalid events are parked and
- * counted, never thrown back at the bus: one bad producer must not stall
- * the stream.
+ * Applies events to the rollups exactly once: the batch's event ids are
+ * recorded and the counters updated in one transaction, and the bus acks
+ * only after it commits. A redelivery (out of order, or after a crash
+ * between commit and ack) finds its ids recorded and changes nothing.
+ * Invalid events are parked and counted, never thrown back at the bus: one
+ * bad producer must not stall the stream.
  */
 export class RollupConsumer {
   constructor(
@@ -25,24 +30,35 @@ export class RollupConsumer {
     private readonly onApplied: (userId: string) => void = () => {},
   ) {}
 
-  handle = async (input: EventEnvelope | unknown): Promise<ApplyResult> => {
-    const checked = this.validator.validate(input);
-    if (!checked.ok) {
-      const raw = input as Partial<EventEnvelope> | null;
-      await this.rollups.park(typeof raw?.id === 'string' ? raw.id : undefined, typeof raw?.type === 'string' ? raw.type : undefined, checked.reason, input ?? null);
-      this.log.warn({ eventId: raw?.id, reason: checked.reason }, 'invalid event parked');
-      return 'parked';
+  handle = async (inputs: unknown[]): Promise<ApplyReport> => {
+    const valid = new Map<string, DomainEvent>();
+    let parked = 0;
+    for (const input of inputs) {
+      const checked = this.validator.validate(input);
+      if (checked.ok) valid.set(checked.event.id, checked.event);
+      else {
+        parked++;
+        await this.park(input, checked.reason);
+      }
     }
-    const { event } = checked;
-    const applied = await this.sql.begin(async (tx) => {
-      if (!(await this.rollups.recordEvent(tx, event))) return false;
-      await this.rollups.addToHour(tx, event.userId, event.occurredAt, incrementsFor(event));
-      const chat = whatsappChatOf(event);
-      if (chat) await this.rollups.touchChat(tx, event.userId, chat, event.occurredAt);
-      return true;
+    if (valid.size === 0) return { applied: 0, duplicates: 0, parked };
+    const fresh = await this.sql.begin(async (tx) => {
+      const recorded = new Set(await this.rollups.recordEvents(tx, [...valid.values()]));
+      const events = [...valid.values()].filter((e) => recorded.has(e.id));
+      const tally = new Tally();
+      for (const event of events) tally.add(event);
+      await this.rollups.addCounters(tx, tally.counters());
+      await this.rollups.touchChats(tx, tally.chats());
+      return events;
     });
-    if (!applied) return 'duplicate';
-    this.onApplied(event.userId);
-    return 'applied';
+    for (const userId of new Set(fresh.map((e) => e.userId))) this.onApplied(userId);
+    return { applied: fresh.length, duplicates: valid.size - fresh.length, parked };
   };
+
+  private async park(input: unknown, reason: string): Promise<void> {
+    const raw = input as { id?: unknown; type?: unknown } | null;
+    const id = typeof raw?.id === 'string' ? raw.id : undefined;
+    await this.rollups.park(id, typeof raw?.type === 'string' ? raw.type : undefined, reason, input);
+    this.log.warn({ eventId: id, reason }, 'invalid event parked');
+  }
 }

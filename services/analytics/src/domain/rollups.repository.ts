@@ -1,6 +1,7 @@
 import type { DomainEvent } from '@asistente/contracts';
 import type { Sql, TransactionSql } from '@asistente/kit';
-import type { Increment, Metric } from './metrics.js';
+import type { Metric } from './metrics.js';
+import type { ChatSeen, Counter } from './tally.js';
 
 /** A window of whole local days: [startDay, today] in `tz`. */
 export interface DayWindow {
@@ -19,29 +20,35 @@ export interface RecentEvent {
 export class RollupsRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** Records the event id; false when it was already applied (the exactly-once check). */
-  async recordEvent(tx: TransactionSql, event: DomainEvent): Promise<boolean> {
-    const rows = await tx`
+  /** Records the events; returns the ids that were new (the exactly-once check). */
+  async recordEvents(tx: TransactionSql, events: DomainEvent[]): Promise<string[]> {
+    const rows = await tx<{ id: string }[]>`
       insert into analytics.events (id, user_id, type, occurred_at, data)
-      values (${event.id}, ${event.userId}, ${event.type}, ${event.occurredAt}, ${tx.json(event.data as never)})
+      -- data travels as text and is parsed here: a text[] cast to jsonb[] would store JSON strings.
+      select id, user_id, type, occurred_at, data::jsonb from unnest(
+        ${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.userId)}::uuid[], ${events.map((e) => e.type)}::text[],
+        ${events.map((e) => e.occurredAt)}::timestamptz[], ${events.map((e) => JSON.stringify(e.data))}::text[]
+      ) as r(id, user_id, type, occurred_at, data)
       on conflict (id) do nothing
       returning id`;
-    return rows.length === 1;
+    return rows.map((r) => r.id);
   }
 
-  async addToHour(tx: TransactionSql, userId: string, occurredAt: string, increments: Increment[]): Promise<void> {
-    if (increments.length === 0) return;
+  async addCounters(tx: TransactionSql, counters: Counter[]): Promise<void> {
+    if (counters.length === 0) return;
     await tx`
       insert into analytics.hourly as h (user_id, metric, hour, value)
-      select ${userId}, metric, date_trunc('hour', ${occurredAt}::timestamptz), value
-      from unnest(${increments.map(([m]) => m)}::text[], ${increments.map(([, v]) => v)}::bigint[]) as i(metric, value)
+      select * from unnest(
+        ${counters.map((c) => c.userId)}::uuid[], ${counters.map((c) => c.metric)}::text[],
+        ${counters.map((c) => c.hour)}::timestamptz[], ${counters.map((c) => c.value)}::bigint[])
       on conflict (user_id, metric, hour) do update set value = h.value + excluded.value`;
   }
 
-  async touchChat(tx: TransactionSql, userId: string, chatId: string, occurredAt: string): Promise<void> {
+  async touchChats(tx: TransactionSql, chats: ChatSeen[]): Promise<void> {
+    if (chats.length === 0) return;
     await tx`
       insert into analytics.whatsapp_chats as c (user_id, chat_id, last_seen)
-      values (${userId}, ${chatId}, ${occurredAt})
+      select * from unnest(${chats.map((c) => c.userId)}::uuid[], ${chats.map((c) => c.chatId)}::text[], ${chats.map((c) => c.lastSeen)}::timestamptz[])
       on conflict (user_id, chat_id) do update set last_seen = greatest(c.last_seen, excluded.last_seen)`;
   }
 
