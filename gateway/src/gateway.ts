@@ -12,8 +12,8 @@ export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.m
 export type Topology = 'embedded' | 'distributed';
 
 /** Distributed when any service URL is configured; otherwise every service runs in this process. */
-export function topologyOf(platform: Platform): Topology {
-  return ROUTES.some((r) => platform.config[r.urlVariable]) ? 'distributed' : 'embedded';
+export function topologyOf({ config }: Pick<Platform, 'config'>): Topology {
+  return ROUTES.some((r) => config[r.urlVariable]) ? 'distributed' : 'embedded';
 }
 
 /**

@@ -1,0 +1,57 @@
+import { Suspense } from 'react';
+import { Route, Switch, useLocation } from 'wouter';
+import { LoginPage } from '../features/login/LoginPage';
+import { RegisterPage } from '../features/register/RegisterPage';
+import { ErrorBoundary } from '../ui/ErrorBoundary';
+import { Toasts } from '../ui/Toasts';
+import { GuestOnly, RequireAuth } from './guards';
+import { Layout } from './Layout';
+import { NotFound } from './NotFound';
+import { PROTECTED_ROUTES } from './routes';
+
+/** The signed-in area: one layout that stays mounted while the screen inside it changes. */
+function ProtectedScreens() {
+  const [location] = useLocation();
+  const route = PROTECTED_ROUTES.find((r) => r.path === location);
+  if (!route) return <NotFound />;
+  return (
+    <RequireAuth>
+      <Layout>
+        <ErrorBoundary key={route.path}>
+          <Suspense
+            fallback={
+              <p className="page-loading" role="status">
+                Cargando...
+              </p>
+            }
+          >
+            <route.Page />
+          </Suspense>
+        </ErrorBoundary>
+      </Layout>
+    </RequireAuth>
+  );
+}
+
+export function App() {
+  return (
+    <>
+      <Switch>
+        <Route path="/login">
+          <GuestOnly>
+            <LoginPage />
+          </GuestOnly>
+        </Route>
+        <Route path="/register">
+          <GuestOnly>
+            <RegisterPage />
+          </GuestOnly>
+        </Route>
+        <Route>
+          <ProtectedScreens />
+        </Route>
+      </Switch>
+      <Toasts />
+    </>
+  );
+}

@@ -1,0 +1,62 @@
+import { Link, useLocation } from 'wouter';
+import { logout } from '../lib/auth';
+import type { User } from '../lib/types';
+import { Icon } from '../ui/Icon';
+import { NAV_ITEMS, isActive } from './nav';
+
+export function Sidebar({ user }: { user: User }) {
+  const [location, navigate] = useLocation();
+
+  const signOut = () => {
+    logout();
+    navigate('/login', { replace: true });
+  };
+
+  return (
+    <aside className="sidebar">
+      <div className="brand">
+        <span className="brand-logo" aria-hidden="true">
+          IA
+        </span>
+        <div>
+          <p className="brand-name">Mi Asistente.IA</p>
+          <p className="brand-sub">{user.company || 'Asistente empresarial'}</p>
+        </div>
+      </div>
+      <nav aria-label="Navegación principal">
+        <ul className="nav-list">
+          {NAV_ITEMS.map((item) => {
+            const active = isActive(item, location);
+            return (
+              <li key={item.path}>
+                <Link
+                  href={item.path}
+                  className={active ? 'nav-link active' : 'nav-link'}
+                  aria-current={active ? 'page' : undefined}
+                >
+                  <Icon name={item.icon} />
+                  <span>{item.label}</span>
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <div className="sidebar-footer">
+        <div className="user-box">
+          <span className="avatar" aria-hidden="true">
+            {user.firstName.charAt(0).toUpperCase()}
+          </span>
+          <div className="user-text">
+            <p className="user-name">{user.firstName}</p>
+            <p className="user-email">{user.email}</p>
+          </div>
+        </div>
+        <button type="button" className="btn btn-ghost logout-btn" onClick={signOut}>
+          <Icon name="logout" size={18} />
+          Cerrar Sesión
+        </button>
+      </div>
+    </aside>
+  );
+}

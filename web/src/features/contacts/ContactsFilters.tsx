@@ -1,0 +1,45 @@
+import { useId } from 'react';
+import { Icon } from '../../ui/Icon';
+
+interface ContactsFiltersProps {
+  search: string;
+  onSearch: (search: string) => void;
+  tag: string;
+  tags: string[];
+  onTag: (tag: string) => void;
+}
+
+export function ContactsFilters({ search, onSearch, tag, tags, onTag }: ContactsFiltersProps) {
+  const searchId = useId();
+  const tagId = useId();
+  return (
+    <div className="filters" role="search">
+      <div className="field search-field">
+        <label htmlFor={searchId} className="sr-only">
+          Buscar contactos
+        </label>
+        <Icon name="search" size={18} />
+        <input
+          id={searchId}
+          type="search"
+          placeholder="Buscar por nombre, correo, teléfono o empresa..."
+          value={search}
+          onInput={(e) => onSearch(e.currentTarget.value)}
+        />
+      </div>
+      <div className="field tag-filter">
+        <label htmlFor={tagId} className="sr-only">
+          Filtrar por etiqueta
+        </label>
+        <select id={tagId} value={tag} onChange={(e) => onTag(e.currentTarget.value)}>
+          <option value="">Todas las etiquetas</option>
+          {tags.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,193 @@
+import { useEffect, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { saveBlob } from '../../lib/download';
+import { errorMessage } from '../../lib/errors';
+import { toast } from '../../lib/toasts';
+import { useDebounced } from '../../lib/use-debounced';
+import { Button } from '../../ui/Button';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { EmptyState } from '../../ui/EmptyState';
+import { Icon } from '../../ui/Icon';
+import { PageHeader } from '../../ui/PageHeader';
+import { Pagination } from '../../ui/Pagination';
+import { deleteContact, exportContacts } from './api';
+import { ContactModal } from './ContactModal';
+import { ContactsFilters } from './ContactsFilters';
+import { ContactStatsCards } from './ContactStatsCards';
+import { ContactsTable } from './ContactsTable';
+import { ImportModal } from './ImportModal';
+import type { Contact } from './types';
+import { useContactList } from './use-contact-list';
+import { useContactMeta } from './use-contact-meta';
+
+type Dialog =
+  | { kind: 'create' }
+  | { kind: 'edit'; contact: Contact }
+  | { kind: 'delete'; ids: string[] }
+  | { kind: 'import' }
+  | null;
+
+const SEARCH_DEBOUNCE_MS = 300;
+
+export function ContactsPage() {
+  const [, navigate] = useLocation();
+  const wantsNew = new URLSearchParams(useSearch()).get('nuevo') === '1';
+  const [searchText, setSearchText] = useState('');
+  const search = useDebounced(searchText.trim(), SEARCH_DEBOUNCE_MS);
+  const [tag, setTag] = useState('');
+  const [page, setPage] = useState(1);
+  const [version, setVersion] = useState(0);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [deleting, setDeleting] = useState(false);
+  const list = useContactList({ page, search, tag }, version);
+  const meta = useContactMeta(version);
+  const contacts = list.data?.contacts ?? [];
+  const total = list.data?.total ?? 0;
+
+  // The dashboard's "new contact" action lands here with ?nuevo=1.
+  useEffect(() => {
+    if (!wantsNew) return;
+    setDialog({ kind: 'create' });
+    navigate('/contacts', { replace: true });
+  }, [wantsNew, navigate]);
+
+  useEffect(() => setPage(1), [search, tag]);
+  useEffect(() => setSelected(new Set()), [page, search, tag, version]);
+
+  const reload = () => setVersion((v) => v + 1);
+
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const toggleAll = () => setSelected((s) => (contacts.every((c) => s.has(c.id)) ? new Set() : new Set(contacts.map((c) => c.id))));
+
+  const confirmDelete = async (ids: string[]) => {
+    setDeleting(true);
+    const results = await Promise.allSettled(ids.map((id) => deleteContact(id)));
+    setDeleting(false);
+    setDialog(null);
+    const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    const done = results.length - failures.length;
+    if (failures[0]) toast.error(errorMessage(failures[0].reason));
+    if (done > 0) toast.success(done === 1 ? 'Contacto eliminado' : `${done} contactos eliminados`);
+    // Emptying the last page steps back to the previous one.
+    if (done >= contacts.length && page > 1) setPage(page - 1);
+    reload();
+  };
+
+  const download = async () => {
+    try {
+      const { blob, filename } = await exportContacts(search, tag);
+      saveBlob(blob, filename ?? 'contactos.csv');
+      toast.success('Contactos exportados');
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
+  };
+
+  const filtering = search !== '' || tag !== '';
+
+  return (
+    <>
+      <PageHeader
+        title="Contactos"
+        subtitle="Gestiona tus clientes y contactos de negocio"
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => setDialog({ kind: 'import' })}>
+              <Icon name="upload" size={18} />
+              Importar
+            </Button>
+            <Button variant="secondary" onClick={download}>
+              <Icon name="download" size={18} />
+              Exportar
+            </Button>
+            <Button onClick={() => setDialog({ kind: 'create' })}>
+              <Icon name="plus" size={18} />
+              Nuevo Contacto
+            </Button>
+          </>
+        }
+      />
+      <ContactStatsCards stats={meta.stats} />
+      <section className="card" aria-label="Contactos">
+        <div className="card-toolbar">
+          <ContactsFilters search={searchText} onSearch={setSearchText} tag={tag} tags={meta.tags} onTag={setTag} />
+          {selected.size > 0 && (
+            <div className="bulk-actions">
+              <span>{selected.size === 1 ? '1 seleccionado' : `${selected.size} seleccionados`}</span>
+              <Button variant="danger" small onClick={() => setDialog({ kind: 'delete', ids: [...selected] })}>
+                <Icon name="trash" size={16} />
+                Eliminar seleccionados
+              </Button>
+            </div>
+          )}
+        </div>
+        {list.failed && !list.data ? (
+          <EmptyState
+            title="No se pudieron cargar los contactos"
+            description="Comprueba tu conexión e inténtalo de nuevo."
+            action={
+              <Button variant="secondary" onClick={reload}>
+                Reintentar
+              </Button>
+            }
+          />
+        ) : !list.data ? (
+          <p className="page-loading" role="status">
+            Cargando contactos...
+          </p>
+        ) : contacts.length === 0 ? (
+          <EmptyState
+            icon={<Icon name="users" size={32} />}
+            title={filtering ? 'No se encontraron contactos' : 'Aún no tienes contactos'}
+            description={
+              filtering ? 'Prueba con otra búsqueda o etiqueta.' : 'Crea tu primer contacto o importa tu lista desde un archivo CSV.'
+            }
+          />
+        ) : (
+          <ContactsTable
+            contacts={contacts}
+            selected={selected}
+            busy={list.loading}
+            onToggle={toggle}
+            onToggleAll={toggleAll}
+            onEdit={(contact) => setDialog({ kind: 'edit', contact })}
+            onDelete={(contact) => setDialog({ kind: 'delete', ids: [contact.id] })}
+          />
+        )}
+        {list.data && <Pagination page={list.data.page} pageSize={list.data.limit} total={total} onPage={setPage} />}
+      </section>
+
+      {(dialog?.kind === 'create' || dialog?.kind === 'edit') && (
+        <ContactModal
+          contact={dialog.kind === 'edit' ? dialog.contact : undefined}
+          onClose={() => setDialog(null)}
+          onSaved={() => {
+            setDialog(null);
+            reload();
+          }}
+        />
+      )}
+      {dialog?.kind === 'delete' && (
+        <ConfirmDialog
+          title={dialog.ids.length === 1 ? 'Eliminar contacto' : 'Eliminar contactos'}
+          message={
+            dialog.ids.length === 1
+              ? '¿Estás seguro de que quieres eliminar este contacto?'
+              : `¿Estás seguro de que quieres eliminar estos ${dialog.ids.length} contactos?`
+          }
+          confirmLabel={deleting ? 'Eliminando...' : 'Eliminar'}
+          busy={deleting}
+          onConfirm={() => void confirmDelete(dialog.ids)}
+          onCancel={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'import' && <ImportModal onClose={() => setDialog(null)} onImported={reload} />}
+    </>
+  );
+}

@@ -1,0 +1,101 @@
+import { useEffect, useRef } from 'react';
+import { Icon } from '../../ui/Icon';
+import { fullName, type Contact } from './types';
+
+interface ContactsTableProps {
+  contacts: Contact[];
+  selected: ReadonlySet<string>;
+  busy: boolean;
+  onToggle: (id: string) => void;
+  onToggleAll: () => void;
+  onEdit: (contact: Contact) => void;
+  onDelete: (contact: Contact) => void;
+}
+
+export function ContactsTable({ contacts, selected, busy, onToggle, onToggleAll, onEdit, onDelete }: ContactsTableProps) {
+  const allRef = useRef<HTMLInputElement>(null);
+  const selectedHere = contacts.filter((c) => selected.has(c.id)).length;
+  const all = contacts.length > 0 && selectedHere === contacts.length;
+
+  useEffect(() => {
+    if (allRef.current) allRef.current.indeterminate = selectedHere > 0 && !all;
+  }, [selectedHere, all]);
+
+  return (
+    <div className="table-wrap">
+      <table className="table" aria-busy={busy}>
+        <caption className="sr-only">Lista de contactos</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="col-check">
+              <input ref={allRef} type="checkbox" aria-label="Seleccionar todos" checked={all} onChange={onToggleAll} />
+            </th>
+            <th scope="col">Nombre</th>
+            <th scope="col">Correo</th>
+            <th scope="col">Teléfono</th>
+            <th scope="col">Empresa</th>
+            <th scope="col">Etiquetas</th>
+            <th scope="col" className="col-actions">
+              Acciones
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {contacts.map((contact) => {
+            const name = fullName(contact);
+            return (
+              <tr key={contact.id} className={selected.has(contact.id) ? 'selected' : undefined}>
+                <td className="col-check">
+                  <input
+                    type="checkbox"
+                    aria-label={`Seleccionar ${name}`}
+                    checked={selected.has(contact.id)}
+                    onChange={() => onToggle(contact.id)}
+                  />
+                </td>
+                <td>
+                  <span className="contact-name">
+                    <span className="avatar avatar-sm" aria-hidden="true">
+                      {contact.firstName.charAt(0).toUpperCase()}
+                    </span>
+                    {name}
+                  </span>
+                </td>
+                <td>{contact.email ?? '—'}</td>
+                <td>{contact.phone ?? '—'}</td>
+                <td>{contact.company ?? '—'}</td>
+                <td>
+                  {contact.tags.length > 0 ? (
+                    <ul className="tag-list">
+                      {contact.tags.map((tag) => (
+                        <li key={tag} className="tag">
+                          {tag}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+                <td className="col-actions">
+                  <button type="button" className="icon-btn" aria-label={`Editar ${name}`} title="Editar" onClick={() => onEdit(contact)}>
+                    <Icon name="edit" size={18} />
+                  </button>
+                  <button
+                    type="button"
+                    className="icon-btn icon-btn-danger"
+                    aria-label={`Eliminar ${name}`}
+                    title="Eliminar"
+                    onClick={() => onDelete(contact)}
+                  >
+                    <Icon name="trash" size={18} />
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+export type {
+  Contact,
+  ContactBody as ContactInput,
+  ContactList as ContactPage,
+  ContactStats,
+  ImportReport,
+} from '@asistente/contracts';
+
+export interface ContactQuery {
+  page: number;
+  search: string;
+  tag: string;
+}
+
+export const PAGE_SIZE = 10;
+
+export function fullName(contact: { firstName: string; lastName: string }): string {
+  return `${contact.firstName} ${contact.lastName}`.trim();
+}

@@ -1,0 +1,20 @@
+import { useSession } from '../../lib/session-state';
+import { PageHeader } from '../../ui/PageHeader';
+import { IntegrationsCard } from './IntegrationsCard';
+import { PasswordForm } from './PasswordForm';
+import { ProfileForm } from './ProfileForm';
+
+export function SettingsPage() {
+  const { user } = useSession();
+  if (!user) return null;
+  return (
+    <>
+      <PageHeader title="Configuración" subtitle="Administra tu perfil, tu contraseña y tus integraciones" />
+      <div className="settings-grid">
+        <ProfileForm user={user} />
+        <PasswordForm />
+      </div>
+      <IntegrationsCard />
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+import { atom, getDefaultStore, useAtomValue } from 'jotai';
+import type { User } from './types';
+
+const TOKEN_KEY = 'token';
+const USER_KEY = 'user';
+
+function readUser(): User | null {
+  const raw = localStorage.getItem(USER_KEY);
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as User;
+  } catch {
+    return null;
+  }
+}
+
+const store = getDefaultStore();
+const initialToken = localStorage.getItem(TOKEN_KEY);
+const tokenAtom = atom<string | null>(initialToken);
+// A user without a token is a half-cleared session: it counts as signed out.
+const userAtom = atom<User | null>(initialToken ? readUser() : null);
+// On when a stored token still has to be checked against the server.
+const loadingAtom = atom(initialToken !== null);
+
+export function getToken(): string | null {
+  return store.get(tokenAtom);
+}
+
+export function saveSession(user: User, token: string): void {
+  localStorage.setItem(TOKEN_KEY, token);
+  localStorage.setItem(USER_KEY, JSON.stringify(user));
+  store.set(tokenAtom, token);
+  store.set(userAtom, user);
+}
+
+export function saveUser(user: User): void {
+  localStorage.setItem(USER_KEY, JSON.stringify(user));
+  store.set(userAtom, user);
+}
+
+export function clearSession(): void {
+  localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(USER_KEY);
+  store.set(tokenAtom, null);
+  store.set(userAtom, null);
+}
+
+export function endLoading(): void {
+  store.set(loadingAtom, false);
+}
+
+export interface Session {
+  user: User | null;
+  token: string | null;
+  loading: boolean;
+}
+
+export function useSession(): Session {
+  return {
+    user: useAtomValue(userAtom),
+    token: useAtomValue(tokenAtom),
+    loading: useAtomValue(loadingAtom),
+  };
+}

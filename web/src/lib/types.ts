@@ -1,0 +1,1 @@
+export type { SessionResponse as AuthResult, User } from '@asistente/contracts';
