@@ -37,8 +37,9 @@ export async function serveWeb(app: App, root: string): Promise<void> {
   }
   await app.register(fastifyStatic, {
     root,
-    wildcard: false,
-    index: false,
+    // A wildcard route looks files up per request, so a rebuilt web/dist is served without a restart.
+    wildcard: true,
+    index: ['index.html'],
     // Our setHeaders decides caching: hashed assets forever, HTML never.
     cacheControl: false,
     setHeaders: (res, file) => {
@@ -51,7 +52,8 @@ export async function serveWeb(app: App, root: string): Promise<void> {
   });
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
-    if (request.method !== 'GET' || url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || path.extname(url)) {
+    const page = request.method === 'GET' || request.method === 'HEAD';
+    if (!page || url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || path.extname(url)) {
       return jsonNotFound(request, reply);
     }
     return reply.header('content-security-policy', CSP).header('cache-control', 'no-cache').sendFile('index.html');

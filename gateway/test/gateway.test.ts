@@ -57,6 +57,9 @@ t.test('the SPA is served with a fallback to index.html and a strict CSP', async
   t.match(page.body, /Mi Asistente\.IA/);
   t.match(page.headers['content-security-policy'], /script-src 'self'/);
   t.equal((await app.inject({ url: '/' })).statusCode, 200);
+  t.equal((await app.inject({ method: 'HEAD', url: '/analytics' })).statusCode, 200, 'HEAD of a client route');
+  writeFileSync(path.join(web, 'assets', 'rebuilt.js'), 'console.log("new")');
+  t.equal((await app.inject({ url: '/assets/rebuilt.js' })).statusCode, 200, 'files added after start are served');
   const asset = await app.inject({ url: '/assets/app.js' });
   t.equal(asset.statusCode, 200);
   t.match(asset.headers['cache-control'], /immutable/);
