@@ -26,6 +26,15 @@ create table analytics.hourly (
   primary key (user_id, metric, hour)
 );
 
+-- All-time sum per user and metric, updated with the hourly counters, so a
+-- running total (the number of contacts) is one row, not a year of hours.
+create table analytics.totals (
+  user_id uuid not null,
+  metric text not null,
+  value bigint not null,
+  primary key (user_id, metric)
+);
+
 -- Last time each WhatsApp conversation was active: "active contacts" of a
 -- period ending now is a count of rows seen since its start.
 create table analytics.whatsapp_chats (

@@ -48,6 +48,7 @@ export class RollupConsumer {
       const tally = new Tally();
       for (const event of events) tally.add(event);
       await this.rollups.addCounters(tx, tally.counters());
+      await this.rollups.addTotals(tx, tally.totals());
       await this.rollups.touchChats(tx, tally.chats());
       return events;
     });

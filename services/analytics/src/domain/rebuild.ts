@@ -18,6 +18,7 @@ export async function rebuildRollups(sql: Sql, chunk = 5000): Promise<RebuildRep
   const rollups = new RollupsRepository(sql);
   return sql.begin(async (tx) => {
     await tx`delete from analytics.hourly`;
+    await tx`delete from analytics.totals`;
     await tx`delete from analytics.whatsapp_chats`;
     const tally = new Tally();
     let events = 0;
@@ -29,8 +30,12 @@ export async function rebuildRollups(sql: Sql, chunk = 5000): Promise<RebuildRep
     }
     const counters = tally.counters();
     for (let i = 0; i < counters.length; i += chunk) await rollups.addCounters(tx, counters.slice(i, i + chunk));
+    const totals = tally.totals();
+    for (let i = 0; i < totals.length; i += chunk) await rollups.addTotals(tx, totals.slice(i, i + chunk));
     const chats = tally.chats();
     for (let i = 0; i < chats.length; i += chunk) await rollups.touchChats(tx, chats.slice(i, i + chunk));
+    // Fresh statistics, or the planner guesses at a table it has never seen this full.
+    await tx`analyze analytics.hourly`;
     return { events, rows: counters.length };
   });
 }

@@ -44,6 +44,14 @@ export class RollupsRepository {
       on conflict (user_id, metric, hour) do update set value = h.value + excluded.value`;
   }
 
+  async addTotals(tx: TransactionSql, totals: Omit<Counter, 'hour'>[]): Promise<void> {
+    if (totals.length === 0) return;
+    await tx`
+      insert into analytics.totals as t (user_id, metric, value)
+      select * from unnest(${totals.map((c) => c.userId)}::uuid[], ${totals.map((c) => c.metric)}::text[], ${totals.map((c) => c.value)}::bigint[])
+      on conflict (user_id, metric) do update set value = t.value + excluded.value`;
+  }
+
   async touchChats(tx: TransactionSql, chats: ChatSeen[]): Promise<void> {
     if (chats.length === 0) return;
     await tx`
@@ -77,9 +85,9 @@ export class RollupsRepository {
   }
 
   async allTime(userId: string, metric: Metric): Promise<number> {
-    const [row] = await this.sql<{ total: string | null }[]>`
-      select sum(value) as total from analytics.hourly where user_id = ${userId} and metric = ${metric}`;
-    return Number(row?.total ?? 0);
+    const [row] = await this.sql<{ value: string }[]>`
+      select value from analytics.totals where user_id = ${userId} and metric = ${metric}`;
+    return Number(row?.value ?? 0);
   }
 
   /** One row per local day of the window, zeros included. */

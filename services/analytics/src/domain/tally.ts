@@ -46,6 +46,18 @@ export class Tally {
     return [...this.sums.values()];
   }
 
+  /** The counters summed over all hours, per user and metric. */
+  totals(): Omit<Counter, 'hour'>[] {
+    const totals = new Map<string, Omit<Counter, 'hour'>>();
+    for (const { userId, metric, value } of this.sums.values()) {
+      const key = `${userId}|${metric}`;
+      const total = totals.get(key);
+      if (total) total.value += value;
+      else totals.set(key, { userId, metric, value });
+    }
+    return [...totals.values()];
+  }
+
   chats(): ChatSeen[] {
     return [...this.seen.values()];
   }
