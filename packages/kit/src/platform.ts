@@ -41,6 +41,8 @@ export interface PlatformOptions {
    * nothing (the gateway in front of remote services). Default true.
    */
   events?: boolean;
+  /** Embedded database only: a migrated dump to start from (tests). */
+  pgliteTemplate?: Blob | undefined;
 }
 
 export async function createPlatform(config: Config, name: string, options: PlatformOptions = {}): Promise<Platform> {
@@ -56,6 +58,7 @@ export async function createPlatform(config: Config, name: string, options: Plat
     poolMax: config.DB_POOL_MAX,
     migrateOnStart: config.MIGRATE_ON_START,
     log,
+    pgliteTemplate: options.pgliteTemplate,
   });
   const bus: EventBus = events && config.NATS_URL
     ? new JetStreamBus({ url: config.NATS_URL, stream: config.NATS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX, log })

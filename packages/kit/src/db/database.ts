@@ -23,6 +23,8 @@ export interface DatabaseOptions {
   poolMax: number;
   migrateOnStart: boolean;
   log: Logger;
+  /** Embedded only: start from this dump of a migrated database (tests: see testing/pglite-template). */
+  pgliteTemplate?: Blob | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -33,7 +35,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return { sql, kind: 'postgres', url: options.databaseUrl, close: () => sql.end({ timeout: 5 }) };
   }
   const pgDir = options.dataDir.startsWith('memory://') ? options.dataDir : path.join(options.dataDir, 'pg');
-  const embedded = await startEmbeddedPostgres(pgDir);
+  const embedded = await startEmbeddedPostgres(pgDir, options.pgliteTemplate);
   log.info({ dataDir: pgDir }, 'embedded Postgres (PGlite) started');
   // Migrations close their connection before the shared client opens: the socket serves one at a time.
   await migrate(embedded.url, log);

@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { createPlatform, type Platform } from '../platform.js';
 import { generateKey } from '../secrets/keyring.js';
 import type { ServicePlugin } from '../service.js';
+import { pgliteTemplate } from './pglite-template.js';
 import { createTestDatabase } from './test-database.js';
 
 export { createTestDatabase, type TestDatabase } from './test-database.js';
@@ -48,7 +49,9 @@ export async function createTestPlatform(t: Teardown, options: TestPlatformOptio
       ...options.config,
     },
   );
-  const platform = await createPlatform(config, 'test', { log: options.log ?? createLogger(config.LOG_LEVEL, 'test') });
+  const log = options.log ?? createLogger(config.LOG_LEVEL, 'test');
+  const template = config.DATABASE_URL ? undefined : await pgliteTemplate(log);
+  const platform = await createPlatform(config, 'test', { log, pgliteTemplate: template });
   t.teardown(async () => {
     await platform.close();
     await database.drop();

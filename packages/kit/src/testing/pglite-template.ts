@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { startEmbeddedPostgres } from '../db/embedded.js';
+import { migrate, MIGRATIONS_DIR } from '../db/migrate.js';
+
+let cached: Promise<Blob> | undefined;
+
+/**
+ * A dump of a freshly migrated PGlite, built once per set of migrations and
+ * kept in the temp directory: a test database then loads in well under a
+ * second instead of running initdb and every migration (several seconds).
+ */
+export function pgliteTemplate(log: Logger): Promise<Blob> {
+  cached ??= loadOrBuild(log);
+  return cached;
+}
+
+async function loadOrBuild(log: Logger): Promise<Blob> {
+  const hash = createHash('sha256');
+  for (const name of (await readdir(MIGRATIONS_DIR)).sort()) {
+    hash.update(name).update(await readFile(path.join(MIGRATIONS_DIR, name)));
+  }
+  const file = path.join(tmpdir(), `asistente-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
+  try {
+    return new Blob([await readFile(file)]);
+  } catch {
+    const embedded = await startEmbeddedPostgres('memory://');
+    await migrate(embedded.url, log);
+    const dump = await embedded.dump();
+    await embedded.stop();
+    // Written aside and renamed: test processes building it at once never read half a file.
+    const partial = `${file}.${process.pid}`;
+    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+    await rename(partial, file);
+    return dump;
+  }
+}
