@@ -15,17 +15,7 @@ create table auth.users (
 -- One account per address whatever its case.
 create unique index users_email_unique on auth.users (lower(email));
 
-create table auth.outbox (
-  seq bigserial primary key,
-  id uuid not null unique,
-  type text not null,
-  user_id uuid not null,
-  occurred_at timestamptz not null,
-  data jsonb not null,
-  published_at timestamptz,
-  claimed_until timestamptz
-);
-create index auth_outbox_pending on auth.outbox (seq) where published_at is null;
+select platform.create_outbox('auth');
 
 -- Down Migration
 drop schema auth cascade;

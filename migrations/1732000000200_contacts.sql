@@ -35,17 +35,7 @@ create index contacts_user_recent on contacts.contacts (user_id, created_at desc
 create index contacts_search_trgm on contacts.contacts using gin (search gin_trgm_ops);
 create index contacts_tags on contacts.contacts using gin (tags);
 
-create table contacts.outbox (
-  seq bigserial primary key,
-  id uuid not null unique,
-  type text not null,
-  user_id uuid not null,
-  occurred_at timestamptz not null,
-  data jsonb not null,
-  published_at timestamptz,
-  claimed_until timestamptz
-);
-create index contacts_outbox_pending on contacts.outbox (seq) where published_at is null;
+select platform.create_outbox('contacts');
 
 -- Per-user totals kept by statement-level triggers, so the list's total and
 -- the stat cards do not count 100k rows on every request. Statement-level

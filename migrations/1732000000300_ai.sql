@@ -36,17 +36,7 @@ create table ai.assistant_configs (
 );
 
 -- Events of this schema (ai.run.completed, …), relayed after commit like every service's.
-create table ai.outbox (
-  seq bigserial primary key,
-  id uuid not null unique,
-  type text not null,
-  user_id uuid not null,
-  occurred_at timestamptz not null,
-  data jsonb not null,
-  published_at timestamptz,
-  claimed_until timestamptz
-);
-create index ai_outbox_pending on ai.outbox (seq) where published_at is null;
+select platform.create_outbox('ai');
 
 -- Down Migration
 drop schema ai cascade;

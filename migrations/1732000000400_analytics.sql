@@ -55,19 +55,5 @@ create table analytics.parked_events (
   parked_at timestamptz not null default now()
 );
 
--- Demo and tooling events that belong to no service's schema go through this outbox.
-create table platform.outbox (
-  seq bigserial primary key,
-  id uuid not null unique,
-  type text not null,
-  user_id uuid not null,
-  occurred_at timestamptz not null,
-  data jsonb not null,
-  published_at timestamptz,
-  claimed_until timestamptz
-);
-create index platform_outbox_pending on platform.outbox (seq) where published_at is null;
-
 -- Down Migration
-drop table platform.outbox;
 drop schema analytics cascade;

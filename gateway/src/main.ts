@@ -1,4 +1,4 @@
-import { createPlatform, exitOnConfigError, loadConfig, type Config } from '@asistente/kit';
+import { closeOnSignals, createPlatform, exitOnConfigError, loadConfig, type Config } from '@asistente/kit';
 import { seedAndAnnounce } from './demo/announce.js';
 import { buildGateway, topologyOf } from './gateway.js';
 
@@ -10,8 +10,7 @@ let config: Config;
 try {
   config = loadConfig();
 } catch (error) {
-  console.error((error as Error).message);
-  process.exit(1);
+  exitOnConfigError(error);
 }
 
 const topology = topologyOf({ config });
@@ -19,14 +18,7 @@ const topology = topologyOf({ config });
 const platform = await createPlatform(config, 'gateway', { events: topology === 'embedded' }).catch(exitOnConfigError);
 const app = await buildGateway(platform, topology);
 
-const shutdown = async (signal: string) => {
-  platform.log.info({ signal }, 'shutting down');
-  await app.close();
-  await platform.close();
-  process.exit(0);
-};
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
+closeOnSignals(app, platform);
 
 const address = await app.listen({ port: config.PORT, host: config.HOST });
 platform.log.info({ topology, address }, `Mi Asistente.IA listening on ${address}`);

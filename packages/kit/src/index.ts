@@ -17,5 +17,6 @@ export { authPlugin, requireAuth, type AuthenticatedUser, type TokenSettings, ty
 export { Revocations } from './auth/revocations.js';
 export { createPlatform, type Platform, type PlatformOptions } from './platform.js';
 export { runService, type ServicePlugin } from './service.js';
+export { closeOnSignals } from './shutdown.js';
 export { SERVICE_PORTS } from './service-ports.js';
 export * from './secrets/index.js';

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from './config.js';
 import { createHttpApp } from './http/app.js';
 import { healthRoutes } from './http/health.js';
 import { createPlatform, type Platform } from './platform.js';
+import { closeOnSignals } from './shutdown.js';
 
 /** A service is a Fastify plugin that receives the process's platform. */
 export type ServicePlugin = FastifyPluginAsync<{ platform: Platform }>;
@@ -18,21 +19,13 @@ export async function runService(name: string, plugin: ServicePlugin, defaultPor
   try {
     config = loadConfig(process.env, process.env.PORT ? {} : { PORT: defaultPort });
   } catch (error) {
-    console.error((error as Error).message);
-    process.exit(1);
+    exitOnConfigError(error);
   }
   const platform = await createPlatform(config, name).catch(exitOnConfigError);
   const app = createHttpApp({ log: platform.log, bodyLimit: config.BODY_LIMIT_BYTES });
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
   await app.register(healthRoutes, { sql: platform.db.sql, bus: platform.bus, name });
   await app.register(plugin, { platform });
-  const shutdown = async (signal: string) => {
-    platform.log.info({ signal }, 'shutting down');
-    await app.close();
-    await platform.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  closeOnSignals(app, platform);
   await app.listen({ port: config.PORT, host: config.HOST });
 }

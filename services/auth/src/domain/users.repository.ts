@@ -1,14 +1,7 @@
 import type { Sql, TransactionSql } from '@asistente/kit';
 import type { UserRow } from './user.js';
 
-export interface NewUser {
-  firstName: string;
-  lastName: string;
-  email: string;
-  passwordHash: string;
-  company: string | null;
-  phone: string | null;
-}
+export type NewUser = Omit<UserRow, 'id' | 'createdAt'>;
 
 const USER_COLUMNS: (keyof NewUser)[] = ['firstName', 'lastName', 'email', 'passwordHash', 'company', 'phone'];
 type Profile = Pick<NewUser, 'firstName' | 'lastName' | 'company' | 'phone'>;
