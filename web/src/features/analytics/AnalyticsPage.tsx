@@ -1,12 +1,39 @@
-import { ComingSoon } from '../../ui/ComingSoon';
+import { useState } from 'react';
+import { useLiveData } from '../../lib/live-data';
+import { PageHeader } from '../../ui/PageHeader';
+import { AnalyticsContent } from './AnalyticsContent';
+import { loadAnalytics } from './api';
+import { PeriodSelect } from './PeriodSelect';
+import { DEFAULT_PERIOD, type AnalyticsPeriod } from './types';
 
 export function AnalyticsPage() {
+  const [period, setPeriod] = useState<AnalyticsPeriod>(DEFAULT_PERIOD);
+  const { data, loading } = useLiveData(loadAnalytics, period);
+
   return (
-    <ComingSoon
-      title="Analytics"
-      subtitle="Análisis detallado de tu actividad empresarial"
-      icon="chart"
-      description="Aquí verás la actividad general, el crecimiento de tus contactos, la distribución por canal y tu productividad por día."
-    />
+    <>
+      <PageHeader
+        title="Analytics"
+        subtitle="Análisis detallado de tu actividad empresarial"
+        actions={
+          <>
+            {/* Figures of the previous period stay visible while the new ones load. */}
+            {data && loading && (
+              <p className="analytics-loading muted" role="status">
+                Cargando analytics...
+              </p>
+            )}
+            <PeriodSelect value={period} onChange={setPeriod} />
+          </>
+        }
+      />
+      {data ? (
+        <AnalyticsContent data={data} busy={loading} />
+      ) : (
+        <p className="page-loading" role="status">
+          Cargando analytics...
+        </p>
+      )}
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import type { AnalyticsDashboard } from '@asistente/contracts';
-import { useEffect, useState } from 'react';
+import { useLiveData } from '../../lib/live-data';
 import { fromContacts, fromEvents, type ActivityItem } from './activity';
 import { getContactTotal, getDashboardTotals, getRecentContacts, getRecentEvents } from './api';
 
@@ -9,19 +9,18 @@ export interface DashboardData {
   activity: ActivityItem[];
 }
 
+async function loadDashboard(): Promise<DashboardData> {
+  const [totals, contactTotal, events, contacts] = await Promise.all([
+    getDashboardTotals(),
+    getContactTotal(),
+    getRecentEvents(),
+    getRecentContacts(),
+  ]);
+  const activity = events ? fromEvents(events, contacts ?? []) : fromContacts(contacts ?? []);
+  return { totals, contactTotal, activity };
+}
+
+/** The dashboard's figures, kept current by the live stream while the screen is open. */
 export function useDashboard(): DashboardData | null {
-  const [data, setData] = useState<DashboardData | null>(null);
-  useEffect(() => {
-    let current = true;
-    Promise.all([getDashboardTotals(), getContactTotal(), getRecentEvents(), getRecentContacts()]).then(
-      ([totals, contactTotal, events, contacts]) => {
-        const activity = events ? fromEvents(events, contacts ?? []) : fromContacts(contacts ?? []);
-        if (current) setData({ totals, contactTotal, activity });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, []);
-  return data;
+  return useLiveData(loadDashboard, 'dashboard').data;
 }

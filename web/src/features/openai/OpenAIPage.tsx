@@ -1,12 +1,47 @@
-import { ComingSoon } from '../../ui/ComingSoon';
+import { useState } from 'react';
+import { toast } from '../../lib/toasts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { PageHeader } from '../../ui/PageHeader';
+import { deleteKey, NO_KEY } from './api';
+import { KeyForm } from './KeyForm';
+import { KeyStatusCard } from './KeyStatusCard';
+import { useKeyStatus } from './use-key-status';
 
 export function OpenAIPage() {
+  const [status, setStatus] = useKeyStatus();
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  const remove = async () => {
+    setDeleting(true);
+    try {
+      await deleteKey();
+      setStatus(NO_KEY);
+      toast.success('API key eliminada');
+    } catch (err) {
+      console.error('No se pudo eliminar la API key', err);
+      toast.error('No se pudo eliminar la API key');
+    } finally {
+      setDeleting(false);
+      setConfirming(false);
+    }
+  };
+
   return (
-    <ComingSoon
-      title="OpenAI API Key"
-      subtitle="La clave que usa tu asistente IA"
-      icon="key"
-      description="Aquí guardarás tu API key de OpenAI. Se almacena cifrada con AES-256-GCM en el servidor y solo se muestran sus últimos 4 caracteres."
-    />
+    <>
+      <PageHeader title="OpenAI API Key" subtitle="La clave con la que responde tu asistente IA" />
+      <KeyStatusCard status={status} onDelete={() => setConfirming(true)} />
+      <KeyForm onSaved={(last4) => setStatus({ exists: true, last4 })} />
+      {confirming && (
+        <ConfirmDialog
+          title="Eliminar API key"
+          message="¿Seguro que quieres eliminar tu API key? El asistente IA no podrá responder hasta que guardes otra."
+          confirmLabel={deleting ? 'Eliminando...' : 'Eliminar'}
+          busy={deleting}
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
+    </>
   );
 }

@@ -1,13 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import { INTEGRATIONS } from './integrations';
-
-type Status = 'checking' | 'connected' | 'disconnected';
-
-const LABEL: Record<Status, string> = { checking: 'Comprobando...', connected: 'Conectado', disconnected: 'No conectado' };
+import { INTEGRATIONS, type IntegrationState } from './integrations';
 
 export function IntegrationsCard() {
-  const [statuses, setStatuses] = useState<Status[]>(() => INTEGRATIONS.map(() => 'checking'));
+  // null while the integration is being checked.
+  const [states, setStates] = useState<(IntegrationState | null)[]>(() => INTEGRATIONS.map(() => null));
 
   useEffect(() => {
     let current = true;
@@ -16,10 +13,10 @@ export function IntegrationsCard() {
         .check()
         .catch((err: unknown) => {
           console.error(`No se pudo comprobar ${integration.name}`, err);
-          return false;
+          return integration.absent;
         })
-        .then((ok) => {
-          if (current) setStatuses((s) => s.map((st, i) => (i === index ? (ok ? 'connected' : 'disconnected') : st)));
+        .then((state) => {
+          if (current) setStates((s) => s.map((st, i) => (i === index ? state : st)));
         });
     });
     return () => {
@@ -34,14 +31,14 @@ export function IntegrationsCard() {
       </h2>
       <ul className="integration-list">
         {INTEGRATIONS.map((integration, index) => {
-          const status = statuses[index] ?? 'checking';
+          const state = states[index];
           return (
             <li key={integration.href} className="integration">
               <div>
                 <p className="integration-name">{integration.name}</p>
                 <p className="muted">{integration.description}</p>
               </div>
-              <span className={`badge badge-${status}`}>{LABEL[status]}</span>
+              <span className={`badge badge-${state?.tone ?? 'checking'}`}>{state?.label ?? 'Comprobando...'}</span>
               <Link href={integration.href} className="btn btn-secondary btn-sm" aria-label={`Gestionar ${integration.name}`}>
                 Gestionar
               </Link>

@@ -1,0 +1,36 @@
+import { useId } from 'react';
+import { Button } from '../../ui/Button';
+import { Icon } from '../../ui/Icon';
+import type { KeyStatus } from './api';
+
+interface KeyStatusCardProps {
+  status: KeyStatus | null;
+  onDelete: () => void;
+}
+
+export function KeyStatusCard({ status, onDelete }: KeyStatusCardProps) {
+  const titleId = useId();
+  return (
+    <section className="card" aria-labelledby={titleId}>
+      <h2 id={titleId} className="card-title">
+        Estado de la API key
+      </h2>
+      {status === null ? (
+        <p className="muted" role="status">
+          Cargando...
+        </p>
+      ) : (
+        <div className="key-status">
+          <p className="key-status-text">{status.exists ? `API key guardada (••••${status.last4 ?? ''})` : 'Sin API key'}</p>
+          <span className={`badge ${status.exists ? 'badge-connected' : 'badge-missing'}`}>{status.exists ? 'Cargada' : 'Faltante'}</span>
+          {status.exists && (
+            <Button variant="danger" small onClick={onDelete}>
+              <Icon name="trash" size={16} />
+              Eliminar API key
+            </Button>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
