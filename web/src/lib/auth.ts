@@ -36,7 +36,8 @@ export function logout(): void {
   clearSession();
   toast.success('Sesión cerrada');
   if (token) {
-    fetch('/api/auth/logout', { method: 'POST', headers: { Authorization: `Bearer ${token}` } }).catch(() => undefined);
+    // keepalive: the revocation must reach the server even if the page navigates away meanwhile.
+    fetch('/api/auth/logout', { method: 'POST', keepalive: true, headers: { Authorization: `Bearer ${token}` } }).catch(() => undefined);
   }
 }
 
