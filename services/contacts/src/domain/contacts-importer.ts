@@ -1,5 +1,5 @@
 import type { ImportReport } from '@asistente/contracts';
-import { bulkLoad, createEvent, type Database, type Outbox, type TextRow, type TransactionSql } from '@asistente/kit';
+import { bulkLoad, createEvent, type Database, type Logger, type Outbox, type TextRow, type TransactionSql } from '@asistente/kit';
 import { readCsv } from './csv-records.js';
 import { importRow, TAG_SEPARATOR } from './import-row.js';
 
@@ -7,6 +7,9 @@ import { importRow, TAG_SEPARATOR } from './import-row.js';
 export const MAX_REPORTED_ERRORS = 1000;
 
 const STAGING_COLUMNS = ['line', 'first_name', 'last_name', 'email', 'phone', 'company', 'tags'];
+
+/** An import writing at least this many rows refreshes the planner's view of the table before answering. */
+export const SETTLE_AFTER_ROWS = 10_000;
 
 class DryRunRollback extends Error {
   constructor(readonly report: ImportReport) {
@@ -24,6 +27,7 @@ export class ContactsImporter {
   constructor(
     private readonly db: Database,
     private readonly outbox: Outbox,
+    private readonly log: Pick<Logger, 'warn'>,
   ) {}
 
   async import(userId: string, body: AsyncIterable<Buffer | string>, dryRun = false): Promise<ImportReport> {
@@ -42,8 +46,9 @@ export class ContactsImporter {
       }
     }
 
+    let report: ImportReport;
     try {
-      return await this.db.sql.begin(async (tx) => {
+      report = await this.db.sql.begin(async (tx) => {
         await tx`
           create temp table import_rows (
             line text, first_name text, last_name text, email text, phone text, company text, tags text
@@ -52,16 +57,35 @@ export class ContactsImporter {
         for (const bad of csv.unreadable) fail(bad.line, bad.message);
         errors.sort((a, b) => a.line - b.line);
         const { created, updated } = await this.merge(tx, userId);
-        const report = { created, updated, skipped: staged - created - updated, errors };
-        if (dryRun) throw new DryRunRollback(report);
+        const counts = { created, updated, skipped: staged - created - updated, errors };
+        if (dryRun) throw new DryRunRollback(counts);
         await this.outbox.append(tx, [
-          createEvent('contacts.contact.imported', userId, { created, updated, skipped: report.skipped, failed }),
+          createEvent('contacts.contact.imported', userId, { created, updated, skipped: counts.skipped, failed }),
         ]);
-        return report;
+        return counts;
       });
     } catch (error) {
       if (error instanceof DryRunRollback) return error.report;
       throw error;
+    }
+    if (report.created + report.updated >= SETTLE_AFTER_ROWS) await this.settle();
+    return report;
+  }
+
+  /**
+   * After a bulk write the planner still sees the table as it was (PGlite runs no
+   * autovacuum; a server's lags up to a minute), so a search would walk every
+   * contact of the user instead of using the trigram index, and would scan the
+   * index's pending list. The import has committed by now: a failure here (a
+   * database user that does not own the table) is logged, not answered.
+   */
+  private async settle(): Promise<void> {
+    const sql = this.db.sql;
+    try {
+      await sql`select gin_clean_pending_list('contacts.contacts_search_trgm'::regclass)`;
+      await sql`analyze contacts.contacts`;
+    } catch (error) {
+      this.log.warn({ err: error }, 'table statistics not refreshed after a large import');
     }
   }
 

@@ -27,6 +27,27 @@ export class ContactsRepository {
       ${filter.tag ? sql`and tags @> ${[filter.tag]}::text[]` : sql``}`;
   }
 
+  /**
+   * One page in list order and the total matching. Unfiltered (the list's hot
+   * path) both come in one round trip, the total from owner_counts.
+   */
+  async page(userId: string, filter: ListFilter, limit: number, offset: number): Promise<{ rows: ContactRow[]; total: number }> {
+    if (filter.search?.trim() || filter.tag) {
+      const [rows, total] = await Promise.all([this.list(userId, filter, limit, offset), this.count(userId, filter)]);
+      return { rows, total };
+    }
+    const rows = await this.sql<(ContactRow & { total: string | null })[]>`
+      select id, user_id, first_name, last_name, email, phone, company, tags, created_at, updated_at,
+        (select total from contacts.owner_counts where user_id = ${userId}) as total
+      from contacts.contacts
+      where user_id = ${userId}
+      order by created_at desc, id desc
+      limit ${limit} offset ${offset}`;
+    // Past the last page no row carries the total.
+    if (rows.length === 0) return { rows, total: offset === 0 ? 0 : await this.count(userId, filter) };
+    return { rows, total: Number(rows[0]!.total ?? 0) };
+  }
+
   async list(userId: string, filter: ListFilter, limit: number, offset: number): Promise<ContactRow[]> {
     return this.sql<ContactRow[]>`
       select id, user_id, first_name, last_name, email, phone, company, tags, created_at, updated_at

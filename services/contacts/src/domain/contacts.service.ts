@@ -22,10 +22,7 @@ export class ContactsService {
 
   async list(userId: string, query: ContactListQuery): Promise<ContactList> {
     const filter = { search: query.search, tag: query.tag };
-    const [rows, total] = await Promise.all([
-      this.contacts.list(userId, filter, query.limit, (query.page - 1) * query.limit),
-      this.contacts.count(userId, filter),
-    ]);
+    const { rows, total } = await this.contacts.page(userId, filter, query.limit, (query.page - 1) * query.limit);
     return { contacts: rows.map(toContact), total, page: query.page, limit: query.limit };
   }
 

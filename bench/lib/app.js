@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startNode, stopAll, waitReady } from '../../scripts/lib/processes.js';
+
+const root = (file) => fileURLToPath(new URL(`../../${file}`, import.meta.url));
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Where the servers' own output goes, so it does not bury the figures. */
+export const LOG_FILE = root('bench/out/servers.log');
+mkdirSync(path.dirname(LOG_FILE), { recursive: true });
+const log = createWriteStream(LOG_FILE, { flags: 'a' });
+
+/** `node <script>` as a named child on a free port, resolved once GET `readyPath` answers. */
+async function startServer(name, script, env, readyPath) {
+  const port = await freePort();
+  const child = startNode(name, script, { ...process.env, ...env, PORT: String(port) }, { output: log });
+  await waitReady(`http://127.0.0.1:${port}${readyPath}`, child).catch((error) => {
+    throw new Error(`${name}: ${error.message} (its output is in ${LOG_FILE})`);
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => stopAll([child]) };
+}
+
+export function startHelloWorld() {
+  return startServer('hello', root('bench/lib/hello-server.js'), {}, '/');
+}
+
+/**
+ * The product as `npm start` runs it (one process; PGlite in a temporary data
+ * directory unless `databaseUrl`), or with `distributed` the separate
+ * processes of `npm run start:distributed` on `databaseUrl` and NATS_URL,
+ * with a stream of their own.
+ */
+export async function startApp({ distributed = false, databaseUrl } = {}) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'asistente-bench-'));
+  const suffix = randomBytes(4).toString('hex');
+  const env = {
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl ?? '',
+    LOG_LEVEL: 'warn',
+    // The benchmark measures contacts, not password hashing.
+    SCRYPT_COST: '10',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    ...(distributed ? { NATS_STREAM: `BENCH_${suffix}`, EVENTS_SUBJECT_PREFIX: `bench${suffix}` } : { NATS_URL: '' }),
+  };
+  const script = distributed ? 'scripts/start-distributed.js' : 'gateway/dist/main.js';
+  const app = await startServer(distributed ? 'app' : 'gateway', root(script), env, '/ready');
+  return {
+    url: app.url,
+    stream: distributed ? env.NATS_STREAM : undefined,
+    async stop() {
+      await app.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Registers a fresh user through the API and returns its bearer header. */
+export async function registerUser(baseUrl) {
+  const response = await fetch(`${baseUrl}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      firstName: 'Banco',
+      lastName: 'Pruebas',
+      email: `bench-${randomBytes(4).toString('hex')}@example.com`,
+      password: 'Contraseña-de-benchmark-1',
+    }),
+  });
+  if (response.status !== 201) throw new Error(`register answered ${response.status}: ${await response.text()}`);
+  const { token } = await response.json();
+  return `Bearer ${token}`;
+}

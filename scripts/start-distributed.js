@@ -1,0 +1,89 @@
+// `npm run start:distributed`: the distributed topology on one machine. Migrates
+// once, starts every service of the gateway's routing table as its own process,
+// then the gateway in front of them, all sharing one JWT secret and key ring.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { exited, startNode, stopAll, waitReady } from './lib/processes.js';
+
+const root = (file) => fileURLToPath(new URL(`../${file}`, import.meta.url));
+const GATEWAY = root('gateway/dist/main.js');
+const MIGRATE = root('packages/kit/dist/migrate-cli.js');
+
+function fail(message) {
+  console.error(`start-distributed: ${message}`);
+  process.exit(1);
+}
+
+for (const variable of ['DATABASE_URL', 'NATS_URL']) {
+  if (!process.env[variable]) {
+    fail(`${variable} is required (e.g. DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres NATS_URL=nats://127.0.0.1:4222); npm start runs everything in one process without them`);
+  }
+}
+if (!existsSync(GATEWAY) || !existsSync(MIGRATE)) fail('the build is missing: run npm run build first');
+
+const { ROUTES } = await import(root('gateway/dist/routing-table.js'));
+const { resolveJwtSecret } = await import(root('packages/kit/dist/auth/jwt-secret.js'));
+const { loadOrCreateEmbeddedKeyring } = await import(root('packages/kit/dist/secrets/keyring.js'));
+
+const dataDir = process.env.DATA_DIR || './data';
+const quiet = { info() {}, warn() {} };
+
+/** The key ring embedded mode keeps in the data directory, created on first use. */
+async function localKeyring() {
+  await loadOrCreateEmbeddedKeyring(dataDir, quiet);
+  return (await readFile(path.join(dataDir, 'secrets.keys'), 'utf8')).trim();
+}
+
+// Resolved here, once, and handed to every process: each generating its own would
+// sign tokens and seal secrets the others cannot verify or open.
+const JWT_SECRET = await resolveJwtSecret(process.env.JWT_SECRET, dataDir, quiet);
+const SECRETS_KEYS = process.env.SECRETS_KEYS || (await localKeyring());
+const shared = { ...process.env, JWT_SECRET, SECRETS_KEYS, MIGRATE_ON_START: 'false' };
+
+const children = [];
+let stopping = false;
+
+async function shutdown(code) {
+  stopping = true;
+  await stopAll(children);
+  process.exit(code);
+}
+
+/** A child that dies on its own takes the whole topology down with a non-zero exit. */
+function start(name, script, env) {
+  const child = startNode(name, script, env);
+  children.push(child);
+  void exited(child).then((code) => {
+    if (stopping) return;
+    console.error(`start-distributed: ${name} exited (code ${code}); stopping the others`);
+    void shutdown(code || 1);
+  });
+  return child;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void shutdown(0));
+process.once('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
+
+const migration = startNode('migrate', MIGRATE, process.env);
+if ((await exited(migration)) !== 0) fail('migrations failed');
+
+try {
+  const services = ROUTES.map((route) => ({
+    route,
+    child: start(route.name, root(`services/${route.name}/dist/server.js`), { ...shared, PORT: String(route.port) }),
+  }));
+  await Promise.all(services.map(({ route, child }) => waitReady(`http://127.0.0.1:${route.port}/ready`, child)));
+
+  const urls = Object.fromEntries(ROUTES.map((r) => [r.urlVariable, `http://127.0.0.1:${r.port}`]));
+  const port = process.env.PORT || '3000';
+  const gateway = start('gateway', GATEWAY, { ...shared, ...urls, PORT: port });
+  await waitReady(`http://127.0.0.1:${port}/ready`, gateway);
+  console.log(`start-distributed: Mi Asistente.IA ready on http://127.0.0.1:${port} (${ROUTES.map((r) => `${r.name} :${r.port}`).join(', ')})`);
+} catch (error) {
+  if (!stopping) {
+    console.error(`start-distributed: ${error.message}`);
+    await shutdown(1);
+  }
+}
