@@ -1,22 +1,22 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
-import { hasErrors, isEmail, type FieldErrors } from '../../lib/validation';
+import { isEmail, type FieldErrors } from '../../lib/validation';
 import { Button } from '../../ui/Button';
-import { focusFirstInvalid } from '../../ui/focus';
 import { Modal } from '../../ui/Modal';
 import { TextField } from '../../ui/TextField';
+import { useForm } from '../../ui/use-form';
 import { createContact, updateContact } from './api';
 import { addTag, TagInput } from './TagInput';
 import type { Contact, ContactInput } from './types';
 
-interface ContactForm {
+type ContactForm = {
   firstName: string;
   lastName: string;
   email: string;
   phone: string;
   company: string;
-}
+};
 
 function validate(form: ContactForm): FieldErrors<keyof ContactForm> {
   return {
@@ -36,33 +36,20 @@ interface ContactModalProps {
 }
 
 export function ContactModal({ contact, onClose, onSaved }: ContactModalProps) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [form, setForm] = useState<ContactForm>({
+  const { formRef, values: form, bind, check } = useForm<ContactForm>({
     firstName: contact?.firstName ?? '',
     lastName: contact?.lastName ?? '',
     email: contact?.email ?? '',
     phone: contact?.phone ?? '',
     company: contact?.company ?? '',
-  });
+  }, validate);
   const [tags, setTags] = useState<string[]>(contact?.tags ?? []);
   const [tagDraft, setTagDraft] = useState('');
-  const [submitted, setSubmitted] = useState(false);
   const [saving, setSaving] = useState(false);
-  const errors = submitted ? validate(form) : {};
-
-  const bind = (field: keyof ContactForm) => ({
-    value: form[field],
-    onInput: (e: { currentTarget: HTMLInputElement }) => {
-      const { value } = e.currentTarget;
-      setForm((f) => ({ ...f, [field]: value }));
-    },
-    error: errors[field],
-  });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    setSubmitted(true);
-    if (hasErrors(validate(form))) return focusFirstInvalid(formRef.current);
+    if (!check()) return;
     const input: ContactInput = {
       firstName: form.firstName.trim(),
       lastName: form.lastName.trim(),

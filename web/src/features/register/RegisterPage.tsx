@@ -1,38 +1,24 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { register } from '../../lib/auth';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
-import { hasErrors } from '../../lib/validation';
 import { AuthLayout } from '../../ui/AuthLayout';
 import { Button } from '../../ui/Button';
-import { focusFirstInvalid } from '../../ui/focus';
 import { PasswordField } from '../../ui/PasswordField';
 import { TextField } from '../../ui/TextField';
+import { useForm } from '../../ui/use-form';
 import { validateRegister, type RegisterForm } from './validate';
 
 const EMPTY: RegisterForm = { firstName: '', lastName: '', email: '', company: '', phone: '', password: '', confirmPassword: '' };
 
 export function RegisterPage() {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [form, setForm] = useState(EMPTY);
-  const [submitted, setSubmitted] = useState(false);
+  const { formRef, values: form, bind, check } = useForm(EMPTY, validateRegister);
   const [waiting, setWaiting] = useState(false);
-  const errors = submitted ? validateRegister(form) : {};
-
-  const bind = (field: keyof RegisterForm) => ({
-    value: form[field],
-    onInput: (e: { currentTarget: HTMLInputElement }) => {
-      const { value } = e.currentTarget;
-      setForm((f) => ({ ...f, [field]: value }));
-    },
-    error: errors[field],
-  });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    setSubmitted(true);
-    if (hasErrors(validateRegister(form))) return focusFirstInvalid(formRef.current);
+    if (!check()) return;
     setWaiting(true);
     try {
       const company = form.company.trim();

@@ -1,6 +1,6 @@
 import { isEmail, type FieldErrors } from '../../lib/validation';
 
-export interface RegisterForm {
+export type RegisterForm = {
   firstName: string;
   lastName: string;
   email: string;
@@ -8,7 +8,7 @@ export interface RegisterForm {
   phone: string;
   password: string;
   confirmPassword: string;
-}
+};
 
 function name(value: string, requiredMessage: string): string | undefined {
   const trimmed = value.trim();

@@ -1,17 +1,17 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { changePassword } from '../../lib/auth';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
-import { hasErrors, type FieldErrors } from '../../lib/validation';
+import type { FieldErrors } from '../../lib/validation';
 import { Button } from '../../ui/Button';
-import { focusFirstInvalid } from '../../ui/focus';
 import { PasswordField } from '../../ui/PasswordField';
+import { useForm } from '../../ui/use-form';
 
-interface Passwords {
+type Passwords = {
   current: string;
   next: string;
   confirm: string;
-}
+};
 
 const EMPTY: Passwords = { current: '', next: '', confirm: '' };
 
@@ -24,31 +24,17 @@ function validate(p: Passwords): FieldErrors<keyof Passwords> {
 }
 
 export function PasswordForm() {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [passwords, setPasswords] = useState(EMPTY);
-  const [submitted, setSubmitted] = useState(false);
+  const { formRef, values: passwords, bind, check, reset } = useForm(EMPTY, validate);
   const [saving, setSaving] = useState(false);
-  const errors = submitted ? validate(passwords) : {};
-
-  const bind = (field: keyof Passwords) => ({
-    value: passwords[field],
-    onInput: (e: { currentTarget: HTMLInputElement }) => {
-      const { value } = e.currentTarget;
-      setPasswords((p) => ({ ...p, [field]: value }));
-    },
-    error: errors[field],
-  });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    setSubmitted(true);
-    if (hasErrors(validate(passwords))) return focusFirstInvalid(formRef.current);
+    if (!check()) return;
     setSaving(true);
     try {
       await changePassword(passwords.current, passwords.next);
       toast.success('Contraseña actualizada');
-      setPasswords(EMPTY);
-      setSubmitted(false);
+      reset();
     } catch (err) {
       toast.error(errorMessage(err));
     } finally {

@@ -1,19 +1,19 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { updateProfile } from '../../lib/auth';
 import { errorMessage } from '../../lib/errors';
 import type { User } from '../../lib/types';
 import { toast } from '../../lib/toasts';
-import { hasErrors, type FieldErrors } from '../../lib/validation';
+import type { FieldErrors } from '../../lib/validation';
 import { Button } from '../../ui/Button';
-import { focusFirstInvalid } from '../../ui/focus';
 import { TextField } from '../../ui/TextField';
+import { useForm } from '../../ui/use-form';
 
-interface Profile {
+type Profile = {
   firstName: string;
   lastName: string;
   company: string;
   phone: string;
-}
+};
 
 function validate(p: Profile): FieldErrors<keyof Profile> {
   const name = (value: string, required: string) =>
@@ -22,30 +22,13 @@ function validate(p: Profile): FieldErrors<keyof Profile> {
 }
 
 export function ProfileForm({ user }: { user: User }) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [profile, setProfile] = useState<Profile>({
-    firstName: user.firstName,
-    lastName: user.lastName,
-    company: user.company ?? '',
-    phone: user.phone ?? '',
-  });
-  const [submitted, setSubmitted] = useState(false);
+  const initial: Profile = { firstName: user.firstName, lastName: user.lastName, company: user.company ?? '', phone: user.phone ?? '' };
+  const { formRef, values: profile, bind, check } = useForm(initial, validate);
   const [saving, setSaving] = useState(false);
-  const errors = submitted ? validate(profile) : {};
-
-  const bind = (field: keyof Profile) => ({
-    value: profile[field],
-    onInput: (e: { currentTarget: HTMLInputElement }) => {
-      const { value } = e.currentTarget;
-      setProfile((p) => ({ ...p, [field]: value }));
-    },
-    error: errors[field],
-  });
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    setSubmitted(true);
-    if (hasErrors(validate(profile))) return focusFirstInvalid(formRef.current);
+    if (!check()) return;
     setSaving(true);
     try {
       await updateProfile({
