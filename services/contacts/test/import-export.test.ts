@@ -133,3 +133,16 @@ t.test('export streams CSV that imports back unchanged', async (t) => {
   const byName = (a: { firstName: string }, b: { firstName: string }) => a.firstName.localeCompare(b.firstName);
   t.same((await listAll(copy.authorization)).contacts.map(strip).sort(byName), (await listAll(me.authorization)).contacts.map(strip).sort(byName));
 });
+
+t.test('a large import refreshes the planner statistics, so search uses the trigram index at once', async (t) => {
+  const me = signToken(app);
+  const lines = ['firstName,lastName,email'];
+  for (let i = 0; i < 12_000; i++) lines.push(`Nombre${i},Apellido${i},p${i}@stats.es`);
+  t.equal((await importCsv(me.authorization, lines.join('\n'))).json().created, 12_000);
+  const [stats] = await platform.db.sql<{ reltuples: number }[]>`
+    select reltuples from pg_class where oid = 'contacts.contacts'::regclass`;
+  t.ok(stats!.reltuples >= 12_000, `the planner knows the table's size (${stats!.reltuples} rows)`);
+  const plan = await platform.db.sql<{ 'QUERY PLAN': string }[]>`
+    explain select id from contacts.contacts where user_id = ${me.userId} and search like contacts.fold('%nombre1199%')`;
+  t.match(plan.map((r) => r['QUERY PLAN']).join('\n'), /contacts_search_trgm/, 'search goes through the trigram index');
+});
