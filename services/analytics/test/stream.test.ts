@@ -11,7 +11,7 @@ const base = await app.listen({ port: 0, host: '127.0.0.1' });
 function sseReader(body: ReadableStream<Uint8Array>) {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  let pending: ReturnType<typeof reader.read> | undefined;
   let text = '';
   return {
     async until(pattern: RegExp, timeoutMs: number): Promise<string> {
@@ -54,5 +54,5 @@ t.test('the stream tells an open screen that its figures changed, and only its o
 t.test('the stream needs a token', async (t) => {
   const res = await fetch(`${base}/analytics/stream`);
   t.equal(res.status, 401);
-  t.equal((await res.json()).code, 'UNAUTHORIZED');
+  t.equal(((await res.json()) as { code: string }).code, 'UNAUTHORIZED');
 });
