@@ -22,6 +22,8 @@ closeOnSignals(app, platform);
 
 const address = await app.listen({ port: config.PORT, host: config.HOST });
 platform.log.info({ topology, address }, `Mi Asistente.IA listening on ${address}`);
+// The one line a person running `npm start` looks for among the JSON logs.
+console.log(`\n  Mi Asistente.IA (${topology}) en http://localhost:${config.PORT}\n`);
 
 if (config.DEMO || process.argv.includes('--demo')) {
   if (topology === 'embedded') await seedAndAnnounce(app, platform, `http://localhost:${config.PORT}`);
