@@ -74,7 +74,7 @@ export async function createPlatform(config: Config, name: string, options: Plat
     bus,
     relay,
     tokens: { secret, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS },
-    revocations: new Revocations(db.sql),
+    revocations: await Revocations.for(db),
     secrets,
     outbox(schema) {
       // Without events nothing relays to NATS: an event appended here would never reach a consumer.

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { createLogger, createPlatform, loadConfig } from '../src/index.js';
+import { createTestPlatform } from '../src/testing/index.js';
+
+t.test('a revoked token id is refused, and only that one', async (t) => {
+  const platform = await createTestPlatform(t);
+  const jti = randomUUID();
+  await platform.revocations.revoke(jti, randomUUID(), new Date(Date.now() + 60_000));
+  t.equal(await platform.revocations.isRevoked(jti), true);
+  t.equal(await platform.revocations.isRevoked(randomUUID()), false);
+});
+
+t.test('embedded: revocations survive a restart of the process', async (t) => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'revocations-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const config = loadConfig({}, { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const log = createLogger('silent', 'test');
+  const jti = randomUUID();
+  const first = await createPlatform(config, 'test', { log });
+  await first.revocations.revoke(jti, randomUUID(), new Date(Date.now() + 60_000));
+  await first.close();
+  const second = await createPlatform(config, 'test', { log });
+  t.teardown(() => second.close());
+  t.equal(await second.revocations.isRevoked(jti), true, 'loaded from the database at start');
+});
