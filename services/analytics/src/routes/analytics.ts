@@ -30,6 +30,7 @@ export async function analyticsRoutes(app: App, { analytics }: { analytics: Anal
   const figure = <T extends TSchema>(path: string, defaultPeriod: AnalyticsPeriod, response: T, read: (s: Scope) => Promise<Static<T>>) =>
     app.get(path, {
       schema: { querystring: analyticsQuery(defaultPeriod), response: { 200: response, ...errors } },
+      // TypeScript cannot tie a generic schema to Fastify's inferred reply type; `read` is typed by it instead.
       handler: (request) => read(scope(request)) as never,
     });
 
