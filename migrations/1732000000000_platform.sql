@@ -1,6 +1,7 @@
 -- Up Migration
 -- Shared infrastructure owned by packages/kit rather than by one service.
 create extension if not exists pg_trgm;
+create extension if not exists unaccent;
 
 create schema if not exists platform;
 

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface EmbeddedPostgres {
@@ -19,7 +20,7 @@ export interface EmbeddedPostgres {
  */
 export async function startEmbeddedPostgres(dataDir: string, template?: Blob): Promise<EmbeddedPostgres> {
   if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
-  const db = await PGlite.create({ dataDir, extensions: { pg_trgm }, ...(template ? { loadDataDir: template } : {}) });
+  const db = await PGlite.create({ dataDir, extensions: { pg_trgm, unaccent }, ...(template ? { loadDataDir: template } : {}) });
   const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' });
   await server.start();
   const [host, port] = server.getServerConn().split(':');
