@@ -69,14 +69,16 @@ process.once('exit', () => children.forEach((c) => c.exitCode === null && c.kill
 const migration = startNode('migrate', MIGRATE, process.env);
 if ((await exited(migration)) !== 0) fail('migrations failed');
 
+// Services call each other too (the assistant's tools, contact sync), so every process gets every URL.
+const urls = Object.fromEntries(ROUTES.map((r) => [r.urlVariable, `http://127.0.0.1:${r.port}`]));
+
 try {
   const services = ROUTES.map((route) => ({
     route,
-    child: start(route.name, root(`services/${route.name}/dist/server.js`), { ...shared, PORT: String(route.port) }),
+    child: start(route.name, root(`services/${route.name}/dist/server.js`), { ...shared, ...urls, PORT: String(route.port) }),
   }));
   await Promise.all(services.map(({ route, child }) => waitReady(`http://127.0.0.1:${route.port}/ready`, child)));
 
-  const urls = Object.fromEntries(ROUTES.map((r) => [r.urlVariable, `http://127.0.0.1:${r.port}`]));
   const port = process.env.PORT || '3000';
   const gateway = start('gateway', GATEWAY, { ...shared, ...urls, PORT: port });
   await waitReady(`http://127.0.0.1:${port}/ready`, gateway);

@@ -54,6 +54,8 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
     }
   }
 
+  // Embedded, a service asking a sibling (the assistant's tools, contact sync) is answered in-process.
+  if (topology === 'embedded') platform.services.attachInProcess((request) => app.inject(request));
   await serveWeb(app, config.WEB_DIST ?? DEFAULT_WEB_DIST);
   return app;
 }

@@ -12,7 +12,10 @@ export interface ServiceRoute {
   urlVariable: keyof Config & `${string}_URL`;
   /** Its default port as a process of its own (scripts/start-distributed.js, deploy/). */
   port: number;
-  /** Reachable without a token: [method, path below /api]. */
+  /**
+   * Reachable without a token: [method, path below /api]. A `*` segment matches any one segment and a
+   * final `**` the rest of the path (OAuth callbacks per provider, signed tracking links).
+   */
   publicRoutes: [string, string][];
   load: () => Promise<{ default: ServicePlugin }>;
 }
@@ -36,6 +39,44 @@ export const ROUTES: ServiceRoute[] = [
     port: SERVICE_PORTS.contacts,
     publicRoutes: [],
     load: () => import('@asistente/contacts'),
+  },
+  {
+    name: 'calendar',
+    prefixes: ['/google', '/events'],
+    urlVariable: 'CALENDAR_URL',
+    port: SERVICE_PORTS.calendar,
+    publicRoutes: [['GET', '/google/callback']],
+    load: () => import('@asistente/calendar'),
+  },
+  {
+    name: 'whatsapp',
+    prefixes: ['/whatsapp'],
+    urlVariable: 'WHATSAPP_URL',
+    port: SERVICE_PORTS.whatsapp,
+    publicRoutes: [],
+    load: () => import('@asistente/whatsapp'),
+  },
+  {
+    name: 'email',
+    prefixes: ['/emails'],
+    urlVariable: 'EMAIL_URL',
+    port: SERVICE_PORTS.email,
+    publicRoutes: [
+      ['GET', '/emails/integrations/*/callback'],
+      ['GET', '/emails/track/**'],
+    ],
+    load: () => import('@asistente/email'),
+  },
+  {
+    name: 'teams',
+    prefixes: ['/teams', '/microsoft', '/msteams'],
+    urlVariable: 'TEAMS_URL',
+    port: SERVICE_PORTS.teams,
+    publicRoutes: [
+      ['GET', '/teams/callback'],
+      ['GET', '/microsoft/callback'],
+    ],
+    load: () => import('@asistente/teams'),
   },
   {
     name: 'ai',
@@ -63,5 +104,15 @@ export function routeFor(path: string): ServiceRoute | undefined {
 }
 
 export function isPublic(route: ServiceRoute, method: string, path: string): boolean {
-  return route.publicRoutes.some(([m, p]) => m === method && p === path);
+  return route.publicRoutes.some(([m, pattern]) => m === method && matches(pattern, path));
+}
+
+function matches(pattern: string, path: string): boolean {
+  const want = pattern.split('/');
+  const got = path.split('/');
+  for (const [i, segment] of want.entries()) {
+    if (segment === '**') return got.length > i && got.slice(i).every(Boolean);
+    if (got[i] === undefined || (segment === '*' ? got[i] === '' : segment !== got[i])) return false;
+  }
+  return got.length === want.length;
 }

@@ -24,9 +24,23 @@ export const EVENT_DATA = {
   'email.message.opened': Type.Object({ messageId: Id }),
   'email.message.clicked': Type.Object({ messageId: Id }),
 
-  /** chatId identifies the conversation (a WhatsApp JID), for active-contact counts. */
-  'whatsapp.message.sent': Type.Object({ messageId: Id, chatId: Id }),
-  'whatsapp.message.received': Type.Object({ messageId: Id, chatId: Id }),
+  /**
+   * chatId identifies the conversation (a WhatsApp JID), for active-contact counts. origin says who wrote a
+   * sent message: the owner in the app or on their phone, a keyword rule or the assistant (the assistant
+   * stays silent in a chat the owner answers from the phone).
+   */
+  'whatsapp.message.sent': Type.Object({
+    messageId: Id,
+    chatId: Id,
+    origin: Type.Optional(Type.Union([Type.Literal('app'), Type.Literal('phone'), Type.Literal('keyword'), Type.Literal('ai')])),
+  }),
+  /** keywordAnswered: a keyword rule already answered it; isGroup: a group chat (never answered automatically). */
+  'whatsapp.message.received': Type.Object({
+    messageId: Id,
+    chatId: Id,
+    keywordAnswered: Type.Optional(Type.Boolean()),
+    isGroup: Type.Optional(Type.Boolean()),
+  }),
   /** Emitted beside the message.sent of an automatic answer (keyword rule or AI). */
   'whatsapp.autoreply.sent': Type.Object({ messageId: Id, chatId: Id, kind: Type.Union([Type.Literal('keyword'), Type.Literal('ai')]) }),
   'whatsapp.contacts.synced': Type.Object({ created: Count, updated: Count }),
@@ -45,6 +59,8 @@ export const EVENT_DATA = {
     promptTokens: Count,
     completionTokens: Count,
     totalTokens: Count,
+    costUsd: Type.Optional(Type.Number({ minimum: 0 })),
+    trigger: Type.Optional(Type.Union([Type.Literal('manual'), Type.Literal('whatsapp')])),
   }),
 } as const satisfies Record<string, TObject>;
 

@@ -37,6 +37,29 @@ export const ConfigSchema = Type.Object({
   CONTACTS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   AI_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   ANALYTICS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  CALENDAR_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  WHATSAPP_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  EMAIL_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  TEAMS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** The address users reach the app at: base of OAuth redirect URIs and of links in mail (tracking). */
+  PUBLIC_URL: Type.String({ pattern: '^https?://', default: 'http://localhost:3000' }),
+  GOOGLE_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
+  GOOGLE_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  /** Google's endpoints, overridable for proxies and tests. */
+  GOOGLE_AUTH_URL: Type.String({ pattern: '^https?://', default: 'https://accounts.google.com/o/oauth2/v2/auth' }),
+  GOOGLE_TOKEN_URL: Type.String({ pattern: '^https?://', default: 'https://oauth2.googleapis.com/token' }),
+  GOOGLE_REVOKE_URL: Type.String({ pattern: '^https?://', default: 'https://oauth2.googleapis.com/revoke' }),
+  GOOGLE_API_URL: Type.String({ pattern: '^https?://', default: 'https://www.googleapis.com/' }),
+  MICROSOFT_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),
+  MICROSOFT_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  MICROSOFT_TENANT: Type.String({ minLength: 1, default: 'common' }),
+  /** Microsoft identity platform and Graph, overridable for proxies and tests. */
+  MICROSOFT_LOGIN_URL: Type.String({ pattern: '^https?://', default: 'https://login.microsoftonline.com' }),
+  MICROSOFT_GRAPH_URL: Type.String({ pattern: '^https?://', default: 'https://graph.microsoft.com/v1.0' }),
+  /** OpenAI-compatible API root (a proxy, an Azure-compatible endpoint, a test peer); the SDK's default otherwise. */
+  OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** WhatsApp Web's socket address, for proxies and tests; Baileys' default otherwise. */
+  WHATSAPP_WS_URL: Type.Optional(Type.String({ pattern: '^wss?://' })),
   WEB_DIST: Type.Optional(Type.String({ minLength: 1 })),
   /** Seed the demo account at start (same as `npm start -- --demo`). */
   DEMO: Type.Boolean({ default: false }),

@@ -13,6 +13,8 @@ export { OutboxRelay } from './events/relay.js';
 export { createHttpApp, type App } from './http/app.js';
 export { AppError, notFound, badRequest, unauthorized, conflict, errorBody, type ErrorBody } from './http/errors.js';
 export { healthRoutes } from './http/health.js';
+export { ServiceClient, ServiceCallError, type ServiceName, type ServiceRequest, type InjectFn } from './http/service-client.js';
+export { OAuthStateSigner, type OAuthState } from './auth/oauth-state.js';
 export { authPlugin, requireAuth, type AuthenticatedUser, type TokenSettings, type JWT } from './auth/plugin.js';
 export { Revocations } from './auth/revocations.js';
 export { createPlatform, type Platform, type PlatformOptions } from './platform.js';

@@ -5,6 +5,7 @@ import { Revocations } from './auth/revocations.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { EventBus } from './events/bus.js';
+import { ServiceClient } from './http/service-client.js';
 import { JetStreamBus } from './events/jetstream-bus.js';
 import { MemoryBus } from './events/memory-bus.js';
 import { Outbox } from './events/outbox.js';
@@ -29,6 +30,8 @@ export interface Platform {
   revocations: Revocations;
   /** Seals and opens third-party secrets (API keys, refresh tokens) stored in the database. */
   secrets: SecretBox;
+  /** Calls a sibling service's API on behalf of a user (short-lived token; in-process when embedded). */
+  services: ServiceClient;
   /** The outbox of a service's schema, watched by this process's relay. */
   outbox(schema: string): Outbox;
   close(): Promise<void>;
@@ -67,13 +70,15 @@ export async function createPlatform(config: Config, name: string, options: Plat
   const secret = await resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR, log);
   const outboxes = new Map<string, Outbox>();
   if (events) relay.start();
+  const tokens = { secret, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS };
   return {
     config,
     log,
     db,
     bus,
     relay,
-    tokens: { secret, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS },
+    tokens,
+    services: new ServiceClient(config, tokens),
     revocations: await Revocations.for(db),
     secrets,
     outbox(schema) {

@@ -6,6 +6,10 @@
 export const SERVICE_PORTS = {
   auth: 3001,
   contacts: 3002,
+  calendar: 3003,
+  whatsapp: 3004,
+  email: 3005,
+  teams: 3006,
   ai: 3007,
   analytics: 3008,
 } as const satisfies Record<string, number>;

@@ -69,6 +69,20 @@ export async function buildServiceApp(t: Teardown, plugin: ServicePlugin, platfo
   return app;
 }
 
+/**
+ * Several service plugins under /api in one app, as the embedded gateway mounts them, with the platform's
+ * service client answered in-process: for tests of a service that asks its siblings (tools, sync).
+ */
+export async function buildServicesApp(t: Teardown, plugins: ServicePlugin[], platform: Platform): Promise<App> {
+  const app = createHttpApp({ log: platform.log, bodyLimit: platform.config.BODY_LIMIT_BYTES });
+  await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
+  for (const plugin of plugins) await app.register(plugin, { prefix: '/api', platform });
+  platform.services.attachInProcess((request) => app.inject(request));
+  await app.ready();
+  t.teardown(() => app.close());
+  return app;
+}
+
 /** A valid token for `userId` (a fresh user id by default), as auth would issue it. */
 export function signToken(app: App, userId: string = randomUUID()): { userId: string; token: string; authorization: string } {
   const token = app.jwt.sign({ sub: userId, jti: randomUUID() });

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { createSigner } from 'fast-jwt';
+import type { TokenSettings } from '../auth/plugin.js';
+import type { Config } from '../config.js';
+import { SERVICE_PORTS } from '../service-ports.js';
+
+export type ServiceName = keyof typeof SERVICE_PORTS;
+
+export interface ServiceRequest {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Default 5 s: a tool or a sync never waits longer on a sibling. */
+  timeoutMs?: number;
+}
+
+/** A sibling service answered with an error status, or could not be reached (statusCode 503). */
+export class ServiceCallError extends Error {
+  constructor(
+    readonly service: ServiceName,
+    readonly statusCode: number,
+    readonly body: unknown,
+  ) {
+    super(`${service} answered ${statusCode}`);
+    this.name = 'ServiceCallError';
+  }
+}
+
+/** An in-process request, as `app.inject` takes and answers it (embedded topology and tests). */
+export type InjectFn = (request: {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload?: string;
+}) => Promise<{ statusCode: number; body: string }>;
+
+/** Lifetime of the token a service presents for a user: long enough for one call, useless if it leaks. */
+const CALL_TOKEN_TTL_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 5_000;
+
+/**
+ * How a service asks a sibling for a user's data: over HTTP with a short-lived
+ * token scoped to that user, never through the sibling's schema. Embedded, the
+ * siblings live in this process and the request goes through `inject` (same
+ * routes, same checks, no socket); distributed, it goes to `<NAME>_URL`.
+ */
+export class ServiceClient {
+  private inject: InjectFn | undefined;
+  private readonly sign: (payload: Record<string, unknown>) => string;
+
+  constructor(
+    private readonly config: Pick<Config, `${Uppercase<ServiceName>}_URL`>,
+    tokens: TokenSettings,
+  ) {
+    this.sign = createSigner({
+      key: tokens.secret,
+      algorithm: 'HS256',
+      iss: tokens.issuer,
+      aud: tokens.audience,
+      expiresIn: CALL_TOKEN_TTL_MS,
+    });
+  }
+
+  /** Routes calls to the app that mounts every service under /api (the embedded gateway, a test app). */
+  attachInProcess(inject: InjectFn): void {
+    this.inject = inject;
+  }
+
+  /** Whether `service` can be asked at all here (mounted in this process, or its URL configured). */
+  available(service: ServiceName): boolean {
+    return this.inject !== undefined || this.baseUrl(service) !== undefined;
+  }
+
+  async request<T>(service: ServiceName, userId: string, path: string, options: ServiceRequest = {}): Promise<T> {
+    const method = options.method ?? 'GET';
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.sign({ sub: userId, jti: randomUUID() })}`,
+      accept: 'application/json',
+    };
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const target = `${path}${queryString(options.query)}`;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+
+    const answer = this.inject
+      ? await withTimeout(this.inject({ method, url: `/api${target}`, headers, payload }), timeoutMs).catch(() => undefined)
+      : await this.fetch(service, target, { method, headers, body: payload }, timeoutMs);
+    if (!answer) throw new ServiceCallError(service, 503, undefined);
+    const body: unknown = answer.body === '' ? undefined : safeJson(answer.body);
+    if (answer.statusCode >= 400) throw new ServiceCallError(service, answer.statusCode, body);
+    return body as T;
+  }
+
+  private async fetch(
+    service: ServiceName,
+    target: string,
+    init: { method: string; headers: Record<string, string>; body: string | undefined },
+    timeoutMs: number,
+  ): Promise<{ statusCode: number; body: string } | undefined> {
+    const base = this.baseUrl(service);
+    if (!base) return undefined;
+    try {
+      const response = await fetch(`${base.replace(/\/$/, '')}${target}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      return { statusCode: response.status, body: await response.text() };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private baseUrl(service: ServiceName): string | undefined {
+    return this.config[`${service.toUpperCase() as Uppercase<ServiceName>}_URL`];
+  }
+}
+
+function queryString(query: ServiceRequest['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

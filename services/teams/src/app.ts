@@ -1,0 +1,10 @@
+import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+
+/** The teams service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
+const teamsService: ServicePlugin = async (fastify, { platform }) => {
+  const app = fastify as unknown as App;
+  await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
+  requireAuth(app);
+};
+
+export default teamsService;
