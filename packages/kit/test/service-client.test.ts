@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDecoder } from 'fast-jwt';
+import t from 'tap';
+import { loadConfig, requireAuth, ServiceCallError, ServiceClient, type App, type ServicePlugin } from '../src/index.js';
+import { buildServicesApp, createTestPlatform } from '../src/testing/index.js';
+
+/** A sibling that answers with the identity it was called for, as a real service would see it. */
+const whoAmI: ServicePlugin = async (fastify) => {
+  const app = fastify as unknown as App;
+  requireAuth(app);
+  app.get('/contacts/whoami', async (request) => ({ userId: request.user.id, query: request.query }));
+  app.post('/contacts/echo', async (request, reply) => reply.code(201).send({ got: request.body }));
+  app.get('/contacts/missing', async (_request, reply) => reply.code(404).send({ message: 'No encontrado' }));
+};
+
+t.test('embedded: a sibling is asked in-process, as the user, with the query and body', async (t) => {
+  const platform = await createTestPlatform(t);
+  await buildServicesApp(t, [whoAmI], platform);
+  const userId = randomUUID();
+
+  t.equal(platform.services.available('contacts'), true);
+  const me = await platform.services.request<{ userId: string; query: unknown }>('contacts', userId, '/contacts/whoami', {
+    query: { search: 'ana maría', limit: 5, skipped: undefined },
+  });
+  t.same(me, { userId, query: { search: 'ana maría', limit: '5' } });
+  t.same(await platform.services.request('contacts', userId, '/contacts/echo', { method: 'POST', body: { a: 1 } }), { got: { a: 1 } });
+
+  const error = await platform.services.request('contacts', userId, '/contacts/missing').catch((e: unknown) => e);
+  t.ok(error instanceof ServiceCallError);
+  t.match(error, { service: 'contacts', statusCode: 404, body: { message: 'No encontrado' } });
+});
+
+t.test('the token it presents is scoped to the user and lives one minute', async (t) => {
+  let seen: IncomingHttpHeaders = {};
+  const server = createServer((request, response) => {
+    seen = request.headers;
+    response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  t.teardown(() => server.close());
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const tokens = { secret: 'x'.repeat(32), issuer: 'iss', audience: 'aud', ttlSeconds: 604_800 };
+  const client = new ServiceClient(loadConfig({}, { CONTACTS_URL: url }), tokens);
+  const userId = randomUUID();
+
+  t.same(await client.request('contacts', userId, '/contacts'), { ok: true });
+  const claims = createDecoder()(String(seen.authorization).replace('Bearer ', '')) as Record<string, number | string>;
+  t.equal(claims.sub, userId);
+  t.equal(claims.iss, 'iss');
+  t.equal(claims.aud, 'aud');
+  t.ok(typeof claims.jti === 'string' && claims.jti.length > 0);
+  t.equal(Number(claims.exp) - Number(claims.iat), 60);
+});
+
+t.test('distributed: a sibling without a URL, or down, is unavailable (503), never a hang', async (t) => {
+  const tokens = { secret: 'x'.repeat(32), issuer: 'iss', audience: 'aud', ttlSeconds: 60 };
+  const none = new ServiceClient(loadConfig({}), tokens);
+  t.equal(none.available('email'), false);
+  t.match(await none.request('email', randomUUID(), '/emails').catch((e: unknown) => e), { statusCode: 503 });
+
+  const down = new ServiceClient(loadConfig({}, { EMAIL_URL: 'http://127.0.0.1:9' }), tokens);
+  t.equal(down.available('email'), true);
+  t.match(await down.request('email', randomUUID(), '/emails').catch((e: unknown) => e), { statusCode: 503 });
+});
