@@ -23,10 +23,14 @@ export const OpenAiKeyBody = Type.Object(
 );
 export type OpenAiKeyBody = Static<typeof OpenAiKeyBody>;
 
-/** Only the last 4 characters ever leave the server. */
+/**
+ * Only the last 4 characters ever leave the server. valid: false once OpenAI rejected the key (401) in a run,
+ * true again after a run succeeds or a new key is saved; the ai service always sends it.
+ */
 export const OpenAiKeyStatus = Type.Object({
   exists: Type.Boolean(),
   last4: Type.Union([Type.String(), Type.Null()]),
+  valid: Type.Optional(Type.Boolean()),
 });
 export type OpenAiKeyStatus = Static<typeof OpenAiKeyStatus>;
 
@@ -64,6 +68,10 @@ export const ASSISTANT_LIMITS = {
   systemPromptMaxLength: 10_000,
   variableMaxLength: 60,
   maxVariables: 50,
+  variableValueMaxLength: 500,
+  maxRepliesPerChatPerDay: { min: 1, max: 200 },
+  dailyBudgetUsd: { min: 0, max: 1000 },
+  handoffPhraseMaxLength: 500,
 } as const;
 
 const L = ASSISTANT_LIMITS;
@@ -119,6 +127,52 @@ export const AssistantConfig = Type.Object(
         type: `Los tokens máximos deben ser un número entero entre ${L.maxTokens.min} y ${L.maxTokens.max}`,
       },
     }),
+    // Added with the automatic answers: optional in a PUT (a client that predates them keeps what is stored),
+    // always present in what the server answers.
+    /** The value each variable stands for, e.g. `{ "{precio}": "25 €" }`; `{nombre_cliente}` comes from the contact. */
+    variableValues: Type.Optional(
+      Type.Record(
+        Type.String({ maxLength: L.variableMaxLength }),
+        Type.String({
+          maxLength: L.variableValueMaxLength,
+          messages: { maxLength: `Cada valor de variable admite como máximo ${L.variableValueMaxLength} caracteres`, type: 'Cada valor de variable debe ser texto' },
+        }),
+        { maxProperties: L.maxVariables * 2, messages: { maxProperties: 'Demasiados valores de variables', type: 'Los valores de las variables deben ser un objeto' } },
+      ),
+    ),
+    /** Answer incoming WhatsApp messages automatically; off by default so nobody is charged by surprise. */
+    autoReply: Type.Optional(Type.Boolean({ messages: { type: 'La respuesta automática (autoReply) debe ser verdadero o falso' } })),
+    maxRepliesPerChatPerDay: Type.Optional(
+      Type.Integer({
+        minimum: L.maxRepliesPerChatPerDay.min,
+        maximum: L.maxRepliesPerChatPerDay.max,
+        messages: {
+          minimum: `Las respuestas por chat y día deben estar entre ${L.maxRepliesPerChatPerDay.min} y ${L.maxRepliesPerChatPerDay.max}`,
+          maximum: `Las respuestas por chat y día deben estar entre ${L.maxRepliesPerChatPerDay.min} y ${L.maxRepliesPerChatPerDay.max}`,
+          type: `Las respuestas por chat y día deben ser un número entero entre ${L.maxRepliesPerChatPerDay.min} y ${L.maxRepliesPerChatPerDay.max}`,
+        },
+      }),
+    ),
+    dailyBudgetUsd: Type.Optional(
+      Type.Number({
+        minimum: L.dailyBudgetUsd.min,
+        maximum: L.dailyBudgetUsd.max,
+        messages: {
+          minimum: `El presupuesto diario debe estar entre ${L.dailyBudgetUsd.min} y ${L.dailyBudgetUsd.max} USD`,
+          maximum: `El presupuesto diario debe estar entre ${L.dailyBudgetUsd.min} y ${L.dailyBudgetUsd.max} USD`,
+          type: 'El presupuesto diario debe ser un número en USD',
+        },
+      }),
+    ),
+    /** Offer free slots and book a Google Meet when the calendar is connected; off by default. */
+    canBookMeetings: Type.Optional(Type.Boolean({ messages: { type: 'Agendar reuniones (canBookMeetings) debe ser verdadero o falso' } })),
+    /** Sent when a customer asks for a person; the chat then pauses until the owner resumes it. */
+    handoffPhrase: Type.Optional(
+      Type.String({
+        maxLength: L.handoffPhraseMaxLength,
+        messages: { maxLength: `La frase de traspaso admite como máximo ${L.handoffPhraseMaxLength} caracteres`, type: 'La frase de traspaso debe ser texto' },
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -164,4 +218,96 @@ export const DEFAULT_ASSISTANT_CONFIG: AssistantConfig = {
   model: 'gpt-4o-mini',
   temperature: 0.3,
   maxTokens: 400,
+  variableValues: {},
+  autoReply: false,
+  maxRepliesPerChatPerDay: 20,
+  dailyBudgetUsd: 1,
+  canBookMeetings: false,
+  handoffPhrase: 'Te paso con una persona del equipo. Te responderá en cuanto pueda. 🙌',
 };
+
+// --- Assistant runs ---------------------------------------------------------------------------------------
+
+export const AI_RUN_MESSAGE_MAX_LENGTH = 4000;
+
+/** A WhatsApp chat id as Baileys writes it (`5215512345678@s.whatsapp.net`, `…@lid`, `…@g.us`). */
+export const Jid = Type.String({
+  minLength: 3,
+  maxLength: 200,
+  pattern: '^[^\\s@]+@[a-z.]+$',
+  messages: { pattern: 'Identificador de chat de WhatsApp inválido', minLength: 'Identificador de chat de WhatsApp inválido', type: 'Identificador de chat de WhatsApp inválido' },
+});
+
+/** POST /ai/run: a question from the owner, or a customer's message in the context of a contact or chat. */
+export const AiRunBody = Type.Object(
+  {
+    message: Type.String({
+      minLength: 1,
+      maxLength: AI_RUN_MESSAGE_MAX_LENGTH,
+      messages: {
+        required: 'Escribe un mensaje para el asistente',
+        minLength: 'Escribe un mensaje para el asistente',
+        maxLength: `El mensaje admite como máximo ${AI_RUN_MESSAGE_MAX_LENGTH} caracteres`,
+        type: 'El mensaje debe ser texto',
+      },
+    }),
+    contactId: Type.Optional(Type.String({ format: 'uuid', messages: { format: 'Identificador de contacto inválido' } })),
+    jid: Type.Optional(Jid),
+    /** Nothing is sent and the run does not count towards a chat's daily answers. */
+    dryRun: Type.Optional(Type.Boolean({ messages: { type: 'dryRun debe ser verdadero o falso' } })),
+  },
+  { additionalProperties: false },
+);
+export type AiRunBody = Static<typeof AiRunBody>;
+
+export const AiUsage = Type.Object({ promptTokens: Type.Integer(), completionTokens: Type.Integer(), totalTokens: Type.Integer() });
+export type AiUsage = Static<typeof AiUsage>;
+
+/** A tool the model called: its arguments as the model sent them and a one-line Spanish summary of what it found. */
+export const AiToolCall = Type.Object({
+  name: Type.String(),
+  arguments: Type.Record(Type.String(), Type.Unknown()),
+  summary: Type.String(),
+});
+export type AiToolCall = Static<typeof AiToolCall>;
+
+export const AiRunResult = Type.Object({
+  answer: Type.String(),
+  model: Type.String(),
+  usage: AiUsage,
+  costUsd: Type.Number(),
+  toolCalls: Type.Array(AiToolCall),
+});
+export type AiRunResult = Static<typeof AiRunResult>;
+
+// --- Per-chat state of the automatic answers ------------------------------------------------------------
+
+/**
+ * Why the assistant is silent in a chat: paused by the owner, the owner wrote from the phone (30 minutes), a
+ * customer asked for a person, the chat's daily answers or the account's daily budget are used up.
+ */
+export const AiChatPauseReason = Type.Union([
+  Type.Literal('manual'),
+  Type.Literal('owner_takeover'),
+  Type.Literal('handoff'),
+  Type.Literal('daily_cap'),
+  Type.Literal('daily_budget'),
+]);
+export type AiChatPauseReason = Static<typeof AiChatPauseReason>;
+
+export const AiChatParams = Type.Object({ jid: Jid });
+export type AiChatParams = Static<typeof AiChatParams>;
+
+export const AiChatState = Type.Object({
+  paused: Type.Boolean(),
+  /** When the pause ends by itself (owner takeover); null for a pause that lasts until the owner resumes. */
+  pausedUntil: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  reason: Type.Union([AiChatPauseReason, Type.Null()]),
+});
+export type AiChatState = Static<typeof AiChatState>;
+
+export const AiChatPauseBody = Type.Object(
+  { paused: Type.Boolean({ messages: { required: 'Indica si el asistente queda en pausa (paused)', type: 'paused debe ser verdadero o falso' } }) },
+  { additionalProperties: false },
+);
+export type AiChatPauseBody = Static<typeof AiChatPauseBody>;

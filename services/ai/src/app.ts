@@ -1,19 +1,42 @@
 import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { OPENAI_DEFAULTS, OpenAiLanguageModel, type LanguageModel } from './adapters/openai.js';
 import { AssistantConfigRepository } from './domain/assistant-config.repository.js';
 import { AssistantConfigService } from './domain/assistant-config.service.js';
+import { AssistantRunService } from './domain/assistant-run.service.js';
+import { ChatStateService } from './domain/chat-state.service.js';
+import { ChatStatesRepository } from './domain/chat-states.repository.js';
 import { ProviderKeysRepository } from './domain/provider-keys.repository.js';
 import { ProviderKeysService } from './domain/provider-keys.service.js';
+import { RunsRepository } from './domain/runs.repository.js';
 import { assistantRoutes } from './routes/assistant.js';
+import { chatRoutes } from './routes/chats.js';
 import { openAiKeyRoutes } from './routes/openai-key.js';
+import { runRoutes } from './routes/run.js';
+
+export interface AiServiceOptions {
+  /** The model behind the runs; the OpenAI SDK at OPENAI_BASE_URL by default. */
+  model?: LanguageModel;
+}
 
 /** The ai service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
-const aiService: ServicePlugin = async (fastify, { platform }) => {
-  const app = fastify as unknown as App;
-  await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
-  requireAuth(app);
-  const sql = platform.db.sql;
-  await openAiKeyRoutes(app, { keys: new ProviderKeysService(new ProviderKeysRepository(sql), platform.secrets) });
-  await assistantRoutes(app, { assistant: new AssistantConfigService(new AssistantConfigRepository(sql)) });
-};
+export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
+  return async (fastify, { platform }) => {
+    const app = fastify as unknown as App;
+    await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
+    requireAuth(app);
+    const sql = platform.db.sql;
+    const keys = new ProviderKeysService(new ProviderKeysRepository(sql), platform.secrets);
+    const assistant = new AssistantConfigService(new AssistantConfigRepository(sql));
+    const runs = new RunsRepository(sql);
+    const model = options.model ?? new OpenAiLanguageModel({ ...OPENAI_DEFAULTS, baseURL: platform.config.OPENAI_BASE_URL });
+    const runner = new AssistantRunService({ sql, outbox: platform.outbox('ai'), keys, assistant, runs, services: platform.services, model });
+    await openAiKeyRoutes(app, { keys });
+    await assistantRoutes(app, { assistant });
+    await runRoutes(app, { runner });
+    await chatRoutes(app, { chats: new ChatStateService(new ChatStatesRepository(sql), runs, assistant) });
+  };
+}
+
+const aiService: ServicePlugin = createAiService();
 
 export default aiService;

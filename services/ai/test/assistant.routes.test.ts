@@ -51,7 +51,8 @@ t.test('PUT replaces the configuration, per user, and GET returns it as stored',
     payload: { ...custom, name: `  ${custom.name}  `, customVars: [' {sabor} ', '', '{sabor}', '{tamaño}'] },
   });
   t.equal(saved.statusCode, 200);
-  const expected = { ...custom, customVars: ['{sabor}', '{tamaño}'] };
+  // Fields a client leaves out (the automatic answers, added later) keep what is stored: the defaults here.
+  const expected = { ...DEFAULT_ASSISTANT_CONFIG, ...custom, customVars: ['{sabor}', '{tamaño}'] };
   t.same(saved.json(), { success: true, data: expected }, 'trimmed, blanks dropped, repeats removed');
   t.same((await app.inject({ url: URL, headers: { authorization: ana.authorization } })).json(), { data: expected });
 
@@ -97,6 +98,19 @@ t.test('invalid values answer 400 with a Spanish message and change nothing', as
     [{ customVars: ['x'.repeat(61)] }, 'Cada variable personalizada admite como máximo 60 caracteres'],
     [{ systemPrompt: 'x'.repeat(10_001) }, 'El prompt admite como máximo 10000 caracteres'],
     [{ extra: 1 }, 'Campo no permitido: "extra"'],
+    [{ autoReply: 'sí' }, 'La respuesta automática (autoReply) debe ser verdadero o falso'],
+    [{ canBookMeetings: 1 }, 'Agendar reuniones (canBookMeetings) debe ser verdadero o falso'],
+    [{ maxRepliesPerChatPerDay: 0 }, 'Las respuestas por chat y día deben estar entre 1 y 200'],
+    [{ maxRepliesPerChatPerDay: 201 }, 'Las respuestas por chat y día deben estar entre 1 y 200'],
+    [{ maxRepliesPerChatPerDay: 2.5 }, 'Las respuestas por chat y día deben ser un número entero entre 1 y 200'],
+    [{ dailyBudgetUsd: -1 }, 'El presupuesto diario debe estar entre 0 y 1000 USD'],
+    [{ dailyBudgetUsd: 1000.01 }, 'El presupuesto diario debe estar entre 0 y 1000 USD'],
+    [{ dailyBudgetUsd: 1.234 }, 'El presupuesto diario admite como máximo dos decimales'],
+    [{ dailyBudgetUsd: 'mucho' }, 'El presupuesto diario debe ser un número en USD'],
+    [{ handoffPhrase: '  ' }, 'Escribe la frase con la que el asistente pasa la conversación a una persona'],
+    [{ handoffPhrase: 'x'.repeat(501) }, 'La frase de traspaso admite como máximo 500 caracteres'],
+    [{ variableValues: { '{precio}': 'x'.repeat(501) } }, 'Cada valor de variable admite como máximo 500 caracteres'],
+    [{ variableValues: ['25 €'] }, 'Los valores de las variables deben ser un objeto'],
   ];
   for (const [change, message] of cases) {
     const response = await app.inject({ method: 'PUT', url: URL, headers: { authorization }, payload: { ...custom, ...change } });
@@ -104,4 +118,27 @@ t.test('invalid values answer 400 with a Spanish message and change nothing', as
     t.equal(response.json().message, message);
   }
   t.same((await app.inject({ url: URL, headers: { authorization } })).json(), { data: DEFAULT_ASSISTANT_CONFIG });
+});
+
+t.test('the automatic-answer settings and variable values are stored, and kept when a PUT leaves them out', async (t) => {
+  const { authorization } = signToken(app);
+  const settings = {
+    autoReply: true,
+    maxRepliesPerChatPerDay: 5,
+    dailyBudgetUsd: 2.5,
+    canBookMeetings: true,
+    handoffPhrase: '  Ahora te atiende Carmen.  ',
+    variableValues: { '{precio}': ' 25 € ', '{nombre_cliente}': 'x', '{producto}': '  ' },
+  };
+  const saved = await app.inject({ method: 'PUT', url: URL, headers: { authorization }, payload: { ...custom, ...settings } });
+  t.equal(saved.statusCode, 200);
+  const stored = {
+    ...custom,
+    ...settings,
+    handoffPhrase: 'Ahora te atiende Carmen.',
+    variableValues: { '{precio}': '25 €', '{nombre_cliente}': 'x' },
+  };
+  t.same(saved.json().data, stored, 'trimmed; a blank value means not set; JSON keys kept verbatim');
+  const older = await app.inject({ method: 'PUT', url: URL, headers: { authorization }, payload: { ...custom, tone: 'Serio' } });
+  t.same(older.json().data, { ...stored, tone: 'Serio' }, 'a client that predates the new fields changes nothing of them');
 });

@@ -30,21 +30,21 @@ t.test('save, status, replace and delete a key; only the last 4 characters come 
   const call = (method: 'GET' | 'PUT' | 'DELETE', payload?: object) =>
     app.inject({ method, url: URL, headers: { authorization }, ...(payload ? { payload } : {}) });
 
-  t.same((await call('GET')).json(), { exists: false, last4: null }, 'nothing saved yet');
+  t.same((await call('GET')).json(), { exists: false, last4: null, valid: false }, 'nothing saved yet');
 
   const saved = await call('PUT', { apiKey: `  ${KEY}\n` });
   t.equal(saved.statusCode, 200);
   t.same(saved.json(), { success: true, last4: 'XYZW' }, 'trimmed before the last 4 are taken');
-  t.same((await call('GET')).json(), { exists: true, last4: 'XYZW' });
+  t.same((await call('GET')).json(), { exists: true, last4: 'XYZW', valid: true });
 
   const replaced = await call('PUT', { apiKey: 'sk-otra-clave-de-prueba-1234567890-ABCD' });
   t.same(replaced.json(), { success: true, last4: 'ABCD' }, 'a second save replaces the first');
-  t.same((await call('GET')).json(), { exists: true, last4: 'ABCD' });
+  t.same((await call('GET')).json(), { exists: true, last4: 'ABCD', valid: true });
 
   const deleted = await call('DELETE');
   t.equal(deleted.statusCode, 200);
   t.same(deleted.json(), { success: true });
-  t.same((await call('GET')).json(), { exists: false, last4: null });
+  t.same((await call('GET')).json(), { exists: false, last4: null, valid: false });
   t.same((await call('DELETE')).json(), { success: true }, 'deleting again is not an error');
 });
 
@@ -67,7 +67,7 @@ t.test('malformed keys answer 400 with the Spanish message and store nothing', a
     t.equal(response.statusCode, 400, JSON.stringify(payload).slice(0, 60));
     t.equal(response.json().message, message);
   }
-  t.same((await app.inject({ url: URL, headers: { authorization } })).json(), { exists: false, last4: null });
+  t.same((await app.inject({ url: URL, headers: { authorization } })).json(), { exists: false, last4: null, valid: false });
 });
 
 t.test("a user never sees or deletes another user's key", async (t) => {
@@ -75,9 +75,9 @@ t.test("a user never sees or deletes another user's key", async (t) => {
   const luis = signToken(app);
   await app.inject({ method: 'PUT', url: URL, headers: { authorization: ana.authorization }, payload: { apiKey: KEY } });
 
-  t.same((await app.inject({ url: URL, headers: { authorization: luis.authorization } })).json(), { exists: false, last4: null });
+  t.same((await app.inject({ url: URL, headers: { authorization: luis.authorization } })).json(), { exists: false, last4: null, valid: false });
   await app.inject({ method: 'DELETE', url: URL, headers: { authorization: luis.authorization } });
-  t.same((await app.inject({ url: URL, headers: { authorization: ana.authorization } })).json(), { exists: true, last4: 'XYZW' });
+  t.same((await app.inject({ url: URL, headers: { authorization: ana.authorization } })).json(), { exists: true, last4: 'XYZW', valid: true });
   t.equal((await app.inject({ url: URL })).statusCode, 401, 'no token, no answer');
 });
 

@@ -1,8 +1,7 @@
-import type { AssistantConfig } from '@asistente/contracts';
 import type { Sql } from '@asistente/kit';
-import type { AssistantConfigRow } from './assistant-config.js';
+import type { AssistantConfigRow, FullAssistantConfig } from './assistant-config.js';
 
-const COLUMNS: (keyof AssistantConfig)[] = [
+const COLUMNS: (keyof FullAssistantConfig)[] = [
   'name',
   'goal',
   'tone',
@@ -14,8 +13,14 @@ const COLUMNS: (keyof AssistantConfig)[] = [
   'model',
   'temperature',
   'maxTokens',
+  'variableValues',
+  'autoReply',
+  'maxRepliesPerChatPerDay',
+  'dailyBudgetUsd',
+  'canBookMeetings',
+  'handoffPhrase',
 ];
-const INSERT_COLUMNS: (keyof AssistantConfig | 'userId')[] = [...COLUMNS, 'userId'];
+const INSERT_COLUMNS: (keyof FullAssistantConfig | 'userId')[] = [...COLUMNS, 'userId'];
 
 /** `ai.assistant_configs`: at most one row per user. */
 export class AssistantConfigRepository {
@@ -27,12 +32,14 @@ export class AssistantConfigRepository {
     return row;
   }
 
-  async upsert(userId: string, config: AssistantConfig): Promise<AssistantConfigRow> {
+  async upsert(userId: string, config: FullAssistantConfig): Promise<AssistantConfigRow> {
     const sql = this.sql;
-    const values = { ...config, userId };
+    // Pairs, not an object: the driver's camelCase transform would rewrite `{nombre_cliente}` as a JSON key.
+    const stored = { ...config, variableValues: sql.json(Object.entries(config.variableValues)) };
+    const values = { ...stored, userId };
     const [row] = await sql<AssistantConfigRow[]>`
       insert into ai.assistant_configs ${sql(values, INSERT_COLUMNS)}
-      on conflict (user_id) do update set ${sql(config, COLUMNS)}, updated_at = now()
+      on conflict (user_id) do update set ${sql(stored, COLUMNS)}, updated_at = now()
       returning ${sql(COLUMNS)}`;
     return row!;
   }

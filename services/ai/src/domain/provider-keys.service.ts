@@ -3,6 +3,13 @@ import { OPENAI_KEY_COLUMN, type SecretBox, type SecretContext } from '@asistent
 import { lastFour, normalizeOpenAiKey } from './api-key.js';
 import type { ProviderKeysRepository } from './provider-keys.repository.js';
 
+export interface OpenedKey {
+  apiKey: string;
+  /** The stored envelope, to record OpenAI's verdict on exactly this key. */
+  envelope: string;
+  knownInvalid: boolean;
+}
+
 /**
  * The user's OpenAI key: sealed with the platform's SecretBox before it reaches SQL, so neither the database
  * nor a query log ever holds it in clear; only its last 4 characters come back out.
@@ -15,7 +22,20 @@ export class ProviderKeysService {
 
   async status(userId: string): Promise<OpenAiKeyStatus> {
     const row = await this.keys.find(userId, 'openai');
-    return { exists: row !== undefined, last4: row?.last4 ?? null };
+    return { exists: row !== undefined, last4: row?.last4 ?? null, valid: row !== undefined && row.invalidAt === null };
+  }
+
+  /** The key in clear, for one call to OpenAI: kept in memory only, never logged nor answered. */
+  async open(userId: string): Promise<OpenedKey | undefined> {
+    const row = await this.keys.find(userId, 'openai');
+    if (!row) return undefined;
+    const apiKey = this.box.open(row.apiKeyEnc, openAiKeyContext(userId));
+    return { apiKey, envelope: row.apiKeyEnc, knownInvalid: row.invalidAt !== null };
+  }
+
+  /** OpenAI answered 401 with this key (or, valid, a call with it succeeded after one did). */
+  async markValidity(userId: string, key: OpenedKey, valid: boolean): Promise<void> {
+    await this.keys.setInvalid(userId, 'openai', key.envelope, !valid);
   }
 
   async save(userId: string, apiKey: string): Promise<OpenAiKeySaved> {

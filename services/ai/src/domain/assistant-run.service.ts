@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import type { AiRunResult, AiToolCall, Contact, ContactList } from '@asistente/contracts';
+import { AppError, conflict, createEvent, notFound, ServiceCallError, type Outbox, type ServiceClient, type Sql } from '@asistente/kit';
+import { LanguageModelError, type ChatMessage, type LanguageModel, type ModelFailure } from '../adapters/openai.js';
+import type { FullAssistantConfig } from './assistant-config.js';
+import type { AssistantConfigService } from './assistant-config.service.js';
+import { costUsd } from './pricing.js';
+import { customerMessage, HANDOFF_TOOL, systemMessage } from './prompt.js';
+import type { ProviderKeysService } from './provider-keys.service.js';
+import type { RunsRepository } from './runs.repository.js';
+import { offeredTools } from './tools/registry.js';
+import type { AssistantTool, ToolContext } from './tools/tool.js';
+
+export interface RunRequest {
+  message: string;
+  contactId?: string | undefined;
+  jid?: string | undefined;
+  dryRun?: boolean | undefined;
+}
+
+/** An automatic answer to a chat: the customer's burst, answered on their behalf. */
+export interface ChatRunRequest {
+  jid: string;
+  customerLines: string[];
+}
+
+export interface RunOutcome extends AiRunResult {
+  /** The model asked to pass the chat to a person (automatic answers only). */
+  handoff: boolean;
+}
+
+/** Rounds of tool calls before the model must answer with what it has. */
+const MAX_TOOL_ROUNDS = 4;
+const MAX_TOOL_CALLS = 8;
+/** What one tool result may add to the prompt. */
+const MAX_TOOL_RESULT_CHARS = 6000;
+
+const FAILURES: Record<ModelFailure, AppError> = {
+  auth: new AppError(409, 'OPENAI_KEY_INVALID', 'OpenAI rechazó tu API key. Revísala o guarda una nueva en la página de OpenAI'),
+  quota: new AppError(409, 'OPENAI_QUOTA', 'Tu cuenta de OpenAI no tiene saldo disponible. Revisa la facturación en OpenAI'),
+  rate_limited: new AppError(503, 'OPENAI_RATE_LIMITED', 'OpenAI está limitando las peticiones de tu cuenta. Espera un momento y vuelve a intentarlo'),
+  unavailable: new AppError(502, 'OPENAI_UNAVAILABLE', 'OpenAI no está disponible en este momento. Inténtalo de nuevo en unos minutos'),
+  timeout: new AppError(504, 'OPENAI_TIMEOUT', 'OpenAI tardó demasiado en responder. Inténtalo de nuevo'),
+  rejected: new AppError(502, 'OPENAI_REJECTED', 'OpenAI no pudo procesar la petición. Revisa el modelo y la configuración del asistente'),
+};
+
+export const NO_KEY_MESSAGE = 'Configura tu API key de OpenAI';
+
+/**
+ * One run of the assistant: the user's key opened in memory, the configuration turned into a system
+ * message, the usable sources offered as tools, tool calls answered through the owning services with the
+ * user's own token, and the cost recorded with an `ai.run.completed` event in one transaction.
+ */
+export class AssistantRunService {
+  constructor(
+    private readonly deps: {
+      sql: Sql;
+      outbox: Outbox;
+      keys: ProviderKeysService;
+      assistant: AssistantConfigService;
+      runs: RunsRepository;
+      services: Pick<ServiceClient, 'request'>;
+      model: LanguageModel;
+      now?: () => Date;
+    },
+  ) {}
+
+  /** POST /ai/run: the owner's question, optionally about a contact or a chat. */
+  async run(userId: string, request: RunRequest): Promise<RunOutcome> {
+    const config = await this.deps.assistant.get(userId);
+    const context: ToolContext = { userId, services: this.deps.services, jid: request.jid };
+    const contact = await this.contactFor(userId, request.contactId, request.jid);
+    const lines = request.jid ? customerMessage([request.message]) : request.message;
+    return this.execute(userId, config, context, {
+      trigger: 'manual',
+      customerName: contact?.firstName,
+      userText: lines,
+      customerChat: false,
+      booking: false,
+      countsAsReply: false,
+    });
+  }
+
+  /** An automatic answer to a WhatsApp chat (the consumer checked the rails before). */
+  async answerChat(userId: string, config: FullAssistantConfig, request: ChatRunRequest): Promise<RunOutcome> {
+    const context: ToolContext = { userId, services: this.deps.services, jid: request.jid };
+    const contact = await this.contactFor(userId, undefined, request.jid);
+    return this.execute(userId, config, context, {
+      trigger: 'whatsapp',
+      customerName: contact?.firstName,
+      userText: customerMessage(request.customerLines),
+      customerChat: true,
+      booking: config.canBookMeetings,
+      countsAsReply: true,
+    });
+  }
+
+  private async execute(
+    userId: string,
+    config: FullAssistantConfig,
+    context: ToolContext,
+    run: {
+      trigger: 'manual' | 'whatsapp';
+      customerName: string | undefined;
+      userText: string;
+      customerChat: boolean;
+      booking: boolean;
+      countsAsReply: boolean;
+    },
+  ): Promise<RunOutcome> {
+    const key = await this.deps.keys.open(userId);
+    if (!key) throw conflict(NO_KEY_MESSAGE, 'OPENAI_KEY_MISSING');
+    const tools = await offeredTools(config.internalSources, context, { booking: run.booking });
+    const now = this.deps.now?.() ?? new Date();
+    const messages: ChatMessage[] = [
+      { role: 'system', content: systemMessage(config, { customerName: run.customerName, now, customerChat: run.customerChat, canBook: run.booking && tools.some((t) => t.name === 'agendar_reunion') }) },
+      { role: 'user', content: run.userText },
+    ];
+    const specs = run.customerChat ? [...tools, HANDOFF_SPEC] : tools;
+    const usage = { promptTokens: 0, completionTokens: 0 };
+    const toolCalls: AiToolCall[] = [];
+    let answer = '';
+    let handoff = false;
+
+    try {
+      for (let round = 0; ; round++) {
+        const offer = round < MAX_TOOL_ROUNDS && toolCalls.length < MAX_TOOL_CALLS ? specs : [];
+        const completion = await this.deps.model.complete({
+          apiKey: key.apiKey,
+          model: config.model,
+          messages,
+          tools: offer.map(({ name, description, parameters }) => ({ name, description, parameters })),
+          temperature: config.temperature,
+          maxTokens: config.maxTokens,
+        });
+        usage.promptTokens += completion.usage.promptTokens;
+        usage.completionTokens += completion.usage.completionTokens;
+        const calls = offer.length > 0 ? completion.toolCalls : [];
+        if (calls.length === 0) {
+          answer = completion.content?.trim() ?? '';
+          break;
+        }
+        if (calls.some((call) => call.name === HANDOFF_TOOL)) {
+          handoff = true;
+          toolCalls.push({ name: HANDOFF_TOOL, arguments: {}, summary: 'El cliente pidió hablar con una persona' });
+          break;
+        }
+        messages.push({ role: 'assistant', content: completion.content, toolCalls: calls });
+        for (const call of calls) {
+          const args = parseArguments(call.arguments);
+          const outcome = await runTool(tools, call.name, context, args);
+          toolCalls.push({ name: call.name, arguments: args, summary: outcome.summary });
+          messages.push({ role: 'tool', toolCallId: call.id, content: clip(JSON.stringify(outcome.result)) });
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof LanguageModelError)) throw error;
+      if (error.kind === 'auth') await this.deps.keys.markValidity(userId, key, false);
+      throw FAILURES[error.kind];
+    }
+    if (key.knownInvalid) await this.deps.keys.markValidity(userId, key, true);
+
+    const cost = costUsd(config.model, usage);
+    const totalTokens = usage.promptTokens + usage.completionTokens;
+    await this.deps.sql.begin(async (tx) => {
+      await this.deps.runs.insert(tx, {
+        id: randomUUID(),
+        userId,
+        trigger: run.trigger,
+        chatId: context.jid ?? null,
+        model: config.model,
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens,
+        costUsd: cost,
+        replied: run.countsAsReply && !handoff && answer !== '',
+      });
+      await this.deps.outbox.append(tx, [
+        createEvent('ai.run.completed', userId, { model: config.model, ...usage, totalTokens, costUsd: cost, trigger: run.trigger }),
+      ]);
+    });
+    return { answer, model: config.model, usage: { ...usage, totalTokens }, costUsd: cost, toolCalls, handoff };
+  }
+
+  /** The contact a run is about: by id (404 when it is not this user's), or by the chat's phone number. */
+  private async contactFor(userId: string, contactId: string | undefined, jid: string | undefined): Promise<Contact | undefined> {
+    const services = this.deps.services;
+    if (contactId) {
+      try {
+        return await services.request<Contact>('contacts', userId, `/contacts/${contactId}`);
+      } catch (error) {
+        if (error instanceof ServiceCallError && error.statusCode === 404) throw notFound('Contacto no encontrado');
+        return undefined;
+      }
+    }
+    const phone = jid?.endsWith('@s.whatsapp.net') ? jid.split('@')[0] : undefined;
+    if (!phone) return undefined;
+    const list = await services.request<ContactList>('contacts', userId, '/contacts', { query: { search: phone, limit: 1 } }).catch(() => undefined);
+    return list?.contacts[0];
+  }
+}
+
+const HANDOFF_SPEC = {
+  name: HANDOFF_TOOL,
+  description: 'Pasa la conversación a una persona del equipo cuando el cliente lo pide.',
+  parameters: { type: 'object', properties: {}, additionalProperties: false },
+};
+
+/** A sibling that fails or refuses becomes a result the model can read, not a failed run. */
+async function runTool(tools: AssistantTool[], name: string, context: ToolContext, args: Record<string, unknown>) {
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (!tool) return { result: { error: `La herramienta ${name} no está disponible` }, summary: `Pidió una herramienta no disponible (${name})` };
+  try {
+    return await tool.run(context, args);
+  } catch (error) {
+    const status = error instanceof ServiceCallError ? error.statusCode : undefined;
+    const reason = status === 404 ? 'No encontrado' : 'La fuente de datos no respondió';
+    return { result: { error: reason }, summary: `${name}: ${reason.toLowerCase()}` };
+  }
+}
+
+function parseArguments(json: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(json || '{}');
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function clip(text: string): string {
+  return text.length <= MAX_TOOL_RESULT_CHARS ? text : `${text.slice(0, MAX_TOOL_RESULT_CHARS)}…(recortado)`;
+}

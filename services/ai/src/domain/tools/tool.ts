@@ -1,0 +1,70 @@
+import type { ServiceClient } from '@asistente/kit';
+import type { ToolSpec } from '../../adapters/openai.js';
+
+/** Who a tool acts for: every sibling call carries this user's short-lived token, so it sees only their data. */
+export interface ToolContext {
+  userId: string;
+  services: Pick<ServiceClient, 'request'>;
+  /** The chat the run is about, if any (the default chat of the WhatsApp tool). */
+  jid?: string | undefined;
+}
+
+export interface ToolOutcome {
+  /** What the model reads (JSON), already trimmed to a sensible size. */
+  result: unknown;
+  /** One Spanish line for the owner: what the tool looked at and found. */
+  summary: string;
+}
+
+export interface AssistantTool extends ToolSpec {
+  run(context: ToolContext, args: Record<string, unknown>): Promise<ToolOutcome>;
+}
+
+/** The tools over one source, offered only when the source is configured and its service says it is usable. */
+export interface ToolSource {
+  name: string;
+  isAvailable(context: ToolContext): Promise<boolean>;
+  tools: AssistantTool[];
+}
+
+/** A string argument, trimmed and clipped; undefined when the model left it out or sent something else. */
+export function text(args: Record<string, unknown>, key: string, max = 200): string | undefined {
+  const value = args[key];
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim().slice(0, max);
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/** An integer argument within [min, max], or `fallback`. */
+export function integer(args: Record<string, unknown>, key: string, min: number, max: number, fallback: number): number {
+  const value = args[key];
+  if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.round(value)));
+}
+
+/** A date-time argument the model wrote (ISO 8601), or undefined. */
+export function dateTime(args: Record<string, unknown>, key: string): string | undefined {
+  const value = text(args, key, 40);
+  if (!value) return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+
+/** The first array found in an answer (`[…]`, `{ data: […] }`, `{ contacts: […] }`…): siblings differ in wrapping. */
+export function listOf(answer: unknown, ...keys: string[]): unknown[] {
+  if (Array.isArray(answer)) return answer;
+  if (answer && typeof answer === 'object') {
+    const record = answer as Record<string, unknown>;
+    for (const key of [...keys, 'data', 'items', 'results']) if (Array.isArray(record[key])) return record[key];
+  }
+  return [];
+}
+
+/** True when the answer, or something in it up to two levels down, says `connected: true`. */
+export function saysConnected(answer: unknown, depth = 2): boolean {
+  if (!answer || typeof answer !== 'object') return false;
+  if (Array.isArray(answer)) return depth > 0 && answer.some((item) => saysConnected(item, depth - 1));
+  const record = answer as Record<string, unknown>;
+  if (record.connected === true || record.status === 'connected') return true;
+  return depth > 0 && Object.values(record).some((value) => saysConnected(value, depth - 1));
+}

@@ -1,0 +1,41 @@
+import { integer, listOf, saysConnected, text, type ToolSource } from './tool.js';
+
+/** The fields of a message the model needs, whichever of the usual names the WhatsApp service uses. */
+export function compactMessage(raw: unknown): Record<string, unknown> {
+  const m = (raw ?? {}) as Record<string, unknown>;
+  const fromMe = m.fromMe ?? (m.direction === undefined ? undefined : m.direction === 'outgoing' || m.direction === 'sent');
+  return {
+    de: fromMe === true ? 'negocio' : 'cliente',
+    texto: String(m.text ?? m.body ?? m.message ?? m.content ?? '').slice(0, 1000),
+    fecha: m.timestamp ?? m.sentAt ?? m.createdAt ?? null,
+  };
+}
+
+export const whatsappSource: ToolSource = {
+  name: 'whatsapp',
+  isAvailable: async ({ services, userId }) => saysConnected(await services.request('whatsapp', userId, '/whatsapp/status')),
+  tools: [
+    {
+      name: 'leer_mensajes_whatsapp',
+      description:
+        'Lee los mensajes recientes de un chat de WhatsApp del negocio (por defecto, el chat de esta conversación). Solo lectura.',
+      parameters: {
+        type: 'object',
+        properties: {
+          jid: { type: 'string', description: 'Id del chat (opcional: por defecto el de la conversación)' },
+          limite: { type: 'integer', minimum: 1, maximum: 50 },
+        },
+        additionalProperties: false,
+      },
+      run: async ({ services, userId, jid: current }, args) => {
+        const jid = text(args, 'jid', 200) ?? current;
+        if (!jid) return { result: { error: 'Indica el chat (jid)' }, summary: 'Pidió mensajes sin indicar el chat' };
+        const limit = integer(args, 'limite', 1, 50, 20);
+        const answer = await services.request('whatsapp', userId, '/whatsapp/messages', { query: { jid, limit } });
+        const messages = listOf(answer, 'messages').map(compactMessage);
+        return { result: { mensajes: messages }, summary: `Leyó ${messages.length} mensajes de WhatsApp del chat ${jid.split('@')[0]}` };
+      },
+    },
+  ],
+};
+
