@@ -4,3 +4,4 @@ export * from './contacts.js';
 export * from './events.js';
 export * from './ai.js';
 export * from './analytics.js';
+export * from './calendar.js';

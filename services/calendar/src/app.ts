@@ -1,10 +1,57 @@
-import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, OAuthStateSigner, requireAuth, type App, type Config, type ServicePlugin } from '@asistente/kit';
+import { GoogleOAuth } from './adapters/google-oauth.js';
+import { CalendarSyncService } from './domain/calendar-sync.service.js';
+import { EventsService } from './domain/events.service.js';
+import { GoogleAccountsRepository } from './domain/google-accounts.repository.js';
+import { GoogleConnectionService } from './domain/google-connection.service.js';
+import { MeetingsRepository } from './domain/meetings.repository.js';
+import { MeetingsService } from './domain/meetings.service.js';
+import { MirrorRepository } from './domain/mirror.repository.js';
+import { agendaRoutes } from './routes/agenda.js';
+import { calendarScreenRoutes } from './routes/calendar-screen.js';
+import { googleCalendarRoutes } from './routes/google-calendar.js';
+import { googleConnectionRoutes } from './routes/google-connection.js';
+import { googleMeetRoutes } from './routes/google-meet.js';
+
+/** Google's client, or undefined until the administrator sets the client id and secret. */
+function googleOAuth(config: Config): GoogleOAuth | undefined {
+  if (!config.GOOGLE_CLIENT_ID || !config.GOOGLE_CLIENT_SECRET) return undefined;
+  return new GoogleOAuth({
+    clientId: config.GOOGLE_CLIENT_ID,
+    clientSecret: config.GOOGLE_CLIENT_SECRET,
+    redirectUri: `${config.PUBLIC_URL.replace(/\/$/, '')}/api/google/callback`,
+    authUrl: config.GOOGLE_AUTH_URL,
+    tokenUrl: config.GOOGLE_TOKEN_URL,
+    revokeUrl: config.GOOGLE_REVOKE_URL,
+    apiUrl: config.GOOGLE_API_URL,
+  });
+}
 
 /** The calendar service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
 const calendarService: ServicePlugin = async (fastify, { platform }) => {
   const app = fastify as unknown as App;
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
   requireAuth(app);
+  const sql = platform.db.sql;
+  const outbox = platform.outbox('calendar');
+  const accounts = new GoogleAccountsRepository(sql);
+  const mirror = new MirrorRepository(sql);
+  const connection = new GoogleConnectionService(
+    googleOAuth(platform.config),
+    accounts,
+    mirror,
+    platform.secrets,
+    new OAuthStateSigner(platform.tokens.secret),
+    platform.log,
+  );
+  const sync = new CalendarSyncService(sql, connection, accounts, mirror);
+  const events = new EventsService(sql, connection, sync, mirror, outbox);
+  const meetings = new MeetingsService(sql, connection, sync, mirror, new MeetingsRepository(sql), outbox);
+  await googleConnectionRoutes(app, { connection, publicUrl: platform.config.PUBLIC_URL });
+  await googleCalendarRoutes(app, { sync, events });
+  await calendarScreenRoutes(app, { sync, events });
+  await agendaRoutes(app, { events });
+  await googleMeetRoutes(app, { meetings });
 };
 
 export default calendarService;

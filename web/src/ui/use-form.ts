@@ -12,6 +12,9 @@ type TextFields = Record<string, string>;
 export function useForm<F extends TextFields>(initial: F, validate: (values: F) => FieldErrors<keyof F & string>) {
   const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<F>(initial);
+  const [baseline, setBaseline] = useState<F>(initial);
+  /** Something was typed that is not saved: pass it to `<Modal dirty>` so closing asks first. */
+  const dirty = Object.keys(values).some((key) => values[key] !== baseline[key]);
   const [submitted, setSubmitted] = useState(false);
   const errors: FieldErrors<keyof F & string> = submitted ? validate(values) : {};
 
@@ -32,10 +35,12 @@ export function useForm<F extends TextFields>(initial: F, validate: (values: F) 
     return false;
   };
 
+  /** Back to `next` (the initial values by default), which also becomes what "not dirty" means. */
   const reset = (next: F = initial) => {
     setValues(next);
+    setBaseline(next);
     setSubmitted(false);
   };
 
-  return { formRef, values, bind, check, reset };
+  return { formRef, values, bind, check, reset, dirty };
 }

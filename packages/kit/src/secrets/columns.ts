@@ -19,4 +19,23 @@ export const OPENAI_KEY_COLUMN = {
   userIdColumn: 'user_id',
 } as const satisfies RegisteredSecretColumn;
 
-export const SECRET_COLUMNS: readonly RegisteredSecretColumn[] = [OPENAI_KEY_COLUMN];
+/** The user's Google OAuth tokens (services/calendar). */
+export const GOOGLE_ACCESS_TOKEN_COLUMN = {
+  table: 'calendar.google_accounts',
+  column: 'access_token_enc',
+  idColumn: 'id',
+  userIdColumn: 'user_id',
+} as const satisfies RegisteredSecretColumn;
+
+export const GOOGLE_REFRESH_TOKEN_COLUMN = {
+  table: 'calendar.google_accounts',
+  column: 'refresh_token_enc',
+  idColumn: 'id',
+  userIdColumn: 'user_id',
+} as const satisfies RegisteredSecretColumn;
+
+export const SECRET_COLUMNS: readonly RegisteredSecretColumn[] = [
+  OPENAI_KEY_COLUMN,
+  GOOGLE_ACCESS_TOKEN_COLUMN,
+  GOOGLE_REFRESH_TOKEN_COLUMN,
+];

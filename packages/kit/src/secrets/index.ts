@@ -21,6 +21,12 @@ export {
   type VerifyOptions,
   type WriteRow,
 } from './rotation.js';
-export { OPENAI_KEY_COLUMN, SECRET_COLUMNS, type RegisteredSecretColumn } from './columns.js';
+export {
+  GOOGLE_ACCESS_TOKEN_COLUMN,
+  GOOGLE_REFRESH_TOKEN_COLUMN,
+  OPENAI_KEY_COLUMN,
+  SECRET_COLUMNS,
+  type RegisteredSecretColumn,
+} from './columns.js';
 export { sqlSecretStore, type SqlSecretStore } from './sql-store.js';
 export { resolveSecretBox, type SecretsSettings } from './boot.js';

@@ -1,0 +1,112 @@
+import type { calendar_v3 } from '@googleapis/calendar';
+import type { CalendarRecord, EventInput, EventRecord } from '../domain/event-record.js';
+import { withBackoff, type BackoffOptions } from './backoff.js';
+import { ProviderError, type CalendarProvider, type EventChanges, type WriteOptions } from './calendar-provider.js';
+import { fromGoogleCalendar, fromGoogleEvent, toGoogleEvent } from './google-events.js';
+import { isRateLimited, toProviderError } from './google-errors.js';
+
+const PAGE_SIZE = 2500;
+/** A runaway pagination (a peer that never stops) ends here rather than filling the mirror forever. */
+const MAX_PAGES = 200;
+
+/** Google Calendar v3 through the official client, for one connected account. */
+export class GoogleCalendar implements CalendarProvider {
+  constructor(
+    private readonly api: calendar_v3.Calendar,
+    private readonly tokenUrl: string,
+    private readonly backoff: BackoffOptions,
+  ) {}
+
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await withBackoff(fn, isRateLimited, this.backoff);
+    } catch (error) {
+      throw toProviderError(error, this.tokenUrl);
+    }
+  }
+
+  async listCalendars(): Promise<CalendarRecord[]> {
+    const calendars: CalendarRecord[] = [];
+    let pageToken: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const { data } = await this.call(() => this.api.calendarList.list({ maxResults: 250, ...(pageToken ? { pageToken } : {}) }));
+      for (const entry of data.items ?? []) {
+        const calendar = fromGoogleCalendar(entry);
+        if (calendar) calendars.push(calendar);
+      }
+      pageToken = data.nextPageToken ?? undefined;
+      if (!pageToken) break;
+    }
+    return calendars;
+  }
+
+  async listChanges(calendarId: string, syncToken: string | null, since: Date): Promise<EventChanges> {
+    const changes: EventChanges = { full: syncToken === null, upserts: [], removals: [], nextSyncToken: null };
+    let pageToken: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      // singleEvents: recurring series arrive as their instances, which is what a month view shows.
+      const params: calendar_v3.Params$Resource$Events$List = {
+        calendarId,
+        singleEvents: true,
+        maxResults: PAGE_SIZE,
+        ...(syncToken ? { syncToken } : { timeMin: since.toISOString() }),
+        ...(pageToken ? { pageToken } : {}),
+      };
+      const { data } = await this.call(() => this.api.events.list(params));
+      for (const item of data.items ?? []) {
+        if (item.status === 'cancelled') {
+          if (item.id) changes.removals.push(item.id);
+          continue;
+        }
+        const record = fromGoogleEvent(calendarId, item);
+        if (record) changes.upserts.push(record);
+      }
+      pageToken = data.nextPageToken ?? undefined;
+      if (!pageToken) {
+        changes.nextSyncToken = data.nextSyncToken ?? null;
+        break;
+      }
+    }
+    return changes;
+  }
+
+  async createEvent(calendarId: string, input: EventInput, options: WriteOptions = {}): Promise<EventRecord> {
+    const { data } = await this.call(() =>
+      this.api.events.insert({
+        calendarId,
+        requestBody: toGoogleEvent(input, options.conference === true),
+        sendUpdates: options.notifyAttendees ? 'all' : 'none',
+        ...(options.conference ? { conferenceDataVersion: 1 } : {}),
+      }),
+    );
+    return this.record(calendarId, data);
+  }
+
+  async updateEvent(calendarId: string, eventId: string, input: Partial<EventInput>, options: WriteOptions = {}): Promise<EventRecord> {
+    const { data } = await this.call(() =>
+      this.api.events.patch({
+        calendarId,
+        eventId,
+        requestBody: toGoogleEvent(input, false),
+        sendUpdates: options.notifyAttendees ? 'all' : 'none',
+      }),
+    );
+    return this.record(calendarId, data);
+  }
+
+  async deleteEvent(calendarId: string, eventId: string, options: WriteOptions = {}): Promise<void> {
+    try {
+      await this.call(() => this.api.events.delete({ calendarId, eventId, sendUpdates: options.notifyAttendees ? 'all' : 'none' }));
+    } catch (error) {
+      // 410 Gone: already deleted in Google; the state the user asked for holds.
+      if (error instanceof ProviderError && error.kind === 'sync_expired') return;
+      throw error;
+    }
+  }
+
+  private record(calendarId: string, data: calendar_v3.Schema$Event): EventRecord {
+    const record = fromGoogleEvent(calendarId, data);
+    if (!record) throw new ProviderError('unavailable', 'Google answered an event without id or start');
+    return record;
+  }
+}

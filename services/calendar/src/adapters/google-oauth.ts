@@ -1,0 +1,111 @@
+import { calendar } from '@googleapis/calendar';
+import { OAuth2Client, type Credentials } from 'google-auth-library';
+import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+import { GoogleCalendar } from './google-calendar.js';
+import { toProviderError } from './google-errors.js';
+
+export interface GoogleSettings {
+  clientId: string;
+  clientSecret: string;
+  /** `${PUBLIC_URL}/api/google/callback`: registered in Google's console. */
+  redirectUri: string;
+  authUrl: string;
+  tokenUrl: string;
+  revokeUrl: string;
+  /** The API root (`https://www.googleapis.com/`). */
+  apiUrl: string;
+  /** Each outside call gives up after this long. */
+  timeoutMs?: number;
+  backoff?: BackoffOptions;
+}
+
+export interface GoogleTokens {
+  accessToken: string | null;
+  refreshToken: string | null;
+  expiresAt: Date | null;
+  scope: string | null;
+}
+
+/** Calendar read/write, plus the account's address for the status line. */
+export const GOOGLE_SCOPES = ['https://www.googleapis.com/auth/calendar', 'openid', 'email'];
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+function toTokens(credentials: Credentials): GoogleTokens {
+  return {
+    accessToken: credentials.access_token ?? null,
+    refreshToken: credentials.refresh_token ?? null,
+    expiresAt: credentials.expiry_date ? new Date(credentials.expiry_date) : null,
+    scope: credentials.scope ?? null,
+  };
+}
+
+/** Google's OAuth 2 authorization-code flow (offline access) and the per-account API clients. */
+export class GoogleOAuth {
+  private readonly timeoutMs: number;
+  private readonly backoff: BackoffOptions;
+
+  constructor(private readonly settings: GoogleSettings) {
+    this.timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.backoff = settings.backoff ?? DEFAULT_BACKOFF;
+  }
+
+  private oauthClient(): OAuth2Client {
+    return new OAuth2Client({
+      clientId: this.settings.clientId,
+      clientSecret: this.settings.clientSecret,
+      redirectUri: this.settings.redirectUri,
+      endpoints: {
+        oauth2AuthBaseUrl: this.settings.authUrl,
+        oauth2TokenUrl: this.settings.tokenUrl,
+        oauth2RevokeUrl: this.settings.revokeUrl,
+      },
+      // A 401 refreshes the access token once and repeats the call (revoked grants then fail the refresh).
+      forceRefreshOnFailure: true,
+      transporterOptions: { timeout: this.timeoutMs, retry: false },
+    });
+  }
+
+  /** Where the browser goes to consent; `prompt=consent` so Google always hands back a refresh token. */
+  authorizationUrl(state: string): string {
+    return this.oauthClient().generateAuthUrl({
+      access_type: 'offline',
+      prompt: 'consent',
+      include_granted_scopes: true,
+      scope: GOOGLE_SCOPES,
+      state,
+    });
+  }
+
+  async exchange(code: string): Promise<GoogleTokens> {
+    try {
+      const { tokens } = await this.oauthClient().getToken(code);
+      return toTokens(tokens);
+    } catch (error) {
+      throw toProviderError(error, this.settings.tokenUrl);
+    }
+  }
+
+  /** Best effort: Google answers 400 for a token it already forgot, which is the state we want. */
+  async revoke(token: string): Promise<void> {
+    await this.oauthClient().revokeToken(token);
+  }
+
+  /** The Calendar API for one account; `onRefresh` receives the new tokens each time the client refreshes them. */
+  calendar(tokens: GoogleTokens, onRefresh: (tokens: GoogleTokens) => void): GoogleCalendar {
+    const auth = this.oauthClient();
+    auth.setCredentials({
+      access_token: tokens.accessToken,
+      refresh_token: tokens.refreshToken,
+      expiry_date: tokens.expiresAt?.getTime() ?? null,
+    });
+    auth.on('tokens', (fresh) => onRefresh(toTokens({ ...fresh, refresh_token: fresh.refresh_token ?? tokens.refreshToken })));
+    const api = calendar({
+      version: 'v3',
+      rootUrl: this.settings.apiUrl.endsWith('/') ? this.settings.apiUrl : `${this.settings.apiUrl}/`,
+      auth,
+      timeout: this.timeoutMs,
+      retry: false,
+    });
+    return new GoogleCalendar(api, this.settings.tokenUrl, this.backoff);
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * One calendar event as the mirror keeps it, whatever provider it came from. Timed events carry their instants;
+ * all-day events carry their dates (provider's exclusive end) and, for range queries, the UTC bounds of those days.
+ */
+export interface EventRecord {
+  id: string;
+  calendarId: string;
+  summary: string | null;
+  description: string | null;
+  location: string | null;
+  allDay: boolean;
+  startAt: Date;
+  endAt: Date;
+  /** YYYY-MM-DD, all-day events only. */
+  startDate: string | null;
+  /** YYYY-MM-DD, exclusive (the day after the last one), all-day events only. */
+  endDate: string | null;
+  attendees: string[];
+  status: string;
+  /** 'transparent' events do not block time (free/busy). */
+  transparency: string | null;
+  recurrence: string[] | null;
+  recurringEventId: string | null;
+  hangoutLink: string | null;
+  htmlLink: string | null;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+}
+
+/** What the product writes to a provider's calendar. */
+export interface EventInput {
+  title: string;
+  startTime: Date;
+  endTime: Date;
+  description?: string | undefined;
+  location?: string | undefined;
+  attendees?: string[] | undefined;
+}
+
+export interface CalendarRecord {
+  id: string;
+  summary: string;
+  backgroundColor: string | null;
+  primary: boolean;
+  accessRole: string | null;
+}

@@ -1,0 +1,86 @@
+import type { CalendarEvent, EventBody, GoogleEvent } from '@asistente/contracts';
+import { createEvent, type Outbox, type Sql } from '@asistente/kit';
+import type { CalendarSyncService } from './calendar-sync.service.js';
+import type { Range } from './dates.js';
+import { eventInput } from './event-form.js';
+import type { EventRecord } from './event-record.js';
+import type { GoogleConnectionService } from './google-connection.service.js';
+import type { MirrorRepository } from './mirror.repository.js';
+import { toCalendarEvent, toGoogleEvent } from './normalize.js';
+import { toAppError } from './provider-errors.js';
+
+/**
+ * Events of the user's Google calendars: reads answer from the mirror (refreshed when older than a minute),
+ * writes go to Google first and then to the mirror, with their domain event in the same transaction.
+ */
+export class EventsService {
+  constructor(
+    private readonly sql: Sql,
+    private readonly connection: GoogleConnectionService,
+    private readonly sync: CalendarSyncService,
+    private readonly mirror: MirrorRepository,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async inCalendar(userId: string, calendarId: string, range: Range, force = false): Promise<EventRecord[]> {
+    const calendar = await this.sync.calendar(userId, calendarId);
+    await this.sync.refreshEvents(userId, calendar, force);
+    return this.mirror.eventsInRange(userId, [calendar.id], range.from, range.to);
+  }
+
+  async normalized(userId: string, calendarId: string, range: Range, force = false): Promise<CalendarEvent[]> {
+    return (await this.inCalendar(userId, calendarId, range, force)).map(toCalendarEvent);
+  }
+
+  async forGoogleScreen(userId: string, calendarId: string, range: Range, force = false): Promise<GoogleEvent[]> {
+    return (await this.inCalendar(userId, calendarId, range, force)).map(toGoogleEvent);
+  }
+
+  /** Every mirrored calendar of the user (the assistant's view of their agenda). */
+  async acrossCalendars(userId: string, range: Range, force = false, only?: (c: { accessRole: string | null; primary: boolean }) => boolean): Promise<EventRecord[]> {
+    const calendars = (await this.sync.calendars(userId, force)).filter((c) => !only || only(c));
+    await Promise.all(calendars.map((c) => this.sync.refreshEvents(userId, c, force)));
+    return this.mirror.eventsInRange(userId, calendars.map((c) => c.id), range.from, range.to);
+  }
+
+  async create(userId: string, calendarId: string, body: EventBody): Promise<GoogleEvent> {
+    const input = eventInput(body);
+    const calendar = await this.sync.calendar(userId, calendarId);
+    const provider = await this.connection.provider(userId);
+    const created = await this.connection
+      .guard(userId, () => provider.createEvent(calendar.id, input))
+      .catch((e: unknown) => Promise.reject(toAppError(e)));
+    await this.record(userId, created, 'calendar.event.created');
+    return toGoogleEvent(created);
+  }
+
+  async update(userId: string, calendarId: string, eventId: string, body: EventBody): Promise<GoogleEvent> {
+    const input = eventInput(body);
+    const calendar = await this.sync.calendar(userId, calendarId);
+    const provider = await this.connection.provider(userId);
+    const updated = await this.connection
+      .guard(userId, () => provider.updateEvent(calendar.id, eventId, input))
+      .catch((e: unknown) => Promise.reject(toAppError(e)));
+    await this.record(userId, updated, 'calendar.event.updated');
+    return toGoogleEvent(updated);
+  }
+
+  async delete(userId: string, calendarId: string, eventId: string): Promise<void> {
+    const calendar = await this.sync.calendar(userId, calendarId);
+    const provider = await this.connection.provider(userId);
+    await this.connection
+      .guard(userId, () => provider.deleteEvent(calendar.id, eventId))
+      .catch((e: unknown) => Promise.reject(toAppError(e)));
+    await this.sql.begin(async (tx) => {
+      await this.mirror.deleteEvents(tx, userId, calendar.id, [eventId]);
+      await this.outbox.append(tx, [createEvent('calendar.event.deleted', userId, { eventId, source: 'google' })]);
+    });
+  }
+
+  private async record(userId: string, event: EventRecord, type: 'calendar.event.created' | 'calendar.event.updated'): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      await this.mirror.upsertEvents(tx, userId, [event]);
+      await this.outbox.append(tx, [createEvent(type, userId, { eventId: event.id, source: 'google' })]);
+    });
+  }
+}

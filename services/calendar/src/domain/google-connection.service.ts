@@ -1,0 +1,133 @@
+import { OAuthStateSigner, type Logger, type SecretBox, type SecretContext } from '@asistente/kit';
+import { GOOGLE_ACCESS_TOKEN_COLUMN, GOOGLE_REFRESH_TOKEN_COLUMN } from '@asistente/kit';
+import type { GoogleStatus } from '@asistente/contracts';
+import { ProviderError, type CalendarProvider } from '../adapters/calendar-provider.js';
+import type { GoogleOAuth, GoogleTokens } from '../adapters/google-oauth.js';
+import type { GoogleAccountsRepository, SealedTokens } from './google-accounts.repository.js';
+import type { MirrorRepository } from './mirror.repository.js';
+import { notConfigured, notConnected, reconnect, RECONNECT_MESSAGE } from './provider-errors.js';
+
+const FLOW = 'google';
+
+/** Where the callback sends the browser back: the screen, with the outcome for a message. */
+export type CallbackOutcome = 'connected' | 'denied' | 'invalid' | 'failed' | 'unconfigured';
+
+/**
+ * The user's Google connection: the consent URL, the callback that stores the sealed tokens, status,
+ * disconnect, and the per-request Calendar client (which refreshes tokens and notices a revoked grant).
+ */
+export class GoogleConnectionService {
+  constructor(
+    private readonly oauth: GoogleOAuth | undefined,
+    private readonly accounts: GoogleAccountsRepository,
+    private readonly mirror: MirrorRepository,
+    private readonly box: SecretBox,
+    private readonly states: OAuthStateSigner,
+    private readonly log: Logger,
+  ) {}
+
+  get configured(): boolean {
+    return this.oauth !== undefined;
+  }
+
+  async status(userId: string): Promise<GoogleStatus> {
+    const account = await this.accounts.find(userId);
+    const revoked = account?.revokedAt != null;
+    return {
+      connected: account !== undefined && !revoked && this.configured,
+      email: account?.email ?? null,
+      configured: this.configured,
+      needsReconnect: revoked,
+      message: revoked ? RECONNECT_MESSAGE : null,
+    };
+  }
+
+  authorizationUrl(userId: string): string {
+    if (!this.oauth) throw notConfigured();
+    return this.oauth.authorizationUrl(this.states.sign({ userId, flow: FLOW }));
+  }
+
+  /** Finishes the consent: only a state this service signed for this flow, minutes ago, is accepted. */
+  async complete(query: { code?: string | undefined; state?: string | undefined; error?: string | undefined }): Promise<CallbackOutcome> {
+    if (!this.oauth) return 'unconfigured';
+    const state = query.state ? this.states.verify(query.state, FLOW) : undefined;
+    if (!state) return 'invalid';
+    if (query.error || !query.code) return 'denied';
+    try {
+      const tokens = await this.oauth.exchange(query.code);
+      const calendar = this.oauth.calendar(tokens, () => {});
+      const calendars = await calendar.listCalendars();
+      // The primary calendar's id is the account's address.
+      const email = calendars.find((c) => c.primary)?.id ?? calendars[0]?.id ?? 'Google';
+      await this.accounts.connect(state.userId, email, this.seal(state.userId, tokens));
+      await this.mirror.replaceCalendars(state.userId, calendars);
+      await this.accounts.markCalendarsSynced(state.userId);
+      return 'connected';
+    } catch (error) {
+      this.log.warn({ err: error instanceof ProviderError ? { kind: error.kind, status: error.status } : error }, 'google connect failed');
+      return 'failed';
+    }
+  }
+
+  /** Revokes the grant at Google (best effort: the user wants us to forget it either way) and forgets it here. */
+  async disconnect(userId: string): Promise<void> {
+    const account = await this.accounts.find(userId);
+    if (!account) return;
+    const token = this.open(userId, account.refreshTokenEnc, 'refresh') ?? this.open(userId, account.accessTokenEnc, 'access');
+    if (token && this.oauth) {
+      await this.oauth.revoke(token).catch((error: unknown) => this.log.info({ status: (error as { status?: number }).status }, 'google revoke refused'));
+    }
+    await this.accounts.delete(userId);
+  }
+
+  /** The Calendar client of a connected user; refreshed tokens are sealed and stored as they come. */
+  async provider(userId: string): Promise<CalendarProvider> {
+    if (!this.oauth) throw notConfigured();
+    const account = await this.accounts.find(userId);
+    if (!account) throw notConnected();
+    if (account.revokedAt) throw reconnect();
+    const tokens: GoogleTokens = {
+      accessToken: this.open(userId, account.accessTokenEnc, 'access'),
+      refreshToken: this.open(userId, account.refreshTokenEnc, 'refresh'),
+      expiresAt: account.expiresAt,
+      scope: account.scope,
+    };
+    return this.oauth.calendar(tokens, (fresh) => {
+      this.accounts
+        .refreshed(userId, this.seal(userId, fresh))
+        .catch((error: unknown) => this.log.error({ err: error }, 'could not store refreshed google tokens'));
+    });
+  }
+
+  /** Runs a provider call; a revoked grant marks the account so status and screens say "connect again". */
+  async guard<T>(userId: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof ProviderError && error.kind === 'revoked') {
+        await this.accounts.markRevoked(userId);
+        throw reconnect();
+      }
+      throw error;
+    }
+  }
+
+  private seal(userId: string, tokens: GoogleTokens): SealedTokens {
+    return {
+      accessTokenEnc: tokens.accessToken ? this.box.seal(tokens.accessToken, context(userId, 'access')) : null,
+      refreshTokenEnc: tokens.refreshToken ? this.box.seal(tokens.refreshToken, context(userId, 'refresh')) : null,
+      expiresAt: tokens.expiresAt,
+      scope: tokens.scope,
+    };
+  }
+
+  private open(userId: string, sealed: string | null, which: 'access' | 'refresh'): string | null {
+    return sealed ? this.box.open(sealed, context(userId, which)) : null;
+  }
+}
+
+/** The AAD of a stored token: the registry's table and column, so rotate-keys opens it with the same context. */
+export function context(userId: string, which: 'access' | 'refresh'): SecretContext {
+  const column = which === 'access' ? GOOGLE_ACCESS_TOKEN_COLUMN : GOOGLE_REFRESH_TOKEN_COLUMN;
+  return { userId, table: column.table, column: column.column };
+}

@@ -1,0 +1,102 @@
+import type { Meeting, MeetingBody, MeetingList, MeetingListQuery } from '@asistente/contracts';
+import { AppError, createEvent, notFound, type Outbox, type Sql } from '@asistente/kit';
+import type { CalendarSyncService } from './calendar-sync.service.js';
+import { eventInput } from './event-form.js';
+import type { GoogleConnectionService } from './google-connection.service.js';
+import type { MeetingRow, MeetingsRepository } from './meetings.repository.js';
+import type { MirrorRepository } from './mirror.repository.js';
+import { eventNotFound, toAppError } from './provider-errors.js';
+
+const NOT_FOUND = 'Reunión no encontrada';
+
+function toMeeting(row: MeetingRow): Meeting {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description ?? '',
+    startTime: row.startTime.toISOString(),
+    endTime: row.endTime.toISOString(),
+    attendees: row.attendees,
+    meetingUrl: row.meetingUrl,
+    status: row.status,
+    calendarId: row.calendarId,
+    eventId: row.eventId,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Google Meet meetings: a calendar event with a Meet conference, invitations sent to the attendees. */
+export class MeetingsService {
+  constructor(
+    private readonly sql: Sql,
+    private readonly connection: GoogleConnectionService,
+    private readonly sync: CalendarSyncService,
+    private readonly mirror: MirrorRepository,
+    private readonly meetings: MeetingsRepository,
+    private readonly outbox: Outbox,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async create(userId: string, body: MeetingBody): Promise<Meeting> {
+    const input = eventInput(body);
+    const attendees = [...new Set((body.attendees ?? []).map((a) => a.trim().toLowerCase()).filter(Boolean))];
+    const calendar = await this.sync.calendar(userId, body.calendarId ?? 'primary');
+    const provider = await this.connection.provider(userId);
+    const event = await this.connection
+      .guard(userId, () => provider.createEvent(calendar.id, { ...input, attendees }, { conference: true, notifyAttendees: true }))
+      .catch((e: unknown) => Promise.reject(toAppError(e)));
+    const row = await this.sql.begin(async (tx) => {
+      await this.mirror.upsertEvents(tx, userId, [event]);
+      const meeting = await this.meetings.insert(tx, userId, {
+        calendarId: calendar.id,
+        eventId: event.id,
+        title: input.title,
+        description: input.description ?? null,
+        startTime: input.startTime,
+        endTime: input.endTime,
+        attendees,
+        meetingUrl: event.hangoutLink,
+      });
+      await this.outbox.append(tx, [
+        createEvent('meet.meeting.created', userId, { meetingId: meeting.id }),
+        createEvent('calendar.event.created', userId, { eventId: event.id, source: 'google' }),
+      ]);
+      return meeting;
+    });
+    return toMeeting(row);
+  }
+
+  async list(userId: string, query: MeetingListQuery): Promise<MeetingList> {
+    const { rows, total } = await this.meetings.page(userId, query.limit, (query.page - 1) * query.limit);
+    return { meetings: rows.map(toMeeting), total, page: query.page, limit: query.limit };
+  }
+
+  async joinUrl(userId: string, id: string): Promise<string> {
+    const meeting = await this.meetings.find(userId, id);
+    if (!meeting) throw notFound(NOT_FOUND);
+    if (!meeting.meetingUrl) throw new AppError(409, 'NO_MEETING_URL', 'Esta reunión no tiene enlace de Google Meet');
+    return meeting.meetingUrl;
+  }
+
+  /** Ends the meeting: a meeting in progress has its calendar event cut short at this minute in Google too. */
+  async end(userId: string, id: string): Promise<Meeting> {
+    const meeting = await this.meetings.find(userId, id);
+    if (!meeting) throw notFound(NOT_FOUND);
+    if (meeting.status === 'ended') return toMeeting(meeting);
+    const now = new Date(this.now());
+    const inProgress = meeting.startTime.getTime() <= now.getTime() && meeting.endTime.getTime() > now.getTime();
+    if (inProgress) {
+      const provider = await this.connection.provider(userId);
+      const event = await this.connection
+        .guard(userId, () => provider.updateEvent(meeting.calendarId, meeting.eventId, { endTime: now }))
+        .catch((e: unknown) => Promise.reject(toAppError(e, eventNotFound)));
+      await this.sql.begin(async (tx) => {
+        await this.mirror.upsertEvents(tx, userId, [event]);
+        await this.outbox.append(tx, [createEvent('calendar.event.updated', userId, { eventId: event.id, source: 'google' })]);
+      });
+    }
+    const ended = await this.sql.begin((tx) => this.meetings.end(tx, userId, id, inProgress ? now : meeting.endTime));
+    if (!ended) throw notFound(NOT_FOUND);
+    return toMeeting(ended);
+  }
+}

@@ -1,0 +1,85 @@
+import type { Sql, TransactionSql } from '@asistente/kit';
+import type { CalendarRecord, EventRecord } from './event-record.js';
+
+export interface MirroredCalendar extends CalendarRecord {
+  syncToken: string | null;
+  syncedAt: Date | null;
+}
+
+type Db = Sql | TransactionSql;
+
+const EVENT_COLUMNS = [
+  'userId', 'calendarId', 'id', 'summary', 'description', 'location', 'allDay', 'startAt', 'endAt', 'startDate', 'endDate',
+  'attendees', 'status', 'transparency', 'recurrence', 'recurringEventId', 'hangoutLink', 'htmlLink', 'createdAt', 'updatedAt',
+] as const;
+/** Rows per INSERT: 20 columns each, well under Postgres's 65,535 parameters. */
+const INSERT_BATCH = 1000;
+
+/** `calendar.calendars` and `calendar.events`: the local copy the views read. */
+export class MirrorRepository {
+  constructor(private readonly sql: Sql) {}
+
+  calendars(userId: string): Promise<MirroredCalendar[]> {
+    return this.sql<MirroredCalendar[]>`
+      select id, summary, background_color, is_primary as primary, access_role, sync_token, synced_at
+      from calendar.calendars where user_id = ${userId}
+      order by is_primary desc, position, summary`;
+  }
+
+  /** Replaces the calendar list, keeping the sync state (and events) of calendars that remain. */
+  async replaceCalendars(userId: string, calendars: CalendarRecord[]): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const ids = calendars.map((c) => c.id);
+      await tx`delete from calendar.calendars where user_id = ${userId} and not (id = any(${ids}::text[]))`;
+      for (const [position, c] of calendars.entries()) {
+        await tx`
+          insert into calendar.calendars (user_id, id, summary, background_color, is_primary, access_role, position)
+          values (${userId}, ${c.id}, ${c.summary}, ${c.backgroundColor}, ${c.primary}, ${c.accessRole}, ${position})
+          on conflict (user_id, id) do update set
+            summary = excluded.summary, background_color = excluded.background_color,
+            is_primary = excluded.is_primary, access_role = excluded.access_role, position = excluded.position`;
+      }
+    });
+  }
+
+  async upsertEvents(db: Db, userId: string, events: EventRecord[]): Promise<void> {
+    for (let i = 0; i < events.length; i += INSERT_BATCH) {
+      const rows = events.slice(i, i + INSERT_BATCH).map((e) => ({ ...e, userId }));
+      await db`
+        insert into calendar.events ${db(rows, ...EVENT_COLUMNS)}
+        on conflict (user_id, calendar_id, id) do update set
+          summary = excluded.summary, description = excluded.description, location = excluded.location,
+          all_day = excluded.all_day, start_at = excluded.start_at, end_at = excluded.end_at,
+          start_date = excluded.start_date, end_date = excluded.end_date, attendees = excluded.attendees,
+          status = excluded.status, transparency = excluded.transparency, recurrence = excluded.recurrence,
+          recurring_event_id = excluded.recurring_event_id, hangout_link = excluded.hangout_link,
+          html_link = excluded.html_link, created_at = excluded.created_at, updated_at = excluded.updated_at`;
+    }
+  }
+
+  async deleteEvents(db: Db, userId: string, calendarId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await db`delete from calendar.events where user_id = ${userId} and calendar_id = ${calendarId} and id = any(${ids}::text[])`;
+  }
+
+  async clearEvents(db: Db, userId: string, calendarId: string): Promise<void> {
+    await db`delete from calendar.events where user_id = ${userId} and calendar_id = ${calendarId}`;
+  }
+
+  async markSynced(db: Db, userId: string, calendarId: string, syncToken: string | null): Promise<void> {
+    await db`update calendar.calendars set sync_token = ${syncToken}, synced_at = now() where user_id = ${userId} and id = ${calendarId}`;
+  }
+
+  /** Events overlapping [from, to) in the given calendars, by start. */
+  eventsInRange(userId: string, calendarIds: string[], from: Date, to: Date): Promise<EventRecord[]> {
+    return this.sql<EventRecord[]>`
+      select calendar_id, id, summary, description, location, all_day, start_at, end_at,
+             to_char(start_date, 'YYYY-MM-DD') as start_date, to_char(end_date, 'YYYY-MM-DD') as end_date,
+             attendees, status, transparency, recurrence, recurring_event_id, hangout_link, html_link, created_at, updated_at
+      from calendar.events
+      where user_id = ${userId} and calendar_id = any(${calendarIds}::text[])
+        and start_at < ${to} and end_at > ${from}
+      order by start_at, id
+      limit 5000`;
+  }
+}

@@ -1,0 +1,48 @@
+import { Type } from '@sinclair/typebox';
+import { CalendarEvent, DateRangeQuery, ErrorResponse, FreeSlot, FreeSlotsQuery } from '@asistente/contracts';
+import type { App } from '@asistente/kit';
+import { parseRange } from '../domain/dates.js';
+import type { EventsService } from '../domain/events.service.js';
+import { DEFAULT_WORKING_HOURS, freeSlots } from '../domain/free-slots.js';
+import { toCalendarEvent } from '../domain/normalize.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse };
+/** Free slots are asked for the coming days or weeks, not a year. */
+const MAX_SLOT_RANGE_DAYS = 62;
+
+/** Calendars whose events take the user's time: their own, not the ones they only subscribe to. */
+const ownCalendar = (c: { accessRole: string | null; primary: boolean }) => c.primary || c.accessRole === 'owner';
+
+/** The user's agenda across calendars and their free time (the assistant books meetings from these). */
+export async function agendaRoutes(app: App, { events }: { events: EventsService }): Promise<void> {
+  app.get('/events', {
+    schema: { querystring: DateRangeQuery, response: { 200: Type.Array(CalendarEvent), ...errors } },
+    handler: async (request) => {
+      const { dateFrom, dateTo, calendarId, refresh } = request.query;
+      const range = parseRange(dateFrom, dateTo);
+      if (calendarId) return events.normalized(request.user.id, calendarId, range, refresh === true);
+      return (await events.acrossCalendars(request.user.id, range, refresh === true)).map(toCalendarEvent);
+    },
+  });
+
+  app.get('/events/free-slots', {
+    schema: { querystring: FreeSlotsQuery, response: { 200: Type.Array(FreeSlot), ...errors } },
+    handler: async (request) => {
+      const { dateFrom, dateTo, durationMinutes, workStart, workEnd, timeZone } = request.query;
+      const range = parseRange(dateFrom, dateTo, MAX_SLOT_RANGE_DAYS);
+      const hours = {
+        ...DEFAULT_WORKING_HOURS,
+        ...(workStart ? { start: workStart } : {}),
+        ...(workEnd ? { end: workEnd } : {}),
+        ...(timeZone ? { timeZone } : {}),
+      };
+      const busy = (await events.acrossCalendars(request.user.id, range, false, ownCalendar))
+        .filter((e) => e.transparency !== 'transparent' && e.status !== 'cancelled')
+        .map((e) => ({ start: e.startAt.getTime(), end: e.endAt.getTime() }));
+      return freeSlots(busy, range.from.getTime(), range.to.getTime(), durationMinutes, hours, Date.now()).map((s) => ({
+        start: new Date(s.start).toISOString(),
+        end: new Date(s.end).toISOString(),
+      }));
+    },
+  });
+}

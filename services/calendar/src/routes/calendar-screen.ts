@@ -1,0 +1,84 @@
+import { Type } from '@sinclair/typebox';
+import {
+  CalendarEvent,
+  CalendarParams,
+  ErrorResponse,
+  EventIdParams,
+  EventIdQuery,
+  GoogleCalendarEntry,
+  GoogleEvent,
+  LocalEventBody,
+  MonthParams,
+} from '@asistente/contracts';
+import type { App } from '@asistente/kit';
+import type { CalendarSyncService } from '../domain/calendar-sync.service.js';
+import { checkRange, parseRange } from '../domain/dates.js';
+import type { EventsService } from '../domain/events.service.js';
+import { toCalendarEntry } from './calendar-entry.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse };
+const RangeOnly = Type.Object({
+  dateFrom: Type.Optional(Type.String({ maxLength: 40 })),
+  dateTo: Type.Optional(Type.String({ maxLength: 40 })),
+  refresh: Type.Optional(Type.Boolean()),
+});
+
+/** The month [1st 00:00, 1st of next month) in UTC; the screen asks with its own zone's bounds through dateFrom/dateTo. */
+function monthRange(year: number, month: number) {
+  return checkRange(new Date(Date.UTC(year, month - 1, 1)), new Date(Date.UTC(year, month, 1)));
+}
+
+/**
+ * The Calendario screen's reads and writes (spec section 7, "Calendar and events"): every read answers the
+ * normalised event; the "local" source writes to the user's Google calendar ('primary' unless told).
+ */
+export async function calendarScreenRoutes(app: App, { sync, events }: { sync: CalendarSyncService; events: EventsService }): Promise<void> {
+  app.get('/google/calendars', {
+    schema: { querystring: Type.Object({ refresh: Type.Optional(Type.Boolean()) }), response: { 200: Type.Array(GoogleCalendarEntry), ...errors } },
+    handler: async (request) => (await sync.calendars(request.user.id, request.query.refresh === true)).map(toCalendarEntry),
+  });
+
+  // The month the screen shows: dateFrom/dateTo (its own zone's month bounds), else the calendar month in UTC.
+  app.get('/google/events/calendar/:calendarId', {
+    schema: { params: CalendarParams, querystring: RangeOnly, response: { 200: Type.Array(CalendarEvent), ...errors } },
+    handler: (request) => {
+      const { dateFrom, dateTo, refresh } = request.query;
+      const now = new Date();
+      const range = dateFrom || dateTo
+        ? parseRange(dateFrom ?? '', dateTo ?? '')
+        : monthRange(now.getUTCFullYear(), now.getUTCMonth() + 1);
+      return events.normalized(request.user.id, request.params.calendarId, range, refresh === true);
+    },
+  });
+
+  app.get('/google/calendar/events/:calendarId/:year/:month', {
+    schema: { params: MonthParams, querystring: Type.Object({ refresh: Type.Optional(Type.Boolean()) }), response: { 200: Type.Array(CalendarEvent), ...errors } },
+    handler: (request) =>
+      events.normalized(request.user.id, request.params.calendarId, monthRange(request.params.year, request.params.month), request.query.refresh === true),
+  });
+
+  app.post('/events', {
+    schema: { body: LocalEventBody, response: { 201: GoogleEvent, ...errors } },
+    handler: async (request, reply) => {
+      const { calendarId = 'primary', ...body } = request.body;
+      return reply.code(201).send(await events.create(request.user.id, calendarId, body));
+    },
+  });
+
+  app.put('/events/:id', {
+    schema: { params: EventIdParams, querystring: EventIdQuery, body: LocalEventBody, response: { 200: GoogleEvent, ...errors } },
+    handler: (request) => {
+      const { calendarId, ...body } = request.body;
+      return events.update(request.user.id, calendarId ?? request.query.calendarId ?? 'primary', request.params.id, body);
+    },
+  });
+
+  app.delete('/events/:id', {
+    schema: { params: EventIdParams, querystring: EventIdQuery, response: { 204: Type.Null(), ...errors } },
+    handler: async (request, reply) => {
+      await events.delete(request.user.id, request.query.calendarId ?? 'primary', request.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+
+}

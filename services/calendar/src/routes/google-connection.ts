@@ -1,0 +1,36 @@
+import { GoogleCallbackQuery, GoogleStatus, SuccessResponse, UrlResponse, ErrorResponse } from '@asistente/contracts';
+import type { App } from '@asistente/kit';
+import type { GoogleConnectionService } from '../domain/google-connection.service.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 503: ErrorResponse };
+
+/** Google's OAuth: the consent URL, the public callback, status and disconnect. */
+export async function googleConnectionRoutes(app: App, { connection, publicUrl }: { connection: GoogleConnectionService; publicUrl: string }): Promise<void> {
+  app.get('/google/redirect', {
+    schema: { response: { 200: UrlResponse, ...errors } },
+    handler: (request) => ({ url: connection.authorizationUrl(request.user.id) }),
+  });
+
+  // Google sends the browser here: no bearer token, the signed state says whose connection this is.
+  app.get('/google/callback', {
+    config: { public: true },
+    schema: { querystring: GoogleCallbackQuery },
+    handler: async (request, reply) => {
+      const outcome = await connection.complete(request.query);
+      return reply.redirect(`${publicUrl.replace(/\/$/, '')}/google-calendar?google=${outcome}`, 302);
+    },
+  });
+
+  app.get('/google/google-calendar/status', {
+    schema: { response: { 200: GoogleStatus, ...errors } },
+    handler: (request) => connection.status(request.user.id),
+  });
+
+  app.post('/google/google-calendar/disconnect', {
+    schema: { response: { 200: SuccessResponse, ...errors } },
+    handler: async (request) => {
+      await connection.disconnect(request.user.id);
+      return { success: true as const };
+    },
+  });
+}
