@@ -56,6 +56,14 @@ export const ConfigSchema = Type.Object({
   /** Microsoft identity platform and Graph, overridable for proxies and tests. */
   MICROSOFT_LOGIN_URL: Type.String({ pattern: '^https?://', default: 'https://login.microsoftonline.com' }),
   MICROSOFT_GRAPH_URL: Type.String({ pattern: '^https?://', default: 'https://graph.microsoft.com/v1.0' }),
+  /** Mail servers of the OAuth providers (`imaps://` TLS, `imap://` STARTTLS or plain loopback; same for smtp). */
+  GMAIL_IMAP_URL: Type.String({ pattern: '^imaps?://', default: 'imaps://imap.gmail.com:993' }),
+  GMAIL_SMTP_URL: Type.String({ pattern: '^smtps?://', default: 'smtps://smtp.gmail.com:465' }),
+  OUTLOOK_IMAP_URL: Type.String({ pattern: '^imaps?://', default: 'imaps://outlook.office365.com:993' }),
+  OUTLOOK_SMTP_URL: Type.String({ pattern: '^smtps?://', default: 'smtp://smtp.office365.com:587' }),
+  /** First sync of a mailbox: how many days back, and at most how many messages per folder. */
+  EMAIL_SYNC_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
+  EMAIL_SYNC_MAX_PER_FOLDER: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 2000 }),
   /** OpenAI-compatible API root (a proxy, an Azure-compatible endpoint, a test peer); the SDK's default otherwise. */
   OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** WhatsApp Web's socket address, for proxies and tests; Baileys' default otherwise. */

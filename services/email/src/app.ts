@@ -1,10 +1,80 @@
-import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, OAuthStateSigner, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { OAuthProvider } from './adapters/oauth-provider.js';
+import { AccountsRepository } from './domain/accounts.repository.js';
+import { AccountsService } from './domain/accounts.service.js';
+import { Credentials } from './domain/credentials.js';
+import { MailboxSync } from './domain/mailbox-sync.js';
+import { MessagesRepository } from './domain/messages.repository.js';
+import { MessagesService } from './domain/messages.service.js';
+import { MailSender } from './domain/sender.js';
+import { SyncManager } from './domain/sync-manager.js';
+import { TemplatesRepository } from './domain/templates.repository.js';
+import { TemplatesService } from './domain/templates.service.js';
+import { TrackingSigner } from './domain/tracking.js';
+import { TrackingService } from './domain/tracking.service.js';
+import { integrationRoutes } from './routes/integrations.js';
+import { messageRoutes } from './routes/messages.js';
+import { templateRoutes } from './routes/templates.js';
+import { trackingRoutes } from './routes/tracking.js';
 
 /** The email service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
 const emailService: ServicePlugin = async (fastify, { platform }) => {
   const app = fastify as unknown as App;
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
   requireAuth(app);
+  const { config, log } = platform;
+  const sql = platform.db.sql;
+  const outbox = platform.outbox('email');
+  const publicUrl = config.PUBLIC_URL.replace(/\/$/, '');
+
+  const oauth = {
+    gmail: new OAuthProvider('gmail', config, `${publicUrl}/api/emails/integrations/gmail/callback`),
+    outlook: new OAuthProvider('outlook', config, `${publicUrl}/api/emails/integrations/outlook/callback`),
+  };
+  const accountsRepository = new AccountsRepository(sql);
+  const messagesRepository = new MessagesRepository(sql);
+  const credentials = new Credentials(platform.secrets, accountsRepository, oauth);
+  const mailboxSync = new MailboxSync(
+    sql,
+    messagesRepository,
+    outbox,
+    { days: config.EMAIL_SYNC_DAYS, maxPerFolder: config.EMAIL_SYNC_MAX_PER_FOLDER },
+    log,
+  );
+  const sync = new SyncManager(accountsRepository, messagesRepository, credentials, mailboxSync, log);
+  const signer = new TrackingSigner(platform.tokens.secret);
+  const messages = new MessagesService(messagesRepository, accountsRepository, credentials, sync, log);
+  const sender = new MailSender(
+    sql,
+    accountsRepository,
+    messagesRepository,
+    messages,
+    credentials,
+    sync,
+    outbox,
+    signer,
+    `${publicUrl}/api/emails/track`,
+    log,
+  );
+
+  await integrationRoutes(app, {
+    accounts: new AccountsService(accountsRepository, credentials, sync, log),
+    oauth,
+    states: new OAuthStateSigner(platform.tokens.secret),
+    screenUrl: `${publicUrl}/emails`,
+    log,
+  });
+  await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), platform.services, log) });
+  await trackingRoutes(app, { tracking: new TrackingService(sql, outbox, signer) });
+  await messageRoutes(app, { messages, sender });
+
+  // Watchers start once the app listens and stop before the database closes.
+  app.addHook('onReady', async () => {
+    await sync.startAll();
+  });
+  app.addHook('onClose', async () => {
+    await sync.close();
+  });
 };
 
 export default emailService;

@@ -34,8 +34,17 @@ export const GOOGLE_REFRESH_TOKEN_COLUMN = {
   userIdColumn: 'user_id',
 } as const satisfies RegisteredSecretColumn;
 
+/** A mailbox's passwords or OAuth tokens, one sealed JSON object (services/email). */
+export const EMAIL_CREDENTIALS_COLUMN = {
+  table: 'email.accounts',
+  column: 'credentials_enc',
+  idColumn: 'id',
+  userIdColumn: 'user_id',
+} as const satisfies RegisteredSecretColumn;
+
 export const SECRET_COLUMNS: readonly RegisteredSecretColumn[] = [
   OPENAI_KEY_COLUMN,
+  EMAIL_CREDENTIALS_COLUMN,
   GOOGLE_ACCESS_TOKEN_COLUMN,
   GOOGLE_REFRESH_TOKEN_COLUMN,
 ];

@@ -22,6 +22,7 @@ export {
   type WriteRow,
 } from './rotation.js';
 export {
+  EMAIL_CREDENTIALS_COLUMN,
   GOOGLE_ACCESS_TOKEN_COLUMN,
   GOOGLE_REFRESH_TOKEN_COLUMN,
   OPENAI_KEY_COLUMN,

@@ -1,0 +1,232 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { EMAIL_PATTERN } from './common.js';
+
+// --- Constants (spec section 9) -------------------------------------------------------------------------
+
+export const EMAILS_PAGE_SIZE = 20;
+export const EMAILS_SCREEN_PAGE_SIZE = 50;
+export const EMAILS_MAX_LIMIT = 100;
+export const EMAIL_PREVIEW_LENGTH = 50;
+export const EMAIL_TEMPLATES_SHOWN = 5;
+/** All attachments of one outgoing mail together, decoded. */
+export const EMAIL_ATTACHMENTS_MAX_BYTES = 25 * 1024 * 1024;
+
+// Literal tuples written out (a union built from a mapped array reads as never in Fastify's type provider).
+const folderChoice = { messages: { const: 'Carpeta inválida: usa inbox, sent, drafts o trash', type: 'Carpeta inválida: usa inbox, sent, drafts o trash' } };
+export const MailFolder = Type.Union([
+  Type.Literal('inbox', folderChoice),
+  Type.Literal('sent', folderChoice),
+  Type.Literal('drafts', folderChoice),
+  Type.Literal('trash', folderChoice),
+]);
+export type MailFolder = Static<typeof MailFolder>;
+export const MAIL_FOLDERS: MailFolder[] = ['inbox', 'sent', 'drafts', 'trash'];
+
+export const MailProviderName = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'), Type.Literal('imap')]);
+export type MailProviderName = Static<typeof MailProviderName>;
+
+// --- Accounts -------------------------------------------------------------------------------------------
+
+export const EmailIntegration = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  provider: MailProviderName,
+  email: Type.String(),
+  connected: Type.Boolean(),
+  lastSyncAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+export type EmailIntegration = Static<typeof EmailIntegration>;
+
+const hostField = Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.:\\[\\]-]+$', messages: { minLength: 'El servidor es requerido', pattern: 'Servidor inválido', required: 'El servidor es requerido' } });
+const serverSettings = Type.Object(
+  {
+    host: hostField,
+    port: Type.Integer({ minimum: 1, maximum: 65535, messages: { minimum: 'Puerto inválido', maximum: 'Puerto inválido', type: 'Puerto inválido', required: 'El puerto es requerido' } }),
+    secure: Type.Boolean({ messages: { type: 'El campo "secure" debe ser verdadero o falso' } }),
+    user: Type.String({ minLength: 1, maxLength: 320, messages: { minLength: 'El usuario es requerido', required: 'El usuario es requerido' } }),
+    password: Type.String({ minLength: 1, maxLength: 1000, messages: { minLength: 'La contraseña es requerida', required: 'La contraseña es requerida' } }),
+  },
+  { additionalProperties: false },
+);
+
+export const ImapIntegrationBody = Type.Object(
+  {
+    provider: Type.Literal('imap', { messages: { const: 'Proveedor inválido: usa imap (Gmail y Outlook se conectan con su botón)' } }),
+    credentials: Type.Object(
+      {
+        email: Type.String({ maxLength: 254, pattern: EMAIL_PATTERN, messages: { pattern: 'Correo inválido', required: 'El correo es requerido' } }),
+        imap: serverSettings,
+        smtp: serverSettings,
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ImapIntegrationBody = Static<typeof ImapIntegrationBody>;
+
+export const OAuthProviderParams = Type.Object({
+  provider: Type.Union([
+    Type.Literal('gmail', { messages: { const: 'Proveedor inválido: usa gmail u outlook' } }),
+    Type.Literal('outlook', { messages: { const: 'Proveedor inválido: usa gmail u outlook' } }),
+  ]),
+});
+export type OAuthProviderParams = Static<typeof OAuthProviderParams>;
+
+export const OAuthCallbackQuery = Type.Object({
+  code: Type.Optional(Type.String({ maxLength: 4000 })),
+  state: Type.Optional(Type.String({ maxLength: 4000 })),
+  error: Type.Optional(Type.String({ maxLength: 500 })),
+});
+export type OAuthCallbackQuery = Static<typeof OAuthCallbackQuery>;
+
+export const AuthorizationUrl = Type.Object({ url: Type.String() });
+
+// --- Messages -------------------------------------------------------------------------------------------
+
+export const EmailListQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: EMAILS_MAX_LIMIT, default: EMAILS_PAGE_SIZE }),
+  folder: Type.Union(
+    [Type.Literal('inbox', folderChoice), Type.Literal('sent', folderChoice), Type.Literal('drafts', folderChoice), Type.Literal('trash', folderChoice)],
+    { default: 'inbox' },
+  ),
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+});
+export type EmailListQuery = Static<typeof EmailListQuery>;
+
+export const EmailSummary = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  from: Type.String(),
+  to: Type.String(),
+  subject: Type.String(),
+  preview: Type.String(),
+  isRead: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+  hasAttachments: Type.Boolean(),
+});
+export type EmailSummary = Static<typeof EmailSummary>;
+
+export const EmailList = Type.Object({
+  data: Type.Array(EmailSummary),
+  pagination: Type.Object({ total: Type.Integer(), page: Type.Integer(), limit: Type.Integer() }),
+  /** Unread mail in the inbox (whatever folder was asked for). */
+  unread: Type.Integer(),
+});
+export type EmailList = Static<typeof EmailList>;
+
+export const EmailAttachmentInfo = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  size: Type.Integer(),
+  contentType: Type.String(),
+});
+export type EmailAttachmentInfo = Static<typeof EmailAttachmentInfo>;
+
+export const EmailDetail = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  from: Type.String(),
+  to: Type.String(),
+  cc: Type.String(),
+  subject: Type.String(),
+  /** HTML sanitised on the server: no scripts, no handlers, remote images only when `images=1`. */
+  body: Type.String(),
+  isRead: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+  attachments: Type.Array(EmailAttachmentInfo),
+  folder: MailFolder,
+  /** Remote images were found and left out (the reading pane offers to show them). */
+  remoteImagesBlocked: Type.Boolean(),
+});
+export type EmailDetail = Static<typeof EmailDetail>;
+
+export const EmailDetailQuery = Type.Object({
+  images: Type.Optional(Type.Union([Type.Literal('0'), Type.Literal('1')])),
+});
+
+export const EmailAttachmentParams = Type.Object({
+  id: Type.String({ format: 'uuid', messages: { format: 'Identificador inválido' } }),
+  attachmentId: Type.String({ format: 'uuid', messages: { format: 'Identificador inválido' } }),
+});
+
+const recipients = (required: string) =>
+  Type.String({ minLength: 1, maxLength: 4000, messages: { minLength: required, required, type: required } });
+
+export const OutgoingAttachment = Type.Object(
+  {
+    filename: Type.String({ minLength: 1, maxLength: 255, messages: { required: 'El nombre del adjunto es requerido', minLength: 'El nombre del adjunto es requerido' } }),
+    contentType: Type.Optional(Type.String({ maxLength: 255 })),
+    /** base64 */
+    content: Type.String({ maxLength: 36_000_000, pattern: '^[A-Za-z0-9+/=\\r\\n]*$', messages: { pattern: 'El adjunto debe ir en base64', maxLength: 'Los adjuntos superan el límite de 25 MB' } }),
+  },
+  { additionalProperties: false },
+);
+export type OutgoingAttachment = Static<typeof OutgoingAttachment>;
+
+export const SendEmailBody = Type.Object(
+  {
+    /** One address or several separated by commas. */
+    to: recipients('El destinatario es requerido'),
+    cc: Type.Optional(Type.String({ maxLength: 4000 })),
+    subject: Type.String({ minLength: 1, maxLength: 998, messages: { minLength: 'El asunto es requerido', required: 'El asunto es requerido' } }),
+    body: Type.String({ minLength: 1, maxLength: 2_000_000, messages: { minLength: 'El mensaje es requerido', required: 'El mensaje es requerido' } }),
+    attachments: Type.Optional(Type.Array(OutgoingAttachment, { maxItems: 50 })),
+    /** Tracking pixel and rewritten links (default on). */
+    track: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type SendEmailBody = Static<typeof SendEmailBody>;
+
+export const ReplyBody = Type.Object(
+  {
+    body: Type.String({ minLength: 1, maxLength: 2_000_000, messages: { minLength: 'El mensaje es requerido', required: 'El mensaje es requerido' } }),
+    all: Type.Optional(Type.Boolean()),
+    track: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type ReplyBody = Static<typeof ReplyBody>;
+
+export const ForwardBody = Type.Object(
+  {
+    to: recipients('El destinatario es requerido'),
+    body: Type.String({ maxLength: 2_000_000, messages: { required: 'El mensaje es requerido' } }),
+    track: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type ForwardBody = Static<typeof ForwardBody>;
+
+export const EmailSent = Type.Object({ success: Type.Literal(true), messageId: Type.String() });
+export type EmailSent = Static<typeof EmailSent>;
+
+export const EmailDeleted = Type.Object({ success: Type.Literal(true), permanently: Type.Boolean() });
+
+// --- Templates ------------------------------------------------------------------------------------------
+
+export const EmailTemplate = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  subject: Type.String(),
+  body: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type EmailTemplate = Static<typeof EmailTemplate>;
+
+export const EmailTemplateBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, messages: { minLength: 'El nombre es requerido', required: 'El nombre es requerido' } }),
+    subject: Type.String({ minLength: 1, maxLength: 998, messages: { minLength: 'El asunto es requerido', required: 'El asunto es requerido' } }),
+    body: Type.String({ minLength: 1, maxLength: 200_000, messages: { minLength: 'El mensaje es requerido', required: 'El mensaje es requerido' } }),
+  },
+  { additionalProperties: false },
+);
+export type EmailTemplateBody = Static<typeof EmailTemplateBody>;
+
+export const TemplateFillQuery = Type.Object({
+  to: Type.Optional(Type.String({ maxLength: 254 })),
+});
+
+export const FilledTemplate = Type.Object({ subject: Type.String(), body: Type.String(), contactFound: Type.Boolean() });
+export type FilledTemplate = Static<typeof FilledTemplate>;

@@ -1,0 +1,69 @@
+import { ImapFlow } from 'imapflow';
+import type { Logger } from '@asistente/kit';
+import { isLoopback, type ServerSettings } from '../domain/account.js';
+import { connectionReason, withDeadline } from './connect-errors.js';
+
+export type ImapAuth = { user: string; pass: string } | { user: string; accessToken: string };
+
+export class MailConnectError extends Error {
+  constructor(
+    readonly server: 'IMAP' | 'SMTP',
+    readonly reason: string,
+    readonly authFailed = false,
+  ) {
+    super(`No se pudo conectar al servidor ${server}: ${reason}`);
+    this.name = 'MailConnectError';
+  }
+}
+
+/** The whole login (TCP, TLS, greeting, authentication) ends within this, whatever the peer does. */
+export const CONNECT_DEADLINE_MS = 12_000;
+
+export interface ImapOptions {
+  /** Keep the connection in IDLE between commands (the inbox watcher); off for one-shot connections. */
+  idle?: boolean;
+}
+
+export function createImapClient(settings: ServerSettings, auth: ImapAuth, options: ImapOptions = {}): ImapFlow {
+  return new ImapFlow({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure,
+    // Loopback peers (tests, a local bridge) speak plain IMAP; anywhere else STARTTLS is used when offered.
+    ...(!settings.secure && isLoopback(settings.host) ? { doSTARTTLS: false } : {}),
+    auth,
+    logger: false,
+    connectionTimeout: 8_000,
+    greetingTimeout: 5_000,
+    socketTimeout: 5 * 60_000,
+    ...(options.idle ? { autoIdleDelay: 200 } : { disableAutoIdle: true }),
+  });
+}
+
+/**
+ * A logged-in client. A failed connect is closed here (imapflow otherwise keeps the process alive), and
+ * the failure becomes a MailConnectError with the reason in Spanish.
+ */
+export async function openImap(settings: ServerSettings, auth: ImapAuth, log?: Logger, options: ImapOptions = {}): Promise<ImapFlow> {
+  const client = createImapClient(settings, auth, options);
+  client.on('error', (error: unknown) => log?.debug({ err: error }, 'imap connection error'));
+  try {
+    await withDeadline(client.connect(), CONNECT_DEADLINE_MS, () => Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }));
+    return client;
+  } catch (error) {
+    client.close();
+    const e = error as { authenticationFailed?: boolean };
+    throw new MailConnectError('IMAP', connectionReason(error, settings.host, settings.port), e.authenticationFailed === true);
+  }
+}
+
+/** Logs out politely, or drops the socket when the server does not answer. */
+export async function closeImap(client: ImapFlow): Promise<void> {
+  try {
+    if (client.usable) await withDeadline(client.logout(), 3_000, () => new Error('logout timeout'));
+  } catch {
+    // the socket is closed below either way
+  } finally {
+    client.close();
+  }
+}

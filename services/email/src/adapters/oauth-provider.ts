@@ -1,0 +1,177 @@
+import type { Config } from '@asistente/kit';
+import { AppError } from '@asistente/kit';
+
+export type OAuthProviderName = 'gmail' | 'outlook';
+
+export interface ServerAddress {
+  host: string;
+  port: number;
+  secure: boolean;
+}
+
+export interface TokenSet {
+  accessToken: string;
+  refreshToken: string;
+  /** ms since the epoch */
+  expiresAt: number;
+  /** The mailbox address, from the ID token (present on the code exchange). */
+  email?: string;
+}
+
+interface ProviderSettings {
+  label: string;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  variables: string;
+  authUrl: string;
+  tokenUrl: string;
+  scope: string;
+  extraParams: Record<string, string>;
+  imap: ServerAddress;
+  smtp: ServerAddress;
+}
+
+const TOKEN_TIMEOUT_MS = 10_000;
+
+/** `imaps://host:993` → TLS; `imap://host:143` → STARTTLS (plain on loopback). Same for smtp(s). */
+export function parseServerUrl(url: string): ServerAddress {
+  const parsed = new URL(url);
+  const secure = parsed.protocol === 'imaps:' || parsed.protocol === 'smtps:';
+  const fallback = parsed.protocol.startsWith('imap') ? (secure ? 993 : 143) : secure ? 465 : 587;
+  return { host: parsed.hostname.replace(/^\[|\]$/g, ''), port: parsed.port ? Number(parsed.port) : fallback, secure };
+}
+
+function settingsFor(provider: OAuthProviderName, config: Config): ProviderSettings {
+  if (provider === 'gmail') {
+    return {
+      label: 'Gmail',
+      clientId: config.GOOGLE_CLIENT_ID,
+      clientSecret: config.GOOGLE_CLIENT_SECRET,
+      variables: 'GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET',
+      authUrl: config.GOOGLE_AUTH_URL,
+      tokenUrl: config.GOOGLE_TOKEN_URL,
+      scope: 'https://mail.google.com/ openid email',
+      // offline + consent: Google returns a refresh token on every connection, not only the first.
+      extraParams: { access_type: 'offline', prompt: 'consent' },
+      imap: parseServerUrl(config.GMAIL_IMAP_URL),
+      smtp: parseServerUrl(config.GMAIL_SMTP_URL),
+    };
+  }
+  const base = `${config.MICROSOFT_LOGIN_URL.replace(/\/$/, '')}/${config.MICROSOFT_TENANT}/oauth2/v2.0`;
+  return {
+    label: 'Outlook',
+    clientId: config.MICROSOFT_CLIENT_ID,
+    clientSecret: config.MICROSOFT_CLIENT_SECRET,
+    variables: 'MICROSOFT_CLIENT_ID y MICROSOFT_CLIENT_SECRET',
+    authUrl: `${base}/authorize`,
+    tokenUrl: `${base}/token`,
+    scope: 'https://outlook.office.com/IMAP.AccessAsUser.All https://outlook.office.com/SMTP.Send offline_access openid email',
+    extraParams: { prompt: 'select_account' },
+    imap: parseServerUrl(config.OUTLOOK_IMAP_URL),
+    smtp: parseServerUrl(config.OUTLOOK_SMTP_URL),
+  };
+}
+
+/**
+ * The authorization-code flow of Google or Microsoft, spoken with plain `fetch` (both follow RFC 6749), so a
+ * local token endpoint can stand in for either in tests and proxies.
+ */
+export class OAuthProvider {
+  private readonly settings: ProviderSettings;
+
+  constructor(
+    readonly name: OAuthProviderName,
+    config: Config,
+    readonly redirectUri: string,
+  ) {
+    this.settings = settingsFor(name, config);
+  }
+
+  get imap(): ServerAddress {
+    return this.settings.imap;
+  }
+
+  get smtp(): ServerAddress {
+    return this.settings.smtp;
+  }
+
+  /** 503 with what the administrator must set, when the client id or secret is missing. */
+  assertConfigured(): { clientId: string; clientSecret: string } {
+    const { clientId, clientSecret, label, variables } = this.settings;
+    if (!clientId || !clientSecret) {
+      throw new AppError(
+        503,
+        'PROVIDER_NOT_CONFIGURED',
+        `${label} no está configurado: el administrador debe definir ${variables} en el servidor`,
+      );
+    }
+    return { clientId, clientSecret };
+  }
+
+  authorizationUrl(state: string): string {
+    const { clientId } = this.assertConfigured();
+    const url = new URL(this.settings.authUrl);
+    const params = {
+      client_id: clientId,
+      redirect_uri: this.redirectUri,
+      response_type: 'code',
+      scope: this.settings.scope,
+      state,
+      ...this.settings.extraParams,
+    };
+    for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+    return url.toString();
+  }
+
+  async exchangeCode(code: string): Promise<TokenSet> {
+    const tokens = await this.tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri });
+    if (!tokens.refreshToken) throw new Error('the token endpoint returned no refresh token');
+    return tokens;
+  }
+
+  async refresh(refreshToken: string): Promise<TokenSet> {
+    const tokens = await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken });
+    // Google keeps the refresh token; Microsoft may rotate it.
+    return { ...tokens, refreshToken: tokens.refreshToken || refreshToken };
+  }
+
+  private async tokenRequest(grant: Record<string, string>): Promise<TokenSet> {
+    const { clientId, clientSecret } = this.assertConfigured();
+    const body = new URLSearchParams({ ...grant, client_id: clientId, client_secret: clientSecret });
+    const response = await fetch(this.settings.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body,
+      signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
+    });
+    const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    if (!response.ok || typeof json.access_token !== 'string') {
+      const reason = typeof json.error === 'string' ? json.error : `HTTP ${response.status}`;
+      throw new Error(`token endpoint refused the grant: ${reason}`);
+    }
+    const expiresIn = typeof json.expires_in === 'number' ? json.expires_in : Number(json.expires_in ?? 3600);
+    return {
+      accessToken: json.access_token,
+      refreshToken: typeof json.refresh_token === 'string' ? json.refresh_token : '',
+      expiresAt: Date.now() + (Number.isFinite(expiresIn) ? expiresIn : 3600) * 1000,
+      ...emailClaim(json.id_token),
+    };
+  }
+}
+
+/**
+ * The address from the ID token. It came straight from the token endpoint over the back channel (TLS in
+ * production), which is what OpenID Connect requires for using its claims without checking the signature.
+ */
+function emailClaim(idToken: unknown): { email?: string } {
+  if (typeof idToken !== 'string') return {};
+  const payload = idToken.split('.')[1];
+  if (!payload) return {};
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const email = [claims.email, claims.preferred_username, claims.upn].find((v): v is string => typeof v === 'string' && v.includes('@'));
+    return email ? { email } : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,54 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import { isLoopback, type ServerSettings } from '../domain/account.js';
+import { connectionReason, withDeadline } from './connect-errors.js';
+import { CONNECT_DEADLINE_MS, MailConnectError } from './imap-client.js';
+
+export type SmtpAuth = { user: string; pass: string } | { type: 'OAuth2'; user: string; accessToken: string };
+
+export function createSmtpTransport(settings: ServerSettings, auth: SmtpAuth): Transporter<SMTPTransport.SentMessageInfo> {
+  return nodemailer.createTransport({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure,
+    // STARTTLS is required off loopback: a password never crosses the network in clear.
+    requireTLS: !settings.secure && !isLoopback(settings.host),
+    auth,
+    connectionTimeout: 8_000,
+    greetingTimeout: 5_000,
+    socketTimeout: 60_000,
+  });
+}
+
+/** Logs in and out once: proves the settings before anything is stored. */
+export async function verifySmtp(settings: ServerSettings, auth: SmtpAuth): Promise<void> {
+  const transport = createSmtpTransport(settings, auth);
+  try {
+    await withDeadline(transport.verify(), CONNECT_DEADLINE_MS, () => Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }));
+  } catch (error) {
+    throw new MailConnectError('SMTP', connectionReason(error, settings.host, settings.port), (error as { code?: string }).code === 'EAUTH');
+  } finally {
+    transport.close();
+  }
+}
+
+/** Sends a message already built (raw RFC 5322) to the envelope's recipients. */
+export async function sendRaw(
+  settings: ServerSettings,
+  auth: SmtpAuth,
+  envelope: { from: string; to: string[] },
+  raw: Buffer,
+): Promise<void> {
+  const transport = createSmtpTransport(settings, auth);
+  try {
+    await withDeadline(transport.sendMail({ envelope, raw }), 120_000, () => Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }));
+  } catch (error) {
+    const e = error as { code?: string; responseCode?: number; response?: string };
+    if (e.responseCode && e.responseCode >= 500 && e.code !== 'EAUTH') {
+      throw new MailConnectError('SMTP', `el servidor rechazó el envío (${e.response ?? e.responseCode})`);
+    }
+    throw new MailConnectError('SMTP', connectionReason(error, settings.host, settings.port), e.code === 'EAUTH');
+  } finally {
+    transport.close();
+  }
+}

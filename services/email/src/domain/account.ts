@@ -1,0 +1,70 @@
+import type { EmailIntegration, MailProviderName } from '@asistente/contracts';
+
+export interface ServerSettings {
+  host: string;
+  port: number;
+  /** TLS from the first byte (993/465); false means STARTTLS when offered (plain only on loopback). */
+  secure: boolean;
+  user: string;
+}
+
+/** What is sealed in `credentials_enc`: passwords of an IMAP/SMTP account or the tokens of an OAuth one. */
+export type MailSecret =
+  | { kind: 'password'; imapPassword: string; smtpPassword: string }
+  | { kind: 'oauth'; accessToken: string; refreshToken: string; expiresAt: number };
+
+export interface AccountRow {
+  id: string;
+  userId: string;
+  provider: MailProviderName;
+  email: string;
+  imapHost: string;
+  imapPort: number;
+  imapSecure: boolean;
+  imapUser: string;
+  smtpHost: string;
+  smtpPort: number;
+  smtpSecure: boolean;
+  smtpUser: string;
+  credentialsEnc: string;
+  connected: boolean;
+  lastSyncAt: Date | null;
+  error: string | null;
+}
+
+/** An account ready to talk to its servers: settings plus the opened secret. */
+export interface MailAccount {
+  id: string;
+  userId: string;
+  provider: MailProviderName;
+  email: string;
+  imap: ServerSettings;
+  smtp: ServerSettings;
+  secret: MailSecret;
+}
+
+export function imapSettings(row: AccountRow): ServerSettings {
+  return { host: row.imapHost, port: row.imapPort, secure: row.imapSecure, user: row.imapUser };
+}
+
+export function smtpSettings(row: AccountRow): ServerSettings {
+  return { host: row.smtpHost, port: row.smtpPort, secure: row.smtpSecure, user: row.smtpUser };
+}
+
+/** The public view of an account: never a credential. */
+export function toIntegration(row: AccountRow): EmailIntegration {
+  return {
+    id: row.id,
+    provider: row.provider,
+    email: row.email,
+    connected: row.connected,
+    lastSyncAt: row.lastSyncAt ? row.lastSyncAt.toISOString() : null,
+    error: row.error,
+  };
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i;
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.test(host);
+}

@@ -1,0 +1,78 @@
+import type { EmailIntegration, ImapIntegrationBody } from '@asistente/contracts';
+import { badRequest, notFound, type Logger } from '@asistente/kit';
+import { closeImap, MailConnectError, openImap } from '../adapters/imap-client.js';
+import type { OAuthProvider, TokenSet } from '../adapters/oauth-provider.js';
+import { verifySmtp } from '../adapters/smtp-client.js';
+import { toIntegration, type MailSecret, type ServerSettings } from './account.js';
+import type { AccountsRepository } from './accounts.repository.js';
+import { imapAuth, smtpAuth, type Credentials } from './credentials.js';
+import type { SyncManager } from './sync-manager.js';
+
+/** Connecting, listing and forgetting mailboxes. */
+export class AccountsService {
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly credentials: Credentials,
+    private readonly sync: SyncManager,
+    private readonly log: Logger,
+  ) {}
+
+  async list(userId: string): Promise<EmailIntegration[]> {
+    return (await this.accounts.list(userId)).map(toIntegration);
+  }
+
+  /** Logs in to both servers first: a wrong password or host answers 400 and nothing is stored. */
+  async connectImap(userId: string, body: ImapIntegrationBody): Promise<EmailIntegration> {
+    const { email, imap, smtp } = body.credentials;
+    const imapServer: ServerSettings = { host: imap.host, port: imap.port, secure: imap.secure, user: imap.user };
+    const smtpServer: ServerSettings = { host: smtp.host, port: smtp.port, secure: smtp.secure, user: smtp.user };
+    const secret: MailSecret = { kind: 'password', imapPassword: imap.password, smtpPassword: smtp.password };
+    await this.verify(imapServer, smtpServer, secret);
+    const row = await this.accounts.upsert(userId, {
+      provider: 'imap',
+      email: email.trim(),
+      imap: imapServer,
+      smtp: smtpServer,
+      credentialsEnc: this.credentials.seal(userId, secret),
+    });
+    this.sync.start(row.id);
+    return toIntegration(row);
+  }
+
+  /** The OAuth callback's end: tokens sealed, the XOAUTH2 login tried, the account saved either way. */
+  async connectOAuth(userId: string, provider: OAuthProvider, tokens: TokenSet): Promise<EmailIntegration> {
+    const email = tokens.email;
+    if (!email) throw badRequest('El proveedor no indicó la dirección de correo de la cuenta');
+    const imapServer: ServerSettings = { ...provider.imap, user: email };
+    const smtpServer: ServerSettings = { ...provider.smtp, user: email };
+    const secret: MailSecret = { kind: 'oauth', accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt };
+    await this.verify(imapServer, smtpServer, secret);
+    const row = await this.accounts.upsert(userId, {
+      provider: provider.name,
+      email,
+      imap: imapServer,
+      smtp: smtpServer,
+      credentialsEnc: this.credentials.seal(userId, secret),
+    });
+    this.sync.start(row.id);
+    return toIntegration(row);
+  }
+
+  async disconnect(userId: string, id: string): Promise<void> {
+    const row = await this.accounts.find(userId, id);
+    if (!row) throw notFound('Cuenta de correo no encontrada');
+    await this.sync.stop(id);
+    await this.accounts.delete(userId, id);
+  }
+
+  private async verify(imap: ServerSettings, smtp: ServerSettings, secret: MailSecret): Promise<void> {
+    try {
+      const client = await openImap(imap, imapAuth({ imap, secret }), this.log);
+      await closeImap(client);
+      await verifySmtp(smtp, smtpAuth({ smtp, secret }));
+    } catch (error) {
+      if (error instanceof MailConnectError) throw badRequest(error.message, 'MAIL_CONNECT_FAILED');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { EMAIL_CREDENTIALS_COLUMN, type SecretBox, type SecretContext } from '@asistente/kit';
+import type { ImapAuth } from '../adapters/imap-client.js';
+import type { OAuthProvider, OAuthProviderName } from '../adapters/oauth-provider.js';
+import type { SmtpAuth } from '../adapters/smtp-client.js';
+import { imapSettings, smtpSettings, type AccountRow, type MailAccount, type MailSecret } from './account.js';
+import type { AccountsRepository } from './accounts.repository.js';
+
+/** The AAD of an account's credentials: the registry's table and column, so rotate-keys opens them too. */
+export function credentialsContext(userId: string): SecretContext {
+  return { userId, table: EMAIL_CREDENTIALS_COLUMN.table, column: EMAIL_CREDENTIALS_COLUMN.column };
+}
+
+/** Refresh an access token this long before it expires, so a sync never starts with one about to lapse. */
+const REFRESH_MARGIN_MS = 2 * 60_000;
+
+/**
+ * Opens an account's sealed credentials for one use, refreshing an OAuth access token when it is about to
+ * expire (and sealing the new one). Nothing opened here is kept or logged.
+ */
+export class Credentials {
+  constructor(
+    private readonly box: SecretBox,
+    private readonly accounts: AccountsRepository,
+    private readonly oauth: Record<OAuthProviderName, OAuthProvider>,
+  ) {}
+
+  seal(userId: string, secret: MailSecret): string {
+    return this.box.seal(JSON.stringify(secret), credentialsContext(userId));
+  }
+
+  async open(row: AccountRow): Promise<MailAccount> {
+    let secret = JSON.parse(this.box.open(row.credentialsEnc, credentialsContext(row.userId))) as MailSecret;
+    if (secret.kind === 'oauth' && secret.expiresAt - REFRESH_MARGIN_MS < Date.now() && row.provider !== 'imap') {
+      const tokens = await this.oauth[row.provider].refresh(secret.refreshToken);
+      secret = { kind: 'oauth', accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt };
+      await this.accounts.updateCredentials(row.id, this.seal(row.userId, secret));
+    }
+    return {
+      id: row.id,
+      userId: row.userId,
+      provider: row.provider,
+      email: row.email,
+      imap: imapSettings(row),
+      smtp: smtpSettings(row),
+      secret,
+    };
+  }
+}
+
+export function imapAuth(account: Pick<MailAccount, 'imap' | 'secret'>): ImapAuth {
+  const { secret, imap } = account;
+  return secret.kind === 'password' ? { user: imap.user, pass: secret.imapPassword } : { user: imap.user, accessToken: secret.accessToken };
+}
+
+export function smtpAuth(account: Pick<MailAccount, 'smtp' | 'secret'>): SmtpAuth {
+  const { secret, smtp } = account;
+  return secret.kind === 'password'
+    ? { user: smtp.user, pass: secret.smtpPassword }
+    : { type: 'OAuth2', user: smtp.user, accessToken: secret.accessToken };
+}

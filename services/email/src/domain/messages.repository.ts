@@ -1,0 +1,218 @@
+import type { MailFolder } from '@asistente/contracts';
+import type { Sql, TransactionSql } from '@asistente/kit';
+import type { ParsedMessage } from './parse-message.js';
+
+export interface FolderState {
+  role: MailFolder;
+  path: string;
+  uidValidity: bigint;
+  lastUid: number;
+}
+
+export interface MessageSummaryRow {
+  id: string;
+  fromAddr: string;
+  toAddrs: string;
+  subject: string;
+  preview: string;
+  isRead: boolean;
+  sentAt: Date;
+  hasAttachments: boolean;
+}
+
+export interface MessageRow extends MessageSummaryRow {
+  userId: string;
+  accountId: string;
+  folder: MailFolder;
+  uid: number;
+  messageId: string | null;
+  inReplyTo: string | null;
+  refs: string | null;
+  ccAddrs: string;
+  replyTo: string | null;
+  textBody: string;
+  htmlBody: string | null;
+}
+
+export interface AttachmentInfoRow {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+}
+
+export interface AttachmentRow extends AttachmentInfoRow {
+  content: Buffer;
+}
+
+export interface NewMessage {
+  uid: number;
+  isRead: boolean;
+  parsed: ParsedMessage;
+}
+
+export interface ListFilter {
+  folder: MailFolder;
+  search?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** `email.folders`, `email.messages` and `email.attachments`: the local copy of each mailbox. */
+export class MessagesRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async folders(accountId: string): Promise<Map<MailFolder, FolderState>> {
+    const rows = await this.sql<{ role: MailFolder; path: string; uidValidity: string; lastUid: string }[]>`
+      select role, path, uid_validity, last_uid from email.folders where account_id = ${accountId}`;
+    return new Map(rows.map((r) => [r.role, { role: r.role, path: r.path, uidValidity: BigInt(r.uidValidity), lastUid: Number(r.lastUid) }]));
+  }
+
+  async saveFolder(tx: TransactionSql | Sql, accountId: string, state: FolderState): Promise<void> {
+    await tx`
+      insert into email.folders (account_id, role, path, uid_validity, last_uid)
+      values (${accountId}, ${state.role}, ${state.path}, ${state.uidValidity.toString()}, ${state.lastUid})
+      on conflict (account_id, role) do update
+        set path = excluded.path, uid_validity = excluded.uid_validity, last_uid = excluded.last_uid`;
+  }
+
+  /** A UIDVALIDITY change: every UID known for the folder means nothing any more. */
+  async forgetFolder(tx: TransactionSql | Sql, accountId: string, folder: MailFolder): Promise<void> {
+    await tx`delete from email.messages where account_id = ${accountId} and folder = ${folder}`;
+  }
+
+  /** Inserts what is not there yet; answers the ids of the rows actually inserted. */
+  async insertMany(tx: TransactionSql, userId: string, accountId: string, folder: MailFolder, messages: NewMessage[]): Promise<string[]> {
+    if (messages.length === 0) return [];
+    const rows = messages.map(({ uid, isRead, parsed }) => ({
+      userId,
+      accountId,
+      folder,
+      uid,
+      messageId: parsed.messageId,
+      inReplyTo: parsed.inReplyTo,
+      refs: parsed.refs,
+      fromAddr: parsed.from,
+      toAddrs: parsed.to,
+      ccAddrs: parsed.cc,
+      replyTo: parsed.replyTo,
+      subject: parsed.subject,
+      textBody: parsed.text,
+      htmlBody: parsed.html,
+      preview: parsed.preview,
+      isRead,
+      hasAttachments: parsed.attachments.length > 0,
+      parseError: parsed.parseError,
+      sentAt: parsed.sentAt,
+    }));
+    const inserted = await tx<{ id: string; uid: string }[]>`
+      insert into email.messages ${tx(rows)}
+      on conflict (account_id, folder, uid) do nothing
+      returning id, uid`;
+    const byUid = new Map(messages.map((m) => [m.uid, m]));
+    const attachments = inserted.flatMap(({ id, uid }) =>
+      (byUid.get(Number(uid))?.parsed.attachments ?? []).map((a, position) => ({
+        messageId: id,
+        position,
+        name: a.name,
+        contentType: a.contentType,
+        size: a.size,
+        content: a.content,
+      })),
+    );
+    if (attachments.length > 0) await tx`insert into email.attachments ${tx(attachments)}`;
+    return inserted.map((r) => r.id);
+  }
+
+  /** Read flags as the server has them now; messages gone from the server (expunged) are removed. */
+  async applyServerState(accountId: string, folder: MailFolder, upToUid: number, flags: Map<number, boolean>): Promise<void> {
+    const uids = [...flags.keys()];
+    const seen = uids.filter((uid) => flags.get(uid));
+    const unseen = uids.filter((uid) => !flags.get(uid));
+    await this.sql.begin(async (tx) => {
+      if (seen.length > 0) {
+        await tx`update email.messages set is_read = true
+          where account_id = ${accountId} and folder = ${folder} and not is_read and uid = any(${seen}::bigint[])`;
+      }
+      if (unseen.length > 0) {
+        await tx`update email.messages set is_read = false
+          where account_id = ${accountId} and folder = ${folder} and is_read and uid = any(${unseen}::bigint[])`;
+      }
+      await tx`delete from email.messages
+        where account_id = ${accountId} and folder = ${folder} and uid <= ${upToUid} and not (uid = any(${uids}::bigint[]))`;
+    });
+  }
+
+  async setReadByUid(accountId: string, folder: MailFolder, uid: number, isRead: boolean): Promise<void> {
+    await this.sql`update email.messages set is_read = ${isRead}
+      where account_id = ${accountId} and folder = ${folder} and uid = ${uid} and is_read <> ${isRead}`;
+  }
+
+  async page(userId: string, filter: ListFilter): Promise<{ rows: MessageSummaryRow[]; total: number; unread: number }> {
+    const search = filter.search?.trim().toLowerCase().replaceAll('\u0000', '');
+    const where = search
+      ? this.sql`user_id = ${userId} and folder = ${filter.folder} and search like ${`%${escapeLike(search)}%`}`
+      : this.sql`user_id = ${userId} and folder = ${filter.folder}`;
+    const [rows, [counts]] = await Promise.all([
+      this.sql<MessageSummaryRow[]>`
+        select id, from_addr, to_addrs, subject, preview, is_read, sent_at, has_attachments
+        from email.messages where ${where}
+        order by sent_at desc, id desc limit ${filter.limit} offset ${filter.offset}`,
+      this.sql<{ total: string; unread: string }[]>`
+        select (select count(*) from email.messages where ${where}) as total,
+               (select count(*) from email.messages where user_id = ${userId} and folder = 'inbox' and not is_read) as unread`,
+    ]);
+    return { rows, total: Number(counts?.total ?? 0), unread: Number(counts?.unread ?? 0) };
+  }
+
+  async find(userId: string, id: string): Promise<MessageRow | undefined> {
+    const [row] = await this.sql<MessageRow[]>`
+      select id, user_id, account_id, folder, uid, message_id, in_reply_to, refs, from_addr, to_addrs, cc_addrs,
+             reply_to, subject, preview, text_body, html_body, is_read, sent_at, has_attachments
+      from email.messages where user_id = ${userId} and id = ${id}`;
+    // bigint arrives as a string; UIDs fit a double exactly (they are 32-bit).
+    return row && { ...row, uid: Number(row.uid) };
+  }
+
+  attachmentsOf(messageId: string): Promise<AttachmentInfoRow[]> {
+    return this.sql<AttachmentInfoRow[]>`
+      select id, name, content_type, size from email.attachments where message_id = ${messageId} order by position`;
+  }
+
+  attachmentContents(messageId: string): Promise<AttachmentRow[]> {
+    return this.sql<AttachmentRow[]>`
+      select id, name, content_type, size, content from email.attachments where message_id = ${messageId} order by position`;
+  }
+
+  async attachment(userId: string, messageId: string, attachmentId: string): Promise<AttachmentRow | undefined> {
+    const [row] = await this.sql<AttachmentRow[]>`
+      select a.id, a.name, a.content_type, a.size, a.content
+      from email.attachments a join email.messages m on m.id = a.message_id
+      where m.user_id = ${userId} and m.id = ${messageId} and a.id = ${attachmentId}`;
+    return row;
+  }
+
+  async setRead(id: string, isRead: boolean): Promise<void> {
+    await this.sql`update email.messages set is_read = ${isRead} where id = ${id}`;
+  }
+
+  /** After a move on the server: the row follows the message to its new folder and UID. */
+  async moved(id: string, folder: MailFolder, uid: number | undefined): Promise<void> {
+    if (uid === undefined) {
+      await this.sql`delete from email.messages where id = ${id}`;
+      return;
+    }
+    await this.sql.begin(async (tx) => {
+      // A sync may have fetched the moved copy already: that row gives way to this one.
+      await tx`delete from email.messages d using email.messages m
+        where m.id = ${id} and d.account_id = m.account_id and d.folder = ${folder} and d.uid = ${uid} and d.id <> m.id`;
+      await tx`update email.messages set folder = ${folder}, uid = ${uid} where id = ${id}`;
+    });
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.sql`delete from email.messages where id = ${id}`;
+  }
+}

@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import {
+  EMAIL_ATTACHMENTS_MAX_BYTES,
+  type EmailSent,
+  type ForwardBody,
+  type OutgoingAttachment,
+  type ReplyBody,
+  type SendEmailBody,
+} from '@asistente/contracts';
+import { badRequest, createEvent, type Logger, type Outbox, type Sql } from '@asistente/kit';
+import { closeImap, MailConnectError, openImap } from '../adapters/imap-client.js';
+import { sendRaw } from '../adapters/smtp-client.js';
+import type { AccountRow, MailAccount } from './account.js';
+import type { AccountsRepository } from './accounts.repository.js';
+import { imapAuth, smtpAuth, type Credentials } from './credentials.js';
+import type { MessageRow, MessagesRepository } from './messages.repository.js';
+import { mailServerError, type MessagesService } from './messages.service.js';
+import { addressesIn, bareAddress, parseRecipients } from './recipients.js';
+import { escapeHtml, looksLikeHtml, sanitizeMailHtml, textToHtml } from './sanitize.js';
+import type { SyncManager } from './sync-manager.js';
+import { addTracking, type TrackingSigner } from './tracking.js';
+
+interface Attachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+interface Draft {
+  to: string[];
+  cc: string[];
+  subject: string;
+  /** What the owner typed (text or HTML). */
+  body: string;
+  /** Quoted or forwarded original, appended below the body. */
+  quoted?: { html: string; text: string };
+  attachments: Attachment[];
+  inReplyTo?: string | undefined;
+  references?: string | undefined;
+  track: boolean;
+}
+
+const TOO_LARGE = 'Los adjuntos superan el límite de 25 MB';
+
+function decodeAttachments(list: OutgoingAttachment[] | undefined): Attachment[] {
+  const decoded = (list ?? []).map((a) => ({
+    filename: a.filename,
+    contentType: a.contentType || 'application/octet-stream',
+    content: Buffer.from(a.content, 'base64'),
+  }));
+  const total = decoded.reduce((sum, a) => sum + a.content.length, 0);
+  if (total > EMAIL_ATTACHMENTS_MAX_BYTES) throw badRequest(TOO_LARGE, 'ATTACHMENTS_TOO_LARGE');
+  return decoded;
+}
+
+function prefixed(prefix: string, subject: string): string {
+  return new RegExp(`^${prefix}\\s*:`, 'i').test(subject.trim()) ? subject : `${prefix}: ${subject}`;
+}
+
+function dateText(date: Date): string {
+  return date.toLocaleString('es-ES', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
+}
+
+/** Sends through the account's SMTP server, files a copy in Sent, records the mail for tracking and analytics. */
+export class MailSender {
+  constructor(
+    private readonly sql: Sql,
+    private readonly accounts: AccountsRepository,
+    private readonly messages: MessagesRepository,
+    private readonly reader: MessagesService,
+    private readonly credentials: Credentials,
+    private readonly sync: SyncManager,
+    private readonly outbox: Outbox,
+    private readonly signer: TrackingSigner,
+    private readonly trackBase: string,
+    private readonly log: Logger,
+  ) {}
+
+  async send(userId: string, body: SendEmailBody): Promise<EmailSent> {
+    const draft: Draft = {
+      to: parseRecipients(body.to, true),
+      cc: parseRecipients(body.cc, false),
+      subject: body.subject.trim(),
+      body: body.body,
+      attachments: decodeAttachments(body.attachments),
+      track: body.track ?? true,
+    };
+    if (!draft.subject) throw badRequest('El asunto es requerido', 'VALIDATION_ERROR');
+    if (!draft.body.trim()) throw badRequest('El mensaje es requerido', 'VALIDATION_ERROR');
+    const [account] = await this.accounts.list(userId);
+    if (!account) throw badRequest('Conecta una cuenta de correo antes de enviar', 'NO_MAIL_ACCOUNT');
+    return this.deliver(account, draft);
+  }
+
+  async reply(userId: string, id: string, body: ReplyBody): Promise<EmailSent> {
+    if (!body.body.trim()) throw badRequest('El mensaje es requerido', 'VALIDATION_ERROR');
+    const original = await this.reader.find(userId, id);
+    const account = await this.accountOf(original);
+    const own = account.email.toLowerCase();
+    const to = [original.replyTo || original.fromAddr].filter(Boolean);
+    const cc = body.all
+      ? [...addressesIn(original.toAddrs), ...addressesIn(original.ccAddrs)].filter(
+          (a) => a.toLowerCase() !== own && !to.some((t) => bareAddress(t).toLowerCase() === a.toLowerCase()),
+        )
+      : [];
+    if (to.length === 0) throw badRequest('El correo original no tiene remitente al que responder', 'VALIDATION_ERROR');
+    const header = `El ${dateText(original.sentAt)}, ${original.fromAddr} escribió:`;
+    return this.deliver(account, {
+      to,
+      cc,
+      subject: prefixed('Re', original.subject),
+      body: body.body,
+      quoted: {
+        html: `<p>${escapeHtml(header)}</p><blockquote style="margin:0 0 0 .8ex;border-left:1px solid #ccc;padding-left:1ex">${this.originalHtml(original)}</blockquote>`,
+        text: `${header}\n${original.textBody.split('\n').map((line) => `> ${line}`).join('\n')}`,
+      },
+      attachments: [],
+      inReplyTo: original.messageId ?? undefined,
+      references: [original.refs, original.messageId].filter(Boolean).join(' ') || undefined,
+      track: body.track ?? true,
+    });
+  }
+
+  async forward(userId: string, id: string, body: ForwardBody): Promise<EmailSent> {
+    const to = parseRecipients(body.to, true);
+    const original = await this.reader.find(userId, id);
+    const account = await this.accountOf(original);
+    const attachments = (await this.messages.attachmentContents(original.id)).map((a) => ({
+      filename: a.name,
+      contentType: a.contentType,
+      content: a.content,
+    }));
+    const lines = [
+      '---------- Mensaje reenviado ----------',
+      `De: ${original.fromAddr}`,
+      `Fecha: ${dateText(original.sentAt)}`,
+      `Asunto: ${original.subject}`,
+      `Para: ${original.toAddrs}`,
+    ];
+    return this.deliver(account, {
+      to,
+      cc: [],
+      subject: prefixed('Fwd', original.subject),
+      body: body.body.trim() ? body.body : ' ',
+      quoted: {
+        html: `<p>${lines.map(escapeHtml).join('<br>')}</p>${this.originalHtml(original)}`,
+        text: `${lines.join('\n')}\n\n${original.textBody}`,
+      },
+      attachments,
+      track: body.track ?? true,
+    });
+  }
+
+  private originalHtml(original: MessageRow): string {
+    return original.htmlBody !== null ? sanitizeMailHtml(original.htmlBody, true).html : textToHtml(original.textBody);
+  }
+
+  private async accountOf(message: MessageRow): Promise<AccountRow> {
+    const account = await this.accounts.byId(message.accountId);
+    if (!account) throw badRequest('La cuenta de este correo ya no está conectada', 'NO_MAIL_ACCOUNT');
+    return account;
+  }
+
+  private async deliver(row: AccountRow, draft: Draft): Promise<EmailSent> {
+    const sentId = randomUUID();
+    const domain = row.email.split('@')[1] ?? 'localhost';
+    const messageId = `<${sentId}@${domain}>`;
+    const ownHtml = looksLikeHtml(draft.body) ? sanitizeMailHtml(draft.body, true).html : textToHtml(draft.body);
+    const ownText = looksLikeHtml(draft.body) ? draft.body.replace(/<[^>]*>/g, '') : draft.body;
+    let html = `<div>${ownHtml}</div>${draft.quoted ? `<br>${draft.quoted.html}` : ''}`;
+    if (draft.track) html = addTracking(html, sentId, this.signer, this.trackBase);
+    const text = draft.quoted ? `${ownText}\n\n${draft.quoted.text}` : ownText;
+
+    const composer = new MailComposer({
+      from: row.email,
+      to: draft.to,
+      cc: draft.cc,
+      subject: draft.subject,
+      text,
+      html,
+      messageId,
+      inReplyTo: draft.inReplyTo,
+      references: draft.references,
+      attachments: draft.attachments,
+      date: new Date(),
+    });
+    const raw = await composer.compile().build();
+    const account = await this.credentials.open(row).catch(mailServerError);
+    const recipients = [...draft.to, ...draft.cc].map(bareAddress);
+    await sendRaw(account.smtp, smtpAuth(account), { from: account.email, to: recipients }, raw).catch(mailServerError);
+
+    await this.sql.begin(async (tx) => {
+      await tx`insert into email.sent (id, user_id, account_id, provider, message_id)
+        values (${sentId}, ${row.userId}, ${row.id}, ${row.provider}, ${messageId})`;
+      await this.outbox.append(tx, [createEvent('email.message.sent', row.userId, { messageId: sentId, provider: row.provider })]);
+    });
+    await this.fileInSent(account, raw);
+    return { success: true, messageId: sentId };
+  }
+
+  /**
+   * Gmail and Outlook keep a copy of what goes through their SMTP servers; other servers need it appended.
+   * The mail is already sent: a failure here is logged, never reported as a failed send.
+   */
+  private async fileInSent(account: MailAccount, raw: Buffer): Promise<void> {
+    try {
+      await this.sync.serialize(account.id, async () => {
+        const client = await openImap(account.imap, imapAuth(account), this.log);
+        try {
+          if (account.provider === 'imap') {
+            const sent = (await this.messages.folders(account.id)).get('sent')?.path;
+            if (sent) await client.append(sent, raw, ['\\Seen']);
+          }
+        } finally {
+          await closeImap(client);
+        }
+        await this.sync.syncNow(account, ['sent']);
+      });
+    } catch (error) {
+      this.log.warn({ err: error instanceof MailConnectError ? error.message : error, accountId: account.id }, 'sent copy not filed');
+    }
+  }
+}

@@ -1,0 +1,177 @@
+import type { ImapFlow } from 'imapflow';
+import type { Logger } from '@asistente/kit';
+import { closeImap, MailConnectError, openImap } from '../adapters/imap-client.js';
+import type { MailAccount } from './account.js';
+import type { AccountsRepository } from './accounts.repository.js';
+import { imapAuth, type Credentials } from './credentials.js';
+import type { MailboxSync } from './mailbox-sync.js';
+import type { MessagesRepository } from './messages.repository.js';
+
+const RECONNECT_MIN_MS = 2_000;
+const RECONNECT_MAX_MS = 5 * 60_000;
+
+/**
+ * One watcher per connected account while the service runs: a full sync when it starts, then a connection
+ * kept open on the inbox (imapflow IDLEs on it by itself) so new mail and flag changes made elsewhere show
+ * within seconds. A dropped connection is retried with backoff; `error` on the account says why meanwhile.
+ */
+class AccountWatcher {
+  private client: ImapFlow | undefined;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private failures = 0;
+  private queue: Promise<void> = Promise.resolve();
+  private pendingInbox = false;
+
+  constructor(
+    private readonly accountId: string,
+    private readonly manager: SyncManager,
+  ) {}
+
+  start(): void {
+    void this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    const client = this.client;
+    this.client = undefined;
+    if (client) await closeImap(client);
+    await this.queue.catch(() => {});
+  }
+
+  /** Work for this account runs one piece at a time, whoever asks (watcher, API, resync). */
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(task);
+    this.queue = result.then(
+      () => {},
+      () => {},
+    );
+    return result;
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stopped) return;
+    const { log } = this.manager;
+    try {
+      const account = await this.manager.account(this.accountId);
+      if (!account) return;
+      await this.run(() => this.manager.syncNow(account));
+      if (this.stopped) return;
+      const client = await openImap(account.imap, imapAuth(account), log, { idle: true });
+      if (this.stopped) {
+        await closeImap(client);
+        return;
+      }
+      this.client = client;
+      const inbox = (await this.manager.inboxPath(this.accountId)) ?? 'INBOX';
+      await client.mailboxOpen(inbox);
+      client.on('exists', () => this.inboxChanged());
+      client.on('flags', (event: { uid?: number; flags: Set<string> }) => {
+        if (event.uid !== undefined) void this.manager.flagChanged(this.accountId, event.uid, event.flags.has('\\Seen'));
+        else this.inboxChanged();
+      });
+      client.on('expunge', () => this.inboxChanged());
+      client.on('close', () => {
+        if (this.client === client) this.client = undefined;
+        this.retry();
+      });
+      this.failures = 0;
+      // Anything that arrived between the sync and the open.
+      this.inboxChanged();
+    } catch (error) {
+      const reason = error instanceof MailConnectError ? error.message : 'No se pudo sincronizar el correo';
+      log.warn({ err: error, accountId: this.accountId }, 'mail watcher failed');
+      await this.manager.accounts.markError(this.accountId, reason).catch(() => {});
+      this.retry();
+    }
+  }
+
+  private inboxChanged(): void {
+    if (this.pendingInbox || this.stopped) return;
+    this.pendingInbox = true;
+    void this.run(async () => {
+      this.pendingInbox = false;
+      const account = await this.manager.account(this.accountId);
+      if (account && !this.stopped) await this.manager.syncNow(account, ['inbox']);
+    }).catch((error: unknown) => this.manager.log.warn({ err: error, accountId: this.accountId }, 'inbox sync failed'));
+  }
+
+  private retry(): void {
+    if (this.stopped) return;
+    this.failures += 1;
+    const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** Math.min(this.failures, 10));
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.connect(), delay);
+    this.timer.unref();
+  }
+}
+
+export class SyncManager {
+  private readonly watchers = new Map<string, AccountWatcher>();
+  private closed = false;
+
+  constructor(
+    readonly accounts: AccountsRepository,
+    private readonly messages: MessagesRepository,
+    private readonly credentials: Credentials,
+    private readonly mailboxSync: MailboxSync,
+    readonly log: Logger,
+  ) {}
+
+  /** Watches every connected account (service start). */
+  async startAll(): Promise<void> {
+    for (const row of await this.accounts.connected()) this.start(row.id);
+  }
+
+  start(accountId: string): void {
+    if (this.closed || this.watchers.has(accountId)) return;
+    const watcher = new AccountWatcher(accountId, this);
+    this.watchers.set(accountId, watcher);
+    watcher.start();
+  }
+
+  async stop(accountId: string): Promise<void> {
+    const watcher = this.watchers.get(accountId);
+    this.watchers.delete(accountId);
+    await watcher?.stop();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.watchers.keys()].map((id) => this.stop(id)));
+  }
+
+  /** Runs `task` in the account's queue (after any sync in progress), or directly when nothing watches it. */
+  serialize<T>(accountId: string, task: () => Promise<T>): Promise<T> {
+    const watcher = this.watchers.get(accountId);
+    return watcher ? watcher.run(task) : task();
+  }
+
+  async account(accountId: string): Promise<MailAccount | undefined> {
+    const row = await this.accounts.byId(accountId);
+    return row ? this.credentials.open(row) : undefined;
+  }
+
+  async inboxPath(accountId: string): Promise<string | undefined> {
+    return (await this.messages.folders(accountId)).get('inbox')?.path;
+  }
+
+  /** One sync over a connection of its own. */
+  async syncNow(account: MailAccount, only?: Parameters<MailboxSync['sync']>[2]): Promise<void> {
+    const client = await openImap(account.imap, imapAuth(account), this.log);
+    try {
+      await this.mailboxSync.sync(client, account, only);
+      await this.accounts.markSynced(account.id);
+    } finally {
+      await closeImap(client);
+    }
+  }
+
+  async flagChanged(accountId: string, uid: number, seen: boolean): Promise<void> {
+    await this.messages.setReadByUid(accountId, 'inbox', uid, seen).catch((error: unknown) =>
+      this.log.warn({ err: error, accountId }, 'read flag not applied'),
+    );
+  }
+}

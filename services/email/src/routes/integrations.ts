@@ -1,0 +1,77 @@
+import { Type } from '@sinclair/typebox';
+import {
+  AuthorizationUrl,
+  EmailIntegration,
+  ErrorResponse,
+  IdParams,
+  ImapIntegrationBody,
+  OAuthCallbackQuery,
+  OAuthProviderParams,
+} from '@asistente/contracts';
+import { AppError, type App, type Logger, type OAuthStateSigner } from '@asistente/kit';
+import type { OAuthProvider, OAuthProviderName } from '../adapters/oauth-provider.js';
+import type { AccountsService } from '../domain/accounts.service.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 503: ErrorResponse };
+
+export interface IntegrationDeps {
+  accounts: AccountsService;
+  oauth: Record<OAuthProviderName, OAuthProvider>;
+  states: OAuthStateSigner;
+  /** Where the browser returns after the provider's consent screen. */
+  screenUrl: string;
+  log: Logger;
+}
+
+export async function integrationRoutes(app: App, deps: IntegrationDeps): Promise<void> {
+  const { accounts, oauth, states, screenUrl, log } = deps;
+
+  app.get('/emails/integrations', {
+    schema: { response: { 200: Type.Array(EmailIntegration), ...errors } },
+    handler: (request) => accounts.list(request.user.id),
+  });
+
+  app.post('/emails/integrations', {
+    schema: { body: ImapIntegrationBody, response: { 201: EmailIntegration, ...errors } },
+    handler: async (request, reply) => reply.code(201).send(await accounts.connectImap(request.user.id, request.body)),
+  });
+
+  app.delete('/emails/integrations/:id', {
+    schema: { params: IdParams, response: { 204: Type.Null(), ...errors } },
+    handler: async (request, reply) => {
+      await accounts.disconnect(request.user.id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.get('/emails/integrations/:provider/connect', {
+    schema: { params: OAuthProviderParams, response: { 200: AuthorizationUrl, ...errors } },
+    handler: (request) => {
+      const provider = oauth[request.params.provider];
+      provider.assertConfigured();
+      return { url: provider.authorizationUrl(states.sign({ userId: request.user.id, flow: `email-${provider.name}` })) };
+    },
+  });
+
+  // The provider sends the browser here: no bearer token, the signed state says whose account it is.
+  app.get('/emails/integrations/:provider/callback', {
+    config: { public: true },
+    schema: { params: OAuthProviderParams, querystring: OAuthCallbackQuery },
+    handler: async (request, reply) => {
+      const provider = oauth[request.params.provider];
+      const back = (params: Record<string, string>) => reply.redirect(`${screenUrl}?${new URLSearchParams(params).toString()}`);
+      const state = request.query.state ? states.verify(request.query.state, `email-${provider.name}`) : undefined;
+      if (!state) return back({ error: 'La autorización caducó o no es válida. Vuelve a conectar la cuenta.' });
+      if (request.query.error || !request.query.code) return back({ error: 'No se concedió el acceso a la cuenta de correo.' });
+      try {
+        const tokens = await provider.exchangeCode(request.query.code);
+        await accounts.connectOAuth(state.userId, provider, tokens);
+        return back({ connected: provider.name });
+      } catch (error) {
+        log.warn({ err: error, provider: provider.name }, 'mail OAuth callback failed');
+        const message = error instanceof AppError ? error.message : 'No se pudo completar la conexión con el proveedor.';
+        return back({ error: message });
+      }
+    },
+  });
+}

@@ -1,0 +1,75 @@
+import {
+  EmailAttachmentParams,
+  EmailDeleted,
+  EmailDetail,
+  EmailDetailQuery,
+  EmailList,
+  EmailListQuery,
+  EmailSent,
+  ErrorResponse,
+  ForwardBody,
+  IdParams,
+  ReplyBody,
+  SendEmailBody,
+  SuccessResponse,
+} from '@asistente/contracts';
+import type { App } from '@asistente/kit';
+import type { MessagesService } from '../domain/messages.service.js';
+import type { MailSender } from '../domain/sender.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 502: ErrorResponse };
+/** 25 MB of attachments travel as base64 inside JSON (4/3 of it) plus the text. */
+const SEND_BODY_LIMIT = 36 * 1024 * 1024;
+
+export async function messageRoutes(app: App, { messages, sender }: { messages: MessagesService; sender: MailSender }): Promise<void> {
+  app.get('/emails', {
+    schema: { querystring: EmailListQuery, response: { 200: EmailList, ...errors } },
+    handler: (request) => messages.list(request.user.id, request.query),
+  });
+
+  app.post('/emails/send', {
+    bodyLimit: SEND_BODY_LIMIT,
+    schema: { body: SendEmailBody, response: { 200: EmailSent, ...errors } },
+    handler: (request) => sender.send(request.user.id, request.body),
+  });
+
+  app.get('/emails/:id', {
+    schema: { params: IdParams, querystring: EmailDetailQuery, response: { 200: EmailDetail, ...errors } },
+    handler: (request) => messages.get(request.user.id, request.params.id, request.query.images === '1'),
+  });
+
+  app.get('/emails/:id/attachments/:attachmentId', {
+    schema: { params: EmailAttachmentParams },
+    handler: async (request, reply) => {
+      const file = await messages.attachment(request.user.id, request.params.id, request.params.attachmentId);
+      return reply
+        .type(file.contentType)
+        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`)
+        .header('x-content-type-options', 'nosniff')
+        .send(file.content);
+    },
+  });
+
+  app.put('/emails/:id/read', {
+    schema: { params: IdParams, response: { 200: SuccessResponse, ...errors } },
+    handler: async (request) => {
+      await messages.markRead(request.user.id, request.params.id);
+      return { success: true as const };
+    },
+  });
+
+  app.delete('/emails/:id', {
+    schema: { params: IdParams, response: { 200: EmailDeleted, ...errors } },
+    handler: async (request) => ({ success: true as const, ...(await messages.delete(request.user.id, request.params.id)) }),
+  });
+
+  app.post('/emails/:id/reply', {
+    schema: { params: IdParams, body: ReplyBody, response: { 200: EmailSent, ...errors } },
+    handler: (request) => sender.reply(request.user.id, request.params.id, request.body),
+  });
+
+  app.post('/emails/:id/forward', {
+    schema: { params: IdParams, body: ForwardBody, response: { 200: EmailSent, ...errors } },
+    handler: (request) => sender.forward(request.user.id, request.params.id, request.body),
+  });
+}

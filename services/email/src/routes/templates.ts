@@ -1,0 +1,36 @@
+import { Type } from '@sinclair/typebox';
+import { EmailTemplate, EmailTemplateBody, ErrorResponse, FilledTemplate, IdParams, TemplateFillQuery } from '@asistente/contracts';
+import type { App } from '@asistente/kit';
+import type { TemplatesService } from '../domain/templates.service.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
+
+export async function templateRoutes(app: App, { templates }: { templates: TemplatesService }): Promise<void> {
+  app.get('/emails/templates', {
+    schema: { response: { 200: Type.Array(EmailTemplate), ...errors } },
+    handler: (request) => templates.list(request.user.id),
+  });
+
+  app.post('/emails/templates', {
+    schema: { body: EmailTemplateBody, response: { 201: EmailTemplate, ...errors } },
+    handler: async (request, reply) => reply.code(201).send(await templates.create(request.user.id, request.body)),
+  });
+
+  app.put('/emails/templates/:id', {
+    schema: { params: IdParams, body: EmailTemplateBody, response: { 200: EmailTemplate, ...errors } },
+    handler: (request) => templates.update(request.user.id, request.params.id, request.body),
+  });
+
+  app.delete('/emails/templates/:id', {
+    schema: { params: IdParams, response: { 204: Type.Null(), ...errors } },
+    handler: async (request, reply) => {
+      await templates.delete(request.user.id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.get('/emails/templates/:id/fill', {
+    schema: { params: IdParams, querystring: TemplateFillQuery, response: { 200: FilledTemplate, ...errors } },
+    handler: (request) => templates.fill(request.user.id, request.params.id, request.query.to),
+  });
+}
