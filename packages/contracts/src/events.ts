@@ -34,12 +34,16 @@ export const EVENT_DATA = {
     chatId: Id,
     origin: Type.Optional(Type.Union([Type.Literal('app'), Type.Literal('phone'), Type.Literal('keyword'), Type.Literal('ai')])),
   }),
-  /** keywordAnswered: a keyword rule already answered it; isGroup: a group chat (never answered automatically). */
+  /**
+   * keywordAnswered: a keyword rule already answered it; isGroup: a group chat (never answered automatically);
+   * live: a real-time message after the connection opened (false for history sync and appends).
+   */
   'whatsapp.message.received': Type.Object({
     messageId: Id,
     chatId: Id,
     keywordAnswered: Type.Optional(Type.Boolean()),
     isGroup: Type.Optional(Type.Boolean()),
+    live: Type.Optional(Type.Boolean()),
   }),
   /** Emitted beside the message.sent of an automatic answer (keyword rule or AI). */
   'whatsapp.autoreply.sent': Type.Object({ messageId: Id, chatId: Id, kind: Type.Union([Type.Literal('keyword'), Type.Literal('ai')]) }),

@@ -5,4 +5,5 @@ export * from './events.js';
 export * from './ai.js';
 export * from './email.js';
 export * from './analytics.js';
+export * from './whatsapp.js';
 export * from './calendar.js';

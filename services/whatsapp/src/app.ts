@@ -1,10 +1,90 @@
 import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { BaileysConnector, type MakeSocket } from './adapters/baileys-connector.js';
+import type { SocketFactory } from './adapters/whatsapp-socket.js';
+import { DEFAULT_TIMING, type SessionTiming } from './domain/account-session.js';
+import { AccountsRepository } from './domain/accounts.repository.js';
+import { AuthStateRepository } from './domain/auth-state.repository.js';
+import { AutoRepliesRepository } from './domain/auto-replies.repository.js';
+import { AutoRepliesService } from './domain/auto-replies.service.js';
+import { ContactsSyncService } from './domain/contacts-sync.service.js';
+import { ConversationsService } from './domain/conversations.service.js';
+import { InboundService } from './domain/inbound.service.js';
+import { MessagesRepository } from './domain/messages.repository.js';
+import { OutboundService } from './domain/outbound.service.js';
+import { DEFAULT_LEASE, SessionManager, type LeaseTiming } from './domain/session-manager.js';
+import { autoReplyRoutes } from './routes/auto-replies.js';
+import { connectionRoutes } from './routes/connection.js';
+import { messageRoutes } from './routes/messages.js';
+
+export interface WhatsAppServiceOptions {
+  /** Replaces the real socket (tests: a fake built on Baileys' makeEventBuffer). */
+  makeSocket?: MakeSocket;
+  /** Replaces the whole socket factory (tests). */
+  factory?: SocketFactory;
+  timing?: Partial<SessionTiming>;
+  lease?: Partial<LeaseTiming>;
+  connectTimeoutMs?: number;
+  /** Whether this process is the only replica (default: embedded database, no DATABASE_URL). */
+  exclusive?: boolean;
+  /** Receives the session manager, so tests can wait for a socket's work to finish. */
+  onSessions?: (sessions: SessionManager) => void;
+}
+
+/**
+ * WHATSAPP_TEST_SOCKET_MODULE (tests only, never set in production): a module whose `makeSocket` export
+ * replaces Baileys' socket, so the browser tests can drive the built server without a phone.
+ */
+async function testSocketFromEnv(): Promise<MakeSocket | undefined> {
+  const path = process.env.WHATSAPP_TEST_SOCKET_MODULE;
+  if (!path) return undefined;
+  const module = (await import(path)) as { makeSocket: MakeSocket };
+  return module.makeSocket;
+}
+
+export function createWhatsAppService(options: WhatsAppServiceOptions = {}): ServicePlugin {
+  return async (fastify, { platform }) => {
+    const app = fastify as unknown as App;
+    await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
+    requireAuth(app);
+    const { sql } = platform.db;
+    const log = platform.log.child({ service: 'whatsapp' });
+    const outbox = platform.outbox('whatsapp');
+    const makeSocket = options.makeSocket ?? (await testSocketFromEnv());
+    const factory =
+      options.factory ??
+      new BaileysConnector({ log, webSocketUrl: platform.config.WHATSAPP_WS_URL, connectTimeoutMs: options.connectTimeoutMs, ...(makeSocket ? { makeSocket } : {}) });
+    const newMessageId = () => factory.newMessageId();
+
+    const accounts = new AccountsRepository(sql);
+    const authState = new AuthStateRepository(sql, platform.secrets);
+    const messages = new MessagesRepository(sql);
+    const autoRepliesRepo = new AutoRepliesRepository(sql);
+    const inbound = new InboundService(sql, messages, autoRepliesRepo, outbox, newMessageId);
+    const outbound = new OutboundService(sql, messages, accounts, outbox, newMessageId, log);
+    const timing = { ...DEFAULT_TIMING, ...options.timing };
+    const sessions = new SessionManager(
+      { factory, accounts, authState, messages, inbound, outbound, box: platform.secrets, log, timing },
+      { ...DEFAULT_LEASE, ...options.lease },
+      // Without a database URL the process runs on its own embedded database: it is the only replica.
+      options.exclusive ?? !platform.config.DATABASE_URL,
+    );
+    options.onSessions?.(sessions);
+
+    await connectionRoutes(app, { sessions });
+    await messageRoutes(app, {
+      conversations: new ConversationsService(messages, accounts),
+      outbound,
+      sessions,
+      contactsSync: new ContactsSyncService(sql, messages, accounts, platform.services, outbox),
+    });
+    await autoReplyRoutes(app, { autoReplies: new AutoRepliesService(autoRepliesRepo) });
+
+    app.addHook('onReady', async () => sessions.start());
+    app.addHook('preClose', async () => sessions.close());
+  };
+}
 
 /** The whatsapp service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
-const whatsappService: ServicePlugin = async (fastify, { platform }) => {
-  const app = fastify as unknown as App;
-  await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
-  requireAuth(app);
-};
+const whatsappService: ServicePlugin = createWhatsAppService();
 
 export default whatsappService;

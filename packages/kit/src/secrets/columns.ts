@@ -19,6 +19,22 @@ export const OPENAI_KEY_COLUMN = {
   userIdColumn: 'user_id',
 } as const satisfies RegisteredSecretColumn;
 
+/** Baileys' auth state, one sealed row per key (services/whatsapp). */
+export const WHATSAPP_AUTH_STATE_COLUMN = {
+  table: 'whatsapp.auth_state',
+  column: 'value_enc',
+  idColumn: 'id',
+  userIdColumn: 'user_id',
+} as const satisfies RegisteredSecretColumn;
+
+/** The pairing QR of an account being linked (services/whatsapp); it carries the pairing's secret key. */
+export const WHATSAPP_QR_COLUMN = {
+  table: 'whatsapp.accounts',
+  column: 'qr_enc',
+  idColumn: 'user_id',
+  userIdColumn: 'user_id',
+} as const satisfies RegisteredSecretColumn;
+
 /** The user's Google OAuth tokens (services/calendar). */
 export const GOOGLE_ACCESS_TOKEN_COLUMN = {
   table: 'calendar.google_accounts',
@@ -47,4 +63,6 @@ export const SECRET_COLUMNS: readonly RegisteredSecretColumn[] = [
   EMAIL_CREDENTIALS_COLUMN,
   GOOGLE_ACCESS_TOKEN_COLUMN,
   GOOGLE_REFRESH_TOKEN_COLUMN,
+  WHATSAPP_AUTH_STATE_COLUMN,
+  WHATSAPP_QR_COLUMN,
 ];

@@ -27,6 +27,8 @@ export {
   GOOGLE_REFRESH_TOKEN_COLUMN,
   OPENAI_KEY_COLUMN,
   SECRET_COLUMNS,
+  WHATSAPP_AUTH_STATE_COLUMN,
+  WHATSAPP_QR_COLUMN,
   type RegisteredSecretColumn,
 } from './columns.js';
 export { sqlSecretStore, type SqlSecretStore } from './sql-store.js';

@@ -1,0 +1,183 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** Spec section 9: conversations 10 a page; messages 20 by default, 30 in the conversation view. */
+export const WHATSAPP_CONVERSATIONS_PAGE_SIZE = 10;
+export const WHATSAPP_MESSAGES_PAGE_SIZE = 20;
+export const WHATSAPP_CHAT_PAGE_SIZE = 30;
+export const WHATSAPP_TEXT_MAX = 4096;
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const WhatsAppState = Type.Union([
+  Type.Literal('disconnected'),
+  Type.Literal('connecting'),
+  Type.Literal('qr'),
+  Type.Literal('connected'),
+  Type.Literal('logged_out'),
+  Type.Literal('error'),
+]);
+export type WhatsAppState = Static<typeof WhatsAppState>;
+
+export const WhatsAppStatus = Type.Object({
+  connected: Type.Boolean(),
+  qrCode: Nullable(Type.String()),
+  state: WhatsAppState,
+  phone: Nullable(Type.String()),
+  name: Nullable(Type.String()),
+  since: Type.String({ format: 'date-time' }),
+  lastEventAt: Nullable(Type.String({ format: 'date-time' })),
+  error: Nullable(Type.String()),
+});
+export type WhatsAppStatus = Static<typeof WhatsAppStatus>;
+
+export const WhatsAppConnectResult = Type.Object({ connected: Type.Boolean(), qrCode: Nullable(Type.String()) });
+export type WhatsAppConnectResult = Static<typeof WhatsAppConnectResult>;
+
+export const WhatsAppHealth = Type.Object({
+  state: WhatsAppState,
+  since: Type.String({ format: 'date-time' }),
+  lastEventAgeSeconds: Type.Union([Type.Integer(), Type.Null()]),
+  reconnectsLastHour: Type.Integer(),
+  decryptFailures: Type.Integer(),
+  pendingMessages: Type.Integer(),
+  owner: Nullable(Type.String()),
+  error: Nullable(Type.String()),
+});
+export type WhatsAppHealth = Static<typeof WhatsAppHealth>;
+
+const Page = Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, messages: { type: 'Página inválida', minimum: 'Página inválida' } });
+const limit = (defaultValue: number) =>
+  Type.Integer({ minimum: 1, maximum: 100, default: defaultValue, messages: { type: 'Límite inválido', minimum: 'Límite inválido', maximum: 'Máximo 100 por página' } });
+
+export const Pagination = Type.Object({ total: Type.Integer(), page: Type.Integer(), limit: Type.Integer() });
+
+export const ConversationsQuery = Type.Object({
+  page: Page,
+  limit: limit(WHATSAPP_CONVERSATIONS_PAGE_SIZE),
+  search: Type.Optional(Type.String({ maxLength: 100 })),
+});
+export type ConversationsQuery = Static<typeof ConversationsQuery>;
+
+export const Conversation = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  phone: Nullable(Type.String()),
+  isGroup: Type.Boolean(),
+  lastAt: Nullable(Type.String({ format: 'date-time' })),
+  lastMessage: Type.Union([
+    Type.Object({ text: Type.String(), direction: Type.Union([Type.Literal('incoming'), Type.Literal('outgoing')]) }),
+    Type.Null(),
+  ]),
+  unread: Type.Integer(),
+});
+export type Conversation = Static<typeof Conversation>;
+
+export const ConversationList = Type.Object({ data: Type.Array(Conversation), pagination: Pagination });
+export type ConversationList = Static<typeof ConversationList>;
+
+export const MessagesQuery = Type.Object({
+  page: Page,
+  limit: limit(WHATSAPP_MESSAGES_PAGE_SIZE),
+  phoneNumber: Type.Optional(Type.String({ maxLength: 40 })),
+  jid: Type.Optional(Type.String({ maxLength: 200 })),
+});
+export type MessagesQuery = Static<typeof MessagesQuery>;
+
+export const MessageOrigin = Type.Union([
+  Type.Literal('app'),
+  Type.Literal('phone'),
+  Type.Literal('keyword'),
+  Type.Literal('ai'),
+  Type.Literal('contact'),
+]);
+export type MessageOrigin = Static<typeof MessageOrigin>;
+
+export const MessageStatus = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('sent'),
+  Type.Literal('delivered'),
+  Type.Literal('read'),
+  Type.Literal('failed'),
+  Type.Literal('received'),
+]);
+export type MessageStatus = Static<typeof MessageStatus>;
+
+export const MediaInfo = Type.Object({
+  kind: Type.String(),
+  size: Type.Union([Type.Integer(), Type.Null()]),
+  caption: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const WhatsAppMessage = Type.Object({
+  id: Type.String(),
+  chatId: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  message: Type.String(),
+  timestamp: Type.String({ format: 'date-time' }),
+  type: Type.Union([Type.Literal('incoming'), Type.Literal('outgoing')]),
+  status: MessageStatus,
+  origin: MessageOrigin,
+  media: Type.Union([MediaInfo, Type.Null()]),
+});
+export type WhatsAppMessage = Static<typeof WhatsAppMessage>;
+
+export const MessageList = Type.Object({ data: Type.Array(WhatsAppMessage), pagination: Pagination });
+export type MessageList = Static<typeof MessageList>;
+
+const sendText = Type.String({ maxLength: WHATSAPP_TEXT_MAX, messages: { type: 'Escribe un mensaje', maxLength: `El mensaje admite como máximo ${WHATSAPP_TEXT_MAX} caracteres` } });
+
+/** `{ jid, type: 'text', text }` or the spec's `{ phoneNumber, message }`; origin 'ai' when the assistant writes. */
+export const SendMessageBody = Type.Object(
+  {
+    jid: Type.Optional(Type.String({ minLength: 3, maxLength: 200, messages: { minLength: 'Destinatario inválido', type: 'Destinatario inválido' } })),
+    phoneNumber: Type.Optional(Type.String({ maxLength: 40, messages: { type: 'Número de teléfono inválido' } })),
+    type: Type.Optional(Type.Literal('text', { messages: { const: 'Solo se pueden enviar mensajes de texto' } })),
+    text: Type.Optional(sendText),
+    message: Type.Optional(sendText),
+    origin: Type.Optional(Type.Union([Type.Literal('app'), Type.Literal('ai')], { messages: { type: 'Origen inválido' } })),
+  },
+  { additionalProperties: false },
+);
+export type SendMessageBody = Static<typeof SendMessageBody>;
+
+export const AutoReply = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  keyword: Type.String(),
+  response: Type.String(),
+  active: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type AutoReply = Static<typeof AutoReply>;
+
+export const AutoReplyList = Type.Object({ data: Type.Array(AutoReply) });
+export type AutoReplyList = Static<typeof AutoReplyList>;
+
+const keywordText = Type.String({ maxLength: 100, messages: { type: 'Completa palabra clave y respuesta', maxLength: 'La palabra clave admite como máximo 100 caracteres' } });
+const responseText = Type.String({ maxLength: WHATSAPP_TEXT_MAX, messages: { type: 'Completa palabra clave y respuesta', maxLength: `La respuesta admite como máximo ${WHATSAPP_TEXT_MAX} caracteres` } });
+const activeFlag = Type.Boolean({ messages: { type: 'El estado activo debe ser verdadero o falso' } });
+
+export const AutoReplyBody = Type.Object(
+  {
+    keyword: Type.Optional(keywordText),
+    response: Type.Optional(responseText),
+    active: Type.Optional(activeFlag),
+    isActive: Type.Optional(activeFlag),
+  },
+  { additionalProperties: false },
+);
+export type AutoReplyBody = Static<typeof AutoReplyBody>;
+
+export const AutoReplyPatch = AutoReplyBody;
+export type AutoReplyPatch = Static<typeof AutoReplyPatch>;
+
+export const WhatsAppStats = Type.Object({
+  sent: Type.Integer(),
+  received: Type.Integer(),
+  contacts: Type.Integer(),
+  autoReplies: Type.Integer(),
+});
+export type WhatsAppStats = Static<typeof WhatsAppStats>;
+
+export const SyncContactsResult = Type.Object({ created: Type.Integer(), updated: Type.Integer() });
+export type SyncContactsResult = Static<typeof SyncContactsResult>;

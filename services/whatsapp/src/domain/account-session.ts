@@ -1,0 +1,263 @@
+import { WHATSAPP_QR_COLUMN, type Logger, type SecretBox } from '@asistente/kit';
+import QRCode from 'qrcode';
+import type { CloseKind, SocketFactory, SocketHandlers, WhatsAppSocket } from '../adapters/whatsapp-socket.js';
+import type { AccountsRepository } from './accounts.repository.js';
+import type { AuthStateRepository } from './auth-state.repository.js';
+import type { InboundService } from './inbound.service.js';
+import type { MessagesRepository } from './messages.repository.js';
+import type { OutboundService } from './outbound.service.js';
+
+export interface SessionTiming {
+  /** First reconnect delay; doubles per failed attempt up to backoffMaxMs, with jitter. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** An open socket silent for this long is restarted by the watchdog. */
+  staleMs: number;
+  watchdogMs: number;
+}
+
+export const DEFAULT_TIMING: SessionTiming = { backoffBaseMs: 2_000, backoffMaxMs: 60_000, staleMs: 10 * 60_000, watchdogMs: 30_000 };
+
+export interface SessionDeps {
+  factory: SocketFactory;
+  accounts: AccountsRepository;
+  authState: AuthStateRepository;
+  messages: MessagesRepository;
+  inbound: InboundService;
+  outbound: OutboundService;
+  box: SecretBox;
+  log: Logger;
+  timing: SessionTiming;
+}
+
+export const qrContext = (userId: string) => ({ userId, table: WHATSAPP_QR_COLUMN.table, column: WHATSAPP_QR_COLUMN.column });
+
+/** How often the last-event time is written (the watchdog and the in-memory copy see every event). */
+const TOUCH_EVERY_MS = 5_000;
+
+/**
+ * One account's socket on the replica holding its lease: connects, shows QRs, reconnects transient closes with
+ * exponential backoff and jitter, never reconnects a logged-out session (creds wiped), restarts a socket that
+ * went silent, and feeds what arrives to the inbound service one batch at a time, in arrival order.
+ */
+export class AccountSession {
+  private socket: WhatsAppSocket | undefined;
+  private open = false;
+  private stopped = false;
+  private generation = 0;
+  private attempt = 0;
+  private sawQr = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  private lastActivity = Date.now();
+  private lastTouch = 0;
+  private decryptFailures = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private delivering: Promise<void> | undefined;
+  private deliverAgain = false;
+
+  constructor(
+    readonly userId: string,
+    private readonly deps: SessionDeps,
+  ) {}
+
+  get isOpen(): boolean {
+    return this.open;
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  async start(): Promise<void> {
+    this.watchdog = setInterval(() => this.checkStale(), this.deps.timing.watchdogMs);
+    this.watchdog.unref();
+    await this.connectSocket();
+  }
+
+  /** Skips a pending backoff wait (the user pressed connect again). */
+  async reconnectNow(): Promise<void> {
+    if (this.open || this.stopped) return;
+    clearTimeout(this.retryTimer);
+    this.socket?.end();
+    await this.connectSocket();
+  }
+
+  /** Closes the socket and keeps the link (disconnect, lease lost, shutdown). */
+  stop(): void {
+    this.stopped = true;
+    this.open = false;
+    this.generation++;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.watchdog);
+    this.socket?.end();
+    this.socket = undefined;
+  }
+
+  /** Unlinks the device from the phone, then stops. */
+  async logout(): Promise<void> {
+    const socket = this.socket;
+    this.generation++; // the close that follows the unlink is expected, not news to act on
+    await socket?.logout().catch((error: unknown) => this.deps.log.warn({ err: error }, 'whatsapp logout failed'));
+    this.stop();
+  }
+
+  /** Drained work: inbound batches stored, sends attempted. Tests and shutdown wait on it. */
+  async idle(): Promise<void> {
+    await this.queue;
+    await this.delivering;
+  }
+
+  lookup(digits: string): Promise<string | null> {
+    return this.open && this.socket ? this.socket.lookup(digits) : Promise.resolve(null);
+  }
+
+  /** Delivers pending messages; a call during a delivery run makes it go round once more. */
+  kick(): void {
+    if (!this.open || !this.socket) return;
+    if (this.delivering) {
+      this.deliverAgain = true;
+      return;
+    }
+    const socket = this.socket;
+    this.delivering = (async () => {
+      do {
+        this.deliverAgain = false;
+        await this.deps.outbound.drain(this.userId, socket, () => this.open && this.socket === socket);
+      } while (this.deliverAgain && this.open);
+    })()
+      .catch((error: unknown) => this.deps.log.error({ err: error }, 'whatsapp delivery failed'))
+      .finally(() => {
+        this.delivering = undefined;
+      });
+  }
+
+  private enqueue(work: () => Promise<unknown>): void {
+    this.queue = this.queue.then(work).catch((error: unknown) => this.deps.log.error({ err: error }, 'whatsapp event not processed'));
+  }
+
+  private async connectSocket(): Promise<void> {
+    const { accounts, authState, factory } = this.deps;
+    const generation = ++this.generation;
+    this.open = false;
+    await accounts.setState(this.userId, { state: 'connecting' });
+    const handlers = this.handlers(generation);
+    try {
+      const socket = await factory.connect(authState.storeFor(this.userId, () => handlers.decryptFailure()), handlers);
+      if (generation !== this.generation) socket.end();
+      else this.socket = socket;
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'whatsapp socket could not start');
+      handlers.close('transient', 'No se pudo iniciar la conexión con WhatsApp. Reintentando…');
+    }
+  }
+
+  private handlers(generation: number): SocketHandlers {
+    const { accounts, inbound, messages, box, log } = this.deps;
+    const current = () => generation === this.generation && !this.stopped;
+    const when = (work: () => Promise<unknown>) => {
+      if (current()) this.enqueue(async () => (current() ? work() : undefined));
+    };
+    return {
+      qr: (qr) =>
+        when(async () => {
+          this.sawQr = true;
+          const image = await QRCode.toDataURL(qr, { margin: 1, width: 280 });
+          await accounts.setState(this.userId, { state: 'qr', qrEnc: box.seal(image, qrContext(this.userId)), error: null });
+        }),
+      open: (me) =>
+        when(async () => {
+          this.open = true;
+          this.attempt = 0;
+          await accounts.setState(this.userId, { state: 'connected', qrEnc: null, error: null, linked: true, phone: me.phone ? `+${me.phone}` : null, name: me.name });
+          this.kick();
+        }),
+      close: (kind, reason) => {
+        if (generation !== this.generation) return;
+        this.open = false;
+        this.socket = undefined;
+        when(() => this.onClose(kind, reason));
+      },
+      messages: (batch, live) =>
+        when(async () => {
+          const result = await inbound.store(this.userId, batch, live);
+          if (result.autoReplies > 0) this.kick();
+        }),
+      statuses: (updates) =>
+        when(async () => {
+          for (const { waId, status } of updates) await messages.advanceStatus(this.userId, waId, status);
+        }),
+      contacts: (contacts) => when(() => inbound.contacts(this.userId, contacts)),
+      lidMappings: (mappings) => when(() => inbound.mapLids(this.userId, mappings)),
+      decryptFailure: () => {
+        // Counted and written in bulk: a burst of Bad MACs must not become a burst of log lines or writes.
+        if (this.decryptFailures++ === 0) {
+          when(async () => {
+            const count = this.decryptFailures;
+            this.decryptFailures = 0;
+            log.warn({ count }, 'whatsapp messages could not be decrypted');
+            await accounts.addDecryptFailures(this.userId, count);
+          });
+        }
+      },
+      activity: () => {
+        this.lastActivity = Date.now();
+        if (this.lastActivity - this.lastTouch >= TOUCH_EVERY_MS) {
+          this.lastTouch = this.lastActivity;
+          const at = new Date(this.lastActivity);
+          when(() => accounts.touch(this.userId, at));
+        }
+      },
+    };
+  }
+
+  private async onClose(kind: CloseKind, reason: string): Promise<void> {
+    const { accounts, authState, log } = this.deps;
+    if (kind === 'logged_out') {
+      // The phone unlinked us: the creds are dead. Reconnecting would only loop; the user scans a new QR.
+      this.stop();
+      await authState.wipe(this.userId);
+      await accounts.want(this.userId, false);
+      await accounts.setState(this.userId, { state: 'logged_out', linked: false, qrEnc: null, error: reason });
+      return;
+    }
+    if (kind === 'restart') {
+      await this.connectSocket();
+      return;
+    }
+    const account = await accounts.find(this.userId);
+    if (!account?.linked && this.sawQr) {
+      // The QRs ran out unscanned: stop here instead of showing QRs forever; "Actualizar QR" starts again.
+      this.stop();
+      await accounts.want(this.userId, false);
+      await accounts.setState(this.userId, { state: 'disconnected', qrEnc: null, error: null });
+      return;
+    }
+    const floor = kind === 'replaced' ? 30_000 : 0;
+    const { backoffBaseMs, backoffMaxMs } = this.deps.timing;
+    const delay = Math.max(floor, Math.min(backoffMaxMs, backoffBaseMs * 2 ** this.attempt) * (0.5 + Math.random() / 2));
+    this.attempt++;
+    log.info({ kind, attempt: this.attempt, delayMs: Math.round(delay) }, 'whatsapp socket closed, reconnecting');
+    await accounts.setState(this.userId, { state: 'error', qrEnc: null, error: reason });
+    await accounts.recordReconnect(this.userId);
+    const generation = this.generation;
+    this.retryTimer = setTimeout(() => {
+      if (generation === this.generation && !this.stopped) void this.connectSocket();
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  private checkStale(): void {
+    if (!this.open || Date.now() - this.lastActivity < this.deps.timing.staleMs) return;
+    this.deps.log.warn({ silentMs: Date.now() - this.lastActivity }, 'whatsapp socket silent, restarting it');
+    const socket = this.socket;
+    this.lastActivity = Date.now();
+    this.generation++;
+    this.open = false;
+    socket?.end();
+    this.enqueue(async () => {
+      await this.deps.accounts.recordReconnect(this.userId);
+      await this.connectSocket();
+    });
+  }
+}

@@ -1,0 +1,115 @@
+import type { Sql } from '@asistente/kit';
+import type { WhatsAppState } from '@asistente/contracts';
+
+export interface AccountRow {
+  userId: string;
+  wanted: boolean;
+  linked: boolean;
+  state: WhatsAppState;
+  qrEnc: string | null;
+  phone: string | null;
+  name: string | null;
+  since: Date;
+  lastEventAt: Date | null;
+  error: string | null;
+  region: string;
+  reconnectsLastHour: number;
+  decryptFailures: number;
+  leaseOwner: string | null;
+  leaseUntil: Date | null;
+}
+
+export interface StatePatch {
+  state: WhatsAppState;
+  qrEnc?: string | null;
+  error?: string | null;
+  phone?: string | null;
+  name?: string | null;
+  linked?: boolean;
+}
+
+/** `whatsapp.accounts`: one row per user, the shared view of its connection and the socket lease. */
+export class AccountsRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async find(userId: string): Promise<AccountRow | undefined> {
+    const [row] = await this.sql<AccountRow[]>`
+      select user_id, wanted, linked, state, qr_enc, phone, name, since, last_event_at, error, region,
+             cardinality(array(select t from unnest(reconnects_at) t where t > now() - interval '1 hour'))::int
+               as reconnects_last_hour,
+             decrypt_failures, lease_owner, lease_until
+      from whatsapp.accounts where user_id = ${userId}`;
+    return row;
+  }
+
+  async want(userId: string, wanted: boolean): Promise<void> {
+    await this.sql`
+      insert into whatsapp.accounts (user_id, wanted) values (${userId}, ${wanted})
+      on conflict (user_id) do update set wanted = excluded.wanted, updated_at = now()`;
+  }
+
+  /** A state change; `since` moves only when the state itself changes. */
+  async setState(userId: string, patch: StatePatch): Promise<void> {
+    const has = (key: keyof StatePatch) => key in patch;
+    await this.sql`
+      update whatsapp.accounts set
+        since = case when state = ${patch.state} then since else now() end,
+        state = ${patch.state},
+        qr_enc = ${has('qrEnc') ? this.sql`${patch.qrEnc ?? null}` : this.sql`qr_enc`},
+        error = ${has('error') ? this.sql`${patch.error ?? null}` : this.sql`error`},
+        phone = ${has('phone') ? this.sql`${patch.phone ?? null}` : this.sql`phone`},
+        name = ${has('name') ? this.sql`${patch.name ?? null}` : this.sql`name`},
+        linked = ${has('linked') ? this.sql`${patch.linked ?? false}` : this.sql`linked`},
+        updated_at = now()
+      where user_id = ${userId}`;
+  }
+
+  async touch(userId: string, at: Date): Promise<void> {
+    await this.sql`update whatsapp.accounts set last_event_at = ${at} where user_id = ${userId}`;
+  }
+
+  async recordReconnect(userId: string): Promise<void> {
+    await this.sql`
+      update whatsapp.accounts set reconnects_at =
+        array(select t from unnest(reconnects_at) t where t > now() - interval '1 hour') || now()
+      where user_id = ${userId}`;
+  }
+
+  async addDecryptFailures(userId: string, count: number): Promise<void> {
+    await this.sql`update whatsapp.accounts set decrypt_failures = decrypt_failures + ${count} where user_id = ${userId}`;
+  }
+
+  /** Extends the leases this replica holds on accounts still wanted; answers the ones it still holds. */
+  async renew(owner: string, ttlMs: number): Promise<string[]> {
+    const rows = await this.sql<{ userId: string }[]>`
+      update whatsapp.accounts set lease_until = now() + ${ttlMs} * interval '1 millisecond'
+      where lease_owner = ${owner} and wanted
+      returning user_id`;
+    return rows.map((r) => r.userId);
+  }
+
+  /**
+   * Takes the accounts that want a socket and have no live owner (never owned, expired, or released).
+   * `userId` narrows it to one account; `force` ignores live leases (the embedded process is the only one).
+   */
+  async claim(owner: string, ttlMs: number, options: { userId?: string; force?: boolean; limit?: number } = {}): Promise<string[]> {
+    const rows = await this.sql<{ userId: string }[]>`
+      update whatsapp.accounts set lease_owner = ${owner}, lease_until = now() + ${ttlMs} * interval '1 millisecond'
+      where user_id in (
+        select user_id from whatsapp.accounts
+        where wanted
+          ${options.userId ? this.sql`and user_id = ${options.userId}` : this.sql``}
+          ${options.force ? this.sql`` : this.sql`and (lease_owner is null or lease_owner = ${owner} or lease_until < now())`}
+        order by user_id
+        limit ${options.limit ?? 100}
+        for update skip locked)
+      returning user_id`;
+    return rows.map((r) => r.userId);
+  }
+
+  async release(owner: string, userId?: string): Promise<void> {
+    await this.sql`
+      update whatsapp.accounts set lease_owner = null, lease_until = null
+      where lease_owner = ${owner} ${userId ? this.sql`and user_id = ${userId}` : this.sql``}`;
+  }
+}

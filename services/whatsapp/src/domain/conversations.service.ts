@@ -1,0 +1,53 @@
+import type { ConversationList, ConversationsQuery, MessageList, MessagesQuery, WhatsAppStats } from '@asistente/contracts';
+import { toMessage } from './message-view.js';
+import type { AccountsRepository } from './accounts.repository.js';
+import type { ChatRow, MessagesRepository } from './messages.repository.js';
+import { jidCandidates, toE164 } from './phone.js';
+
+function toConversation(row: ChatRow) {
+  return {
+    id: row.jid,
+    name: row.name ?? row.phone ?? row.jid.split('@')[0]!,
+    phone: row.phone,
+    isGroup: row.isGroup,
+    lastAt: row.lastAt?.toISOString() ?? null,
+    lastMessage: row.lastDirection ? { text: row.lastText ?? '', direction: row.lastDirection } : null,
+    unread: row.unread,
+  };
+}
+
+/** Reads: the inbox, a chat's history (page 1 newest; opening it marks it read) and the figures. */
+export class ConversationsService {
+  constructor(
+    private readonly messages: MessagesRepository,
+    private readonly accounts: AccountsRepository,
+  ) {}
+
+  async list(userId: string, query: ConversationsQuery): Promise<ConversationList> {
+    const { rows, total } = await this.messages.conversations(userId, query.search, query.limit, (query.page - 1) * query.limit);
+    return { data: rows.map(toConversation), pagination: { total, page: query.page, limit: query.limit } };
+  }
+
+  async history(userId: string, query: MessagesQuery): Promise<MessageList> {
+    const empty = { data: [], pagination: { total: 0, page: query.page, limit: query.limit } };
+    let chatId: string | null = null;
+    if (query.jid || query.phoneNumber) {
+      const chat = query.jid ? await this.messages.findChatByJid(userId, query.jid.trim()) : await this.chatOfPhone(userId, query.phoneNumber!);
+      if (!chat) return empty;
+      chatId = chat.id;
+      if (query.page === 1 && chat.unread > 0) await this.messages.markRead(chat.id);
+    }
+    const { rows, total } = await this.messages.messages(userId, chatId, query.limit, (query.page - 1) * query.limit);
+    return { data: rows.map(toMessage), pagination: { total, page: query.page, limit: query.limit } };
+  }
+
+  private async chatOfPhone(userId: string, phone: string) {
+    const region = (await this.accounts.find(userId))?.region ?? 'ES';
+    const e164 = toE164(phone, region);
+    return e164 ? this.messages.findChatByJids(userId, jidCandidates(e164)) : undefined;
+  }
+
+  stats(userId: string): Promise<WhatsAppStats> {
+    return this.messages.stats(userId);
+  }
+}

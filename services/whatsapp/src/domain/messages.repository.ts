@@ -1,0 +1,260 @@
+import type { Sql, TransactionSql } from '@asistente/kit';
+import type { MessageOrigin, MessageStatus } from '@asistente/contracts';
+import type { MediaInfo } from '../adapters/whatsapp-socket.js';
+import { isLidJid, isPhoneJid, phoneOfJid } from './phone.js';
+
+type Db = Sql | TransactionSql;
+
+export interface ChatRow {
+  id: string;
+  jid: string;
+  lid: string | null;
+  name: string | null;
+  phone: string | null;
+  isGroup: boolean;
+  lastAt: Date | null;
+  lastText: string | null;
+  lastDirection: 'incoming' | 'outgoing' | null;
+  unread: number;
+}
+
+export interface MessageRow {
+  id: string;
+  chatId: string;
+  waId: string;
+  seq: string;
+  direction: 'incoming' | 'outgoing';
+  origin: MessageOrigin;
+  fromJid: string;
+  toJid: string;
+  body: string;
+  media: MediaInfo | null;
+  sentAt: Date;
+  status: MessageStatus;
+  autoReplyId: string | null;
+  attempts: number;
+}
+
+export interface NewMessage {
+  chatId: string;
+  waId: string;
+  direction: 'incoming' | 'outgoing';
+  origin: MessageOrigin;
+  fromJid: string;
+  toJid: string;
+  body: string;
+  media: MediaInfo | null;
+  sentAt: Date;
+  status: MessageStatus;
+  autoReplyId?: string | null;
+}
+
+const CHAT_COLUMNS = ['id', 'jid', 'lid', 'name', 'phone', 'is_group', 'last_at', 'last_text', 'last_direction', 'unread'];
+const STATUS_RANK: Record<MessageStatus, number> = { pending: 0, sent: 1, delivered: 2, read: 3, failed: 1, received: 0 };
+
+/** `whatsapp.chats` and `whatsapp.messages`. */
+export class MessagesRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /**
+   * The one conversation of a person, whichever of their JIDs (phone or @lid) this message used: finds the
+   * chat by either, upgrades a lid-only chat to its phone JID when the phone becomes known, and merges two
+   * chats that turn out to be the same person.
+   */
+  async ensureChat(tx: Db, userId: string, jids: string[], name: string | null, isGroup: boolean): Promise<ChatRow> {
+    const pn = jids.find(isPhoneJid) ?? null;
+    const lid = jids.find(isLidJid) ?? null;
+    const primary = isGroup ? jids[0]! : (pn ?? lid ?? jids[0]!);
+    const candidates = [...new Set(jids)];
+    const found = await tx<ChatRow[]>`
+      select ${tx(CHAT_COLUMNS)} from whatsapp.chats
+      where user_id = ${userId} and (jid in ${tx(candidates)} ${lid ? tx`or lid = ${lid}` : tx``})
+      order by (jid = ${primary}) desc
+      for update`;
+    if (found.length === 0) {
+      const [created] = await tx<ChatRow[]>`
+        insert into whatsapp.chats (user_id, jid, lid, name, phone, is_group)
+        values (${userId}, ${primary}, ${isGroup ? null : lid}, ${name}, ${phoneOfJid(primary)}, ${isGroup})
+        on conflict (user_id, jid) do update set name = coalesce(whatsapp.chats.name, excluded.name)
+        returning ${tx(CHAT_COLUMNS)}`;
+      return created!;
+    }
+    const keep = found[0]!;
+    for (const other of found.slice(1)) {
+      await tx`update whatsapp.messages set chat_id = ${keep.id} where chat_id = ${other.id}`;
+      await tx`delete from whatsapp.chats where id = ${other.id}`;
+      await tx`
+        update whatsapp.chats set unread = unread + ${other.unread}, name = coalesce(name, ${other.name}) where id = ${keep.id}`;
+    }
+    const needsUpgrade = !isGroup && ((pn && keep.jid !== pn) || (lid && keep.lid !== lid) || (name && !keep.name) || found.length > 1);
+    if (!needsUpgrade) return keep;
+    const [updated] = await tx<ChatRow[]>`
+      update whatsapp.chats c set
+        jid = ${pn ?? keep.jid},
+        lid = coalesce(${lid}, c.lid),
+        phone = coalesce(${pn ? phoneOfJid(pn) : null}, c.phone),
+        name = coalesce(c.name, ${name}),
+        (last_at, last_text, last_direction) = (
+          select m.sent_at, coalesce(nullif(m.body, ''), m.media->>'kind', ''), m.direction
+          from whatsapp.messages m where m.chat_id = c.id order by m.sent_at desc, m.seq desc limit 1)
+      where c.id = ${keep.id}
+      returning ${tx(CHAT_COLUMNS.map((col) => `c.${col}`))}`;
+    return updated!;
+  }
+
+  /** Inserts unless the account already holds this WhatsApp message id; answers the new row or undefined. */
+  async insertMessage(tx: Db, userId: string, m: NewMessage): Promise<MessageRow | undefined> {
+    const [row] = await tx<MessageRow[]>`
+      insert into whatsapp.messages
+        (user_id, chat_id, wa_id, direction, origin, from_jid, to_jid, body, media, sent_at, status, auto_reply_id)
+      values (${userId}, ${m.chatId}, ${m.waId}, ${m.direction}, ${m.origin}, ${m.fromJid}, ${m.toJid}, ${m.body},
+              ${m.media ? tx.json(m.media as never) : null}, ${m.sentAt}, ${m.status}, ${m.autoReplyId ?? null})
+      on conflict (user_id, wa_id) do nothing
+      returning *`;
+    return row;
+  }
+
+  /** Moves the chat's summary to this message if it is the newest; counts it unread when asked. */
+  async touchChat(tx: Db, chatId: string, m: MessageRow, countUnread: boolean): Promise<void> {
+    const preview = m.body || m.media?.kind || '';
+    await tx`
+      update whatsapp.chats set
+        last_text = case when last_at is null or ${m.sentAt} >= last_at then ${preview} else last_text end,
+        last_direction = case when last_at is null or ${m.sentAt} >= last_at then ${m.direction} else last_direction end,
+        last_at = greatest(last_at, ${m.sentAt}),
+        unread = unread + ${countUnread ? 1 : 0}
+      where id = ${chatId}`;
+  }
+
+  async findChatByJid(userId: string, jid: string): Promise<ChatRow | undefined> {
+    const [row] = await this.sql<ChatRow[]>`
+      select ${this.sql(CHAT_COLUMNS)} from whatsapp.chats
+      where user_id = ${userId} and (jid = ${jid} or lid = ${jid}) limit 1`;
+    return row;
+  }
+
+  async findChatByJids(userId: string, jids: string[]): Promise<ChatRow | undefined> {
+    const [row] = await this.sql<ChatRow[]>`
+      select ${this.sql(CHAT_COLUMNS)} from whatsapp.chats
+      where user_id = ${userId} and jid in ${this.sql(jids)} order by last_at desc nulls last limit 1`;
+    return row;
+  }
+
+  async markRead(chatId: string): Promise<void> {
+    await this.sql`update whatsapp.chats set unread = 0 where id = ${chatId} and unread > 0`;
+  }
+
+  async conversations(userId: string, search: string | undefined, limit: number, offset: number) {
+    const pattern = search?.trim() ? `%${search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+    const filter = pattern
+      ? this.sql`and public.unaccent(lower(coalesce(name, '') || ' ' || coalesce(phone, '') || ' ' || jid)) like public.unaccent(lower(${pattern}))`
+      : this.sql``;
+    const [rows, [count]] = await Promise.all([
+      this.sql<ChatRow[]>`
+        select ${this.sql(CHAT_COLUMNS)} from whatsapp.chats
+        where user_id = ${userId} and last_at is not null ${filter}
+        order by last_at desc, id limit ${limit} offset ${offset}`,
+      this.sql<{ total: number }[]>`
+        select count(*)::int as total from whatsapp.chats where user_id = ${userId} and last_at is not null ${filter}`,
+    ]);
+    return { rows, total: count?.total ?? 0 };
+  }
+
+  async messages(userId: string, chatId: string | null, limit: number, offset: number) {
+    const where = chatId ? this.sql`m.chat_id = ${chatId}` : this.sql`m.user_id = ${userId}`;
+    const [rows, [count]] = await Promise.all([
+      this.sql<(MessageRow & { chatJid: string })[]>`
+        select m.*, c.jid as chat_jid from whatsapp.messages m join whatsapp.chats c on c.id = m.chat_id
+        where ${where} order by m.sent_at desc, m.seq desc limit ${limit} offset ${offset}`,
+      this.sql<{ total: number }[]>`select count(*)::int as total from whatsapp.messages m where ${where}`,
+    ]);
+    return { rows, total: count?.total ?? 0 };
+  }
+
+  async findMessage(userId: string, id: string): Promise<(MessageRow & { chatJid: string }) | undefined> {
+    const [row] = await this.sql<(MessageRow & { chatJid: string })[]>`
+      select m.*, c.jid as chat_jid from whatsapp.messages m join whatsapp.chats c on c.id = m.chat_id
+      where m.user_id = ${userId} and m.id = ${id}`;
+    return row;
+  }
+
+  /** The next message to deliver: the oldest pending one (delivery is strictly in the order they were stored). */
+  async nextPending(userId: string): Promise<(MessageRow & { chatJid: string }) | undefined> {
+    const [row] = await this.sql<(MessageRow & { chatJid: string })[]>`
+      select m.*, c.jid as chat_jid from whatsapp.messages m join whatsapp.chats c on c.id = m.chat_id
+      where m.user_id = ${userId} and m.status = 'pending' order by m.seq limit 1`;
+    return row;
+  }
+
+  async pendingCount(userId: string): Promise<number> {
+    const [row] = await this.sql<{ n: number }[]>`
+      select count(*)::int as n from whatsapp.messages where user_id = ${userId} and status = 'pending'`;
+    return row?.n ?? 0;
+  }
+
+  /** pending → sent (or failed) once; answers whether this call made the change. */
+  async settle(tx: Db, id: string, status: 'sent' | 'failed', error: string | null = null): Promise<boolean> {
+    const result = await tx`
+      update whatsapp.messages set status = ${status}, error = ${error} where id = ${id} and status = 'pending'`;
+    return result.count === 1;
+  }
+
+  async countAttempt(id: string): Promise<number> {
+    const [row] = await this.sql<{ attempts: number }[]>`
+      update whatsapp.messages set attempts = attempts + 1 where id = ${id} returning attempts`;
+    return row?.attempts ?? 0;
+  }
+
+  /** Receipts only move a status forward (a late 'delivered' never undoes 'read'). */
+  async advanceStatus(userId: string, waId: string, status: MessageStatus): Promise<void> {
+    await this.sql`
+      update whatsapp.messages set status = ${status}
+      where user_id = ${userId} and wa_id = ${waId} and direction = 'outgoing'
+        and case when ${status} = 'failed' then status = 'pending'
+                 else (case status when 'pending' then 0 when 'sent' then 1 when 'delivered' then 2 when 'read' then 3 else 9 end)
+                      < ${STATUS_RANK[status]} end`;
+  }
+
+  /** Whether this auto-reply already went to this chat within the window (the ping-pong guard). */
+  async autoReplyRecentlySent(tx: Db, chatId: string, autoReplyId: string, windowMs: number): Promise<boolean> {
+    const [row] = await tx`
+      select 1 from whatsapp.messages
+      where chat_id = ${chatId} and auto_reply_id = ${autoReplyId}
+        and sent_at > now() - ${windowMs} * interval '1 millisecond' limit 1`;
+    return row !== undefined;
+  }
+
+  async stats(userId: string) {
+    const [row] = await this.sql<{ sent: number; received: number; contacts: number; autoReplies: number }[]>`
+      select
+        count(*) filter (where direction = 'outgoing' and status in ('sent', 'delivered', 'read'))::int as sent,
+        count(*) filter (where direction = 'incoming')::int as received,
+        count(distinct chat_id) filter (where sent_at > now() - interval '30 days')::int as contacts,
+        count(*) filter (where origin in ('keyword', 'ai') and status in ('sent', 'delivered', 'read'))::int as auto_replies
+      from whatsapp.messages where user_id = ${userId}`;
+    return row ?? { sent: 0, received: 0, contacts: 0, autoReplies: 0 };
+  }
+
+  async upsertContacts(userId: string, contacts: { jid: string; name: string | null; phone: string | null }[]): Promise<void> {
+    if (!contacts.length) return;
+    const rows = contacts.map((c) => ({ userId, jid: c.jid, name: c.name, phone: c.phone }));
+    await this.sql`
+      insert into whatsapp.contacts ${this.sql(rows, 'userId', 'jid', 'name', 'phone')}
+      on conflict (user_id, jid) do update set
+        name = coalesce(excluded.name, whatsapp.contacts.name), phone = coalesce(excluded.phone, whatsapp.contacts.phone)`;
+    await this.sql`
+      update whatsapp.chats c set name = w.name from whatsapp.contacts w
+      where c.user_id = ${userId} and w.user_id = ${userId} and w.jid in ${this.sql(contacts.map((x) => x.jid))}
+        and w.name is not null and (c.jid = w.jid or c.lid = w.jid) and c.name is distinct from w.name`;
+  }
+
+  /** People to sync: WhatsApp contacts and one-to-one chats with a phone, one entry per phone. */
+  async syncablePeople(userId: string): Promise<{ phone: string; name: string | null }[]> {
+    return this.sql<{ phone: string; name: string | null }[]>`
+      select distinct on (phone) phone, name from (
+        select phone, name from whatsapp.contacts where user_id = ${userId} and phone is not null
+        union all
+        select phone, name from whatsapp.chats where user_id = ${userId} and phone is not null and not is_group
+      ) people order by phone, name nulls last`;
+  }
+}

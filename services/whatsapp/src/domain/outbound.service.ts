@@ -1,0 +1,109 @@
+import type { SendMessageBody, WhatsAppMessage } from '@asistente/contracts';
+import { badRequest, conflict, createEvent, type EventEnvelope, type Logger, type Outbox, type Sql } from '@asistente/kit';
+import type { WhatsAppSocket } from '../adapters/whatsapp-socket.js';
+import type { AccountsRepository } from './accounts.repository.js';
+import { toMessage } from './message-view.js';
+import type { MessagesRepository } from './messages.repository.js';
+import { jidCandidates, phoneOfJid, toE164 } from './phone.js';
+
+/** A send that keeps failing while the socket is open is given up after this many tries (then 'failed'). */
+const MAX_ATTEMPTS = 3;
+export const NOT_CONNECTED = 'WhatsApp no está conectado';
+
+/**
+ * Reliable sending: a message is stored first (pending, with the WhatsApp id it will travel with) and the
+ * socket owner delivers pending messages strictly in the order they were stored. A send accepted while the
+ * socket is down waits for the reconnect; the fixed id means a retry is never a second message.
+ */
+export class OutboundService {
+  constructor(
+    private readonly sql: Sql,
+    private readonly messages: MessagesRepository,
+    private readonly accounts: AccountsRepository,
+    private readonly outbox: Outbox,
+    private readonly newMessageId: () => string,
+    private readonly log: Logger,
+  ) {}
+
+  async enqueue(
+    userId: string,
+    body: SendMessageBody,
+    lookup: ((digits: string) => Promise<string | null>) | undefined,
+  ): Promise<WhatsAppMessage> {
+    const text = (body.text ?? body.message ?? '').trim();
+    if (!text) throw badRequest('Escribe un mensaje', 'VALIDATION_ERROR');
+    if (!body.jid && !body.phoneNumber) throw badRequest('Indica el chat o el número de teléfono', 'VALIDATION_ERROR');
+    const account = await this.accounts.find(userId);
+    if (!account?.linked) throw conflict(NOT_CONNECTED, 'WHATSAPP_NOT_CONNECTED');
+    const jid = body.jid ? this.checkJid(body.jid) : await this.resolvePhone(userId, body.phoneNumber!, account.region, lookup);
+    const row = await this.sql.begin(async (tx) => {
+      const chat = await this.messages.ensureChat(tx, userId, [jid], null, jid.endsWith('@g.us'));
+      const inserted = await this.messages.insertMessage(tx, userId, {
+        chatId: chat.id,
+        waId: this.newMessageId(),
+        direction: 'outgoing',
+        origin: body.origin ?? 'app',
+        fromJid: 'me',
+        toJid: chat.jid,
+        body: text,
+        media: null,
+        sentAt: new Date(),
+        status: 'pending',
+      });
+      await this.messages.touchChat(tx, chat.id, inserted!, false);
+      return { ...inserted!, chatJid: chat.jid };
+    });
+    return toMessage(row);
+  }
+
+  private checkJid(jid: string): string {
+    const trimmed = jid.trim();
+    if (!/^[\w.:+-]+@(s\.whatsapp\.net|lid|g\.us)$/.test(trimmed)) throw badRequest('Destinatario inválido', 'VALIDATION_ERROR');
+    return trimmed;
+  }
+
+  /** A typed number → its chat: an existing chat under any of its forms first, then WhatsApp's own lookup. */
+  private async resolvePhone(userId: string, phone: string, region: string, lookup: ((digits: string) => Promise<string | null>) | undefined) {
+    const e164 = toE164(phone, region);
+    if (!e164) throw badRequest('Número de teléfono inválido', 'VALIDATION_ERROR');
+    const candidates = jidCandidates(e164);
+    const existing = await this.messages.findChatByJids(userId, candidates);
+    if (existing) return existing.jid;
+    if (lookup) {
+      for (const candidate of candidates) {
+        const found = await lookup(phoneOfJid(candidate)!.slice(1)).catch(() => null);
+        if (found) return found;
+      }
+    }
+    return candidates[0]!;
+  }
+
+  /** Delivers this account's pending messages in order while the socket accepts them. */
+  async drain(userId: string, socket: WhatsAppSocket, isOpen: () => boolean): Promise<void> {
+    for (;;) {
+      if (!isOpen()) return;
+      const next = await this.messages.nextPending(userId);
+      if (!next) return;
+      try {
+        await socket.sendText(next.chatJid, next.body, next.waId);
+      } catch (error) {
+        if (!isOpen()) return; // the socket went away: the message waits for the reconnect
+        const attempts = await this.messages.countAttempt(next.id);
+        this.log.warn({ err: error, attempts }, 'whatsapp send failed');
+        if (attempts < MAX_ATTEMPTS) return; // the next drain (tick or reconnect) tries again, still first in line
+        await this.messages.settle(this.sql, next.id, 'failed', 'WhatsApp no aceptó el mensaje');
+        continue;
+      }
+      await this.sql.begin(async (tx) => {
+        if (!(await this.messages.settle(tx, next.id, 'sent'))) return;
+        const origin = next.origin === 'contact' ? 'app' : next.origin;
+        const events: EventEnvelope[] = [createEvent('whatsapp.message.sent', userId, { messageId: next.id, chatId: next.chatJid, origin })];
+        if (origin === 'keyword' || origin === 'ai') {
+          events.push(createEvent('whatsapp.autoreply.sent', userId, { messageId: next.id, chatId: next.chatJid, kind: origin }));
+        }
+        await this.outbox.append(tx, events);
+      });
+    }
+  }
+}
+

@@ -1,0 +1,210 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { WhatsAppConnectResult, WhatsAppHealth, WhatsAppStatus } from '@asistente/contracts';
+import { AppError, type Logger, type SecretBox } from '@asistente/kit';
+import type { AccountRow, AccountsRepository } from './accounts.repository.js';
+import { AccountSession, qrContext, type SessionDeps } from './account-session.js';
+import type { AuthStateRepository } from './auth-state.repository.js';
+import type { MessagesRepository } from './messages.repository.js';
+
+export interface LeaseTiming {
+  /** How long a lease lasts without renewal; another replica takes over after it (≤ 30 s with the defaults). */
+  ttlMs: number;
+  /** Renewal, takeover scan and remote-send pickup period. */
+  tickMs: number;
+  /** How long POST /connect waits for the first QR or the open connection. */
+  connectWaitMs: number;
+}
+
+export const DEFAULT_LEASE: LeaseTiming = { ttlMs: 20_000, tickMs: 5_000, connectWaitMs: 25_000 };
+
+const WAIT_POLL_MS = 100;
+
+/**
+ * The sockets of this replica. A lease row in Postgres names the one replica that holds an account's socket:
+ * it renews it every tick, and a replica that finds an expired lease on a wanted account takes it over.
+ * Every replica answers the API from the account row; sends are stored and picked up by the owner.
+ */
+export class SessionManager {
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly sessions = new Map<string, AccountSession>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private closed = false;
+
+  private readonly accounts: AccountsRepository;
+  private readonly authState: AuthStateRepository;
+  private readonly messages: MessagesRepository;
+  private readonly box: SecretBox;
+  private readonly log: Logger;
+
+  constructor(
+    private readonly deps: SessionDeps,
+    private readonly lease: LeaseTiming,
+    /** The embedded process is the only replica: it takes leases left by its previous run without waiting. */
+    private readonly exclusive: boolean,
+  ) {
+    ({ accounts: this.accounts, authState: this.authState, messages: this.messages, box: this.box, log: this.log } = deps);
+  }
+
+  /** Reconnects the accounts that were connected before a restart (no QR: the creds are in the database). */
+  start(): void {
+    this.ticking = this.tick(this.exclusive);
+    this.timer = setInterval(() => {
+      if (!this.ticking) this.ticking = this.tick(false);
+    }, this.lease.tickMs);
+    this.timer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.ticking;
+    for (const session of this.sessions.values()) {
+      session.stop();
+      await session.idle();
+    }
+    this.sessions.clear();
+    // Released, not expired: another replica (or the next run) takes the accounts over at once.
+    await this.accounts.release(this.owner).catch((error: unknown) => this.log.warn({ err: error }, 'whatsapp leases not released'));
+  }
+
+  private async tick(force: boolean): Promise<void> {
+    try {
+      const held = new Set(await this.accounts.renew(this.owner, this.lease.ttlMs));
+      for (const [userId, session] of this.sessions) {
+        if (held.has(userId) && !session.isStopped) continue;
+        session.stop();
+        this.sessions.delete(userId);
+      }
+      for (const userId of await this.accounts.claim(this.owner, this.lease.ttlMs, { force })) {
+        if (!this.sessions.has(userId)) await this.startSession(userId);
+      }
+      for (const session of this.sessions.values()) session.kick();
+    } catch (error) {
+      this.log.error({ err: error }, 'whatsapp lease tick failed');
+    } finally {
+      this.ticking = undefined;
+    }
+  }
+
+  /** Starts the account's socket unless one runs already (the tick and a connect call may both get here). */
+  private async startSession(userId: string): Promise<void> {
+    if (this.sessions.has(userId)) return;
+    const session = new AccountSession(userId, this.deps);
+    this.sessions.set(userId, session);
+    await session.start();
+  }
+
+  local(userId: string): AccountSession | undefined {
+    return this.sessions.get(userId);
+  }
+
+  async connect(userId: string): Promise<WhatsAppConnectResult> {
+    if (this.closed) throw unavailable('El servicio de WhatsApp se está deteniendo. Inténtalo de nuevo.');
+    const current = await this.accounts.find(userId);
+    if (current?.state === 'connected' && this.isLive(current)) return { connected: true, qrCode: null };
+    await this.accounts.want(userId, true);
+    await this.accounts.setState(userId, { state: 'connecting', error: null });
+    let session = this.sessions.get(userId);
+    if (session?.isStopped) {
+      this.sessions.delete(userId);
+      session = undefined;
+    }
+    if (session) await session.reconnectNow();
+    else if ((await this.accounts.claim(this.owner, this.lease.ttlMs, { userId, force: this.exclusive })).length) {
+      await this.startSession(userId);
+    }
+    return this.waitForLink(userId);
+  }
+
+  private isLive(account: AccountRow): boolean {
+    return account.leaseOwner !== null && account.leaseUntil !== null && account.leaseUntil > new Date();
+  }
+
+  /** Until the first QR or the open connection is known (written by whichever replica owns the socket). */
+  private async waitForLink(userId: string): Promise<WhatsAppConnectResult> {
+    const deadline = Date.now() + this.lease.connectWaitMs;
+    while (Date.now() < deadline) {
+      const account = await this.accounts.find(userId);
+      if (account?.state === 'connected') return { connected: true, qrCode: null };
+      if (account?.state === 'qr' && account.qrEnc) return { connected: false, qrCode: this.openQr(userId, account.qrEnc) };
+      if (account?.state === 'error' || account?.state === 'logged_out' || account?.state === 'disconnected') {
+        throw unavailable(account.error ?? 'No se pudo iniciar la conexión con WhatsApp.');
+      }
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    }
+    throw unavailable('WhatsApp no respondió a tiempo. Inténtalo de nuevo.');
+  }
+
+  async disconnect(userId: string): Promise<void> {
+    await this.accounts.want(userId, false);
+    const session = this.sessions.get(userId);
+    if (session) {
+      session.stop();
+      await session.idle();
+      this.sessions.delete(userId);
+    }
+    await this.accounts.setState(userId, { state: 'disconnected', qrEnc: null, error: null });
+    await this.accounts.release(this.owner, userId);
+  }
+
+  /** The hard reset: unlink, wipe creds, then a new connection that shows a new QR. */
+  async logout(userId: string): Promise<WhatsAppConnectResult> {
+    await this.accounts.want(userId, false);
+    const session = this.sessions.get(userId);
+    if (session) {
+      await session.logout();
+      await session.idle();
+      this.sessions.delete(userId);
+    }
+    await this.authState.wipe(userId);
+    await this.accounts.setState(userId, { state: 'logged_out', qrEnc: null, error: null, linked: false, phone: null, name: null });
+    await this.accounts.release(this.owner, userId);
+    return this.connect(userId);
+  }
+
+  async status(userId: string): Promise<WhatsAppStatus> {
+    const account = await this.accounts.find(userId);
+    if (!account) {
+      return { connected: false, qrCode: null, state: 'disconnected', phone: null, name: null, since: new Date().toISOString(), lastEventAt: null, error: null };
+    }
+    return {
+      connected: account.state === 'connected',
+      qrCode: account.state === 'qr' && account.qrEnc ? this.openQr(userId, account.qrEnc) : null,
+      state: account.state,
+      phone: account.phone,
+      name: account.name,
+      since: account.since.toISOString(),
+      lastEventAt: account.lastEventAt?.toISOString() ?? null,
+      error: account.error,
+    };
+  }
+
+  async health(userId: string): Promise<WhatsAppHealth> {
+    const [account, pending] = await Promise.all([this.accounts.find(userId), this.messages.pendingCount(userId)]);
+    const now = Date.now();
+    return {
+      state: account?.state ?? 'disconnected',
+      since: (account?.since ?? new Date()).toISOString(),
+      lastEventAgeSeconds: account?.lastEventAt ? Math.max(0, Math.round((now - account.lastEventAt.getTime()) / 1000)) : null,
+      reconnectsLastHour: account?.reconnectsLastHour ?? 0,
+      decryptFailures: account?.decryptFailures ?? 0,
+      pendingMessages: pending,
+      owner: account && this.isLive(account) ? account.leaseOwner : null,
+      error: account?.error ?? null,
+    };
+  }
+
+  private openQr(userId: string, qrEnc: string): string | null {
+    try {
+      return this.box.open(qrEnc, qrContext(userId));
+    } catch {
+      return null;
+    }
+  }
+}
+
+function unavailable(message: string): AppError {
+  return new AppError(503, 'WHATSAPP_UNAVAILABLE', message);
+}

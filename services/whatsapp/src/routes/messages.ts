@@ -1,0 +1,59 @@
+import {
+  ConversationList,
+  ConversationsQuery,
+  ErrorResponse,
+  MessageList,
+  MessagesQuery,
+  SendMessageBody,
+  SyncContactsResult,
+  WhatsAppMessage,
+  WhatsAppStats,
+} from '@asistente/contracts';
+import type { App } from '@asistente/kit';
+import type { ContactsSyncService } from '../domain/contacts-sync.service.js';
+import type { ConversationsService } from '../domain/conversations.service.js';
+import type { OutboundService } from '../domain/outbound.service.js';
+import type { SessionManager } from '../domain/session-manager.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 409: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse };
+
+interface Deps {
+  conversations: ConversationsService;
+  outbound: OutboundService;
+  sessions: SessionManager;
+  contactsSync: ContactsSyncService;
+}
+
+export async function messageRoutes(app: App, { conversations, outbound, sessions, contactsSync }: Deps): Promise<void> {
+  app.get('/whatsapp/conversations', {
+    schema: { querystring: ConversationsQuery, response: { 200: ConversationList, ...errors } },
+    handler: (request) => conversations.list(request.user.id, request.query),
+  });
+
+  app.get('/whatsapp/messages', {
+    schema: { querystring: MessagesQuery, response: { 200: MessageList, ...errors } },
+    handler: (request) => conversations.history(request.user.id, request.query),
+  });
+
+  app.post('/whatsapp/messages', {
+    schema: { body: SendMessageBody, response: { 201: WhatsAppMessage, ...errors } },
+    handler: async (request, reply) => {
+      const userId = request.user.id;
+      const session = sessions.local(userId);
+      const message = await outbound.enqueue(userId, request.body, session ? (digits) => session.lookup(digits) : undefined);
+      // The owner delivers it; here only a nudge when that owner is this replica (others pick it up on their tick).
+      session?.kick();
+      return reply.code(201).send(message);
+    },
+  });
+
+  app.get('/whatsapp/stats', {
+    schema: { response: { 200: WhatsAppStats, ...errors } },
+    handler: (request) => conversations.stats(request.user.id),
+  });
+
+  app.post('/whatsapp/sync-contacts', {
+    schema: { response: { 200: SyncContactsResult, ...errors } },
+    handler: (request) => contactsSync.sync(request.user.id),
+  });
+}

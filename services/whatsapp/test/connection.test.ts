@@ -1,0 +1,133 @@
+import t from 'tap';
+import { DisconnectReason } from '@whiskeysockets/baileys';
+import { createTestPlatform } from '@asistente/kit/testing';
+import { OWN_JID, FakePhone } from './support/fake-socket.js';
+import { until, user, whatsappApp } from './support/harness.js';
+
+// One platform for the file (a fresh PGlite costs seconds); every test signs in as users of its own.
+const platform = await createTestPlatform(t);
+const sql = platform.db.sql;
+
+/** Connect, scan, and wait for the open connection: a linked account. */
+async function linked(h: Awaited<ReturnType<typeof whatsappApp>>) {
+  const u = user(h.app);
+  const connect = await u.call('POST', '/whatsapp/connect');
+  const socket = h.phone.current;
+  socket.scan();
+  await until(async () => (await u.call('GET', '/whatsapp/status')).body.state === 'connected', 'connected');
+  return { u, connect, firstSocket: socket };
+}
+
+t.test('connect shows a QR as a data URL, scanning links the account, creds are sealed one row per key', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const u = user(h.app);
+  const before = await u.call('GET', '/whatsapp/status');
+  t.match(before.body, { connected: false, qrCode: null, state: 'disconnected', phone: null, error: null });
+
+  const connect = await u.call('POST', '/whatsapp/connect');
+  t.equal(connect.status, 200);
+  t.equal(connect.body.connected, false);
+  t.match(connect.body.qrCode, /^data:image\/png;base64,/, 'QR rendered as an image');
+  t.match((await u.call('GET', '/whatsapp/status')).body, { state: 'qr', connected: false, qrCode: /^data:image/ });
+
+  h.phone.current.scan();
+  const status = await until(async () => {
+    const s = await u.call('GET', '/whatsapp/status');
+    return s.body.state === 'connected' && s.body;
+  }, 'connected after the pairing restart');
+  t.match(status, { connected: true, qrCode: null, phone: `+${OWN_JID.split('@')[0]}`, name: 'Tienda Luz', error: null });
+  t.equal(h.phone.sockets.length, 2, 'the 515 after pairing opened a second socket with the saved creds');
+
+  const rows = await sql<{ key: string; valueEnc: string }[]>`select key, value_enc from whatsapp.auth_state where user_id = ${u.userId}`;
+  t.ok(rows.some((r) => r.key === 'creds'), 'creds stored as its own row');
+  t.ok(rows.every((r) => r.valueEnc.startsWith('v1:') && !r.valueEnc.includes('noiseKey')), 'every row sealed');
+  const [account] = await sql<{ qrEnc: string | null }[]>`select qr_enc from whatsapp.accounts where user_id = ${u.userId}`;
+  t.equal(account?.qrEnc, null, 'the QR is forgotten once linked');
+  t.same((await u.call('POST', '/whatsapp/connect')).body, { connected: true, qrCode: null }, 'connect again: already connected');
+});
+
+t.test('a restart reconnects a linked account by itself, without a QR', async (t) => {
+  const first = await whatsappApp(t, platform);
+  const { u } = await linked(first);
+  await first.app.close();
+  t.equal((await sql`select lease_owner from whatsapp.accounts where user_id = ${u.userId}`)[0]?.leaseOwner, null, 'lease released on close');
+
+  const phone = new FakePhone();
+  const second = await whatsappApp(t, platform, {}, phone);
+  const again = user(second.app);
+  const call = (url: string) => second.app.inject({ url: `/api${url}`, headers: { authorization: u.authorization } }).then((r) => r.json());
+  await until(async () => (await call('/whatsapp/status')).state === 'connected', 'reconnected after restart');
+  t.equal(phone.qrCount, 0, 'no QR was needed');
+  t.ok(again.userId, 'another user is unaffected');
+});
+
+t.test('a logged-out close wipes the creds and never reconnects; logout is a hard reset with a new QR', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const { u } = await linked(h);
+  const sockets = h.phone.sockets.length;
+  h.phone.current.close(DisconnectReason.loggedOut);
+  const status = await until(async () => {
+    const s = await u.call('GET', '/whatsapp/status');
+    return s.body.state === 'logged_out' && s.body;
+  }, 'logged_out');
+  t.match(status, { connected: false, error: /desvinculó/ });
+  t.equal((await sql`select count(*)::int as n from whatsapp.auth_state where user_id = ${u.userId}`)[0]?.n, 0, 'creds wiped');
+  await h.sessions().local(u.userId)?.idle();
+  t.equal(h.phone.sockets.length, sockets, 'no reconnect attempt');
+  t.equal((await u.call('POST', '/whatsapp/messages', { jid: '34611222333@s.whatsapp.net', type: 'text', text: 'hola' })).body.message, 'WhatsApp no está conectado');
+
+  // Relink, then the hard reset.
+  await u.call('POST', '/whatsapp/connect');
+  h.phone.current.scan();
+  await until(async () => (await u.call('GET', '/whatsapp/status')).body.state === 'connected', 'relinked');
+  const linkedSocket = h.phone.current;
+  const reset = await u.call('POST', '/whatsapp/logout');
+  t.equal(reset.status, 200);
+  t.match(reset.body, { success: true, connected: false, qrCode: /^data:image/ }, 'a new QR right away');
+  t.ok(linkedSocket.loggedOut, 'the device was unlinked from the phone');
+});
+
+t.test('disconnect closes the socket and keeps the link; connect comes back without a QR', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const { u } = await linked(h);
+  const qrs = h.phone.qrCount;
+  t.same((await u.call('POST', '/whatsapp/disconnect')).body, { success: true });
+  t.match((await u.call('GET', '/whatsapp/status')).body, { state: 'disconnected', connected: false });
+  t.ok(h.phone.current.ended);
+  t.same((await u.call('POST', '/whatsapp/connect')).body, { connected: true, qrCode: null });
+  t.equal(h.phone.qrCount, qrs, 'the link was kept');
+});
+
+t.test('transient closes reconnect with backoff and count in the health panel', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const { u } = await linked(h);
+  const count = h.phone.sockets.length;
+  h.phone.current.close(DisconnectReason.connectionLost);
+  await until(async () => h.phone.sockets.length > count && (await u.call('GET', '/whatsapp/status')).body.state === 'connected', 'reconnected');
+  const health = await u.call('GET', '/whatsapp/health-panel');
+  t.match(health.body, { state: 'connected', pendingMessages: 0, decryptFailures: 0, owner: String });
+  t.ok((health.body.reconnectsLastHour as number) >= 1);
+});
+
+t.test('a replica whose owner died takes the socket over after the lease expires', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const { u } = await linked(h);
+  const owner = h.sessions().owner;
+  // Another replica held it and died: its lease is in the past and nothing renews it.
+  h.sessions().local(u.userId)?.stop();
+  await sql`update whatsapp.accounts set lease_owner = 'dead-replica', lease_until = now() - interval '1 second' where user_id = ${u.userId}`;
+  await until(async () => (await sql`select lease_owner from whatsapp.accounts where user_id = ${u.userId}`)[0]?.leaseOwner === owner, 'taken over');
+  await until(async () => (await u.call('GET', '/whatsapp/status')).body.state === 'connected', 'connected by the new owner');
+  t.pass('taken over');
+});
+
+t.test("a live lease of another replica is respected: this one does not open a second socket", async (t) => {
+  const h = await whatsappApp(t, platform, { exclusive: false });
+  const u = user(h.app);
+  await sql`insert into whatsapp.accounts (user_id, wanted, linked, state, lease_owner, lease_until)
+            values (${u.userId}, true, true, 'connected', 'other-replica', now() + interval '1 hour')`;
+  const before = h.phone.sockets.length;
+  t.same((await u.call('POST', '/whatsapp/connect')).body, { connected: true, qrCode: null });
+  t.equal(h.phone.sockets.length, before);
+  t.equal((await u.call('GET', '/whatsapp/health-panel')).body.owner, 'other-replica');
+});

@@ -1,0 +1,58 @@
+import type { App, Platform } from '@asistente/kit';
+import { buildServicesApp, signToken, type Teardown } from '@asistente/kit/testing';
+import contactsService from '@asistente/contacts';
+import { createWhatsAppService, type WhatsAppServiceOptions } from '../../src/app.js';
+import type { SessionManager } from '../../src/domain/session-manager.js';
+import { FakePhone } from './fake-socket.js';
+
+export const FAST = {
+  timing: { backoffBaseMs: 20, backoffMaxMs: 200, staleMs: 60_000, watchdogMs: 60_000 },
+  lease: { ttlMs: 2_000, tickMs: 100, connectWaitMs: 5_000 },
+};
+
+/** Polls `check` until it holds (tests wait for states, never for time). */
+export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export interface Harness {
+  app: App;
+  phone: FakePhone;
+  sessions: () => SessionManager;
+}
+
+export async function whatsappApp(
+  t: Teardown,
+  platform: Platform,
+  options: WhatsAppServiceOptions = {},
+  phone = new FakePhone(),
+): Promise<Harness> {
+  let sessions: SessionManager | undefined;
+  const plugin = createWhatsAppService({
+    makeSocket: phone.makeSocket,
+    ...FAST,
+    ...options,
+    onSessions: (s) => {
+      sessions = s;
+    },
+  });
+  const app = await buildServicesApp(t, [plugin, contactsService], platform);
+  // The accounts of a finished test stop wanting a socket, so the next test's replica does not claim them.
+  t.teardown(() => platform.db.sql`update whatsapp.accounts set wanted = false`);
+  return { app, phone, sessions: () => sessions! };
+}
+
+export function user(app: App) {
+  const { userId, authorization } = signToken(app);
+  const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, payload?: object) => {
+    const response = await app.inject({ method, url: `/api${url}`, headers: { authorization }, ...(payload ? { payload } : {}) });
+    return { status: response.statusCode, body: response.body ? (response.json() as Record<string, unknown> & { data?: unknown[] }) : {} };
+  };
+  return { userId, authorization, call };
+}
