@@ -7,3 +7,4 @@ export * from './email.js';
 export * from './analytics.js';
 export * from './whatsapp.js';
 export * from './calendar.js';
+export * from './teams.js';

@@ -1,10 +1,34 @@
 import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { CalendarsService } from './domain/calendars.service.js';
+import { ChannelsRepository } from './domain/channels.repository.js';
+import { ConnectionService } from './domain/connection.service.js';
+import { ConnectionsRepository } from './domain/connections.repository.js';
+import { MeetingsService } from './domain/meetings.service.js';
+import { microsoftSettings } from './domain/microsoft-settings.js';
+import { TeamsService } from './domain/teams.service.js';
+import { calendarRoutes } from './routes/calendars.js';
+import { connectionRoutes } from './routes/connection.js';
+import { meetingRoutes } from './routes/meetings.js';
+import { teamsRoutes } from './routes/teams.js';
 
 /** The teams service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
 const teamsService: ServicePlugin = async (fastify, { platform }) => {
   const app = fastify as unknown as App;
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
   requireAuth(app);
+  const sql = platform.db.sql;
+  const outbox = platform.outbox('teams');
+  const connection = new ConnectionService(
+    microsoftSettings(platform.config),
+    new ConnectionsRepository(sql),
+    platform.secrets,
+    platform.tokens.secret,
+    platform.log,
+  );
+  await connectionRoutes(app, { connection });
+  await meetingRoutes(app, { meetings: new MeetingsService(sql, connection, outbox) });
+  await teamsRoutes(app, { teams: new TeamsService(sql, connection, new ChannelsRepository(sql), outbox) });
+  await calendarRoutes(app, { calendars: new CalendarsService(connection) });
 };
 
 export default teamsService;

@@ -58,7 +58,24 @@ export const EMAIL_CREDENTIALS_COLUMN = {
   userIdColumn: 'user_id',
 } as const satisfies RegisteredSecretColumn;
 
+/** A user's Microsoft 365 access and refresh tokens (services/teams). */
+export const MICROSOFT_ACCESS_TOKEN_COLUMN = {
+  table: 'teams.connections',
+  column: 'access_token_enc',
+  idColumn: 'id',
+  userIdColumn: 'user_id',
+} as const satisfies RegisteredSecretColumn;
+
+export const MICROSOFT_REFRESH_TOKEN_COLUMN = {
+  table: 'teams.connections',
+  column: 'refresh_token_enc',
+  idColumn: 'id',
+  userIdColumn: 'user_id',
+} as const satisfies RegisteredSecretColumn;
+
 export const SECRET_COLUMNS: readonly RegisteredSecretColumn[] = [
+  MICROSOFT_ACCESS_TOKEN_COLUMN,
+  MICROSOFT_REFRESH_TOKEN_COLUMN,
   OPENAI_KEY_COLUMN,
   EMAIL_CREDENTIALS_COLUMN,
   GOOGLE_ACCESS_TOKEN_COLUMN,

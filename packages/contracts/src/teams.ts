@@ -1,0 +1,178 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { EMAIL_PATTERN } from './common.js';
+
+// --- Connection ---------------------------------------------------------------------------------------
+
+export const TeamsStatus = Type.Object({
+  connected: Type.Boolean(),
+  /** false when the administrator has not set MICROSOFT_CLIENT_ID / MICROSOFT_CLIENT_SECRET. */
+  configured: Type.Boolean(),
+  /** The sentence for the administrator when not configured. */
+  message: Type.Optional(Type.String()),
+  account: Type.Optional(Type.Object({ name: Type.String(), email: Type.String() })),
+});
+export type TeamsStatus = Static<typeof TeamsStatus>;
+
+export const TeamsConnectResponse = Type.Object({ authUrl: Type.String() });
+export const MicrosoftLoginResponse = Type.Object({ url: Type.String() });
+
+// --- Teams, channels, messages ------------------------------------------------------------------------
+
+export const TeamsTeam = Type.Object({ id: Type.String(), name: Type.String(), memberCount: Type.Integer({ minimum: 0 }) });
+export type TeamsTeam = Static<typeof TeamsTeam>;
+
+export const TeamsChannel = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  /** Graph's membershipType: standard, private or shared. */
+  type: Type.String(),
+  memberCount: Type.Integer({ minimum: 0 }),
+});
+export type TeamsChannel = Static<typeof TeamsChannel>;
+
+export const TeamsMessage = Type.Object({
+  id: Type.String(),
+  author: Type.String(),
+  /** Plain text: Graph's HTML body with tags removed and entities decoded. */
+  content: Type.String(),
+  createdAt: Type.String(),
+  /** Written by the connected account itself. */
+  mine: Type.Boolean(),
+});
+export type TeamsMessage = Static<typeof TeamsMessage>;
+
+export const TEAMS_MESSAGE_MAX_LENGTH = 4000;
+export const TEAMS_MESSAGES_PAGE_SIZE = 50;
+
+export const TeamsIdParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 300, pattern: '^[^\\u0000/]+$', messages: { pattern: 'Identificador inválido', minLength: 'Identificador inválido', maxLength: 'Identificador inválido' } }),
+});
+export type TeamsIdParams = Static<typeof TeamsIdParams>;
+
+export const TeamsMessagesQuery = Type.Object({
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: 200,
+    default: TEAMS_MESSAGES_PAGE_SIZE,
+    messages: { minimum: 'El límite debe estar entre 1 y 200', maximum: 'El límite debe estar entre 1 y 200', type: 'El límite debe ser un número' },
+  }),
+});
+export type TeamsMessagesQuery = Static<typeof TeamsMessagesQuery>;
+
+export const TeamsMessageBody = Type.Object(
+  {
+    message: Type.String({
+      maxLength: TEAMS_MESSAGE_MAX_LENGTH,
+      messages: {
+        required: 'El mensaje no puede estar vacío',
+        type: 'El mensaje debe ser texto',
+        maxLength: `El mensaje admite como máximo ${TEAMS_MESSAGE_MAX_LENGTH} caracteres`,
+      },
+    }),
+  },
+  { additionalProperties: false },
+);
+export type TeamsMessageBody = Static<typeof TeamsMessageBody>;
+
+// --- Meetings -----------------------------------------------------------------------------------------
+
+export const TeamsMeetingStatus = Type.Union([Type.Literal('scheduled'), Type.Literal('in-progress'), Type.Literal('ended')]);
+export type TeamsMeetingStatus = Static<typeof TeamsMeetingStatus>;
+
+export const TeamsMeeting = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  startTime: Type.String(),
+  endTime: Type.String(),
+  status: TeamsMeetingStatus,
+  attendees: Type.Array(Type.String()),
+  joinUrl: Type.Union([Type.String(), Type.Null()]),
+});
+export type TeamsMeeting = Static<typeof TeamsMeeting>;
+
+export const TEAMS_MEETINGS_PAGE_SIZE = 20;
+
+export const TeamsMeetingsQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: 1000, default: 1, messages: { minimum: 'La página debe ser 1 o mayor', type: 'La página debe ser un número' } }),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: TEAMS_MEETINGS_PAGE_SIZE,
+    messages: { minimum: 'El límite debe estar entre 1 y 100', maximum: 'El límite debe estar entre 1 y 100', type: 'El límite debe ser un número' },
+  }),
+});
+export type TeamsMeetingsQuery = Static<typeof TeamsMeetingsQuery>;
+
+export const TeamsMeetingList = Type.Object({
+  meetings: Type.Array(TeamsMeeting),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+});
+export type TeamsMeetingList = Static<typeof TeamsMeetingList>;
+
+const dateTime = (label: string) =>
+  Type.String({
+    format: 'date-time',
+    messages: { required: `${label} es requerida`, format: `${label} no es una fecha y hora válida`, type: `${label} no es una fecha y hora válida` },
+  });
+
+export const TeamsMeetingBody = Type.Object(
+  {
+    title: Type.String({
+      maxLength: 255,
+      messages: { required: 'El título es requerido', type: 'El título debe ser texto', maxLength: 'El título admite como máximo 255 caracteres' },
+    }),
+    startTime: dateTime('La fecha de inicio'),
+    endTime: dateTime('La fecha de fin'),
+    attendees: Type.Optional(
+      Type.Array(Type.String({ maxLength: 254, pattern: EMAIL_PATTERN, messages: { pattern: 'Correo de asistente inválido', type: 'Correo de asistente inválido' } }), {
+        maxItems: 100,
+        messages: { maxItems: 'Máximo 100 asistentes', type: 'Los asistentes deben ser una lista de correos' },
+      }),
+    ),
+    description: Type.Optional(Type.String({ maxLength: 10_000, messages: { maxLength: 'La descripción admite como máximo 10000 caracteres' } })),
+  },
+  { additionalProperties: false },
+);
+export type TeamsMeetingBody = Static<typeof TeamsMeetingBody>;
+
+// --- Outlook calendars --------------------------------------------------------------------------------
+
+export const MicrosoftCalendar = Type.Object({ id: Type.String(), name: Type.String(), color: Type.String() });
+export type MicrosoftCalendar = Static<typeof MicrosoftCalendar>;
+
+export const MicrosoftEventsQuery = Type.Object({
+  calendarId: Type.Optional(Type.String({ minLength: 1, maxLength: 300, pattern: '^[^\\u0000/]+$', messages: { pattern: 'Calendario inválido', minLength: 'Calendario inválido' } })),
+  dateFrom: Type.Optional(Type.String({ format: 'date-time', messages: { format: 'dateFrom no es una fecha y hora válida' } })),
+  dateTo: Type.Optional(Type.String({ format: 'date-time', messages: { format: 'dateTo no es una fecha y hora válida' } })),
+});
+export type MicrosoftEventsQuery = Static<typeof MicrosoftEventsQuery>;
+
+/**
+ * The normalised calendar event of the spec (section 3), shaped like calendar.ts's CalendarEvent (one shape
+ * for Google and Microsoft in Calendario) with source msteams and the Teams join link when there is one.
+ * Timed events: ISO instants in startDate/endDate and startTime/endTime. All-day events (`allDay: true`,
+ * type 'reminder'): YYYY-MM-DD dates in both pairs, the last day inclusive.
+ */
+export const MicrosoftCalendarEvent = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  description: Type.String(),
+  startDate: Type.String(),
+  endDate: Type.String(),
+  startTime: Type.String(),
+  endTime: Type.String(),
+  allDay: Type.Boolean(),
+  location: Type.String(),
+  attendees: Type.Array(Type.String()),
+  type: Type.Union([Type.Literal('meeting'), Type.Literal('reminder'), Type.Literal('task')]),
+  status: Type.String(),
+  createdAt: Type.Union([Type.String(), Type.Null()]),
+  updatedAt: Type.Union([Type.String(), Type.Null()]),
+  source: Type.Literal('msteams'),
+  isRecurring: Type.Boolean(),
+  recurrencePattern: Type.Union([Type.String(), Type.Null()]),
+  joinUrl: Type.Union([Type.String(), Type.Null()]),
+  calendarId: Type.String(),
+});
+export type MicrosoftCalendarEvent = Static<typeof MicrosoftCalendarEvent>;

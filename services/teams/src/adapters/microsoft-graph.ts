@@ -1,0 +1,115 @@
+import type { Client } from '@microsoft/microsoft-graph-client';
+import type * as Graph from '@microsoft/microsoft-graph-types';
+
+/** One page of a Graph collection. */
+interface Page<T> {
+  value?: T[];
+  '@odata.nextLink'?: string;
+}
+
+export interface NewOnlineMeeting {
+  title: string;
+  startTime: Date;
+  endTime: Date;
+  attendees: string[];
+  description?: string | undefined;
+}
+
+/** Event times in UTC, whatever the mailbox's time zone. */
+const UTC = { Prefer: 'outlook.timezone="UTC"' };
+
+const segment = (id: string) => encodeURIComponent(id);
+
+/**
+ * The Microsoft Graph subset this product uses, over the real SDK client. Collections follow
+ * `@odata.nextLink` until done (or until `max` items), so no caller ever sees only Graph's first page.
+ */
+export class MicrosoftGraph {
+  constructor(
+    private readonly client: Client,
+    /** Graph root with version: next links under it are followed as relative paths (any scheme). */
+    private readonly graphUrl: string,
+  ) {}
+
+  me(): Promise<Graph.User> {
+    return this.client.api('/me').select(['id', 'displayName', 'mail', 'userPrincipalName']).get() as Promise<Graph.User>;
+  }
+
+  joinedTeams(): Promise<Graph.Team[]> {
+    return this.all<Graph.Team>('/me/joinedTeams');
+  }
+
+  async teamMemberCount(teamId: string): Promise<number> {
+    return (await this.all<Graph.ConversationMember>(`/teams/${segment(teamId)}/members`)).length;
+  }
+
+  channels(teamId: string): Promise<Graph.Channel[]> {
+    return this.all<Graph.Channel>(`/teams/${segment(teamId)}/channels`);
+  }
+
+  async channelMemberCount(teamId: string, channelId: string): Promise<number> {
+    return (await this.all<Graph.ConversationMember>(`/teams/${segment(teamId)}/channels/${segment(channelId)}/members`)).length;
+  }
+
+  /** The newest `max` root messages of a channel (Graph answers newest first, at most 50 a page). */
+  channelMessages(teamId: string, channelId: string, max: number): Promise<Graph.ChatMessage[]> {
+    const path = `/teams/${segment(teamId)}/channels/${segment(channelId)}/messages?$top=${Math.min(max, 50)}`;
+    return this.all<Graph.ChatMessage>(path, max);
+  }
+
+  postChannelMessage(teamId: string, channelId: string, text: string): Promise<Graph.ChatMessage> {
+    return this.client
+      .api(`/teams/${segment(teamId)}/channels/${segment(channelId)}/messages`)
+      .post({ body: { contentType: 'text', content: text } }) as Promise<Graph.ChatMessage>;
+  }
+
+  calendars(): Promise<Graph.Calendar[]> {
+    return this.all<Graph.Calendar>('/me/calendars');
+  }
+
+  /** Occurrences in [from, to) of one calendar, or of the default calendar when `calendarId` is 'primary'. */
+  calendarView(calendarId: string, from: Date, to: Date): Promise<Graph.Event[]> {
+    const base = calendarId === 'primary' ? '/me/calendar' : `/me/calendars/${segment(calendarId)}`;
+    const query = new URLSearchParams({ startDateTime: from.toISOString(), endDateTime: to.toISOString(), $top: '100' });
+    return this.all<Graph.Event>(`${base}/calendarView?${query.toString()}`, Number.POSITIVE_INFINITY, UTC);
+  }
+
+  /** Teams online meetings of the default calendar ending at or after `since`, earliest first. */
+  async onlineMeetings(since: Date, skip: number, top: number): Promise<Graph.Event[]> {
+    const filter = `isOnlineMeeting eq true and end/dateTime ge '${since.toISOString().slice(0, 19)}'`;
+    const page = (await this.client
+      .api('/me/events')
+      .headers(UTC)
+      .filter(filter)
+      .orderby('start/dateTime')
+      .skip(skip)
+      .top(top)
+      .get()) as Page<Graph.Event>;
+    return page.value ?? [];
+  }
+
+  createOnlineMeeting(meeting: NewOnlineMeeting): Promise<Graph.Event> {
+    const event: Graph.Event = {
+      subject: meeting.title,
+      body: { contentType: 'text', content: meeting.description ?? '' },
+      start: { dateTime: meeting.startTime.toISOString().slice(0, 23), timeZone: 'UTC' },
+      end: { dateTime: meeting.endTime.toISOString().slice(0, 23), timeZone: 'UTC' },
+      attendees: meeting.attendees.map((address) => ({ emailAddress: { address }, type: 'required' })),
+      isOnlineMeeting: true,
+      onlineMeetingProvider: 'teamsForBusiness',
+    };
+    return this.client.api('/me/events').headers(UTC).post(event) as Promise<Graph.Event>;
+  }
+
+  private async all<T>(path: string, max = Number.POSITIVE_INFINITY, headers: Record<string, string> = {}): Promise<T[]> {
+    const items: T[] = [];
+    let next: string | undefined = path;
+    while (next !== undefined && items.length < max) {
+      const page = (await this.client.api(next).headers(headers).get()) as Page<T>;
+      items.push(...(page.value ?? []));
+      const link = page['@odata.nextLink'];
+      next = link?.startsWith(`${this.graphUrl}/`) ? link.slice(this.graphUrl.length) : link;
+    }
+    return items.slice(0, max);
+  }
+}

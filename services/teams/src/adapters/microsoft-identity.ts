@@ -1,0 +1,99 @@
+import { AppError } from '@asistente/kit';
+import type { MicrosoftSettings } from '../domain/microsoft-settings.js';
+
+/**
+ * Delegated permissions the features need: profile, Outlook calendars, Teams online meetings, teams and
+ * channels (read), channel messages (read and send), members (for the counts), and offline_access for a
+ * refresh token.
+ */
+export const MICROSOFT_SCOPES = [
+  'offline_access',
+  'openid',
+  'profile',
+  'User.Read',
+  'Calendars.ReadWrite',
+  'OnlineMeetings.ReadWrite',
+  'Team.ReadBasic.All',
+  'Channel.ReadBasic.All',
+  'TeamMember.Read.All',
+  'ChannelMember.Read.All',
+  'ChannelMessage.Read.All',
+  'ChannelMessage.Send',
+];
+
+export interface TokenSet {
+  accessToken: string;
+  /** Microsoft rotates refresh tokens: a refresh may answer a new one, or none (keep the old). */
+  refreshToken: string | null;
+  expiresAt: Date;
+  scopes: string;
+}
+
+const TIMEOUT_MS = 15_000;
+
+export const reconnectRequired = () =>
+  new AppError(409, 'MICROSOFT_RECONNECT', 'La sesión de Microsoft caducó o fue revocada: vuelve a conectar tu cuenta de Microsoft.');
+
+export const unreachable = () =>
+  new AppError(502, 'MICROSOFT_UNREACHABLE', 'No se pudo conectar con Microsoft: inténtalo de nuevo en unos minutos.');
+
+/**
+ * The Microsoft identity platform's authorization-code flow (v2.0 endpoints) with plain fetch: MSAL refuses
+ * configurable http authorities and calls Microsoft for instance discovery, and nothing here needs its cache.
+ */
+export class MicrosoftIdentity {
+  constructor(private readonly settings: MicrosoftSettings) {}
+
+  authorizeUrl(state: string): string {
+    const { loginUrl, tenant, clientId, redirectUri } = this.settings;
+    const query = new URLSearchParams({
+      client_id: clientId,
+      response_type: 'code',
+      redirect_uri: redirectUri,
+      response_mode: 'query',
+      scope: MICROSOFT_SCOPES.join(' '),
+      state,
+      prompt: 'select_account',
+    });
+    return `${loginUrl}/${encodeURIComponent(tenant)}/oauth2/v2.0/authorize?${query.toString()}`;
+  }
+
+  redeemCode(code: string): Promise<TokenSet> {
+    return this.token({ grant_type: 'authorization_code', code, redirect_uri: this.settings.redirectUri });
+  }
+
+  refresh(refreshToken: string): Promise<TokenSet> {
+    return this.token({ grant_type: 'refresh_token', refresh_token: refreshToken });
+  }
+
+  private async token(grant: Record<string, string>): Promise<TokenSet> {
+    const { loginUrl, tenant, clientId, clientSecret } = this.settings;
+    const body = new URLSearchParams({ client_id: clientId, client_secret: clientSecret, scope: MICROSOFT_SCOPES.join(' '), ...grant });
+    let response: Response;
+    try {
+      response = await fetch(`${loginUrl}/${encodeURIComponent(tenant)}/oauth2/v2.0/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        body,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch {
+      throw unreachable();
+    }
+    const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    if (!response.ok) {
+      // invalid_grant: the code was used or expired, or the refresh token was revoked; the user must sign in again.
+      if (response.status === 400 || response.status === 401) throw reconnectRequired();
+      throw unreachable();
+    }
+    const accessToken = json.access_token;
+    const expiresIn = Number(json.expires_in);
+    if (typeof accessToken !== 'string' || !accessToken) throw unreachable();
+    return {
+      accessToken,
+      refreshToken: typeof json.refresh_token === 'string' && json.refresh_token ? json.refresh_token : null,
+      expiresAt: new Date(Date.now() + (Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : 3600) * 1000),
+      scopes: typeof json.scope === 'string' ? json.scope : '',
+    };
+  }
+}

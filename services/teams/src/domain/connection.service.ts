@@ -1,0 +1,182 @@
+import type { TeamsStatus } from '@asistente/contracts';
+import {
+  AppError,
+  MICROSOFT_ACCESS_TOKEN_COLUMN,
+  MICROSOFT_REFRESH_TOKEN_COLUMN,
+  OAuthStateSigner,
+  type Logger,
+  type SecretBox,
+  type SecretContext,
+} from '@asistente/kit';
+import { createGraphClient, type AccessTokens } from '../adapters/graph-client.js';
+import { MicrosoftGraph } from '../adapters/microsoft-graph.js';
+import { MicrosoftIdentity, reconnectRequired, type TokenSet } from '../adapters/microsoft-identity.js';
+import type { ConnectionRow, ConnectionsRepository } from './connections.repository.js';
+import { graphFailure } from './graph-errors.js';
+import { NOT_CONFIGURED_MESSAGE, notConfigured, type MicrosoftSettings } from './microsoft-settings.js';
+
+const FLOW = 'microsoft';
+/** Refresh this long before Microsoft's expiry, so a token never dies mid-request. */
+const EXPIRY_MARGIN_MS = 60_000;
+
+export const notConnected = () =>
+  new AppError(409, 'MICROSOFT_NOT_CONNECTED', 'Tu cuenta de Microsoft no está conectada: conéctala en la pantalla de Teams.');
+
+export const tokenContext = (userId: string, column: typeof MICROSOFT_ACCESS_TOKEN_COLUMN | typeof MICROSOFT_REFRESH_TOKEN_COLUMN): SecretContext => ({
+  userId,
+  table: column.table,
+  column: column.column,
+});
+
+/** A connected user's Graph, and who they are in Microsoft 365. */
+export interface UserGraph {
+  graph: MicrosoftGraph;
+  msUserId: string;
+}
+
+/** Where the callback sends the browser: the Teams screen, with the outcome in the query. */
+export type CallbackOutcome = { ok: true; location: string } | { ok: false; location: string };
+
+/**
+ * The user's Microsoft 365 connection: the OAuth authorization-code flow (signed, user-bound state),
+ * tokens sealed at rest, refreshed before expiry or after Graph refuses them, and a Graph client per call.
+ */
+export class ConnectionService {
+  private readonly signer: OAuthStateSigner;
+  private readonly identity: MicrosoftIdentity | undefined;
+  /** One refresh in flight per user in this process: concurrent calls share it. */
+  private readonly refreshing = new Map<string, Promise<string>>();
+
+  constructor(
+    private readonly settings: MicrosoftSettings | undefined,
+    private readonly connections: ConnectionsRepository,
+    private readonly box: SecretBox,
+    jwtSecret: string,
+    private readonly log: Logger,
+  ) {
+    this.signer = new OAuthStateSigner(jwtSecret);
+    this.identity = settings ? new MicrosoftIdentity(settings) : undefined;
+  }
+
+  async status(userId: string): Promise<TeamsStatus> {
+    if (!this.settings) return { connected: false, configured: false, message: NOT_CONFIGURED_MESSAGE };
+    const row = await this.connections.find(userId);
+    if (!row) return { connected: false, configured: true };
+    return { connected: true, configured: true, account: { name: row.displayName, email: row.email } };
+  }
+
+  authorizeUrl(userId: string): string {
+    return this.requireIdentity().authorizeUrl(this.signer.sign({ userId, flow: FLOW }));
+  }
+
+  /** Never throws: whatever happens, the browser goes back to the Teams screen with a message. */
+  async completeCallback(query: { code?: string; state?: string; error?: string }): Promise<CallbackOutcome> {
+    const screen = this.settings?.screenUrl ?? '/teams';
+    const fail = (message: string): CallbackOutcome => ({
+      ok: false,
+      location: `${screen}?${new URLSearchParams({ microsoft: 'error', message }).toString()}`,
+    });
+    if (!this.identity) return fail(NOT_CONFIGURED_MESSAGE);
+    const state = query.state ? this.signer.verify(query.state, FLOW) : undefined;
+    if (!state) return fail('El enlace de conexión caducó o no es válido: vuelve a pulsar Conectar.');
+    if (query.error || !query.code) {
+      return fail(query.error === 'access_denied' ? 'No se concedió el acceso a Microsoft 365.' : 'Microsoft no completó la conexión: inténtalo de nuevo.');
+    }
+    try {
+      const tokens = await this.identity.redeemCode(query.code);
+      const graph = this.graphWith(state.userId, { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken });
+      const me = await graph.me().catch((error: unknown) => {
+        throw graphFailure(error);
+      });
+      await this.connections.upsert(state.userId, {
+        msUserId: me.id ?? '',
+        displayName: me.displayName ?? '',
+        email: me.mail ?? me.userPrincipalName ?? '',
+        ...this.seal(state.userId, tokens),
+        expiresAt: tokens.expiresAt,
+        scopes: tokens.scopes,
+      });
+      return { ok: true, location: `${screen}?microsoft=connected` };
+    } catch (error) {
+      this.log.warn({ err: error }, 'microsoft connection failed');
+      return fail(error instanceof AppError ? error.message : 'Microsoft no completó la conexión: inténtalo de nuevo.');
+    }
+  }
+
+  async disconnect(userId: string): Promise<void> {
+    await this.connections.delete(userId);
+  }
+
+  /** Graph on behalf of a connected user; 503 when not configured, 409 when not connected. */
+  async graphFor(userId: string): Promise<UserGraph> {
+    this.requireIdentity();
+    const row = await this.connections.find(userId);
+    if (!row) throw notConnected();
+    return { graph: this.graphFromRow(row), msUserId: row.msUserId };
+  }
+
+  private graphFromRow(row: ConnectionRow): MicrosoftGraph {
+    const tokens: AccessTokens = {
+      current: async () => {
+        const latest = (await this.connections.find(row.userId)) ?? row;
+        if (latest.expiresAt.getTime() - EXPIRY_MARGIN_MS > Date.now()) {
+          return this.box.open(latest.accessTokenEnc, tokenContext(row.userId, MICROSOFT_ACCESS_TOKEN_COLUMN));
+        }
+        return this.refresh(row.userId);
+      },
+      renew: () => this.refresh(row.userId),
+    };
+    return this.graphWithTokens(tokens);
+  }
+
+  /** Before the connection is stored (the callback's /me): tokens in memory. */
+  private graphWith(userId: string, tokens: { accessToken: string; refreshToken: string | null }): MicrosoftGraph {
+    let access = tokens.accessToken;
+    return this.graphWithTokens({
+      current: () => Promise.resolve(access),
+      renew: async () => {
+        if (!tokens.refreshToken) throw reconnectRequired();
+        access = (await this.requireIdentity().refresh(tokens.refreshToken)).accessToken;
+        this.log.debug({ userId }, 'microsoft token renewed during connection');
+        return access;
+      },
+    });
+  }
+
+  private graphWithTokens(tokens: AccessTokens): MicrosoftGraph {
+    const { graphUrl } = this.settings!;
+    return new MicrosoftGraph(createGraphClient({ graphUrl, tokens }), graphUrl);
+  }
+
+  private refresh(userId: string): Promise<string> {
+    let pending = this.refreshing.get(userId);
+    if (!pending) {
+      pending = this.doRefresh(userId).finally(() => this.refreshing.delete(userId));
+      this.refreshing.set(userId, pending);
+    }
+    return pending;
+  }
+
+  private async doRefresh(userId: string): Promise<string> {
+    const row = await this.connections.find(userId);
+    if (!row) throw notConnected();
+    if (!row.refreshTokenEnc) throw reconnectRequired();
+    const refreshToken = this.box.open(row.refreshTokenEnc, tokenContext(userId, MICROSOFT_REFRESH_TOKEN_COLUMN));
+    const tokens = await this.requireIdentity().refresh(refreshToken);
+    const sealed = this.seal(userId, tokens);
+    await this.connections.updateTokens(userId, sealed.accessTokenEnc, sealed.refreshTokenEnc, tokens.expiresAt);
+    return tokens.accessToken;
+  }
+
+  private seal(userId: string, tokens: TokenSet): { accessTokenEnc: string; refreshTokenEnc: string | null } {
+    return {
+      accessTokenEnc: this.box.seal(tokens.accessToken, tokenContext(userId, MICROSOFT_ACCESS_TOKEN_COLUMN)),
+      refreshTokenEnc: tokens.refreshToken ? this.box.seal(tokens.refreshToken, tokenContext(userId, MICROSOFT_REFRESH_TOKEN_COLUMN)) : null,
+    };
+  }
+
+  private requireIdentity(): MicrosoftIdentity {
+    if (!this.identity) throw notConfigured();
+    return this.identity;
+  }
+}

@@ -1,0 +1,63 @@
+import type { Sql } from '@asistente/kit';
+
+export interface ConnectionRow {
+  id: string;
+  userId: string;
+  msUserId: string;
+  displayName: string;
+  email: string;
+  accessTokenEnc: string;
+  refreshTokenEnc: string | null;
+  expiresAt: Date;
+}
+
+export interface NewConnection {
+  msUserId: string;
+  displayName: string;
+  email: string;
+  accessTokenEnc: string;
+  refreshTokenEnc: string | null;
+  expiresAt: Date;
+  scopes: string;
+}
+
+/** `teams.connections`: one Microsoft account per user, tokens sealed. */
+export class ConnectionsRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async find(userId: string): Promise<ConnectionRow | undefined> {
+    const [row] = await this.sql<ConnectionRow[]>`
+      select id, user_id, ms_user_id, display_name, email, access_token_enc, refresh_token_enc, expires_at
+      from teams.connections where user_id = ${userId}`;
+    return row;
+  }
+
+  async upsert(userId: string, c: NewConnection): Promise<void> {
+    await this.sql`
+      insert into teams.connections
+        (user_id, ms_user_id, display_name, email, access_token_enc, refresh_token_enc, expires_at, scopes)
+      values (${userId}, ${c.msUserId}, ${c.displayName}, ${c.email}, ${c.accessTokenEnc}, ${c.refreshTokenEnc},
+              ${c.expiresAt}, ${c.scopes})
+      on conflict (user_id) do update set
+        ms_user_id = excluded.ms_user_id, display_name = excluded.display_name, email = excluded.email,
+        access_token_enc = excluded.access_token_enc, refresh_token_enc = excluded.refresh_token_enc,
+        expires_at = excluded.expires_at, scopes = excluded.scopes, updated_at = now()`;
+  }
+
+  /** After a refresh; a refresh that answered no new refresh token keeps the stored one. */
+  async updateTokens(userId: string, accessTokenEnc: string, refreshTokenEnc: string | null, expiresAt: Date): Promise<void> {
+    await this.sql`
+      update teams.connections set
+        access_token_enc = ${accessTokenEnc},
+        refresh_token_enc = coalesce(${refreshTokenEnc}, refresh_token_enc),
+        expires_at = ${expiresAt}, updated_at = now()
+      where user_id = ${userId}`;
+  }
+
+  async delete(userId: string): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      await tx`delete from teams.connections where user_id = ${userId}`;
+      await tx`delete from teams.channels where user_id = ${userId}`;
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import { AppError, type Config } from '@asistente/kit';
+
+/** What the Microsoft integration needs from the configuration; undefined until the administrator sets it. */
+export interface MicrosoftSettings {
+  clientId: string;
+  clientSecret: string;
+  tenant: string;
+  /** Identity platform root, e.g. https://login.microsoftonline.com (no trailing slash). */
+  loginUrl: string;
+  /** Graph root with its version, e.g. https://graph.microsoft.com/v1.0 (no trailing slash). */
+  graphUrl: string;
+  /** Where Microsoft sends the browser back: PUBLIC_URL + /api/teams/callback. */
+  redirectUri: string;
+  /** The screen the callback returns the browser to. */
+  screenUrl: string;
+}
+
+export const NOT_CONFIGURED_MESSAGE =
+  'Microsoft 365 no está configurado en este servidor: el administrador debe definir MICROSOFT_CLIENT_ID y MICROSOFT_CLIENT_SECRET.';
+
+export const notConfigured = () => new AppError(503, 'MICROSOFT_NOT_CONFIGURED', NOT_CONFIGURED_MESSAGE);
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+export function microsoftSettings(config: Config): MicrosoftSettings | undefined {
+  const { MICROSOFT_CLIENT_ID: clientId, MICROSOFT_CLIENT_SECRET: clientSecret } = config;
+  if (!clientId || !clientSecret) return undefined;
+  const publicUrl = trimSlash(config.PUBLIC_URL);
+  return {
+    clientId,
+    clientSecret,
+    tenant: config.MICROSOFT_TENANT,
+    loginUrl: trimSlash(config.MICROSOFT_LOGIN_URL),
+    graphUrl: trimSlash(config.MICROSOFT_GRAPH_URL),
+    redirectUri: `${publicUrl}/api/teams/callback`,
+    screenUrl: `${publicUrl}/teams`,
+  };
+}

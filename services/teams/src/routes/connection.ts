@@ -1,0 +1,54 @@
+import { Type } from '@sinclair/typebox';
+import { ErrorResponse, MicrosoftLoginResponse, SuccessResponse, TeamsConnectResponse, TeamsStatus } from '@asistente/contracts';
+import type { App } from '@asistente/kit';
+import type { ConnectionService } from '../domain/connection.service.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 503: ErrorResponse };
+
+const CallbackQuery = Type.Object({
+  code: Type.Optional(Type.String({ maxLength: 4096 })),
+  state: Type.Optional(Type.String({ maxLength: 1024 })),
+  error: Type.Optional(Type.String({ maxLength: 200 })),
+  error_description: Type.Optional(Type.String({ maxLength: 4096 })),
+  session_state: Type.Optional(Type.String({ maxLength: 1024 })),
+});
+
+export async function connectionRoutes(app: App, { connection }: { connection: ConnectionService }): Promise<void> {
+  app.get('/teams/status', {
+    schema: { response: { 200: TeamsStatus, ...errors } },
+    handler: (request) => connection.status(request.user.id),
+  });
+
+  app.post('/teams/connect', {
+    schema: { response: { 200: TeamsConnectResponse, ...errors } },
+    handler: (request) => ({ authUrl: connection.authorizeUrl(request.user.id) }),
+  });
+
+  // The spec's Calendario names the same start as /microsoft/login (GET answers { url }; POST too).
+  for (const method of ['get', 'post'] as const) {
+    app[method]('/microsoft/login', {
+      schema: { response: { 200: MicrosoftLoginResponse, ...errors } },
+      handler: (request) => ({ url: connection.authorizeUrl(request.user.id) }),
+    });
+  }
+
+  app.post('/teams/disconnect', {
+    schema: { response: { 200: SuccessResponse, ...errors } },
+    handler: async (request) => {
+      await connection.disconnect(request.user.id);
+      return { success: true as const };
+    },
+  });
+
+  // Microsoft sends the browser here (no bearer token): the signed state says whose connection it is.
+  for (const path of ['/teams/callback', '/microsoft/callback']) {
+    app.get(path, {
+      config: { public: true },
+      schema: { querystring: CallbackQuery },
+      handler: async (request, reply) => {
+        const outcome = await connection.completeCallback(request.query);
+        return reply.redirect(outcome.location, 302);
+      },
+    });
+  }
+}
