@@ -9,19 +9,17 @@ export class TrackingService {
     private readonly signer: TrackingSigner,
   ) {}
 
-  /** Records the open when the token is genuine; a forged or altered one records nothing. */
-  async open(token: string): Promise<void> {
-    const claim = this.signer.verify(token, 'open');
-    if (claim) await this.first('opened', claim.sentId);
+  /** Records the open when the MAC is genuine; a forged or altered one records nothing. */
+  async open(sentId: string, mac: string): Promise<void> {
+    if (this.signer.verifyOpen(sentId, mac)) await this.first('opened', sentId);
   }
 
-  /** Where a genuine click token points, after recording it (a click also proves the mail was opened). */
-  async click(token: string): Promise<string | undefined> {
-    const claim = this.signer.verify(token, 'click');
-    if (!claim?.url) return undefined;
-    await this.first('clicked', claim.sentId);
-    await this.first('opened', claim.sentId);
-    return claim.url;
+  /** Whether the link is genuine; if so it is recorded (a click also proves the mail was opened). */
+  async click(sentId: string, url: string, mac: string): Promise<boolean> {
+    if (!this.signer.verifyClick(sentId, url, mac)) return false;
+    await this.first('clicked', sentId);
+    await this.first('opened', sentId);
+    return true;
   }
 
   private async first(what: 'opened' | 'clicked', sentId: string): Promise<void> {

@@ -1,31 +1,35 @@
 import { Type } from '@sinclair/typebox';
-import type { App } from '@asistente/kit';
-import { notFound } from '@asistente/kit';
+import { notFound, type App } from '@asistente/kit';
 import type { TrackingService } from '../domain/tracking.service.js';
 
 /** A transparent 1×1 GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 8000 }) });
+const TrackParams = Type.Object({ sentId: Type.String({ format: 'uuid' }), mac: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }) });
+const ClickQuery = Type.Object({ u: Type.String({ minLength: 1, maxLength: 4000 }) });
 
-// Public: mail apps load these without any session. The signed token is the only authority.
+// Public: mail apps load these without any session. The MAC is the only authority.
 export async function trackingRoutes(app: App, { tracking }: { tracking: TrackingService }): Promise<void> {
-  app.get('/emails/track/open/:token', {
+  const pixel = (reply: Parameters<Parameters<App['get']>[1]['handler']>[1]) =>
+    reply.type('image/gif').header('cache-control', 'no-store, private').send(PIXEL);
+
+  app.get('/emails/track/open/:sentId/:mac', {
     config: { public: true },
-    schema: { params: TokenParams },
+    // Whatever the address, the same pixel: a prober learns nothing from the answer.
+    errorHandler: (_error, _request, reply) => pixel(reply),
+    schema: { params: TrackParams },
     handler: async (request, reply) => {
-      await tracking.open(request.params.token);
-      // The same pixel whatever the token: a prober learns nothing from the answer.
-      return reply.type('image/gif').header('cache-control', 'no-store, private').send(PIXEL);
+      await tracking.open(request.params.sentId, request.params.mac);
+      return pixel(reply);
     },
   });
 
-  app.get('/emails/track/click/:token', {
+  app.get('/emails/track/click/:sentId/:mac', {
     config: { public: true },
-    schema: { params: TokenParams },
+    schema: { params: TrackParams, querystring: ClickQuery },
     handler: async (request, reply) => {
-      const url = await tracking.click(request.params.token);
-      if (!url) throw notFound('Enlace no válido');
-      return reply.header('cache-control', 'no-store, private').redirect(url, 302);
+      const { sentId, mac } = request.params;
+      if (!(await tracking.click(sentId, request.query.u, mac))) throw notFound('Enlace no válido');
+      return reply.header('cache-control', 'no-store, private').redirect(request.query.u, 302);
     },
   });
 }

@@ -1,0 +1,90 @@
+import t from 'tap';
+import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
+import emailService from '../src/app.js';
+import { startDovecot } from './fixtures/dovecot.js';
+import { eventually, otherMailApp, rawMail } from './fixtures/imap-peer.js';
+import { startOAuthPeer } from './fixtures/oauth-peer.js';
+import { startSmtpPeer } from './fixtures/smtp-peer.js';
+
+const USER = 'ana@gmail.example';
+const CLIENT_ID = 'cliente-de-prueba.apps.example';
+const CLIENT_SECRET = 'secreto-del-cliente';
+
+// Access tokens that expire at once: every use of the account goes through the refresh grant.
+const provider = await startOAuthPeer(CLIENT_ID, CLIENT_SECRET, 1);
+t.teardown(() => provider.close());
+const dovecot = await startDovecot({ users: [{ user: USER, password: 'solo-para-la-prueba' }], oauth2IntrospectionUrl: `${provider.url}/introspect` });
+t.teardown(() => dovecot.stop());
+// The SMTP peer accepts the bearer the provider issued last, like Dovecot through introspection.
+const smtp = await startSmtpPeer({ acceptToken: (user, token) => provider.validTokens.get(user) === token });
+t.teardown(() => smtp.close());
+
+const phone = await otherMailApp(dovecot.host, dovecot.port, USER, 'solo-para-la-prueba');
+t.teardown(async () => {
+  await phone.logout().catch(() => {});
+  phone.close();
+});
+await phone.append('INBOX', rawMail({ from: 'luis@cliente.com', to: USER, subject: 'Hola por OAuth', body: 'Prueba' }));
+
+const platform = await createTestPlatform(t, {
+  config: {
+    PUBLIC_URL: 'https://asistente.example',
+    GOOGLE_CLIENT_ID: CLIENT_ID,
+    GOOGLE_CLIENT_SECRET: CLIENT_SECRET,
+    GOOGLE_AUTH_URL: `${provider.url}/auth`,
+    GOOGLE_TOKEN_URL: `${provider.url}/token`,
+    GMAIL_IMAP_URL: `imap://127.0.0.1:${dovecot.port}`,
+    GMAIL_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+  },
+});
+const app = await buildServiceApp(t, emailService, platform);
+const owner = signToken(app);
+const auth = { authorization: owner.authorization };
+
+t.test('a provider without a client id answers 503 saying what to set', async (t) => {
+  const res = await app.inject({ url: '/emails/integrations/outlook/connect', headers: auth });
+  t.equal(res.statusCode, 503);
+  t.equal(res.json().message, 'Outlook no está configurado: el administrador debe definir MICROSOFT_CLIENT_ID y MICROSOFT_CLIENT_SECRET en el servidor');
+  t.equal((await app.inject({ url: '/emails/integrations/yahoo/connect', headers: auth })).statusCode, 400);
+});
+
+t.test('Gmail: authorization code, tokens sealed, XOAUTH2 to IMAP and SMTP, refreshed when expired', async (t) => {
+  const connect = await app.inject({ url: '/emails/integrations/gmail/connect', headers: auth });
+  t.equal(connect.statusCode, 200);
+  const url = new URL(connect.json<{ url: string }>().url);
+  t.equal(`${url.origin}${url.pathname}`, `${provider.url}/auth`);
+  t.equal(url.searchParams.get('client_id'), CLIENT_ID);
+  t.equal(url.searchParams.get('redirect_uri'), 'https://asistente.example/api/emails/integrations/gmail/callback');
+  t.match(url.searchParams.get('scope'), 'https://mail.google.com/');
+  const state = url.searchParams.get('state')!;
+
+  // A forged or foreign state never completes a connection.
+  const forged = await app.inject({ url: `/emails/integrations/gmail/callback?code=code-${USER}&state=${state}x` });
+  t.equal(forged.statusCode, 302);
+  t.match(forged.headers.location, /^https:\/\/asistente\.example\/emails\?error=/);
+
+  // The browser comes back with no bearer token: the route is public, the state names the user.
+  const back = await app.inject({ url: `/emails/integrations/gmail/callback?code=code-${USER}&state=${encodeURIComponent(state)}` });
+  t.equal(back.statusCode, 302);
+  t.equal(back.headers.location, 'https://asistente.example/emails?connected=gmail');
+  t.match(provider.grants[0], { grant_type: 'authorization_code', redirect_uri: 'https://asistente.example/api/emails/integrations/gmail/callback' });
+
+  const [integration] = (await app.inject({ url: '/emails/integrations', headers: auth })).json<{ provider: string; email: string }[]>();
+  t.match(integration, { provider: 'gmail', email: USER, connected: true });
+  const [row] = await platform.db.sql<{ credentialsEnc: string }[]>`select credentials_enc from email.accounts`;
+  t.notMatch(row!.credentialsEnc, 'rt-');
+  t.notMatch(row!.credentialsEnc, 'at-');
+
+  const inbox = await eventually('the Gmail inbox over XOAUTH2', async () => {
+    const list = (await app.inject({ url: '/emails', headers: auth })).json<{ data: { subject: string }[] }>();
+    return list.data.length > 0 && list;
+  });
+  t.equal(inbox.data[0]?.subject, 'Hola por OAuth');
+  t.ok(provider.grants.some((g) => g.grant_type === 'refresh_token'), 'the expired access token was refreshed');
+
+  const sent = await app.inject({ method: 'POST', url: '/emails/send', headers: auth, payload: { to: 'luis@cliente.com', subject: 'Desde Gmail', body: 'Hola' } });
+  t.equal(sent.statusCode, 200, sent.body);
+  const mail = await smtp.waitFor(1);
+  t.equal(mail.user, USER, 'authenticated with XOAUTH2');
+  t.equal(mail.parsed.subject, 'Desde Gmail');
+});
