@@ -1,0 +1,60 @@
+import type { AiChatState } from '@asistente/contracts';
+import { useEffect, useState } from 'react';
+import { errorMessage } from '../../../lib/errors';
+import { toast } from '../../../lib/toasts';
+import { Button } from '../../../ui/Button';
+import { getChatState, setChatPaused } from './api';
+import { chatStateLabel } from './format';
+import './assistant.css';
+
+/** For the chat drawer: whether the assistant answers this chat, why not, and the "pausar asistente" switch. */
+export function ChatAssistantControl({ jid }: { jid: string }) {
+  const [state, setState] = useState<AiChatState | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let current = true;
+    setState(null);
+    setFailed(false);
+    getChatState(jid).then(
+      (loaded) => current && setState(loaded),
+      (err: unknown) => {
+        console.error('No se pudo cargar el estado del asistente', err);
+        if (current) setFailed(true);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [jid]);
+
+  // A pause the owner can lift: theirs, a hand-off or a takeover. The caps end with the day.
+  const liftable = state?.paused === true && (state.reason === 'manual' || state.reason === 'handoff' || state.reason === 'owner_takeover');
+
+  const toggle = async () => {
+    if (!state) return;
+    setBusy(true);
+    try {
+      setState(await setChatPaused(jid, !liftable && !state.paused));
+    } catch (err) {
+      console.error('No se pudo cambiar el estado del asistente', err);
+      toast.error(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (failed) return <p className="field-error">No se pudo cargar el estado del asistente</p>;
+  if (!state) return <p className="muted">Cargando estado del asistente...</p>;
+  return (
+    <div className="assistant-chat-control">
+      <span>{chatStateLabel(state)}</span>
+      {(liftable || !state.paused) && (
+        <Button variant="secondary" small disabled={busy} onClick={toggle}>
+          {liftable ? 'Reanudar asistente' : 'Pausar asistente'}
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+import type { AiChatState, AiRunBody, AiRunResult, AssistantConfig } from '@asistente/contracts';
+import { getJson, sendJson } from '../../../lib/http';
+
+export const getAssistantConfig = () => getJson<{ data: AssistantConfig }>('ai/assistant').then((answer) => answer.data);
+
+export const saveAssistantConfig = (config: AssistantConfig) =>
+  sendJson<{ success?: unknown; data: AssistantConfig }>('put', 'ai/assistant', config).then((answer) => answer.data);
+
+export const runAssistant = (body: AiRunBody) => sendJson<AiRunResult>('post', 'ai/run', body);
+
+const chatPath = (jid: string) => `ai/chats/${encodeURIComponent(jid)}`;
+
+export const getChatState = (jid: string) => getJson<AiChatState>(chatPath(jid));
+
+export const setChatPaused = (jid: string, paused: boolean) => sendJson<AiChatState>('put', `${chatPath(jid)}/pause`, { paused });
