@@ -82,6 +82,11 @@ export type OAuthCallbackQuery = Static<typeof OAuthCallbackQuery>;
 
 export const AuthorizationUrl = Type.Object({ url: Type.String() });
 
+/** Whether Gmail and Outlook can be connected here, and if not what the administrator must set. */
+const ProviderAvailability = Type.Object({ configured: Type.Boolean(), message: Type.Union([Type.String(), Type.Null()]) });
+export const OAuthProvidersStatus = Type.Object({ gmail: ProviderAvailability, outlook: ProviderAvailability });
+export type OAuthProvidersStatus = Static<typeof OAuthProvidersStatus>;
+
 // --- Messages -------------------------------------------------------------------------------------------
 
 export const EmailListQuery = Type.Object({

@@ -107,6 +107,9 @@ t.test('a wrong password or an unreachable host answers 400 in Spanish, quickly,
   t.ok(Date.now() - started < 15_000, 'wrong password and refused port answer within 15 s');
   started = Date.now();
 
+  const tested = await app.inject({ method: 'POST', url: '/emails/integrations/test', headers: auth, payload: imapBody() });
+  t.same(tested.json(), { success: true }, 'probar conexión: both logins succeed');
+
   const badSmtp = imapBody();
   badSmtp.credentials.smtp.password = 'mala';
   const smtpRefused = await app.inject({ method: 'POST', url: '/emails/integrations', headers: auth, payload: badSmtp });

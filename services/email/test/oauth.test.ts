@@ -46,6 +46,11 @@ t.test('a provider without a client id answers 503 saying what to set', async (t
   t.equal(res.statusCode, 503);
   t.equal(res.json().message, 'Outlook no está configurado: el administrador debe definir MICROSOFT_CLIENT_ID y MICROSOFT_CLIENT_SECRET en el servidor');
   t.equal((await app.inject({ url: '/emails/integrations/yahoo/connect', headers: auth })).statusCode, 400);
+  const providers = await app.inject({ url: '/emails/integrations/providers', headers: auth });
+  t.same(providers.json(), {
+    gmail: { configured: true, message: null },
+    outlook: { configured: false, message: res.json().message },
+  });
 });
 
 t.test('Gmail: authorization code, tokens sealed, XOAUTH2 to IMAP and SMTP, refreshed when expired', async (t) => {

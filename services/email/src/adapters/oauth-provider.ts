@@ -95,6 +95,16 @@ export class OAuthProvider {
     return this.settings.smtp;
   }
 
+  /** null when configured; otherwise the sentence telling the administrator what to set. */
+  notConfiguredMessage(): string | null {
+    try {
+      this.assertConfigured();
+      return null;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
   /** 503 with what the administrator must set, when the client id or secret is missing. */
   assertConfigured(): { clientId: string; clientSecret: string } {
     const { clientId, clientSecret, label, variables } = this.settings;

@@ -21,12 +21,16 @@ export class AccountsService {
     return (await this.accounts.list(userId)).map(toIntegration);
   }
 
+  /** The form's "probar conexión": both logins, nothing stored. */
+  async test(body: ImapIntegrationBody): Promise<void> {
+    const { imapServer, smtpServer, secret } = passwordAccount(body);
+    await this.verify(imapServer, smtpServer, secret);
+  }
+
   /** Logs in to both servers first: a wrong password or host answers 400 and nothing is stored. */
   async connectImap(userId: string, body: ImapIntegrationBody): Promise<EmailIntegration> {
-    const { email, imap, smtp } = body.credentials;
-    const imapServer: ServerSettings = { host: imap.host, port: imap.port, secure: imap.secure, user: imap.user };
-    const smtpServer: ServerSettings = { host: smtp.host, port: smtp.port, secure: smtp.secure, user: smtp.user };
-    const secret: MailSecret = { kind: 'password', imapPassword: imap.password, smtpPassword: smtp.password };
+    const { email } = body.credentials;
+    const { imapServer, smtpServer, secret } = passwordAccount(body);
     await this.verify(imapServer, smtpServer, secret);
     const row = await this.accounts.upsert(userId, {
       provider: 'imap',
@@ -75,4 +79,13 @@ export class AccountsService {
       throw error;
     }
   }
+}
+
+function passwordAccount(body: ImapIntegrationBody): { imapServer: ServerSettings; smtpServer: ServerSettings; secret: MailSecret } {
+  const { imap, smtp } = body.credentials;
+  return {
+    imapServer: { host: imap.host, port: imap.port, secure: imap.secure, user: imap.user },
+    smtpServer: { host: smtp.host, port: smtp.port, secure: smtp.secure, user: smtp.user },
+    secret: { kind: 'password', imapPassword: imap.password, smtpPassword: smtp.password },
+  };
 }

@@ -7,6 +7,8 @@ import {
   ImapIntegrationBody,
   OAuthCallbackQuery,
   OAuthProviderParams,
+  OAuthProvidersStatus,
+  SuccessResponse,
 } from '@asistente/contracts';
 import { AppError, type App, type Logger, type OAuthStateSigner } from '@asistente/kit';
 import type { OAuthProvider, OAuthProviderName } from '../adapters/oauth-provider.js';
@@ -29,6 +31,25 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
   app.get('/emails/integrations', {
     schema: { response: { 200: Type.Array(EmailIntegration), ...errors } },
     handler: (request) => accounts.list(request.user.id),
+  });
+
+  app.get('/emails/integrations/providers', {
+    schema: { response: { 200: OAuthProvidersStatus, ...errors } },
+    handler: () => {
+      const status = (name: OAuthProviderName) => {
+        const message = oauth[name].notConfiguredMessage();
+        return { configured: message === null, message };
+      };
+      return { gmail: status('gmail'), outlook: status('outlook') };
+    },
+  });
+
+  app.post('/emails/integrations/test', {
+    schema: { body: ImapIntegrationBody, response: { 200: SuccessResponse, ...errors } },
+    handler: async (request) => {
+      await accounts.test(request.body);
+      return { success: true as const };
+    },
   });
 
   app.post('/emails/integrations', {

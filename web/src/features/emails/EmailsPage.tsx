@@ -1,12 +1,192 @@
-import { ComingSoon } from '../../ui/ComingSoon';
+import { useCallback, useEffect, useState } from 'react';
+import { errorMessage } from '../../lib/errors';
+import { toast } from '../../lib/toasts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { PageHeader } from '../../ui/PageHeader';
+import { AccountCards } from './AccountCards';
+import { listTemplates, removeEmail, type EmailTemplate } from './api';
+import { ComposeModal, type ComposeMode } from './ComposeModal';
+import './emails.css';
+import { FOLDER_LABELS } from './format';
+import { ImapModal } from './ImapModal';
+import { MailSidebar } from './MailSidebar';
+import { MessageList } from './MessageList';
+import { ReadingPane } from './ReadingPane';
+import { TemplateModal } from './TemplateModal';
+import { useAccounts } from './use-accounts';
+import { useMailbox } from './use-mailbox';
+
+/** The result of a Gmail/Outlook consent screen, which sends the browser back here with a query. */
+function useConnectOutcome(onConnected: () => void): void {
+  useEffect(() => {
+    const params = new URLSearchParams(window.location.search);
+    const connected = params.get('connected');
+    const error = params.get('error');
+    if (!connected && !error) return;
+    if (connected) {
+      toast.success(`Cuenta de ${connected === 'gmail' ? 'Gmail' : 'Outlook'} conectada`);
+      onConnected();
+    }
+    if (error) toast.error(error);
+    window.history.replaceState(null, '', window.location.pathname);
+  }, [onConnected]);
+}
 
 export function EmailsPage() {
+  const mailbox = useMailbox();
+  const accounts = useAccounts();
+  const [templates, setTemplates] = useState<EmailTemplate[] | null>(null);
+  const [templatesVersion, setTemplatesVersion] = useState(0);
+  const [compose, setCompose] = useState<ComposeMode | null>(null);
+  const [imapOpen, setImapOpen] = useState(false);
+  const [templateOpen, setTemplateOpen] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const { reload: reloadAccounts } = accounts;
+  const { reload: reloadList } = mailbox;
+
+  const afterConnect = useCallback(() => {
+    reloadAccounts();
+    reloadList();
+  }, [reloadAccounts, reloadList]);
+  useConnectOutcome(afterConnect);
+
+  useEffect(() => {
+    let current = true;
+    listTemplates().then(
+      (loaded) => current && setTemplates(loaded),
+      (err: unknown) => {
+        console.error('No se pudieron cargar las plantillas', err);
+        if (current) setTemplates([]);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [templatesVersion]);
+
+  // New mail arrives on the server by itself (IDLE): the open folder refreshes while the page is shown.
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') reloadList();
+    }, 15_000);
+    return () => clearInterval(timer);
+  }, [reloadList]);
+
+  const selected = mailbox.selected;
+  const remove = async () => {
+    if (!selected) return;
+    setDeleting(true);
+    try {
+      await removeEmail(selected.id);
+      toast.success(selected.folder === 'trash' ? 'Correo eliminado definitivamente' : 'Correo movido a la papelera');
+      mailbox.drop(selected.id);
+    } catch (err) {
+      toast.error(`No se pudo eliminar el correo: ${errorMessage(err)}`);
+    } finally {
+      setDeleting(false);
+      setConfirmDelete(false);
+    }
+  };
+
+  const noAccount = accounts.accounts !== null && accounts.accounts.length === 0;
+
   return (
-    <ComingSoon
-      title="Correos"
-      subtitle="Tu bandeja de Gmail, Outlook o IMAP/SMTP"
-      icon="mail"
-      description="Aquí leerás y redactarás correos desde Gmail, Outlook o cualquier cuenta IMAP/SMTP, con carpetas, plantillas y adjuntos."
-    />
+    <>
+      <PageHeader title="Correos" subtitle="Tu correo de Gmail, Outlook o IMAP/SMTP, con plantillas y seguimiento" />
+      <AccountCards
+        accounts={accounts.accounts}
+        providers={accounts.providers}
+        error={accounts.error}
+        onChanged={afterConnect}
+        onOpenImap={() => setImapOpen(true)}
+      />
+      {noAccount && <p className="muted mail-hint">Conecta una cuenta para ver y enviar tu correo.</p>}
+      <div className={selected ? 'mail-layout has-selection' : 'mail-layout'}>
+        <MailSidebar
+          folder={mailbox.folder}
+          unread={mailbox.list?.unread ?? null}
+          templates={templates}
+          onFolder={mailbox.setFolder}
+          onCompose={() => setCompose({ kind: 'new' })}
+          onTemplate={(template) => setCompose({ kind: 'new', template })}
+          onNewTemplate={() => setTemplateOpen(true)}
+        />
+        <section className="card mail-column" aria-label={FOLDER_LABELS[mailbox.folder]}>
+          <div className="field mail-search">
+            <label htmlFor="mail-search" className="sr-only">
+              Buscar correos
+            </label>
+            <input id="mail-search" type="search" placeholder="Buscar correos..." value={mailbox.search} onChange={(e) => mailbox.setSearch(e.target.value)} />
+          </div>
+          <MessageList
+            list={mailbox.list}
+            error={mailbox.listError}
+            selectedId={selected?.id ?? null}
+            showRecipient={mailbox.folder === 'sent' || mailbox.folder === 'drafts'}
+            onOpen={(id) => mailbox.open(id)}
+          />
+        </section>
+        <section className="card mail-pane" aria-label="Lectura">
+          {mailbox.selectedError && (
+            <p className="mail-alert" role="alert">
+              {mailbox.selectedError}
+            </p>
+          )}
+          {selected ? (
+            <ReadingPane
+              email={selected}
+              deleting={deleting}
+              onBack={mailbox.close}
+              onReply={() => setCompose({ kind: 'reply', email: selected })}
+              onForward={() => setCompose({ kind: 'forward', email: selected })}
+              onDelete={() => setConfirmDelete(true)}
+              onShowImages={() => mailbox.open(selected.id, true)}
+            />
+          ) : (
+            !mailbox.selectedError && <p className="muted mail-empty">Selecciona un correo para leerlo</p>
+          )}
+        </section>
+      </div>
+      {compose && (
+        <ComposeModal
+          mode={compose}
+          templates={templates ?? []}
+          onClose={() => setCompose(null)}
+          onSent={() => {
+            setCompose(null);
+            reloadList();
+          }}
+        />
+      )}
+      {imapOpen && (
+        <ImapModal
+          onClose={() => setImapOpen(false)}
+          onConnected={() => {
+            setImapOpen(false);
+            afterConnect();
+          }}
+        />
+      )}
+      {templateOpen && (
+        <TemplateModal
+          onClose={() => setTemplateOpen(false)}
+          onSaved={() => {
+            setTemplateOpen(false);
+            setTemplatesVersion((v) => v + 1);
+          }}
+        />
+      )}
+      {confirmDelete && selected && (
+        <ConfirmDialog
+          title="Eliminar correo"
+          message={selected.folder === 'trash' ? '¿Eliminar este correo definitivamente?' : '¿Mover este correo a la papelera?'}
+          confirmLabel="Eliminar"
+          busy={deleting}
+          onConfirm={() => void remove()}
+          onCancel={() => setConfirmDelete(false)}
+        />
+      )}
+    </>
   );
 }

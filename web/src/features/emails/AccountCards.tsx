@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { errorMessage } from '../../lib/errors';
+import { toast } from '../../lib/toasts';
+import { Button } from '../../ui/Button';
+import { connectUrl, disconnect, type EmailIntegration, type OAuthProvidersStatus } from './api';
+
+interface AccountCardsProps {
+  accounts: EmailIntegration[] | null;
+  providers: OAuthProvidersStatus | null;
+  error: string | null;
+  onChanged: () => void;
+  onOpenImap: () => void;
+}
+
+const CARDS = [
+  { provider: 'gmail', title: 'Gmail' },
+  { provider: 'outlook', title: 'Outlook' },
+  { provider: 'imap', title: 'IMAP/SMTP' },
+] as const;
+
+/** Spec: status cards for Gmail, Outlook and IMAP/SMTP, each connecting and disconnecting its accounts. */
+export function AccountCards({ accounts, providers, error, onChanged, onOpenImap }: AccountCardsProps) {
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const connectOAuth = async (provider: 'gmail' | 'outlook') => {
+    setBusy(provider);
+    try {
+      const { url } = await connectUrl(provider);
+      window.location.assign(url);
+    } catch (err) {
+      toast.error(errorMessage(err));
+      setBusy(null);
+    }
+  };
+
+  const remove = async (account: EmailIntegration) => {
+    setBusy(account.id);
+    try {
+      await disconnect(account.id);
+      toast.success('Cuenta desconectada');
+      onChanged();
+    } catch (err) {
+      toast.error(`No se pudo desconectar: ${errorMessage(err)}`);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="mail-accounts">
+      {error && (
+        <p className="mail-alert" role="alert">
+          {error}
+        </p>
+      )}
+      {CARDS.map(({ provider, title }) => {
+        const mine = (accounts ?? []).filter((a) => a.provider === provider);
+        const oauth = provider === 'imap' ? null : providers?.[provider];
+        const connected = mine.some((a) => a.connected);
+        return (
+          <section key={provider} className="card mail-account" aria-label={`Cuenta ${title}`}>
+            <header>
+              <h2>{title}</h2>
+              {accounts === null ? (
+                <span className="badge badge-checking">Comprobando...</span>
+              ) : (
+                <span className={connected ? 'badge badge-connected' : 'badge badge-disconnected'}>{connected ? 'Conectado' : 'Desconectado'}</span>
+              )}
+            </header>
+            {mine.map((account) => (
+              <div key={account.id} className="mail-account-row">
+                <div>
+                  <p className="mail-account-email">{account.email}</p>
+                  {account.error && <p className="field-error">{account.error}</p>}
+                  {account.lastSyncAt && <p className="muted mail-small">Sincronizado {new Date(account.lastSyncAt).toLocaleString('es')}</p>}
+                </div>
+                <Button variant="secondary" small disabled={busy === account.id} onClick={() => void remove(account)}>
+                  {busy === account.id ? 'Desconectando...' : 'Desconectar'}
+                </Button>
+              </div>
+            ))}
+            {oauth && !oauth.configured && <p className="mail-alert">{oauth.message}</p>}
+            {provider === 'imap' ? (
+              <Button small onClick={onOpenImap}>
+                Conectar IMAP/SMTP
+              </Button>
+            ) : (
+              mine.length === 0 && (
+                <Button small disabled={!oauth?.configured || busy === provider} onClick={() => void connectOAuth(provider)}>
+                  {busy === provider ? `Abriendo ${title}...` : `Conectar ${title}`}
+                </Button>
+              )
+            )}
+          </section>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,178 @@
+import { useState } from 'react';
+import { errorMessage } from '../../lib/errors';
+import { toast } from '../../lib/toasts';
+import { isEmail } from '../../lib/validation';
+import { Button } from '../../ui/Button';
+import { Modal } from '../../ui/Modal';
+import { TextField } from '../../ui/TextField';
+import { fillTemplate, forwardEmail, replyEmail, sendEmail, type EmailDetail, type EmailTemplate, type OutgoingAttachment } from './api';
+import { formatSize, readAsAttachment } from './format';
+
+export type ComposeMode = { kind: 'new'; template?: EmailTemplate } | { kind: 'reply'; email: EmailDetail } | { kind: 'forward'; email: EmailDetail };
+
+interface ComposeModalProps {
+  mode: ComposeMode;
+  templates: EmailTemplate[];
+  onClose: () => void;
+  onSent: () => void;
+}
+
+const MAX_ATTACHMENTS = 25 * 1024 * 1024;
+const TITLES = { new: 'Redactar Correo', reply: 'Responder', forward: 'Reenviar' } as const;
+
+function recipientsError(list: string): string | undefined {
+  const entries = list.split(/[,;]/).map((e) => e.trim()).filter(Boolean);
+  if (entries.length === 0) return 'El destinatario es requerido';
+  const bad = entries.find((e) => !isEmail(e.replace(/^.*<([^>]+)>\s*$/, '$1')));
+  return bad ? `Correo inválido: ${bad}` : undefined;
+}
+
+const prefixed = (prefix: string, subject: string) => (new RegExp(`^${prefix}\\s*:`, 'i').test(subject) ? subject : `${prefix}: ${subject}`);
+
+/** 'Redactar Correo' (with templates), and the same form answering or forwarding the open mail. */
+export function ComposeModal({ mode, templates, onClose, onSent }: ComposeModalProps) {
+  const [to, setTo] = useState('');
+  const [cc, setCc] = useState('');
+  const [subject, setSubject] = useState(mode.kind === 'new' ? (mode.template?.subject ?? '') : '');
+  const [body, setBody] = useState(mode.kind === 'new' ? (mode.template?.body ?? '') : '');
+  const [templateId, setTemplateId] = useState(mode.kind === 'new' ? (mode.template?.id ?? '') : '');
+  const [all, setAll] = useState(false);
+  const [track, setTrack] = useState(true);
+  const [files, setFiles] = useState<File[]>([]);
+  const [errors, setErrors] = useState<{ to?: string | undefined; subject?: string | undefined; body?: string | undefined; files?: string | undefined }>({});
+  const [sending, setSending] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const dirty = Boolean(to || cc || body || files.length || (mode.kind === 'new' && subject && !mode.template));
+
+  const applyTemplate = async (id: string) => {
+    setTemplateId(id);
+    const template = templates.find((t) => t.id === id);
+    if (!template) return;
+    setSubject(template.subject);
+    setBody(template.body);
+    try {
+      // Filled for the contact when the recipient is one of them; as written otherwise.
+      const filled = await fillTemplate(id, to);
+      setSubject(filled.subject);
+      setBody(filled.body);
+    } catch (err) {
+      console.error('No se pudo rellenar la plantilla', err);
+    }
+  };
+
+  const validate = () => {
+    const found = {
+      to: mode.kind === 'reply' ? undefined : recipientsError(to),
+      subject: mode.kind === 'new' && !subject.trim() ? 'El asunto es requerido' : undefined,
+      body: mode.kind !== 'forward' && !body.trim() ? 'El mensaje es requerido' : undefined,
+      files: files.reduce((sum, f) => sum + f.size, 0) > MAX_ATTACHMENTS ? 'Los adjuntos superan el límite de 25 MB' : undefined,
+    };
+    setErrors(found);
+    return !Object.values(found).some(Boolean);
+  };
+
+  const submit = async () => {
+    if (!validate()) return;
+    setSending(true);
+    setFailure(null);
+    try {
+      if (mode.kind === 'reply') await replyEmail(mode.email.id, { body, all, track });
+      else if (mode.kind === 'forward') await forwardEmail(mode.email.id, { to, body, track });
+      else {
+        const attachments: OutgoingAttachment[] = await Promise.all(files.map(readAsAttachment));
+        await sendEmail({ to, ...(cc.trim() ? { cc } : {}), subject, body, track, ...(attachments.length ? { attachments } : {}) });
+      }
+      toast.success(mode.kind === 'forward' ? 'Correo reenviado' : 'Correo enviado');
+      onSent();
+    } catch (err) {
+      setFailure(errorMessage(err));
+      setSending(false);
+    }
+  };
+
+  return (
+    <Modal
+      title={TITLES[mode.kind]}
+      onClose={onClose}
+      dirty={dirty && !sending}
+      wide
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancelar
+          </Button>
+          <Button disabled={sending} onClick={() => void submit()}>
+            {sending ? 'Enviando...' : 'Enviar'}
+          </Button>
+        </>
+      }
+    >
+      {mode.kind === 'new' && templates.length > 0 && (
+        <div className="field">
+          <label htmlFor="compose-template">Plantilla</label>
+          <select id="compose-template" value={templateId} onChange={(e) => void applyTemplate(e.target.value)}>
+            <option value="">Sin plantilla</option>
+            {templates.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {mode.kind === 'reply' ? (
+        <p className="mail-compose-meta">
+          <strong>Para:</strong> {mode.email.from}
+          <br />
+          <strong>Asunto:</strong> {prefixed('Re', mode.email.subject)}
+        </p>
+      ) : (
+        <TextField label="Para" type="text" inputMode="email" value={to} error={errors.to} onChange={(e) => setTo(e.target.value)} />
+      )}
+      {mode.kind === 'new' && (
+        <>
+          <TextField label="CC (opcional)" type="text" inputMode="email" value={cc} onChange={(e) => setCc(e.target.value)} />
+          <TextField label="Asunto" value={subject} error={errors.subject} onChange={(e) => setSubject(e.target.value)} />
+        </>
+      )}
+      {mode.kind === 'forward' && (
+        <p className="mail-compose-meta">
+          <strong>Asunto:</strong> {prefixed('Fwd', mode.email.subject)}
+          {mode.email.attachments.length > 0 && <> · se reenvían {mode.email.attachments.length} adjunto(s)</>}
+        </p>
+      )}
+      <div className="field">
+        <label htmlFor="compose-body">Mensaje</label>
+        <textarea
+          id="compose-body"
+          rows={9}
+          value={body}
+          aria-invalid={errors.body ? true : undefined}
+          onChange={(e) => setBody(e.target.value)}
+        />
+        {errors.body && <p className="field-error">{errors.body}</p>}
+      </div>
+      {mode.kind === 'new' && (
+        <div className="field">
+          <label htmlFor="compose-files">Adjuntos (hasta 25 MB en total)</label>
+          <input id="compose-files" type="file" multiple onChange={(e) => setFiles(Array.from(e.target.files ?? []))} />
+          {files.length > 0 && <p className="field-hint">{files.map((f) => `${f.name} (${formatSize(f.size)})`).join(', ')}</p>}
+          {errors.files && <p className="field-error">{errors.files}</p>}
+        </div>
+      )}
+      {mode.kind === 'reply' && (
+        <label className="mail-check">
+          <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> Responder a todos
+        </label>
+      )}
+      <label className="mail-check">
+        <input type="checkbox" checked={track} onChange={(e) => setTrack(e.target.checked)} /> Seguimiento de aperturas y clics
+      </label>
+      {failure && (
+        <p className="mail-alert" role="alert">
+          {failure}
+        </p>
+      )}
+    </Modal>
+  );
+}

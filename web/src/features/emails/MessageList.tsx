@@ -1,0 +1,49 @@
+import { Icon } from '../../ui/Icon';
+import type { EmailList } from './api';
+import { formatDate, senderName } from './format';
+
+interface MessageListProps {
+  list: EmailList | null;
+  error: string | null;
+  selectedId: string | null;
+  showRecipient: boolean;
+  onOpen: (id: string) => void;
+}
+
+/** The folder's mails: sender, subject, the 50-character preview, date; unread in bold. */
+export function MessageList({ list, error, selectedId, showRecipient, onOpen }: MessageListProps) {
+  if (error) {
+    return (
+      <p className="mail-alert" role="alert">
+        {error}
+      </p>
+    );
+  }
+  if (!list) return <p className="muted mail-empty">Cargando correos...</p>;
+  if (list.data.length === 0) return <p className="muted mail-empty">No hay correos en esta carpeta</p>;
+  return (
+    <ul className="mail-list" aria-label="Correos">
+      {list.data.map((m) => (
+        <li key={m.id}>
+          <button
+            type="button"
+            className={['mail-item', m.isRead ? '' : 'is-unread', m.id === selectedId ? 'is-selected' : ''].filter(Boolean).join(' ')}
+            aria-current={m.id === selectedId ? 'true' : undefined}
+            onClick={() => onOpen(m.id)}
+          >
+            <span className="mail-item-top">
+              <span className="mail-item-from">{showRecipient ? `Para: ${m.to}` : senderName(m.from)}</span>
+              <span className="mail-item-date">{formatDate(m.createdAt)}</span>
+            </span>
+            <span className="mail-item-subject">
+              {!m.isRead && <span className="sr-only">No leído: </span>}
+              {m.subject || '(sin asunto)'}
+              {m.hasAttachments && <Icon name="upload" size={14} />}
+            </span>
+            <span className="mail-item-preview">{m.preview}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

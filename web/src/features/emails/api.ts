@@ -1,0 +1,56 @@
+import type {
+  EmailDetail,
+  EmailIntegration,
+  EmailList,
+  EmailSent,
+  EmailTemplate,
+  FilledTemplate,
+  ImapIntegrationBody,
+  MailFolder,
+  OAuthProvidersStatus,
+  OutgoingAttachment,
+} from '@asistente/contracts';
+import { getFile, getJson, sendDelete, sendJson } from '../../lib/http';
+
+export type { EmailDetail, EmailIntegration, EmailList, EmailTemplate, ImapIntegrationBody, MailFolder, OAuthProvidersStatus, OutgoingAttachment };
+
+/** Spec: the email screen asks for 50 at a time. */
+export const SCREEN_PAGE_SIZE = 50;
+export const TEMPLATES_SHOWN = 5;
+export const PREVIEW_LENGTH = 50;
+
+export const listEmails = (folder: MailFolder, search: string, signal?: AbortSignal) =>
+  getJson<EmailList>('emails', {
+    searchParams: { folder, limit: SCREEN_PAGE_SIZE, page: 1, ...(search.trim() ? { search: search.trim() } : {}) },
+    ...(signal ? { signal } : {}),
+  });
+
+export const getEmail = (id: string, images: boolean) => getJson<EmailDetail>(`emails/${id}`, images ? { searchParams: { images: '1' } } : {});
+export const markRead = (id: string) => sendJson<{ success: true }>('put', `emails/${id}/read`, {});
+export const removeEmail = async (id: string) => {
+  await sendDelete(`emails/${id}`);
+};
+export const downloadAttachment = (id: string, attachmentId: string) => getFile(`emails/${id}/attachments/${attachmentId}`);
+
+export interface ComposeBody {
+  to: string;
+  cc?: string;
+  subject: string;
+  body: string;
+  attachments?: OutgoingAttachment[];
+  track: boolean;
+}
+export const sendEmail = (body: ComposeBody) => sendJson<EmailSent>('post', 'emails/send', body);
+export const replyEmail = (id: string, body: { body: string; all: boolean; track: boolean }) => sendJson<EmailSent>('post', `emails/${id}/reply`, body);
+export const forwardEmail = (id: string, body: { to: string; body: string; track: boolean }) => sendJson<EmailSent>('post', `emails/${id}/forward`, body);
+
+export const listTemplates = () => getJson<EmailTemplate[]>('emails/templates');
+export const createTemplate = (body: { name: string; subject: string; body: string }) => sendJson<EmailTemplate>('post', 'emails/templates', body);
+export const fillTemplate = (id: string, to: string) => getJson<FilledTemplate>(`emails/templates/${id}/fill`, to.trim() ? { searchParams: { to: to.trim() } } : {});
+
+export const listIntegrations = () => getJson<EmailIntegration[]>('emails/integrations');
+export const providerStatus = () => getJson<OAuthProvidersStatus>('emails/integrations/providers');
+export const testImap = (body: ImapIntegrationBody) => sendJson<{ success: true }>('post', 'emails/integrations/test', body);
+export const connectImap = (body: ImapIntegrationBody) => sendJson<EmailIntegration>('post', 'emails/integrations', body);
+export const connectUrl = (provider: 'gmail' | 'outlook') => getJson<{ url: string }>(`emails/integrations/${provider}/connect`);
+export const disconnect = (id: string) => sendDelete(`emails/integrations/${id}`);
