@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import cors from '@fastify/cors';
 import httpProxy from '@fastify/http-proxy';
 import rateLimit from '@fastify/rate-limit';
-import { authPlugin, createHttpApp, healthRoutes, type App, type Platform } from '@asistente/kit';
+import { authPlugin, createHttpApp, healthRoutes, trustProxySetting, type App, type Platform } from '@asistente/kit';
 import { installAuthGate } from './auth-gate.js';
 import { API_PREFIX, ROUTES } from './routing-table.js';
 import { serveWeb } from './static-web.js';
@@ -22,7 +22,13 @@ export function topologyOf({ config }: Pick<Platform, 'config'>): Topology {
  */
 export async function buildGateway(platform: Platform, topology: Topology = topologyOf(platform)): Promise<App> {
   const { config } = platform;
-  const app = createHttpApp({ log: platform.log, bodyLimit: config.BODY_LIMIT_BYTES, ownNotFoundHandler: true });
+  const app = createHttpApp({
+    log: platform.log,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    ownNotFoundHandler: true,
+    trustProxy: trustProxySetting(config.TRUST_PROXY),
+    streams: platform.streams,
+  });
   const origins = config.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
   await app.register(cors, { origin: origins.length > 0 ? origins : false, exposedHeaders: ['x-request-id', 'content-disposition'] });
   await app.register(rateLimit, { global: false });

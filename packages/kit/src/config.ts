@@ -24,11 +24,22 @@ export const ConfigSchema = Type.Object({
   JWT_AUDIENCE: Type.String({ minLength: 1, default: 'mi-asistente-api' }),
   JWT_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 2_592_000, default: 604_800 }),
   SCRYPT_COST: Type.Integer({ minimum: 10, maximum: 20, default: 17 }),
+  /** Password hashes computed at once (each holds ~128 MiB at cost 17) and how many more may wait; beyond, 503. */
+  HASH_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
+  HASH_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 10_000, default: 32 }),
   RATE_LIMIT_LOGIN_MAX: Type.Integer({ minimum: 1, default: 10 }),
   RATE_LIMIT_REGISTER_MAX: Type.Integer({ minimum: 1, default: 30 }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
   CORS_ORIGINS: Type.String({ default: '' }),
+  /**
+   * Proxies allowed to tell the client's address (X-Forwarded-For): empty (default) trusts none, so
+   * per-address limits use the connection's address; a hop count (`1`) or addresses/CIDRs
+   * (`10.0.0.0/8,loopback`) of the proxies in front, as Fastify's trustProxy takes them.
+   */
+  TRUST_PROXY: Type.String({ pattern: '^[A-Za-z0-9.:/, _-]*$', default: '' }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+  /** Largest CSV/vCard upload POST /contacts/import accepts (64 MiB, ~800,000 contacts); beyond it a 413. */
+  CONTACTS_IMPORT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 67_108_864 }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -56,7 +67,7 @@ export const ConfigSchema = Type.Object({
   /** Microsoft identity platform and Graph, overridable for proxies and tests. */
   MICROSOFT_LOGIN_URL: Type.String({ pattern: '^https?://', default: 'https://login.microsoftonline.com' }),
   MICROSOFT_GRAPH_URL: Type.String({ pattern: '^https?://', default: 'https://graph.microsoft.com/v1.0' }),
-  /** Mail servers of the OAuth providers (`imaps://` TLS, `imap://` STARTTLS or plain loopback; same for smtp). */
+  /** Mail servers of the OAuth providers (`imaps://` TLS, `imap://` STARTTLS or plain loopback; same for smtps/smtp). */
   GMAIL_IMAP_URL: Type.String({ pattern: '^imaps?://', default: 'imaps://imap.gmail.com:993' }),
   GMAIL_SMTP_URL: Type.String({ pattern: '^smtps?://', default: 'smtps://smtp.gmail.com:465' }),
   OUTLOOK_IMAP_URL: Type.String({ pattern: '^imaps?://', default: 'imaps://outlook.office365.com:993' }),

@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
 import { resolveJwtSecret } from './auth/jwt-secret.js';
 import type { TokenSettings } from './auth/plugin.js';
-import { Revocations } from './auth/revocations.js';
+import { Revocations, type SessionsEnded } from './auth/revocations.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { EventBus } from './events/bus.js';
 import { ServiceClient } from './http/service-client.js';
+import { LiveStreams } from './http/live-streams.js';
 import { JetStreamBus } from './events/jetstream-bus.js';
 import { MemoryBus } from './events/memory-bus.js';
 import { Outbox } from './events/outbox.js';
@@ -32,6 +33,8 @@ export interface Platform {
   secrets: SecretBox;
   /** Calls a sibling service's API on behalf of a user (short-lived token; in-process when embedded). */
   services: ServiceClient;
+  /** This process's open live streams (SSE): ended at shutdown and when their session ends. */
+  streams: LiveStreams;
   /** The outbox of a service's schema, watched by this process's relay. */
   outbox(schema: string): Outbox;
   close(): Promise<void>;
@@ -47,6 +50,9 @@ export interface PlatformOptions {
   /** Embedded database only: a migrated dump to start from (tests). */
   pgliteTemplate?: Blob | undefined;
 }
+
+/** Bus signal carrying a `SessionsEnded` notice to every process. */
+const SESSIONS_ENDED = 'sessions-ended';
 
 export async function createPlatform(config: Config, name: string, options: PlatformOptions = {}): Promise<Platform> {
   const { log = createLogger(config.LOG_LEVEL, name), events = true } = options;
@@ -71,6 +77,11 @@ export async function createPlatform(config: Config, name: string, options: Plat
   const outboxes = new Map<string, Outbox>();
   if (events) relay.start();
   const tokens = { secret, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS };
+  const revocations = await Revocations.for(db);
+  const streams = new LiveStreams();
+  // A session ended here (logout, password change) closes its live streams in every process.
+  revocations.onEnded((ended) => bus.signal(SESSIONS_ENDED, JSON.stringify(ended)));
+  bus.onSignal(SESSIONS_ENDED, (payload) => streams.endSessions(JSON.parse(payload) as SessionsEnded));
   return {
     config,
     log,
@@ -79,7 +90,8 @@ export async function createPlatform(config: Config, name: string, options: Plat
     relay,
     tokens,
     services: new ServiceClient(config, tokens),
-    revocations: await Revocations.for(db),
+    revocations,
+    streams,
     secrets,
     outbox(schema) {
       // Without events nothing relays to NATS: an event appended here would never reach a consumer.

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { authPlugin } from './auth/plugin.js';
 import { exitOnConfigError } from './boot-errors.js';
 import { loadConfig, type Config } from './config.js';
-import { createHttpApp } from './http/app.js';
+import { createHttpApp, trustProxySetting } from './http/app.js';
 import { healthRoutes } from './http/health.js';
 import { createPlatform, type Platform } from './platform.js';
 import { closeOnSignals } from './shutdown.js';
@@ -22,7 +22,12 @@ export async function runService(name: string, plugin: ServicePlugin, defaultPor
     exitOnConfigError(error);
   }
   const platform = await createPlatform(config, name).catch(exitOnConfigError);
-  const app = createHttpApp({ log: platform.log, bodyLimit: config.BODY_LIMIT_BYTES });
+  const app = createHttpApp({
+    log: platform.log,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: trustProxySetting(config.TRUST_PROXY),
+    streams: platform.streams,
+  });
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
   await app.register(healthRoutes, { sql: platform.db.sql, bus: platform.bus, name });
   await app.register(plugin, { platform });

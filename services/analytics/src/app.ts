@@ -29,7 +29,7 @@ const analyticsService: ServicePlugin = async (fastify, { platform }) => {
   requireAuth(app);
   await subscribeRollups(db.sql, bus, log);
   await analyticsRoutes(app, { analytics: new AnalyticsService(new RollupsRepository(db.sql)) });
-  await streamRoutes(app, { bus });
+  await streamRoutes(app, { bus, streams: platform.streams });
 };
 
 export default analyticsService;

@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { HashingGate } from './domain/hashing-gate.js';
 import { PasswordHasher } from './domain/passwords.js';
 import { UsersRepository } from './domain/users.repository.js';
 import { UsersService } from './domain/users.service.js';
@@ -15,7 +16,7 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   const users = new UsersService({
     sql: db.sql,
     users: new UsersRepository(db.sql),
-    hasher: new PasswordHasher(config.SCRYPT_COST),
+    hasher: new PasswordHasher(config.SCRYPT_COST, new HashingGate(config.HASH_CONCURRENCY, config.HASH_QUEUE_MAX)),
     outbox: platform.outbox('auth'),
   });
   await authRoutes(app, {

@@ -1,12 +1,45 @@
 import type { Database, Sql } from '../db/database.js';
 
+/** What a token says about itself, as the check needs it. */
+export interface TokenIdentity {
+  /** The user id (`sub`), already checked to be a uuid. */
+  id: string;
+  jti: string;
+  /** When it was issued, milliseconds since the epoch. */
+  issuedAtMs: number;
+}
+
 /**
- * Revoked token ids live in `platform.revoked_tokens`, the one table every
- * service may read: a token signed by auth must stop working everywhere the
- * moment its owner logs out. Rows expire with the token they name.
+ * Sessions ended by logout (one token id) or by a password change (every
+ * token of the user issued before `before`, except `keepJti`, the session
+ * that made the change). Live streams listen for it to close themselves.
+ */
+export interface SessionsEnded {
+  userId: string;
+  jti?: string;
+  before?: number;
+  keepJti?: string | null;
+}
+
+/** A user's "tokens valid after" mark (`platform.user_sessions`, one row per existing user). */
+interface UserMark {
+  validAfterMs: number;
+  keptJti: string | null;
+}
+
+/**
+ * Revoked token ids live in `platform.revoked_tokens` and the per-user marks
+ * in `platform.user_sessions` (a row per user, written by a trigger on
+ * `auth.users`), the tables every service may read: a token signed by auth
+ * must stop working everywhere the moment its owner logs out or changes the
+ * password, and a token for a user that does not exist works nowhere.
  */
 export class Revocations {
-  constructor(private readonly sql: Sql) {}
+  private readonly listeners = new Set<(ended: SessionsEnded) => void>();
+  /** Test helper only (signToken): users this process takes as existing without a row. */
+  private readonly vouched = new Set<string>();
+
+  constructor(protected readonly sql: Sql) {}
 
   /**
    * The embedded database belongs to a single process, so every logout goes
@@ -20,20 +53,79 @@ export class Revocations {
     return new LocalRevocations(db.sql, new Map(rows.map((r) => [r.jti, r.expiresAt.getTime()])));
   }
 
+  /** Called with every ending this process records (the platform relays it to the other processes). */
+  onEnded(listener: (ended: SessionsEnded) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  protected ended(notice: SessionsEnded): void {
+    for (const listener of this.listeners) listener(notice);
+  }
+
   async revoke(jti: string, userId: string, expiresAt: Date): Promise<void> {
     await this.sql`
       insert into platform.revoked_tokens (jti, user_id, expires_at)
       values (${jti}, ${userId}, ${expiresAt}) on conflict (jti) do nothing`;
     await this.sql`delete from platform.revoked_tokens where expires_at < now()`;
+    this.ended({ userId, jti });
   }
+
+  /** Every token of `userId` issued until now stops working, except `keepJti` (the caller's own session). */
+  async endOtherSessions(userId: string, keepJti: string | null, at: Date = new Date()): Promise<void> {
+    await this.sql`
+      insert into platform.user_sessions (user_id, valid_after, kept_jti) values (${userId}, ${at}, ${keepJti})
+      on conflict (user_id) do update set valid_after = excluded.valid_after, kept_jti = excluded.kept_jti`;
+    await this.afterEnding(userId, { validAfterMs: at.getTime(), keptJti: keepJti });
+    this.ended({ userId, before: at.getTime(), keepJti });
+  }
+
+  protected async afterEnding(_userId: string, _mark: UserMark): Promise<void> {}
 
   async isRevoked(jti: string): Promise<boolean> {
     const rows = await this.sql`select 1 from platform.revoked_tokens where jti = ${jti}`;
     return rows.length > 0;
   }
+
+  /** Whether the token may still be used: its user exists, it was not logged out nor ended by a password change. */
+  async isValid(token: TokenIdentity): Promise<boolean> {
+    if (this.vouched.has(token.id)) return !(await this.isRevoked(token.jti));
+    const [row] = await this.sql<{ validAfter: Date | null; keptJti: string | null; known: boolean; revoked: boolean }[]>`
+      select s.valid_after, s.kept_jti, s.user_id is not null as known,
+             exists (select 1 from platform.revoked_tokens where jti = ${token.jti}) as revoked
+      from (select 1) as one left join platform.user_sessions s on s.user_id = ${token.id}`;
+    if (!row?.known || row.revoked) return false;
+    return allowedBy({ validAfterMs: row.validAfter?.getTime() ?? 0, keptJti: row.keptJti }, token);
+  }
+
+  /**
+   * For tests that sign tokens for made-up users (`signToken`): this process
+   * treats `userId` as an existing user. Nothing in the product calls it.
+   */
+  vouchForTestUser(userId: string): void {
+    this.vouched.add(userId);
+  }
+
+  protected isVouched(userId: string): boolean {
+    return this.vouched.has(userId);
+  }
+}
+
+export function endedSessionCovers(ended: SessionsEnded, token: { id: string; jti: string; issuedAtMs: number }): boolean {
+  if (ended.userId !== token.id) return false;
+  if (ended.jti !== undefined) return ended.jti === token.jti;
+  if (ended.before === undefined) return false;
+  return token.issuedAtMs < ended.before && token.jti !== ended.keepJti;
+}
+
+function allowedBy(mark: UserMark, token: TokenIdentity): boolean {
+  return token.issuedAtMs >= mark.validAfterMs || token.jti === mark.keptJti;
 }
 
 class LocalRevocations extends Revocations {
+  /** Per-user marks read once and then kept current by this process's own writes (it is the only writer). */
+  private readonly marks = new Map<string, UserMark | null>();
+
   constructor(
     sql: Sql,
     private readonly revoked: Map<string, number>,
@@ -42,13 +134,31 @@ class LocalRevocations extends Revocations {
   }
 
   override async revoke(jti: string, userId: string, expiresAt: Date): Promise<void> {
-    await super.revoke(jti, userId, expiresAt);
     const now = Date.now();
     for (const [id, expires] of this.revoked) if (expires < now) this.revoked.delete(id);
     this.revoked.set(jti, expiresAt.getTime());
+    await super.revoke(jti, userId, expiresAt);
+  }
+
+  protected override async afterEnding(userId: string, mark: UserMark): Promise<void> {
+    this.marks.set(userId, mark);
   }
 
   override async isRevoked(jti: string): Promise<boolean> {
     return this.revoked.has(jti);
+  }
+
+  override async isValid(token: TokenIdentity): Promise<boolean> {
+    if (this.revoked.has(token.jti)) return false;
+    if (this.isVouched(token.id)) return true;
+    let mark = this.marks.get(token.id);
+    if (mark === undefined || mark === null) {
+      // A miss (or a user not there yet: registered since) is read again; users are few embedded.
+      const [row] = await this.sql<{ validAfter: Date; keptJti: string | null }[]>`
+        select valid_after, kept_jti from platform.user_sessions where user_id = ${token.id}`;
+      mark = row ? { validAfterMs: row.validAfter.getTime(), keptJti: row.keptJti } : null;
+      if (mark) this.marks.set(token.id, mark);
+    }
+    return mark !== null && allowedBy(mark, token);
   }
 }

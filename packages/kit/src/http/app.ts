@@ -3,7 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
-import { errorHandler, notFoundHandler } from './errors.js';
+import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './errors.js';
+import { findInputProblem } from './input-guard.js';
+import type { LiveStreams } from './live-streams.js';
 import { createValidatorCompiler } from './validator.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -15,7 +17,34 @@ export interface HttpAppOptions {
   bodyLimit: number;
   /** The gateway answers unknown non-API paths with the SPA, so it sets its own. */
   ownNotFoundHandler?: boolean;
+  /**
+   * Which peers may tell the client's address in `X-Forwarded-For` (see
+   * `trustProxySetting`). Default: none, the socket's address is the client's,
+   * so a forged header cannot sidestep per-address limits.
+   */
+  trustProxy?: TrustProxy;
+  /** Live streams to end (with a reconnect hint) when the app closes, so close never waits on them. */
+  streams?: LiveStreams;
 }
+
+export type TrustProxy = boolean | string[] | ((address: string, hop: number) => boolean);
+
+/** TRUST_PROXY as Fastify takes it: off when empty, the nearest N hops, or a list of addresses/CIDRs. */
+export function trustProxySetting(value: string): TrustProxy {
+  const text = value.trim();
+  if (!text) return false;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return (_address, hop) => hop < hops;
+  }
+  return text.split(',').map((part) => part.trim()).filter(Boolean);
+}
+
+/** Sent on every answer, API and SPA alike (a hijacked stream included: they are set on the raw response). */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
 
 /**
  * The Fastify instance every process starts from (gateway or a service alone):
@@ -32,14 +61,29 @@ export function createHttpApp(options: HttpAppOptions): App {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    trustProxy: true,
+    trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
+    // Answers Node and Fastify give before any route (header overflow, malformed request, bad URL) in our shape.
+    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  const { streams } = options;
+  if (streams) app.addHook('preClose', async () => streams.closeAll());
   app.setValidatorCompiler(createValidatorCompiler());
   app.setErrorHandler(errorHandler);
   if (!options.ownNotFoundHandler) app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', async (request, reply) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.raw.setHeader(name, value);
     void reply.header('x-request-id', request.id);
+  });
+  // One check for every route of every service: text the database cannot hold (NUL, control
+  // characters, lone surrogates) and numbers that are not finite never reach a handler.
+  app.addHook('preHandler', async (request) => {
+    const problem =
+      findInputProblem(request.query, 'querystring') ??
+      findInputProblem(request.params, 'params') ??
+      findInputProblem(request.body, 'body');
+    if (problem) throw problem;
   });
   return app;
 }

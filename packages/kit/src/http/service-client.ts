@@ -74,7 +74,7 @@ export class ServiceClient {
   async request<T>(service: ServiceName, userId: string, path: string, options: ServiceRequest = {}): Promise<T> {
     const method = options.method ?? 'GET';
     const headers: Record<string, string> = {
-      authorization: `Bearer ${this.sign({ sub: userId, jti: randomUUID() })}`,
+      authorization: `Bearer ${this.sign({ sub: userId, jti: randomUUID(), ims: Date.now() })}`,
       accept: 'application/json',
     };
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);

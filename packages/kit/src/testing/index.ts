@@ -61,7 +61,7 @@ export async function createTestPlatform(t: Teardown, options: TestPlatformOptio
 
 /** One service plugin on a bare app, as its own process would serve it (no /api prefix). */
 export async function buildServiceApp(t: Teardown, plugin: ServicePlugin, platform: Platform): Promise<App> {
-  const app = createHttpApp({ log: platform.log, bodyLimit: platform.config.BODY_LIMIT_BYTES });
+  const app = createHttpApp({ log: platform.log, bodyLimit: platform.config.BODY_LIMIT_BYTES, streams: platform.streams });
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
   await app.register(plugin, { platform });
   await app.ready();
@@ -74,7 +74,7 @@ export async function buildServiceApp(t: Teardown, plugin: ServicePlugin, platfo
  * service client answered in-process: for tests of a service that asks its siblings (tools, sync).
  */
 export async function buildServicesApp(t: Teardown, plugins: ServicePlugin[], platform: Platform): Promise<App> {
-  const app = createHttpApp({ log: platform.log, bodyLimit: platform.config.BODY_LIMIT_BYTES });
+  const app = createHttpApp({ log: platform.log, bodyLimit: platform.config.BODY_LIMIT_BYTES, streams: platform.streams });
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
   for (const plugin of plugins) await app.register(plugin, { prefix: '/api', platform });
   platform.services.attachInProcess((request) => app.inject(request));
@@ -83,8 +83,13 @@ export async function buildServicesApp(t: Teardown, plugins: ServicePlugin[], pl
   return app;
 }
 
-/** A valid token for `userId` (a fresh user id by default), as auth would issue it. */
+/**
+ * A valid token for `userId` (a fresh user id by default), as auth would issue it. The user need not
+ * exist: this process's token check is told to take it as an existing user (tokens of unknown users
+ * are refused otherwise).
+ */
 export function signToken(app: App, userId: string = randomUUID()): { userId: string; token: string; authorization: string } {
-  const token = app.jwt.sign({ sub: userId, jti: randomUUID() });
+  app.revocations.vouchForTestUser(userId);
+  const token = app.jwt.sign({ sub: userId, jti: randomUUID(), ims: Date.now() });
   return { userId, token, authorization: `Bearer ${token}` };
 }

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { HashingGate } from './hashing-gate.js';
 
 const KEY_LENGTH = 32;
 const R = 8;
@@ -19,11 +20,15 @@ function derive(password: string, salt: Buffer, cost: number): Promise<Buffer> {
 export class PasswordHasher {
   private dummy: Promise<string> | undefined;
 
-  constructor(private readonly cost: number) {}
+  /** Without a gate (tools, tests) hashing is unbounded; the service always passes one. */
+  constructor(
+    private readonly cost: number,
+    private readonly gate: HashingGate = new HashingGate(Number.MAX_SAFE_INTEGER, 0),
+  ) {}
 
   async hash(password: string): Promise<string> {
     const salt = randomBytes(16);
-    const key = await derive(password, salt, this.cost);
+    const key = await this.gate.run(() => derive(password, salt, this.cost));
     return `scrypt$${this.cost}$${salt.toString('base64')}$${key.toString('base64')}`;
   }
 
@@ -31,7 +36,7 @@ export class PasswordHasher {
     const [scheme, cost, salt, key] = stored.split('$');
     if (scheme !== 'scrypt' || !cost || !salt || !key) return false;
     const expected = Buffer.from(key, 'base64');
-    const actual = await derive(password, Buffer.from(salt, 'base64'), Number(cost));
+    const actual = await this.gate.run(() => derive(password, Buffer.from(salt, 'base64'), Number(cost)));
     return actual.length === expected.length && timingSafeEqual(actual, expected);
   }
 

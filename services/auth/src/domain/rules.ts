@@ -1,4 +1,8 @@
 import { badRequest } from '@asistente/kit';
+import { isCommonPassword } from './common-passwords.js';
+
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F]/;
 
 /** The spec's rules (section 5), after trimming, with its exact messages. */
 export function personName(value: string, requiredMessage: string): string {
@@ -8,9 +12,23 @@ export function personName(value: string, requiredMessage: string): string {
   return trimmed;
 }
 
-export function newPassword(value: string, tooShortMessage = 'Mínimo 6 caracteres'): string {
+/** The spec's minimum only: what a login checks (older accounts may predate the rules below). */
+export function passwordLength(value: string, tooShortMessage = 'Mínimo 6 caracteres'): string {
   if (!value) throw badRequest('La contraseña es requerida', 'VALIDATION_ERROR');
   if (value.length < 6) throw badRequest(tooShortMessage, 'VALIDATION_ERROR');
+  return value;
+}
+
+/** A password being set (register, change): the minimum, no blank or control characters, not a common one. */
+export function newPassword(value: string, tooShortMessage = 'Mínimo 6 caracteres'): string {
+  passwordLength(value, tooShortMessage);
+  if (!value.trim()) throw badRequest('La contraseña no puede estar formada solo por espacios', 'VALIDATION_ERROR');
+  if (CONTROL_CHARACTERS.test(value)) {
+    throw badRequest('La contraseña no puede contener caracteres de control', 'VALIDATION_ERROR');
+  }
+  if (isCommonPassword(value)) {
+    throw badRequest('Esa contraseña es demasiado común y fácil de adivinar. Elige otra', 'VALIDATION_ERROR');
+  }
   return value;
 }
 

@@ -2,7 +2,7 @@ import type { Outbox, Sql } from '@asistente/kit';
 import { conflict, createEvent, notFound, unauthorized } from '@asistente/kit';
 import type { ChangePasswordBody, LoginBody, RegisterBody, UpdateProfileBody, User } from '@asistente/contracts';
 import type { PasswordHasher } from './passwords.js';
-import { newPassword, normalizeEmail, optionalText, personName } from './rules.js';
+import { newPassword, normalizeEmail, passwordLength, optionalText, personName } from './rules.js';
 import { toUser } from './user.js';
 import type { UsersRepository } from './users.repository.js';
 
@@ -42,7 +42,7 @@ export class UsersService {
 
   /** Unknown email and wrong password answer the same, after the same work. */
   async login(input: LoginBody): Promise<User> {
-    newPassword(input.password, 'La contraseña debe tener al menos 6 caracteres');
+    passwordLength(input.password, 'La contraseña debe tener al menos 6 caracteres');
     const row = await this.deps.users.findByEmail(normalizeEmail(input.email));
     const ok = row
       ? await this.deps.hasher.verify(input.password, row.passwordHash)

@@ -16,14 +16,15 @@ import type { UsersService } from '../domain/users.service.js';
 export interface AuthRoutesDeps {
   users: UsersService;
   revocations: Revocations;
-  /** Per-account login limit: attempts per window for one email from one address. */
+  /** Per-account login limit: attempts per window for one email, from any address. */
   loginLimit: { max: number; timeWindow: number };
 }
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse };
 
 export async function authRoutes(app: App, { users, revocations, loginLimit }: AuthRoutesDeps): Promise<void> {
-  const issue = (userId: string) => app.jwt.sign({ sub: userId, jti: randomUUID() });
+  // `ims`: issued at, in milliseconds, so a password change ends exactly the sessions opened before it.
+  const issue = (userId: string) => app.jwt.sign({ sub: userId, jti: randomUUID(), ims: Date.now() });
 
   app.post('/auth/register', {
     config: { public: true },
@@ -41,7 +42,8 @@ export async function authRoutes(app: App, { users, revocations, loginLimit }: A
         max: loginLimit.max,
         timeWindow: loginLimit.timeWindow,
         hook: 'preHandler',
-        keyGenerator: (request) => `${request.ip}|${String((request.body as { email?: unknown })?.email ?? '').toLowerCase()}`,
+        // Per account, whatever the address: changing (or forging) the client address buys no more guesses.
+        keyGenerator: (request) => `login|${String((request.body as { email?: unknown })?.email ?? '').trim().toLowerCase()}`,
       },
     },
     schema: { body: LoginBody, response: { 200: SessionResponse, ...errors } },
@@ -65,6 +67,8 @@ export async function authRoutes(app: App, { users, revocations, loginLimit }: A
     schema: { body: ChangePasswordBody, response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
       await users.changePassword(request.user.id, request.body);
+      // Whoever knew the old password loses every session; the one that changed it stays signed in.
+      await revocations.endOtherSessions(request.user.id, request.user.jti);
       return { success: true as const };
     },
   });
