@@ -1,12 +1,172 @@
-import { ComingSoon } from '../../ui/ComingSoon';
+import { useCallback, useMemo, useState } from 'react';
+import { Link } from 'wouter';
+import { PageHeader } from '../../ui/PageHeader';
+import { getGoogleCalendars, getTeamsCalendars } from './api';
+import './calendar.css';
+import { CalendarPicker, type PickerCalendar } from './CalendarPicker';
+import { CalendarToolbar, type View } from './CalendarToolbar';
+import { DayModal } from './DayModal';
+import { byStart, matches, onDay, toDisplay, type DisplayEvent, type TypeFilter } from './display-event';
+import { EventFormModal } from './EventFormModal';
+import { EventList } from './EventList';
+import { MonthGrid } from './MonthGrid';
+import { addMonths, dayKey, startOfMonth } from './month';
+import { ProviderCards } from './ProviderCards';
+import { SourceSwitch } from './SourceSwitch';
+import { useCalendarData, type Source } from './use-calendar-data';
+
+type Dialog =
+  | { kind: 'event'; item?: DisplayEvent; day?: string }
+  | { kind: 'day'; day: string }
+  | { kind: 'pick-google' }
+  | { kind: 'pick-teams' };
+
+const HINTS = {
+  google: { text: 'Conecta Google Calendar para ver y crear tus eventos aquí.', href: '/google-calendar', link: 'Conectar Google Calendar' },
+  'google-reconnect': { text: 'Vuelve a conectar Google: el permiso caducó o se retiró.', href: '/google-calendar', link: 'Conectar Google Calendar' },
+  teams: { text: 'Conecta Microsoft Teams para ver sus calendarios aquí.', href: '/teams', link: 'Ir a Teams' },
+} as const;
+
+const loadGoogle = (): Promise<PickerCalendar[]> =>
+  getGoogleCalendars().then((list) => list.map((c) => ({ id: c.id, name: c.summary, color: c.backgroundColor, primary: c.primary })));
+const loadTeams = (): Promise<PickerCalendar[]> => getTeamsCalendars().then((list) => list.map((c) => ({ id: c.id, name: c.name, color: c.color })));
 
 export function CalendarPage() {
+  const [source, setSource] = useState<Source>('local');
+  const [view, setView] = useState<View>('month');
+  const [month, setMonth] = useState(() => startOfMonth(new Date()));
+  const [googleCalendar, setGoogleCalendar] = useState('primary');
+  const [teamsCalendar, setTeamsCalendar] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [type, setType] = useState<TypeFilter>('all');
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const data = useCalendarData(source, month, googleCalendar, teamsCalendar);
+
+  const items = useMemo(() => data.events.map(toDisplay).filter((i) => matches(i, search, type)), [data.events, search, type]);
+  const monthItems = useMemo(() => {
+    const first = dayKey(month);
+    const last = dayKey(new Date(month.getFullYear(), month.getMonth() + 1, 0));
+    return items.filter((i) => i.lastDay >= first && i.firstDay <= last).sort(byStart);
+  }, [items, month]);
+
+  const writable = source !== 'teams' && data.googleStatus?.connected === true;
+  const newEventCalendar = source === 'google' ? googleCalendar : 'primary';
+  const googleName =
+    data.googleCalendars.find((c) => (googleCalendar === 'primary' ? c.primary : c.id === googleCalendar))?.summary ?? 'Principal';
+  const teamsName = data.teamsCalendars.find((c) => c.id === teamsCalendar)?.name ?? 'Predeterminado';
+  const close = useCallback(() => setDialog(null), []);
+  const saved = () => {
+    setDialog(null);
+    data.reload();
+  };
+  const defaultStart = (day?: string) => {
+    const base = day ? new Date(`${day}T09:00`) : new Date();
+    if (!day) base.setHours(base.getHours() + 1, 0, 0, 0);
+    return base;
+  };
+  const hint = data.hint ? HINTS[data.hint] : null;
+
   return (
-    <ComingSoon
-      title="Calendario"
-      subtitle="Tus eventos de Google y Microsoft Teams en un solo lugar"
-      icon="calendar"
-      description="Aquí verás tus eventos de Google Calendar y Microsoft Teams en vista de mes o de lista, con búsqueda y filtros por reunión, recordatorio o tarea."
-    />
+    <>
+      <PageHeader title="Calendario" subtitle="Tus eventos de Google y Microsoft Teams en un solo lugar" actions={<SourceSwitch source={source} onChange={setSource} />} />
+      <ProviderCards
+        googleStatus={data.googleStatus}
+        googleCalendarName={googleName}
+        teamsStatus={data.teamsStatus}
+        teamsCalendarName={teamsName}
+        loadedAt={data.loadedAt}
+        loading={data.loading}
+        onListGoogle={() => setDialog({ kind: 'pick-google' })}
+        onRefreshGoogle={() => {
+          if (source === 'teams') setSource('google');
+          data.reload(true);
+        }}
+        onListTeams={() => setDialog({ kind: 'pick-teams' })}
+        onRefreshTeams={() => {
+          setSource('teams');
+          data.reload(true);
+        }}
+        onRefresh={() => data.reload(true)}
+      />
+      <CalendarToolbar
+        month={month}
+        onPrevious={() => setMonth((m) => addMonths(m, -1))}
+        onNext={() => setMonth((m) => addMonths(m, 1))}
+        onToday={() => setMonth(startOfMonth(new Date()))}
+        view={view}
+        onView={setView}
+        search={search}
+        onSearch={setSearch}
+        type={type}
+        onType={setType}
+        canCreate={writable}
+        onCreate={() => setDialog({ kind: 'event' })}
+      />
+      {hint && (
+        <p className="card cal-hint" role="status">
+          {hint.text} <Link href={hint.href}>{hint.link}</Link>
+        </p>
+      )}
+      {data.error && (
+        <p className="card cal-error" role="alert">
+          No se pudieron cargar los eventos: {data.error}
+        </p>
+      )}
+      {data.loading && data.events.length === 0 && (
+        <p className="muted" role="status">
+          Cargando eventos...
+        </p>
+      )}
+      {view === 'month' ? (
+        <MonthGrid
+          month={month}
+          items={items}
+          onOpenEvent={(item) => setDialog({ kind: 'event', item })}
+          onOpenDay={(day) => setDialog({ kind: 'day', day })}
+          onCreateOn={writable ? (day) => setDialog({ kind: 'event', day }) : null}
+        />
+      ) : (
+        <EventList items={monthItems} onOpenEvent={(item) => setDialog({ kind: 'event', item })} />
+      )}
+      {dialog?.kind === 'day' && (
+        <DayModal dayKey={dialog.day} items={onDay(items, dialog.day)} onClose={close} onOpenEvent={(item) => setDialog({ kind: 'event', item })} />
+      )}
+      {dialog?.kind === 'event' && (
+        <EventFormModal
+          item={dialog.item}
+          calendarId={newEventCalendar}
+          defaultStart={defaultStart(dialog.day)}
+          readOnly={dialog.item ? dialog.item.event.source !== 'google' || dialog.item.allDay : false}
+          onClose={close}
+          onSaved={saved}
+        />
+      )}
+      {dialog?.kind === 'pick-google' && (
+        <CalendarPicker
+          title="Elegir calendario de Google"
+          load={loadGoogle}
+          current={googleCalendar}
+          onClose={close}
+          onChoose={(id) => {
+            setGoogleCalendar(id);
+            setSource('google');
+            setDialog(null);
+          }}
+        />
+      )}
+      {dialog?.kind === 'pick-teams' && (
+        <CalendarPicker
+          title="Elegir calendario de Teams"
+          load={loadTeams}
+          current={teamsCalendar}
+          onClose={close}
+          onChoose={(id) => {
+            setTeamsCalendar(id);
+            setSource('teams');
+            setDialog(null);
+          }}
+        />
+      )}
+    </>
   );
 }

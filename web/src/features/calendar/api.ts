@@ -1,0 +1,57 @@
+import type { CalendarEvent, GoogleCalendarEntry, GoogleStatus } from '@asistente/contracts';
+import { getJson, getJsonIfAvailable, sendDelete, sendJson } from '../../lib/http';
+
+export type { GoogleCalendarEntry, GoogleStatus };
+
+/** A Microsoft calendar as the Teams service lists it (spec section 3). */
+export interface MicrosoftCalendar {
+  id: string;
+  name: string;
+  color: string;
+}
+
+/** The normalised event of both sources; Microsoft's also carries a join link. */
+export type SourceEvent = Omit<CalendarEvent, 'source'> & { source: 'google' | 'msteams'; joinUrl?: string | null };
+
+export interface TeamsStatus {
+  connected: boolean;
+  configured?: boolean;
+}
+
+export interface Range {
+  dateFrom: string;
+  dateTo: string;
+}
+
+const withRefresh = (range: Range, refresh: boolean): Record<string, string> => ({ ...range, ...(refresh ? { refresh: 'true' } : {}) });
+
+export const getGoogleStatus = () => getJson<GoogleStatus>('google/google-calendar/status');
+export const getGoogleCalendars = (refresh = false) =>
+  getJson<GoogleCalendarEntry[]>('google/calendars', refresh ? { searchParams: { refresh: 'true' } } : {});
+
+/** One Google calendar's events of the range ('primary' by default, spec section 4). */
+export const getGoogleEvents = (calendarId: string, range: Range, refresh = false) =>
+  getJson<SourceEvent[]>(`google/events/calendar/${encodeURIComponent(calendarId)}`, { searchParams: withRefresh(range, refresh) });
+
+/** The "local" source: every mirrored Google calendar at once. */
+export const getLocalEvents = (range: Range, refresh = false) => getJson<SourceEvent[]>('events', { searchParams: withRefresh(range, refresh) });
+
+/** null while the Teams service does not answer this route yet (a 404): shown as "not connected". */
+export const getTeamsStatus = () => getJsonIfAvailable<TeamsStatus>('teams/status');
+export const getTeamsCalendars = () => getJson<MicrosoftCalendar[]>('msteams/calendar/calendars');
+export const getTeamsEvents = (calendarId: string | null, range: Range) =>
+  getJson<SourceEvent[]>('msteams/calendar/events', { searchParams: { ...range, ...(calendarId ? { calendarId } : {}) } });
+
+export interface EventForm {
+  title: string;
+  startTime: string;
+  endTime: string;
+  description: string;
+  location: string;
+}
+
+export const createEvent = (calendarId: string, form: EventForm) => sendJson<SourceEvent>('post', 'events', { ...form, calendarId });
+export const updateEvent = (id: string, calendarId: string, form: EventForm) =>
+  sendJson<SourceEvent>('put', `events/${encodeURIComponent(id)}`, { ...form, calendarId });
+export const deleteEvent = (id: string, calendarId: string) =>
+  sendDelete(`events/${encodeURIComponent(id)}?calendarId=${encodeURIComponent(calendarId)}`);

@@ -1,0 +1,18 @@
+/** What the OAuth callback reports in `?google=` when it sends the browser back here. */
+export const CONNECT_OUTCOMES: Record<string, { kind: 'success' | 'error'; message: string }> = {
+  connected: { kind: 'success', message: '¡Google Calendar conectado!' },
+  denied: { kind: 'error', message: 'No diste permiso a Google Calendar: la conexión se canceló' },
+  invalid: { kind: 'error', message: 'El enlace de conexión caducó. Vuelve a pulsar Conectar Google Calendar' },
+  failed: { kind: 'error', message: 'Google no completó la conexión. Inténtalo de nuevo en unos minutos' },
+  unconfigured: { kind: 'error', message: 'Google Calendar no está configurado en este servidor' },
+};
+
+/** Reads and removes `?google=` from the address, so a reload does not repeat the message. */
+export function takeConnectOutcome(): (typeof CONNECT_OUTCOMES)[string] | undefined {
+  const url = new URL(window.location.href);
+  const outcome = url.searchParams.get('google');
+  if (!outcome) return undefined;
+  url.searchParams.delete('google');
+  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  return CONNECT_OUTCOMES[outcome];
+}
