@@ -79,6 +79,7 @@ export class AccountSession {
   async reconnectNow(): Promise<void> {
     if (this.open || this.stopped) return;
     clearTimeout(this.retryTimer);
+    this.attempt = 0;
     this.socket?.end();
     await this.connectSocket();
   }
@@ -140,7 +141,8 @@ export class AccountSession {
     const { accounts, authState, factory } = this.deps;
     const generation = ++this.generation;
     this.open = false;
-    await accounts.setState(this.userId, { state: 'connecting' });
+    // A retry after an error keeps showing the error (and its reason) until a QR or the open connection.
+    if (this.attempt === 0) await accounts.setState(this.userId, { state: 'connecting' });
     const handlers = this.handlers(generation);
     try {
       const socket = await factory.connect(authState.storeFor(this.userId, () => handlers.decryptFailure()), handlers);

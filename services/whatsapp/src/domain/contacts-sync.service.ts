@@ -2,7 +2,7 @@ import type { Contact, ContactList, SyncContactsResult } from '@asistente/contra
 import { AppError, ServiceCallError, createEvent, type Outbox, type ServiceClient, type Sql } from '@asistente/kit';
 import type { AccountsRepository } from './accounts.repository.js';
 import type { MessagesRepository } from './messages.repository.js';
-import { toE164 } from './phone.js';
+import { normalizeWhatsAppPhone } from './phone.js';
 
 const TAG = 'whatsapp';
 const PAGE = 100;
@@ -37,7 +37,7 @@ export class ContactsSyncService {
       let created = 0;
       let updated = 0;
       for (const person of people) {
-        const phone = toE164(person.phone, region);
+        const phone = normalizeWhatsAppPhone(person.phone, region);
         if (!phone) continue;
         const existing = byPhone.get(phone);
         if (!existing) {
@@ -78,7 +78,7 @@ export class ContactsSyncService {
     for (let page = 1; ; page++) {
       const list = await this.services.request<ContactList>('contacts', userId, '/contacts', { query: { page, limit: PAGE } });
       for (const contact of list.contacts) {
-        const phone = contact.phone ? toE164(contact.phone, region) : null;
+        const phone = contact.phone ? normalizeWhatsAppPhone(contact.phone, region) : null;
         if (phone && !byPhone.has(phone)) byPhone.set(phone, contact);
       }
       if (page * PAGE >= list.total || list.contacts.length === 0) return byPhone;

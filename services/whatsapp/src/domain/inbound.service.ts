@@ -104,10 +104,15 @@ export class InboundService {
   }
 
   async contacts(userId: string, contacts: ContactInfo[]): Promise<void> {
-    const rows = contacts
-      .filter((c) => !c.jid.endsWith('@g.us') && !c.jid.endsWith('@broadcast'))
-      .map((c) => ({ jid: c.phoneJid ?? c.jid, name: c.name, phone: c.phoneJid ? phoneOfJid(c.phoneJid) : phoneOfJid(c.jid) }));
-    await this.messages.upsertContacts(userId, rows);
+    // One row per person: an @lid entry that names its phone merges into the phone's row.
+    const byJid = new Map<string, { jid: string; name: string | null; phone: string | null }>();
+    for (const c of contacts) {
+      if (c.jid.endsWith('@g.us') || c.jid.endsWith('@broadcast')) continue;
+      const jid = c.phoneJid ?? c.jid;
+      const previous = byJid.get(jid);
+      byJid.set(jid, { jid, name: c.name ?? previous?.name ?? null, phone: phoneOfJid(jid) });
+    }
+    await this.messages.upsertContacts(userId, [...byJid.values()]);
     const pairs = contacts.flatMap((c) => (c.lid && c.phoneJid ? [{ lid: c.lid, pn: c.phoneJid }] : []));
     if (pairs.length) await this.mapLids(userId, pairs);
   }

@@ -30,3 +30,15 @@ export function jidCandidates(e164: string): string[] {
 
 export const isPhoneJid = (jid: string): boolean => jid.endsWith('@s.whatsapp.net');
 export const isLidJid = (jid: string): boolean => jid.endsWith('@lid');
+
+/**
+ * The E.164 of a number as WhatsApp spells it. WhatsApp keeps México's mobiles as 52 1 …, which the numbering
+ * plan no longer has: those become +52 … so the contact matches the one the user typed.
+ */
+export function normalizeWhatsAppPhone(phone: string, region: string): string | null {
+  const direct = toE164(phone, region);
+  if (direct) return direct;
+  const digits = phone.replace(/\D/g, '');
+  if (digits.startsWith('521') && digits.length === 13) return toE164(`+52${digits.slice(3)}`, region);
+  return null;
+}

@@ -1,0 +1,250 @@
+import t from 'tap';
+import { proto } from '@whiskeysockets/baileys';
+import { createTestPlatform } from '@asistente/kit/testing';
+import { waMessage } from './support/fake-socket.js';
+import { until, user, whatsappApp, type Harness } from './support/harness.js';
+
+const platform = await createTestPlatform(t);
+const sql = platform.db.sql;
+
+const ANA_PN = '34611222333@s.whatsapp.net';
+const ANA_LID = '98765432101234@lid';
+const now = () => Math.floor(Date.now() / 1000);
+
+async function linkedUser(h: Harness) {
+  const u = user(h.app);
+  await u.call('POST', '/whatsapp/connect');
+  h.phone.current.scan();
+  await until(async () => (await u.call('GET', '/whatsapp/status')).body.state === 'connected', 'connected');
+  const idle = () => h.sessions().local(u.userId)!.idle();
+  return { ...u, idle, socket: () => h.phone.current };
+}
+
+const outboxOf = (userId: string) =>
+  sql<{ type: string; data: Record<string, unknown> }[]>`select type, data from whatsapp.outbox where user_id = ${userId} order by occurred_at, id`;
+
+t.test('inbound: @lid and phone forms land in one conversation, stored once, in order, with their events', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const u = await linkedUser(h);
+  const socket = u.socket();
+  const t0 = now() - 60;
+  // First from the @lid alone, then with the phone beside it, then from the phone; the last two arrive out of order.
+  socket.notify([waMessage({ id: 'A1', remoteJid: ANA_LID, text: 'Hola', at: t0, pushName: 'Ana López' })]);
+  socket.notify([
+    waMessage({ id: 'A3', remoteJid: ANA_PN, text: '¿Tenéis precio?', at: t0 + 20 }),
+    waMessage({ id: 'A2', remoteJid: ANA_LID, remoteJidAlt: ANA_PN, text: 'Soy Ana', at: t0 + 10 }),
+  ]);
+  // Duplicates and replays change nothing; reactions, protocol messages and status broadcasts are not messages.
+  socket.notify([waMessage({ id: 'A1', remoteJid: ANA_LID, text: 'Hola', at: t0 })]);
+  socket.notify([
+    waMessage({ remoteJid: ANA_PN, message: { reactionMessage: { key: { id: 'A1' }, text: '👍' } } }),
+    waMessage({ remoteJid: ANA_PN, message: { protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE } } }),
+    waMessage({ remoteJid: 'status@broadcast', participant: ANA_PN, text: 'mi estado' }),
+    waMessage({ remoteJid: ANA_PN, stub: proto.WebMessageInfo.StubType.CIPHERTEXT }),
+  ]);
+  // A caption and a media-only message (metadata only).
+  socket.notify([
+    waMessage({ id: 'A4', remoteJid: ANA_PN, at: t0 + 30, message: { imageMessage: { caption: 'Este modelo', fileLength: 20480, mimetype: 'image/jpeg' } } }),
+    waMessage({ id: 'A5', remoteJid: ANA_PN, at: t0 + 40, message: { documentMessage: { fileLength: 999, fileName: 'pedido.pdf' } } }),
+  ]);
+  await until(async () => {
+    await u.idle();
+    return (await u.call('GET', '/whatsapp/conversations')).body.data?.length === 1;
+  }, 'one conversation');
+
+  const list = await u.call('GET', '/whatsapp/conversations');
+  t.same(list.body.pagination, { total: 1, page: 1, limit: 10 });
+  t.match(list.body.data, [{ id: ANA_PN, name: 'Ana López', phone: '+34611222333', isGroup: false, lastMessage: { text: 'document', direction: 'incoming' }, unread: 5 }]);
+
+  const page = await u.call('GET', `/whatsapp/messages?jid=${encodeURIComponent(ANA_LID)}&limit=30`);
+  t.same(page.body.pagination, { total: 5, page: 1, limit: 30 }, 'the @lid finds the same chat');
+  t.same((page.body.data as { message: string }[]).map((m) => m.message), ['', 'Este modelo', '¿Tenéis precio?', 'Soy Ana', 'Hola'], 'newest first, in timestamp order');
+  t.match(page.body.data![1], { type: 'incoming', status: 'received', origin: 'contact', media: { kind: 'image', size: 20480, caption: 'Este modelo' } });
+  t.equal((await u.call('GET', '/whatsapp/conversations')).body.data![0] && ((await u.call('GET', '/whatsapp/conversations')).body.data![0] as { unread: number }).unread, 0, 'opening it marked it read');
+  const byPhone = await u.call('GET', '/whatsapp/messages?phoneNumber=611%20222%20333&limit=2&page=2');
+  t.same((byPhone.body.data as { message: string }[]).map((m) => m.message), ['¿Tenéis precio?', 'Soy Ana'], 'page 2 is older; a typed number finds it');
+
+  const events = await outboxOf(u.userId);
+  t.equal(events.filter((e) => e.type === 'whatsapp.message.received').length, 5, 'one event per stored message');
+  t.match(events[0]?.data, { chatId: ANA_LID, keywordAnswered: false, isGroup: false, live: true }, 'the JID known when it arrived');
+  t.match(events.at(-1)?.data, { chatId: ANA_PN }, 'the phone JID once known');
+  t.equal((await u.call('GET', '/whatsapp/health-panel')).body.decryptFailures, 1, 'the undecryptable stub is counted');
+});
+
+t.test('history sync and appends are stored but not live; the owner writing from the phone is origin phone', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const u = await linkedUser(h);
+  const socket = u.socket();
+  const t0 = now() - 3600;
+  socket.ev.emit('messaging-history.set', {
+    chats: [],
+    contacts: [{ id: ANA_PN, lid: ANA_LID, name: 'Ana López' }],
+    messages: [
+      waMessage({ id: 'H1', remoteJid: ANA_PN, text: 'viejo', at: t0 }),
+      waMessage({ id: 'H2', remoteJid: ANA_PN, fromMe: true, text: 'respuesta vieja', at: t0 + 5 }),
+    ],
+    isLatest: true,
+    lidPnMappings: [{ lid: ANA_LID, pn: ANA_PN }],
+  });
+  socket.ev.emit('messages.upsert', { messages: [waMessage({ id: 'P1', remoteJid: ANA_LID, remoteJidAlt: ANA_PN, fromMe: true, text: 'desde el móvil' })], type: 'append' });
+  await until(async () => {
+    await u.idle();
+    return (await outboxOf(u.userId)).length === 3;
+  }, 'three events');
+  const events = await outboxOf(u.userId);
+  t.match(events.find((e) => e.type === 'whatsapp.message.received')?.data, { live: false });
+  t.equal(events.filter((e) => e.type === 'whatsapp.message.sent' && e.data.origin === 'phone').length, 2);
+  const list = await u.call('GET', '/whatsapp/conversations');
+  t.match(list.body.data, [{ id: ANA_PN, unread: 0, lastMessage: { text: 'desde el móvil', direction: 'outgoing' } }], 'history is not unread');
+  const messages = await u.call('GET', `/whatsapp/messages?jid=${ANA_PN}`);
+  t.match(messages.body.data![0], { type: 'outgoing', origin: 'phone', status: 'sent' });
+});
+
+t.test('sending: stored first as pending, delivered in order by the owner, statuses move forward', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const u = await linkedUser(h);
+  const bad = [
+    [{ jid: ANA_PN, type: 'text', text: '   ' }, 'Escribe un mensaje'],
+    [{ jid: ANA_PN, type: 'text', text: 'x'.repeat(4097) }, 'El mensaje admite como máximo 4096 caracteres'],
+    [{ phoneNumber: '12', message: 'hola' }, 'Número de teléfono inválido'],
+    [{ jid: 'nadie', type: 'text', text: 'hola' }, 'Destinatario inválido'],
+  ] as const;
+  for (const [payload, message] of bad) {
+    const response = await u.call('POST', '/whatsapp/messages', payload);
+    t.equal(response.status, 400, message);
+    t.equal(response.body.message, message);
+  }
+  t.equal((await sql`select count(*)::int as n from whatsapp.messages where user_id = ${u.userId}`)[0]?.n, 0, 'nothing written');
+
+  const first = await u.call('POST', '/whatsapp/messages', { jid: ANA_PN, type: 'text', text: 'Uno' });
+  t.equal(first.status, 201);
+  t.match(first.body, { type: 'outgoing', status: 'pending', origin: 'app', message: 'Uno', chatId: ANA_PN });
+  const second = await u.call('POST', '/whatsapp/messages', { phoneNumber: '+34 611 22 23 33', message: 'Dos', origin: 'ai' });
+  t.match(second.body, { status: 'pending', origin: 'ai', chatId: ANA_PN }, 'the spec form and the assistant origin');
+  await until(() => u.socket().sent.length === 2, 'both delivered');
+  t.same(u.socket().sent.map((s) => s.text), ['Uno', 'Dos'], 'in the order stored');
+  await until(async () => {
+    const page = await u.call('GET', `/whatsapp/messages?jid=${ANA_PN}`);
+    return (page.body.data as { status: string }[]).every((m) => m.status === 'sent');
+  }, 'statuses sent');
+  {
+    const ids = u.socket().sent.map((s) => s.messageId!);
+    u.socket().ev.emit('messages.update', [{ key: { remoteJid: ANA_PN, fromMe: true, id: ids[0]! }, update: { status: proto.WebMessageInfo.Status.READ } }]);
+    u.socket().ev.emit('messages.update', [{ key: { remoteJid: ANA_PN, fromMe: true, id: ids[0]! }, update: { status: proto.WebMessageInfo.Status.DELIVERY_ACK } }]);
+    await u.idle();
+    const page = await u.call('GET', `/whatsapp/messages?jid=${ANA_PN}`);
+    t.same((page.body.data as { status: string }[]).map((m) => m.status), ['sent', 'read'], 'a late delivered never undoes read');
+  }
+  const events = await outboxOf(u.userId);
+  const sent = events.filter((e) => e.type === 'whatsapp.message.sent');
+  t.same(sent.map((e) => [e.data.origin, e.data.chatId]).sort(), [['ai', ANA_PN], ['app', ANA_PN]]);
+  t.match(events.filter((e) => e.type === 'whatsapp.autoreply.sent'), [{ data: { kind: 'ai', chatId: ANA_PN } }]);
+});
+
+t.test('a send accepted while the socket is down is delivered on reconnect, once', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const u = await linkedUser(h);
+  await u.call('POST', '/whatsapp/disconnect');
+  const queued = await u.call('POST', '/whatsapp/messages', { jid: ANA_PN, type: 'text', text: 'Mientras tanto' });
+  t.equal(queued.status, 201, 'linked but down: accepted');
+  t.equal((await u.call('GET', '/whatsapp/health-panel')).body.pendingMessages, 1);
+  await u.call('POST', '/whatsapp/connect');
+  await until(() => u.socket().sent.length === 1, 'delivered after reconnect');
+  // A transient refusal while open is retried, never duplicated.
+  u.socket().failSends = 1;
+  await u.call('POST', '/whatsapp/messages', { jid: ANA_PN, type: 'text', text: 'Reintento' });
+  await until(() => u.socket().sent.length === 2, 'retried on the next tick');
+  t.same(u.socket().sent.map((s) => s.text), ['Mientras tanto', 'Reintento']);
+  t.equal(new Set(u.socket().sent.map((s) => s.messageId)).size, 2);
+});
+
+t.test('never linked: 409', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const u = user(h.app);
+  const response = await u.call('POST', '/whatsapp/messages', { jid: ANA_PN, type: 'text', text: 'hola' });
+  t.equal(response.status, 409);
+  t.equal(response.body.message, 'WhatsApp no está conectado');
+});
+
+t.test('auto-replies: validation, uniqueness without case or accents, update, delete, another user 404', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const u = user(h.app);
+  for (const payload of [{ keyword: ' ', response: 'x' }, { keyword: 'precio', response: '  ' }, {}, { keyword: 'precio' }]) {
+    const response = await u.call('POST', '/whatsapp/auto-replies', payload);
+    t.equal(response.status, 400);
+    t.equal(response.body.message, 'Completa palabra clave y respuesta');
+  }
+  const created = await u.call('POST', '/whatsapp/auto-replies', { keyword: '  Menú ', response: ' Te envío la carta ', isActive: false });
+  t.equal(created.status, 201);
+  t.match(created.body, { keyword: 'Menú', response: 'Te envío la carta', active: false });
+  const dup = await u.call('POST', '/whatsapp/auto-replies', { keyword: 'MENU', response: 'otra', active: true });
+  t.equal(dup.status, 409);
+  t.equal(dup.body.message, 'Ya existe una respuesta con esa palabra clave');
+  const id = created.body.id as string;
+  t.match((await u.call('PATCH', `/whatsapp/auto-replies/${id}`, { active: true })).body, { active: true, keyword: 'Menú' });
+  t.match((await u.call('GET', '/whatsapp/auto-replies')).body.data, [{ id, active: true }]);
+  const other = user(h.app);
+  t.equal((await other.call('PATCH', `/whatsapp/auto-replies/${id}`, { active: false })).status, 404);
+  t.equal((await other.call('DELETE', `/whatsapp/auto-replies/${id}`)).status, 404);
+  t.equal((await u.call('DELETE', `/whatsapp/auto-replies/${id}`)).status, 204);
+  t.same((await u.call('GET', '/whatsapp/auto-replies')).body.data, []);
+});
+
+t.test('keyword answers: whole words, longest wins, one per message, never groups or own, loop guard', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const u = await linkedUser(h);
+  await u.call('POST', '/whatsapp/auto-replies', { keyword: 'precio', response: 'Desde 10 €' });
+  await u.call('POST', '/whatsapp/auto-replies', { keyword: 'precio envío', response: 'Envío gratis desde 30 €' });
+  await u.call('POST', '/whatsapp/auto-replies', { keyword: 'hola', response: '¡Hola! ¿En qué te ayudo?', active: false });
+  const socket = u.socket();
+  socket.notify([waMessage({ remoteJid: ANA_PN, text: '¿Cuál es el PRECIO ENVIO a Madrid?' })]);
+  await until(() => socket.sent.length === 1, 'answered');
+  t.same(socket.sent[0], { jid: ANA_PN, text: 'Envío gratis desde 30 €', messageId: socket.sent[0]!.messageId }, 'longest keyword, accent-insensitive');
+  socket.notify([waMessage({ remoteJid: ANA_PN, text: 'precio envío otra vez' })]);
+  socket.notify([waMessage({ remoteJid: ANA_PN, text: 'preciosa tienda' })]);
+  socket.notify([waMessage({ remoteJid: '120363040000000000@g.us', participant: ANA_PN, text: 'precio' })]);
+  socket.notify([waMessage({ remoteJid: ANA_PN, fromMe: true, text: 'precio' })]);
+  socket.notify([waMessage({ remoteJid: ANA_PN, text: 'hola' })]);
+  const bob = '34622333444@s.whatsapp.net';
+  socket.notify([waMessage({ remoteJid: bob, text: 'el precio?' })]);
+  await until(() => socket.sent.length === 2, 'answered bob');
+  await u.idle();
+  t.same(socket.sent.map((s) => [s.jid, s.text]), [[ANA_PN, 'Envío gratis desde 30 €'], [bob, 'Desde 10 €']], 'loop guard, partial word, group, own and inactive rules do not answer');
+  const events = await outboxOf(u.userId);
+  const received = events.filter((e) => e.type === 'whatsapp.message.received');
+  t.equal(received.filter((e) => e.data.keywordAnswered).length, 2, 'the answered messages say so');
+  t.match(received.find((e) => e.data.isGroup)?.data, { keywordAnswered: false, isGroup: true });
+  await until(async () => (await outboxOf(u.userId)).filter((e) => e.type === 'whatsapp.autoreply.sent').length === 2, 'autoreply events');
+  const page = await u.call('GET', `/whatsapp/messages?jid=${ANA_PN}&limit=1&page=1`);
+  t.ok(page.body.data, 'history readable');
+  const stats = await u.call('GET', '/whatsapp/stats');
+  t.same(stats.body, { sent: 3, received: 6, contacts: 3, autoReplies: 2 });
+});
+
+t.test('contact sync: upserted into the contacts service by phone, tagged whatsapp; a second sync creates nothing', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const u = await linkedUser(h);
+  const existing = await u.call('POST', '/contacts', { firstName: 'Bea', lastName: 'Ruiz', phone: '+34 622 333 444', tags: ['vip'] });
+  t.equal(existing.status, 201);
+  u.socket().ev.emit('contacts.upsert', [
+    { id: ANA_PN, name: 'Ana López' },
+    { id: '34622333444@s.whatsapp.net', notify: 'Bea' },
+    { id: '5215512345678@s.whatsapp.net', name: 'Carlos' },
+    { id: ANA_LID, phoneNumber: ANA_PN },
+    { id: '120363040000000000@g.us', name: 'Grupo' },
+  ]);
+  await until(async () => {
+    await u.idle();
+    return (await sql`select count(*)::int as n from whatsapp.contacts where user_id = ${u.userId}`)[0]?.n === 3;
+  }, 'contacts stored');
+  const first = await u.call('POST', '/whatsapp/sync-contacts');
+  t.same(first.body, { created: 2, updated: 1 });
+  const second = await u.call('POST', '/whatsapp/sync-contacts');
+  t.same(second.body, { created: 0, updated: 0 });
+  const contacts = (await u.call('GET', '/contacts?limit=100')).body as unknown as { contacts: { firstName: string; lastName: string; phone: string; tags: string[] }[] };
+  t.match(
+    contacts.contacts.map((c) => [c.firstName, c.lastName, c.phone, c.tags]).sort(),
+    [['Ana', 'López', '+34611222333', ['whatsapp']], ['Bea', 'Ruiz', '+34 622 333 444', ['vip', 'whatsapp']], ['Carlos', 'WhatsApp', '+525512345678', ['whatsapp']]],
+  );
+  t.match((await outboxOf(u.userId)).filter((e) => e.type === 'whatsapp.contacts.synced').map((e) => e.data), [{ created: 2, updated: 1 }, { created: 0, updated: 0 }]);
+});
