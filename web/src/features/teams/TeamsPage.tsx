@@ -1,12 +1,154 @@
-import { ComingSoon } from '../../ui/ComingSoon';
+import { useEffect, useState } from 'react';
+import { errorMessage } from '../../lib/errors';
+import { toast } from '../../lib/toasts';
+import { Button } from '../../ui/Button';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { PageHeader } from '../../ui/PageHeader';
+import { disconnect, startConnect } from './api';
+import { takeConnectOutcome } from './connect-outcome';
+import { ConnectView } from './ConnectView';
+import { MeetingModal } from './MeetingModal';
+import { MeetingsCard } from './MeetingsCard';
+import { MessagePane } from './MessagePane';
+import { TeamsColumn } from './TeamsColumn';
+import { useTeamsData } from './use-teams-data';
+import { useTeamsStatus } from './use-teams-status';
+import './teams.css';
+
+const TITLE = 'Microsoft Teams';
+const SUBTITLE = 'Equipos, canales, mensajes y reuniones';
 
 export function TeamsPage() {
+  const { status, error: statusError, setStatus, watching, watchForConnection } = useTeamsStatus();
+  const connected = status?.connected === true;
+  const data = useTeamsData(connected);
+  const [connecting, setConnecting] = useState(false);
+  const [connectError, setConnectError] = useState<string | null>(null);
+  const [modal, setModal] = useState<'meeting' | 'disconnect' | null>(null);
+  const [disconnecting, setDisconnecting] = useState(false);
+
+  useEffect(() => {
+    const outcome = takeConnectOutcome();
+    if (outcome?.kind === 'success') toast.success(outcome.message);
+    else if (outcome) setConnectError(outcome.message);
+  }, []);
+
+  // Spec: connect obtains an authorization URL and opens it in a new tab (this one follows when blocked).
+  const connect = async () => {
+    setConnecting(true);
+    setConnectError(null);
+    const tab = window.open('', '_blank');
+    try {
+      const { authUrl } = await startConnect();
+      if (tab) {
+        tab.opener = null;
+        tab.location.href = authUrl;
+        watchForConnection();
+      } else {
+        window.location.href = authUrl;
+      }
+    } catch (err) {
+      tab?.close();
+      console.error('No se pudo iniciar la conexión con Microsoft', err);
+      setConnectError(errorMessage(err));
+    } finally {
+      setConnecting(false);
+    }
+  };
+
+  const confirmDisconnect = async () => {
+    setDisconnecting(true);
+    try {
+      await disconnect();
+      setStatus({ connected: false, configured: status?.configured ?? true });
+      toast.success('Microsoft Teams desconectado');
+      setModal(null);
+    } catch (err) {
+      console.error('No se pudo desconectar Microsoft Teams', err);
+      toast.error(errorMessage(err));
+    } finally {
+      setDisconnecting(false);
+    }
+  };
+
+  if (!status) {
+    return (
+      <>
+        <PageHeader title={TITLE} subtitle={SUBTITLE} />
+        {statusError ? (
+          <p className="load-failed card" role="alert">
+            No se pudo consultar la conexión con Microsoft Teams: {statusError}
+          </p>
+        ) : (
+          <p className="muted">Cargando Microsoft Teams...</p>
+        )}
+      </>
+    );
+  }
+
+  if (!connected) {
+    return (
+      <>
+        <PageHeader title={TITLE} subtitle={SUBTITLE} />
+        <ConnectView
+          configured={status.configured}
+          notConfiguredMessage={status.message}
+          connecting={connecting}
+          waiting={watching}
+          error={connectError}
+          onConnect={() => void connect()}
+        />
+      </>
+    );
+  }
+
+  const channel = data.channels.data?.find((c) => c.id === data.channelId) ?? null;
   return (
-    <ComingSoon
-      title="Microsoft Teams"
-      subtitle="Equipos, canales, mensajes y reuniones"
-      icon="video"
-      description="Aquí verás tus equipos y canales de Microsoft Teams, podrás enviar mensajes y programar reuniones."
-    />
+    <>
+      <PageHeader
+        title={TITLE}
+        subtitle={status.account?.email ? `Conectado como ${status.account.email}` : SUBTITLE}
+        actions={
+          <>
+            <Button onClick={() => setModal('meeting')}>Nueva Reunión</Button>
+            <Button variant="secondary" onClick={() => setModal('disconnect')}>
+              Desconectar
+            </Button>
+          </>
+        }
+      />
+      <div className="teams-layout">
+        <TeamsColumn
+          teams={data.teams}
+          teamId={data.teamId}
+          onSelectTeam={data.selectTeam}
+          channels={data.channels}
+          channelId={data.channelId}
+          onSelectChannel={data.selectChannel}
+          onRetry={() => void data.loadTeams()}
+        />
+        <MessagePane channel={channel} />
+        <MeetingsCard meetings={data.meetings} />
+      </div>
+      {modal === 'meeting' && (
+        <MeetingModal
+          onClose={() => setModal(null)}
+          onCreated={() => {
+            setModal(null);
+            void data.loadMeetings();
+          }}
+        />
+      )}
+      {modal === 'disconnect' && (
+        <ConfirmDialog
+          title="Desconectar Microsoft Teams"
+          message="¿Seguro que quieres desconectar tu cuenta de Microsoft? Dejarás de ver aquí tus equipos, canales, reuniones y calendarios de Outlook."
+          confirmLabel={disconnecting ? 'Desconectando...' : 'Desconectar'}
+          busy={disconnecting}
+          onConfirm={() => void confirmDisconnect()}
+          onCancel={() => setModal(null)}
+        />
+      )}
+    </>
   );
 }

@@ -1,0 +1,26 @@
+import type { TeamsChannel, TeamsMeeting, TeamsMeetingList, TeamsMessage, TeamsStatus, TeamsTeam } from '@asistente/contracts';
+import { getJson, sendJson } from '../../lib/http';
+
+export type { TeamsChannel, TeamsMeeting, TeamsMessage, TeamsStatus, TeamsTeam };
+
+export interface NewMeeting {
+  title: string;
+  startTime: string;
+  endTime: string;
+  attendees: string[];
+}
+
+/** Spec: the first 5 upcoming meetings show on the screen. */
+export const MEETINGS_SHOWN = 5;
+
+export const getStatus = () => getJson<TeamsStatus>('teams/status');
+export const startConnect = () => sendJson<{ authUrl: string }>('post', 'teams/connect', {});
+export const disconnect = () => sendJson<{ success: true }>('post', 'teams/disconnect', {});
+export const getTeams = () => getJson<TeamsTeam[]>('teams');
+export const getChannels = (teamId: string) => getJson<TeamsChannel[]>(`teams/${encodeURIComponent(teamId)}/channels`);
+export const getMessages = (channelId: string, signal?: AbortSignal) =>
+  getJson<TeamsMessage[]>(`teams/channels/${encodeURIComponent(channelId)}/messages`, signal ? { signal } : {});
+export const postMessage = (channelId: string, message: string) =>
+  sendJson<TeamsMessage>('post', `teams/channels/${encodeURIComponent(channelId)}/messages`, { message });
+export const getMeetings = () => getJson<TeamsMeetingList>('teams/meetings', { searchParams: { page: 1, limit: MEETINGS_SHOWN } });
+export const createMeeting = (meeting: NewMeeting) => sendJson<TeamsMeeting>('post', 'teams/meetings', meeting);
