@@ -8,7 +8,7 @@ import { costUsd } from './pricing.js';
 import { customerMessage, HANDOFF_TOOL, systemMessage } from './prompt.js';
 import type { ProviderKeysService } from './provider-keys.service.js';
 import type { RunsRepository } from './runs.repository.js';
-import { offeredTools } from './tools/registry.js';
+import { offeredTools, UsableSources } from './tools/registry.js';
 import type { AssistantTool, ToolContext } from './tools/tool.js';
 
 export interface RunRequest {
@@ -52,6 +52,9 @@ export const NO_KEY_MESSAGE = 'Configura tu API key de OpenAI';
  * user's own token, and the cost recorded with an `ai.run.completed` event in one transaction.
  */
 export class AssistantRunService {
+  /** Sources seen usable lately, per user: a run does not ask every sibling again each time. */
+  private readonly usable = new UsableSources();
+
   constructor(
     private readonly deps: {
       sql: Sql;
@@ -108,9 +111,12 @@ export class AssistantRunService {
       countsAsReply: boolean;
     },
   ): Promise<RunOutcome> {
-    const key = await this.deps.keys.open(userId);
+    // The key and the sources are independent: asked at once, the run waits for the slower only.
+    const [key, tools] = await Promise.all([
+      this.deps.keys.open(userId),
+      offeredTools(config.internalSources, context, { booking: run.booking }, this.usable),
+    ]);
     if (!key) throw conflict(NO_KEY_MESSAGE, 'OPENAI_KEY_MISSING');
-    const tools = await offeredTools(config.internalSources, context, { booking: run.booking });
     const now = this.deps.now?.() ?? new Date();
     const messages: ChatMessage[] = [
       { role: 'system', content: systemMessage(config, { customerName: run.customerName, now, customerChat: run.customerChat, canBook: run.booking && tools.some((t) => t.name === 'agendar_reunion') }) },
@@ -146,9 +152,14 @@ export class AssistantRunService {
           break;
         }
         messages.push({ role: 'assistant', content: completion.content, toolCalls: calls });
-        for (const call of calls) {
-          const args = parseArguments(call.arguments);
-          const outcome = await runTool(tools, call.name, context, args);
+        // The calls of one round are independent reads (the model asked for them together): run at once.
+        const outcomes = await Promise.all(
+          calls.map(async (call) => {
+            const args = parseArguments(call.arguments);
+            return { call, args, outcome: await runTool(tools, call.name, context, args) };
+          }),
+        );
+        for (const { call, args, outcome } of outcomes) {
           toolCalls.push({ name: call.name, arguments: args, summary: outcome.summary });
           messages.push({ role: 'tool', toolCallId: call.id, content: clip(JSON.stringify(outcome.result)) });
         }
