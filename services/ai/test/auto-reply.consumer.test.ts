@@ -73,6 +73,10 @@ t.test('never groups, broadcasts, status, history or messages a keyword answered
   await o.customer('lista', { chatId: '1234@broadcast' });
   await o.customer('mensaje antiguo', { live: false });
   await o.customer('precio', { keywordAnswered: true });
+  const old = whatsapp.receive(o.userId, o.jid, 'de ayer');
+  await platform.bus.publish([
+    createEvent('whatsapp.message.received', o.userId, { messageId: old.id, chatId: o.jid, live: true }, new Date(Date.now() - 86_400_000)),
+  ]);
   t.same(timer.keys(), [], 'none of them starts an answer');
 
   const off = await owner({ autoReply: false });
@@ -80,6 +84,17 @@ t.test('never groups, broadcasts, status, history or messages a keyword answered
   await timer.quiet();
   t.equal(peer.requests.length, 0);
   t.same(off.sent(), []);
+});
+
+t.test('a redelivered event is not answered twice', async (t) => {
+  const o = await owner();
+  const message = whatsapp.receive(o.userId, o.jid, 'Hola');
+  const event = createEvent('whatsapp.message.received', o.userId, { messageId: message.id, chatId: o.jid, live: true });
+  await platform.bus.publish([event]);
+  await timer.quiet();
+  await platform.bus.publish([event]);
+  t.same(timer.keys(), [], 'the second delivery starts nothing');
+  t.equal(o.sent().length, 1);
 });
 
 t.test('the owner writing from the phone silences the chat for 30 minutes; the owner can resume it', async (t) => {

@@ -12,10 +12,18 @@ export const AUTO_REPLY_CONSUMER = 'ai-auto-reply';
 
 /** How many recent messages of a chat are read to find the customer's burst. */
 const RECENT_MESSAGES = 20;
+/**
+ * An event older than this is not answered: a new durable consumer starts from the beginning of the
+ * stream, and a service back from an outage must not answer yesterday's messages.
+ */
+export const MAX_EVENT_AGE_MS = 5 * 60_000;
+/** Message ids remembered so a redelivered event (JetStream after a lost ack) is not answered twice. */
+const SEEN_LIMIT = 10_000;
 
 interface IncomingEvent {
   type?: unknown;
   userId?: unknown;
+  occurredAt?: unknown;
   data?: { messageId?: unknown; chatId?: unknown; live?: unknown; isGroup?: unknown; keywordAnswered?: unknown; origin?: unknown };
 }
 
@@ -34,6 +42,7 @@ export function isPrivateChat(jid: string): boolean {
 export class AutoReplyConsumer {
   /** The message ids of each waiting burst, in arrival order, by `userId/chatId`. */
   private readonly bursts = new Map<string, string[]>();
+  private readonly seen = new Set<string>();
 
   constructor(
     private readonly deps: {
@@ -56,10 +65,10 @@ export class AutoReplyConsumer {
         this.deps.timer.cancel(key);
         this.bursts.delete(key);
         await this.deps.chats.ownerTookOver(event.userId, chatId);
-      } else if (event.type === 'whatsapp.message.received' && this.answerable(event, chatId)) {
+      } else if (event.type === 'whatsapp.message.received' && this.answerable(event, chatId) && this.firstDelivery(event)) {
         const userId = event.userId;
         const ids = this.bursts.get(key) ?? [];
-        if (typeof event.data?.messageId === 'string') ids.push(event.data.messageId);
+        ids.push(event.data!.messageId as string);
         this.bursts.set(key, ids);
         this.deps.timer.schedule(key, () => {
           this.bursts.delete(key);
@@ -71,7 +80,24 @@ export class AutoReplyConsumer {
 
   private answerable(event: IncomingEvent, chatId: string): boolean {
     const data = event.data!;
-    return data.live === true && data.isGroup !== true && data.keywordAnswered !== true && isPrivateChat(chatId);
+    const age = Date.now() - (typeof event.occurredAt === 'string' ? Date.parse(event.occurredAt) : Number.NaN);
+    return (
+      data.live === true &&
+      data.isGroup !== true &&
+      data.keywordAnswered !== true &&
+      typeof data.messageId === 'string' &&
+      isPrivateChat(chatId) &&
+      age <= MAX_EVENT_AGE_MS
+    );
+  }
+
+  /** False for a message this process already took (a redelivery); the oldest ids are forgotten first. */
+  private firstDelivery(event: IncomingEvent): boolean {
+    const id = `${event.userId as string}/${event.data!.messageId as string}`;
+    if (this.seen.has(id)) return false;
+    this.seen.add(id);
+    if (this.seen.size > SEEN_LIMIT) this.seen.delete(this.seen.values().next().value!);
+    return true;
   }
 
   /** One answer to the chat's burst; failures are logged (never with the key) and the chat waits for the next message. */
