@@ -1,4 +1,4 @@
-import type { CalendarEvent, EventBody, GoogleEvent } from '@asistente/contracts';
+import type { EventBody, GoogleEvent } from '@asistente/contracts';
 import { createEvent, type Outbox, type Sql } from '@asistente/kit';
 import type { CalendarSyncService } from './calendar-sync.service.js';
 import type { Range } from './dates.js';
@@ -6,7 +6,7 @@ import { eventInput } from './event-form.js';
 import type { EventRecord } from './event-record.js';
 import type { GoogleConnectionService } from './google-connection.service.js';
 import type { MirrorRepository } from './mirror.repository.js';
-import { toCalendarEvent, toGoogleEvent } from './normalize.js';
+import { toGoogleEvent } from './normalize.js';
 import { toAppError } from './provider-errors.js';
 
 /**
@@ -28,19 +28,33 @@ export class EventsService {
     return this.mirror.eventsInRange(userId, [calendar.id], range.from, range.to);
   }
 
-  async normalized(userId: string, calendarId: string, range: Range, force = false): Promise<CalendarEvent[]> {
-    return (await this.inCalendar(userId, calendarId, range, force)).map(toCalendarEvent);
+  /** The normalised events of one calendar, as the JSON array text the database aggregates. */
+  async normalized(userId: string, calendarId: string, range: Range, force = false): Promise<string> {
+    const calendar = await this.sync.calendar(userId, calendarId);
+    await this.sync.refreshEvents(userId, calendar, force);
+    return this.mirror.normalizedInRange(userId, [calendar.id], range.from, range.to);
   }
 
   async forGoogleScreen(userId: string, calendarId: string, range: Range, force = false): Promise<GoogleEvent[]> {
     return (await this.inCalendar(userId, calendarId, range, force)).map(toGoogleEvent);
   }
 
-  /** Every mirrored calendar of the user (the assistant's view of their agenda). */
+  /** Every mirrored calendar of the user (the assistant's view of their agenda), normalised, as JSON text. */
+  async normalizedAcrossCalendars(userId: string, range: Range, force = false): Promise<string> {
+    const ids = await this.freshCalendars(userId, force);
+    return this.mirror.normalizedInRange(userId, ids, range.from, range.to);
+  }
+
+  /** The events of the user's calendars that `only` keeps (free/busy reads them). */
   async acrossCalendars(userId: string, range: Range, force = false, only?: (c: { accessRole: string | null; primary: boolean }) => boolean): Promise<EventRecord[]> {
+    const ids = await this.freshCalendars(userId, force, only);
+    return this.mirror.eventsInRange(userId, ids, range.from, range.to);
+  }
+
+  private async freshCalendars(userId: string, force: boolean, only?: (c: { accessRole: string | null; primary: boolean }) => boolean): Promise<string[]> {
     const calendars = (await this.sync.calendars(userId, force)).filter((c) => !only || only(c));
     await Promise.all(calendars.map((c) => this.sync.refreshEvents(userId, c, force)));
-    return this.mirror.eventsInRange(userId, calendars.map((c) => c.id), range.from, range.to);
+    return calendars.map((c) => c.id);
   }
 
   async create(userId: string, calendarId: string, body: EventBody): Promise<GoogleEvent> {

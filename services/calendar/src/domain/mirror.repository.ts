@@ -1,5 +1,6 @@
 import type { Sql, TransactionSql } from '@asistente/kit';
 import type { CalendarRecord, EventRecord } from './event-record.js';
+import { toCalendarEvent } from './normalize.js';
 
 export interface MirroredCalendar extends CalendarRecord {
   syncToken: string | null;
@@ -11,8 +12,9 @@ type Db = Sql | TransactionSql;
 const EVENT_COLUMNS = [
   'userId', 'calendarId', 'id', 'summary', 'description', 'location', 'allDay', 'startAt', 'endAt', 'startDate', 'endDate',
   'attendees', 'status', 'transparency', 'recurrence', 'recurringEventId', 'hangoutLink', 'htmlLink', 'createdAt', 'updatedAt',
+  'normalized',
 ] as const;
-/** Rows per INSERT: 20 columns each, well under Postgres's 65,535 parameters. */
+/** Rows per INSERT: 21 columns each, well under Postgres's 65,535 parameters. */
 const INSERT_BATCH = 1000;
 
 /** `calendar.calendars` and `calendar.events`: the local copy the views read. */
@@ -44,7 +46,8 @@ export class MirrorRepository {
 
   async upsertEvents(db: Db, userId: string, events: EventRecord[]): Promise<void> {
     for (let i = 0; i < events.length; i += INSERT_BATCH) {
-      const rows = events.slice(i, i + INSERT_BATCH).map((e) => ({ ...e, userId }));
+      // The stored view is the API's normalised event, computed here once rather than on every read.
+      const rows = events.slice(i, i + INSERT_BATCH).map((e) => ({ ...e, userId, normalized: db.json(toCalendarEvent(e)) }));
       await db`
         insert into calendar.events ${db(rows, ...EVENT_COLUMNS)}
         on conflict (user_id, calendar_id, id) do update set
@@ -53,7 +56,8 @@ export class MirrorRepository {
           start_date = excluded.start_date, end_date = excluded.end_date, attendees = excluded.attendees,
           status = excluded.status, transparency = excluded.transparency, recurrence = excluded.recurrence,
           recurring_event_id = excluded.recurring_event_id, hangout_link = excluded.hangout_link,
-          html_link = excluded.html_link, created_at = excluded.created_at, updated_at = excluded.updated_at`;
+          html_link = excluded.html_link, created_at = excluded.created_at, updated_at = excluded.updated_at,
+          normalized = excluded.normalized`;
     }
   }
 
@@ -81,5 +85,19 @@ export class MirrorRepository {
         and start_at < ${to} and end_at > ${from}
       order by start_at, id
       limit 5000`;
+  }
+
+  /** The normalised events overlapping [from, to), by start, as one JSON array text built by the database. */
+  async normalizedInRange(userId: string, calendarIds: string[], from: Date, to: Date): Promise<string> {
+    const [row] = await this.sql<{ json: string }[]>`
+      select coalesce(json_agg(normalized order by start_at, id), '[]')::text as json
+      from (
+        select normalized, start_at, id from calendar.events
+        where user_id = ${userId} and calendar_id = any(${calendarIds}::text[])
+          and start_at < ${to} and end_at > ${from}
+        order by start_at, id
+        limit 5000
+      ) range`;
+    return row?.json ?? '[]';
   }
 }

@@ -4,7 +4,7 @@ import type { App } from '@asistente/kit';
 import { parseRange } from '../domain/dates.js';
 import type { EventsService } from '../domain/events.service.js';
 import { DEFAULT_WORKING_HOURS, freeSlots } from '../domain/free-slots.js';
-import { toCalendarEvent } from '../domain/normalize.js';
+import { sendJsonText } from './json-text.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse };
 /** Free slots are asked for the coming days or weeks, not a year. */
@@ -17,11 +17,13 @@ const ownCalendar = (c: { accessRole: string | null; primary: boolean }) => c.pr
 export async function agendaRoutes(app: App, { events }: { events: EventsService }): Promise<void> {
   app.get('/events', {
     schema: { querystring: DateRangeQuery, response: { 200: Type.Array(CalendarEvent), ...errors } },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const { dateFrom, dateTo, calendarId, refresh } = request.query;
       const range = parseRange(dateFrom, dateTo);
-      if (calendarId) return events.normalized(request.user.id, calendarId, range, refresh === true);
-      return (await events.acrossCalendars(request.user.id, range, refresh === true)).map(toCalendarEvent);
+      const json = calendarId
+        ? await events.normalized(request.user.id, calendarId, range, refresh === true)
+        : await events.normalizedAcrossCalendars(request.user.id, range, refresh === true);
+      return sendJsonText(reply, json);
     },
   });
 

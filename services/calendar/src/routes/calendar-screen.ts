@@ -15,6 +15,7 @@ import type { CalendarSyncService } from '../domain/calendar-sync.service.js';
 import { checkRange, parseRange } from '../domain/dates.js';
 import type { EventsService } from '../domain/events.service.js';
 import { toCalendarEntry } from './calendar-entry.js';
+import { sendJsonText } from './json-text.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse };
 const RangeOnly = Type.Object({
@@ -41,20 +42,22 @@ export async function calendarScreenRoutes(app: App, { sync, events }: { sync: C
   // The month the screen shows: dateFrom/dateTo (its own zone's month bounds), else the calendar month in UTC.
   app.get('/google/events/calendar/:calendarId', {
     schema: { params: CalendarParams, querystring: RangeOnly, response: { 200: Type.Array(CalendarEvent), ...errors } },
-    handler: (request) => {
+    handler: async (request, reply) => {
       const { dateFrom, dateTo, refresh } = request.query;
       const now = new Date();
       const range = dateFrom || dateTo
         ? parseRange(dateFrom ?? '', dateTo ?? '')
         : monthRange(now.getUTCFullYear(), now.getUTCMonth() + 1);
-      return events.normalized(request.user.id, request.params.calendarId, range, refresh === true);
+      return sendJsonText(reply, await events.normalized(request.user.id, request.params.calendarId, range, refresh === true));
     },
   });
 
   app.get('/google/calendar/events/:calendarId/:year/:month', {
     schema: { params: MonthParams, querystring: Type.Object({ refresh: Type.Optional(Type.Boolean()) }), response: { 200: Type.Array(CalendarEvent), ...errors } },
-    handler: (request) =>
-      events.normalized(request.user.id, request.params.calendarId, monthRange(request.params.year, request.params.month), request.query.refresh === true),
+    handler: async (request, reply) => {
+      const { calendarId, year, month } = request.params;
+      return sendJsonText(reply, await events.normalized(request.user.id, calendarId, monthRange(year, month), request.query.refresh === true));
+    },
   });
 
   app.post('/events', {

@@ -1,0 +1,109 @@
+// `npm run build && node bench/calendar-month.js`: the Calendario month view (GET
+// /api/google/events/calendar/primary?dateFrom&dateTo) of a user whose mirror holds 5,000 Google events,
+// side by side with a bare Fastify hello world measured in the same run. Google is the test peer
+// (services/calendar/test/google-peer.ts, loaded through tsx): the real client connects and syncs once,
+// then every view answers from the mirror.
+//   node bench/calendar-month.js [--events 5000] [--months 12] [--duration 10] [--connections 50]
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { tsImport } from 'tsx/esm/api';
+import { registerUser, startApp, startHelloWorld } from './lib/app.js';
+import { printTable } from './lib/table.js';
+
+const { values: args } = parseArgs({
+  options: {
+    events: { type: 'string', default: '5000' },
+    months: { type: 'string', default: '12' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const EVENTS = Number(args.events);
+const MONTHS = Number(args.months);
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+/** From the issue: the month view, p99 under this at 50 connections with 5,000 mirrored events. */
+const MONTH_P99_TARGET_MS = 30;
+const EMAIL = 'bench.calendario@example.com';
+const DAY = 86_400_000;
+
+async function load(url, title, headers = {}) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  if (result.errors || result.non2xx) throw new Error(`${title}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/** EVENTS one-hour events on working days, spread over MONTHS months centred on this one. */
+function seed(peer) {
+  const start = Date.now() - (MONTHS / 2) * 30 * DAY;
+  const span = MONTHS * 30 * DAY;
+  for (let i = 0; i < EVENTS; i++) {
+    const at = new Date(start + Math.floor((i / EVENTS) * span));
+    at.setUTCHours(8 + (i % 9), 0, 0, 0);
+    const allDay = i % 25 === 0;
+    const date = at.toISOString().slice(0, 10);
+    peer.putEvent(EMAIL, EMAIL, {
+      id: `bench${i}`,
+      summary: `Reunión ${i}`,
+      description: i % 3 === 0 ? 'Revisión de pedidos y entregas pendientes' : undefined,
+      location: i % 4 === 0 ? 'Oficina central' : undefined,
+      attendees: i % 2 === 0 ? [{ email: 'cliente@example.com' }, { email: 'equipo@example.com' }] : undefined,
+      ...(allDay
+        ? { start: { date }, end: { date: new Date(Date.parse(date) + DAY).toISOString().slice(0, 10) } }
+        : { start: { dateTime: at.toISOString() }, end: { dateTime: new Date(at.getTime() + 3_600_000).toISOString() } }),
+    });
+  }
+}
+
+/** The consent as a browser makes it: our redirect URL, the peer's 302 back, our callback. */
+async function connectGoogle(appUrl, authorization) {
+  const { url } = await (await fetch(`${appUrl}/api/google/redirect`, { headers: { authorization } })).json();
+  const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location'));
+  const callback = await fetch(`${appUrl}${back.pathname}${back.search}`, { redirect: 'manual' });
+  if (!String(callback.headers.get('location')).endsWith('google=connected')) throw new Error(`connect failed: ${callback.headers.get('location')}`);
+}
+
+const { GooglePeer } = await tsImport('../services/calendar/test/google-peer.ts', import.meta.url);
+const peer = await new GooglePeer().start();
+peer.addAccount(EMAIL);
+seed(peer);
+Object.assign(process.env, peer.config());
+const hello = await startHelloWorld();
+const app = await startApp();
+try {
+  console.log(`\nMi Asistente.IA embedded (one process, PGlite): ${CONNECTIONS} connections, ${DURATION} s per run`);
+  const authorization = await registerUser(app.url);
+  await connectGoogle(app.url, authorization);
+  const now = new Date();
+  const range = `dateFrom=${new Date(now.getFullYear(), now.getMonth(), 1).toISOString()}&dateTo=${new Date(now.getFullYear(), now.getMonth() + 1, 0, 23, 59, 59, 999).toISOString()}`;
+  const monthUrl = `${app.url}/api/google/events/calendar/primary?${range}`;
+  const started = performance.now();
+  const first = await fetch(monthUrl, { headers: { authorization } });
+  const inMonth = (await first.json()).length;
+  if (first.status !== 200) throw new Error(`month view answered ${first.status}`);
+  console.log(`mirrored ${EVENTS.toLocaleString('en')} events (first full sync through the Google client) in ${((performance.now() - started) / 1000).toFixed(1)} s; ${inMonth} fall in this month\n`);
+
+  const auth = { authorization };
+  const runs = [
+    await load(hello.url, 'hello world (bare Fastify)'),
+    await load(monthUrl, `GET /api/google/events/calendar/primary (month, ${inMonth} events)`, auth),
+    await load(`${app.url}/api/events?${range}`, 'GET /api/events (month, every calendar)', auth),
+  ];
+  const baseline = runs[0].rps;
+  printTable(
+    runs.map((r) => ({
+      endpoint: r.title,
+      'req/s': Math.round(r.rps).toLocaleString('en'),
+      'p50 ms': r.p50,
+      'p99 ms': r.p99,
+      'vs hello': `${(r.rps / baseline).toFixed(2)}x`,
+    })),
+  );
+  const month = runs[1];
+  console.log(`\nmonth view p99 ${month.p99} ms (target < ${MONTH_P99_TARGET_MS} ms): ${month.p99 < MONTH_P99_TARGET_MS ? 'met' : 'MISSED'}`);
+  console.log(`Google API calls during the runs: ${peer.apiRequests('/events', 'GET').length} event listings in all (views answer from the mirror)`);
+} finally {
+  await app.stop();
+  await hello.stop();
+  await peer.stop();
+}
