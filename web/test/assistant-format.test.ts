@@ -1,6 +1,6 @@
 import t from 'tap';
 import { DEFAULT_ASSISTANT_CONFIG } from '@asistente/contracts';
-import { autoReplySettings, chatStateLabel, formatUsd, validateSettings } from '../src/features/whatsapp/assistant/format.js';
+import { autoReplySettings, chatStateLabel, formatUsd, usageLabel, validateSettings } from '../src/features/whatsapp/assistant/format.js';
 
 t.test('costs read in dollars: cents for a day, a run’s fraction of a cent in full', async (t) => {
   t.equal(formatUsd(1.5), '1,50 USD');
@@ -24,4 +24,9 @@ t.test('settings are read with their defaults and checked with the server’s wo
   t.equal(validateSettings({ ...settings, maxRepliesPerChatPerDay: 0 }), 'Las respuestas por chat y día deben estar entre 1 y 200');
   t.equal(validateSettings({ ...settings, dailyBudgetUsd: Number.NaN }), 'El presupuesto diario debe estar entre 0 y 1000 USD');
   t.equal(validateSettings({ ...settings, handoffPhrase: ' ' }), 'Escribe la frase con la que el asistente pasa la conversación a una persona');
+});
+
+t.test('today’s spend, and why the automatic answers stopped', async (t) => {
+  t.same(usageLabel({ spentUsd: 0.25, dailyBudgetUsd: 1, budgetReached: false }), { text: 'Gasto de hoy: 0,25 USD de 1,00 USD', warning: null });
+  t.equal(usageLabel({ spentUsd: 1.02, dailyBudgetUsd: 1, budgetReached: true }).warning, 'El asistente dejó de responder por hoy: se alcanzó el presupuesto diario.');
 });

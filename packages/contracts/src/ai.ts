@@ -311,3 +311,12 @@ export const AiChatPauseBody = Type.Object(
   { additionalProperties: false },
 );
 export type AiChatPauseBody = Static<typeof AiChatPauseBody>;
+
+/** GET /ai/usage/today: what the assistant spent today (UTC) against the daily budget of the automatic answers. */
+export const AiUsageToday = Type.Object({
+  spentUsd: Type.Number(),
+  dailyBudgetUsd: Type.Number(),
+  /** The automatic answers stopped for the day: the budget is spent. */
+  budgetReached: Type.Boolean(),
+});
+export type AiUsageToday = Static<typeof AiUsageToday>;

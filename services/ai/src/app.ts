@@ -14,6 +14,7 @@ import { assistantRoutes } from './routes/assistant.js';
 import { chatRoutes } from './routes/chats.js';
 import { openAiKeyRoutes } from './routes/openai-key.js';
 import { runRoutes } from './routes/run.js';
+import { usageRoutes } from './routes/usage.js';
 
 export interface AiServiceOptions {
   /** The model behind the runs; the OpenAI SDK at OPENAI_BASE_URL by default. */
@@ -46,6 +47,7 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     await assistantRoutes(app, { assistant });
     await runRoutes(app, { runner });
     await chatRoutes(app, { chats });
+    await usageRoutes(app, { runs, assistant });
   };
 }
 

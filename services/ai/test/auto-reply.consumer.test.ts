@@ -151,6 +151,8 @@ t.test('caps: answers per chat per day, then the daily budget; the state says wh
   }
   t.same(broke.sent().map((s) => s.text), ['primera', 'segunda'], 'stops once the day spent the budget');
   t.same(await broke.state(), { paused: true, pausedUntil: null, reason: 'daily_budget' });
+  t.same(await broke.call('GET', '/ai/usage/today'), { spentUsd: 0.0105, dailyBudgetUsd: 0.01, budgetReached: true }, 'the screen can say why');
+  t.same(await o.call('GET', '/ai/usage/today'), { spentUsd: 0.000072, dailyBudgetUsd: 1, budgetReached: false });
 });
 
 t.test('a customer asking for a person gets the hand-off phrase and the chat pauses', async (t) => {

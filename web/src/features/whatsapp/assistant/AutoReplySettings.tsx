@@ -5,6 +5,7 @@ import { Button } from '../../../ui/Button';
 import { getAssistantConfig, saveAssistantConfig } from './api';
 import { AutoReplyControls } from './AutoReplyControls';
 import { autoReplySettings, validateSettings, type AutoReplySettingsValue } from './format';
+import { UsageToday } from './UsageToday';
 
 /**
  * The automatic-answer settings as a card of their own, for a screen whose assistant form does not hold
@@ -15,6 +16,7 @@ export function AutoReplySettings() {
   const [value, setValue] = useState<AutoReplySettingsValue | null>(null);
   const [failed, setFailed] = useState(false);
   const [saving, setSaving] = useState(false);
+  const [savedCount, setSavedCount] = useState(0);
 
   useEffect(() => {
     let current = true;
@@ -39,6 +41,7 @@ export function AutoReplySettings() {
     try {
       const saved = await saveAssistantConfig({ ...(await getAssistantConfig()), ...value });
       setValue(autoReplySettings(saved));
+      setSavedCount((n) => n + 1);
       toast.success('Configuración del asistente guardada');
     } catch (err) {
       console.error('No se pudo guardar la configuración del asistente', err);
@@ -58,6 +61,7 @@ export function AutoReplySettings() {
       {value && (
         <form onSubmit={onSubmit} noValidate>
           <AutoReplyControls value={value} onChange={setValue} disabled={saving} />
+          <UsageToday refreshKey={savedCount} />
           <div className="form-actions">
             <Button type="submit" disabled={saving}>
               {saving ? 'Guardando...' : 'Guardar'}

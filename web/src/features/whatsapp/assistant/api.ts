@@ -1,4 +1,4 @@
-import type { AiChatState, AiRunBody, AiRunResult, AssistantConfig } from '@asistente/contracts';
+import type { AiChatState, AiRunBody, AiRunResult, AiUsageToday, AssistantConfig } from '@asistente/contracts';
 import { getJson, sendJson } from '../../../lib/http';
 
 export const getAssistantConfig = () => getJson<{ data: AssistantConfig }>('ai/assistant').then((answer) => answer.data);
@@ -13,3 +13,5 @@ const chatPath = (jid: string) => `ai/chats/${encodeURIComponent(jid)}`;
 export const getChatState = (jid: string) => getJson<AiChatState>(chatPath(jid));
 
 export const setChatPaused = (jid: string, paused: boolean) => sendJson<AiChatState>('put', `${chatPath(jid)}/pause`, { paused });
+
+export const getUsageToday = () => getJson<AiUsageToday>('ai/usage/today');

@@ -1,4 +1,4 @@
-import type { AiChatState, AssistantConfig } from '@asistente/contracts';
+import type { AiChatState, AiUsageToday, AssistantConfig } from '@asistente/contracts';
 
 /** The automatic-answer settings this folder edits, as the screen holds them. */
 export interface AutoReplySettingsValue {
@@ -57,4 +57,12 @@ export function validateSettings(value: AutoReplySettingsValue): string | null {
   }
   if (value.handoffPhrase.trim() === '') return 'Escribe la frase con la que el asistente pasa la conversación a una persona';
   return null;
+}
+
+/** Today's spend against the budget, and a warning once the automatic answers stopped for it. */
+export function usageLabel(usage: AiUsageToday): { text: string; warning: string | null } {
+  return {
+    text: `Gasto de hoy: ${formatUsd(usage.spentUsd)} de ${formatUsd(usage.dailyBudgetUsd)}`,
+    warning: usage.budgetReached ? 'El asistente dejó de responder por hoy: se alcanzó el presupuesto diario.' : null,
+  };
 }

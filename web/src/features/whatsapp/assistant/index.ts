@@ -3,4 +3,5 @@ export { AssistantTester } from './AssistantTester';
 export { AutoReplyControls } from './AutoReplyControls';
 export { AutoReplySettings } from './AutoReplySettings';
 export { ChatAssistantControl } from './ChatAssistantControl';
+export { UsageToday } from './UsageToday';
 export { autoReplySettings, type AutoReplySettingsValue } from './format';
