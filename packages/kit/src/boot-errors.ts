@@ -1,4 +1,6 @@
 import { ConfigError } from './config.js';
+import { DatabaseUnreachableError } from './db/database.js';
+import { StreamOwnershipError } from './events/jetstream-bus.js';
 import { SecretsConfigError } from './secrets/keyring.js';
 
 /**
@@ -7,7 +9,12 @@ import { SecretsConfigError } from './secrets/keyring.js';
  * its one-line message and exits 1, no stack trace; anything else rethrows.
  */
 export function exitOnConfigError(error: unknown): never {
-  if (error instanceof ConfigError || error instanceof SecretsConfigError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof SecretsConfigError ||
+    error instanceof StreamOwnershipError ||
+    error instanceof DatabaseUnreachableError
+  ) {
     console.error(error.message);
     process.exit(1);
   }

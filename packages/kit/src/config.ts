@@ -15,6 +15,12 @@ export const ConfigSchema = Type.Object({
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   MIGRATE_ON_START: Type.Boolean({ default: true }),
   NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls)://' })),
+  /**
+   * Names this deployment on a shared NATS: the stream becomes `<NATS_STREAM>_<name>` and the subjects
+   * `<EVENTS_SUBJECT_PREFIX>_<name>.>` (unchanged for the default), and a process refuses to start on a
+   * stream another deployment created.
+   */
+  DEPLOYMENT_NAME: Type.String({ pattern: '^[A-Za-z0-9_-]{1,40}$', default: 'default' }),
   NATS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'EVENTS' }),
   EVENTS_SUBJECT_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'events' }),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
@@ -85,6 +91,21 @@ export const ConfigSchema = Type.Object({
 });
 
 export type Config = Static<typeof ConfigSchema>;
+
+/** The stream and subject prefix of this deployment (see DEPLOYMENT_NAME). */
+export function eventNames(config: Pick<Config, 'DEPLOYMENT_NAME' | 'NATS_STREAM' | 'EVENTS_SUBJECT_PREFIX'>): {
+  stream: string;
+  subjectPrefix: string;
+  deployment: string;
+} {
+  const name = config.DEPLOYMENT_NAME;
+  const own = name !== 'default';
+  return {
+    stream: own ? `${config.NATS_STREAM}_${name}` : config.NATS_STREAM,
+    subjectPrefix: own ? `${config.EVENTS_SUBJECT_PREFIX}_${name}` : config.EVENTS_SUBJECT_PREFIX,
+    deployment: name,
+  };
+}
 
 /** Values of these may hold a credential (a URL with a password): never echoed. */
 const SENSITIVE = /SECRET|KEY|URL|PASSWORD|TOKEN/;

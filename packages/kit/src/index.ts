@@ -1,4 +1,4 @@
-export { loadConfig, ConfigError, ConfigSchema, type Config } from './config.js';
+export { loadConfig, ConfigError, ConfigSchema, eventNames, type Config } from './config.js';
 export { exitOnConfigError } from './boot-errors.js';
 export { createLogger, type Logger } from './logger.js';
 export { openDatabase, type Database, type Sql, type TransactionSql } from './db/database.js';
@@ -7,7 +7,7 @@ export { bulkLoad, type TextRow } from './db/bulk-load.js';
 export { createEvent, type EventEnvelope } from './events/envelope.js';
 export type { EventBus, EventHandler, SignalHandler } from './events/bus.js';
 export { MemoryBus } from './events/memory-bus.js';
-export { JetStreamBus } from './events/jetstream-bus.js';
+export { JetStreamBus, StreamOwnershipError } from './events/jetstream-bus.js';
 export { Outbox } from './events/outbox.js';
 export { OutboxRelay } from './events/relay.js';
 export { createHttpApp, trustProxySetting, SECURITY_HEADERS, type App } from './http/app.js';

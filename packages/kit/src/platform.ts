@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { resolveJwtSecret } from './auth/jwt-secret.js';
 import type { TokenSettings } from './auth/plugin.js';
 import { Revocations, type SessionsEnded } from './auth/revocations.js';
-import type { Config } from './config.js';
+import { eventNames, type Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import type { EventBus } from './events/bus.js';
 import { ServiceClient } from './http/service-client.js';
@@ -12,6 +12,7 @@ import { MemoryBus } from './events/memory-bus.js';
 import { Outbox } from './events/outbox.js';
 import { OutboxRelay } from './events/relay.js';
 import { createLogger } from './logger.js';
+import { assertProductionSecrets } from './production-secrets.js';
 import type { SecretBox } from './secrets/envelope.js';
 import { resolveSecretBox } from './secrets/boot.js';
 
@@ -56,6 +57,7 @@ const SESSIONS_ENDED = 'sessions-ended';
 
 export async function createPlatform(config: Config, name: string, options: PlatformOptions = {}): Promise<Platform> {
   const { log = createLogger(config.LOG_LEVEL, name), events = true } = options;
+  assertProductionSecrets(config);
   // Before the database opens: a bad or missing key ring stops the boot without touching anything.
   const secrets = await resolveSecretBox(
     { keys: config.SECRETS_KEYS, databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR },
@@ -69,9 +71,14 @@ export async function createPlatform(config: Config, name: string, options: Plat
     log,
     pgliteTemplate: options.pgliteTemplate,
   });
-  const bus: EventBus = events && config.NATS_URL
-    ? new JetStreamBus({ url: config.NATS_URL, stream: config.NATS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX, log })
-    : new MemoryBus();
+  const jetstream = events && config.NATS_URL ? new JetStreamBus({ url: config.NATS_URL, ...eventNames(config), log }) : undefined;
+  // A stream owned by another deployment stops the boot here, with one line (exitOnConfigError).
+  await jetstream?.started().catch(async (error: unknown) => {
+    await jetstream.close();
+    await db.close();
+    throw error;
+  });
+  const bus: EventBus = jetstream ?? new MemoryBus();
   const relay = new OutboxRelay(db.sql, bus, log);
   const secret = await resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR, log);
   const outboxes = new Map<string, Outbox>();

@@ -30,7 +30,7 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const { log } = options;
   if (options.databaseUrl) {
-    if (options.migrateOnStart) await migrate(options.databaseUrl, log);
+    if (options.migrateOnStart) await migrate(options.databaseUrl, log).catch(unreachable(options.databaseUrl));
     const sql = connect(options.databaseUrl, options.poolMax);
     return { sql, kind: 'postgres', url: options.databaseUrl, close: () => sql.end({ timeout: 5 }) };
   }
@@ -51,9 +51,42 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 
+/** The database could not be reached at boot: one line for the operator, no stack trace. */
+export class DatabaseUnreachableError extends Error {
+  constructor(url: string, cause: unknown) {
+    const where = safeAddress(url);
+    const why = (cause as { code?: string; message?: string })?.code ?? (cause as Error)?.message ?? String(cause);
+    super(`Database unreachable at ${where} (${why}): check DATABASE_URL and that PostgreSQL is running`);
+    this.name = 'DatabaseUnreachableError';
+  }
+}
+
+function safeAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
+  } catch {
+    return '(DATABASE_URL)';
+  }
+}
+
+const CONNECTION_FAILURES = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|CONNECT_TIMEOUT|ECONNRESET|EAI_AGAIN|timeout/i;
+
+function unreachable(url: string) {
+  return (error: unknown): never => {
+    const text = `${(error as { code?: string })?.code ?? ''} ${(error as Error)?.message ?? ''}`;
+    if (CONNECTION_FAILURES.test(text) || (error as { errors?: unknown[] })?.errors) throw new DatabaseUnreachableError(url, error);
+    throw error;
+  };
+}
+
+/** Seconds to wait for a new connection: a database that does not answer fails requests in seconds, not minutes. */
+const CONNECT_TIMEOUT_SECONDS = 5;
+
 function connect(url: string, max: number): Sql {
   return postgres(url, {
     max,
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
     transform: postgres.camel,
     onnotice: () => {},
     connection: { application_name: 'mi-asistente' },

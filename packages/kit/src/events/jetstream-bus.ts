@@ -21,6 +21,28 @@ export interface JetStreamBusOptions {
   log: Logger;
   /** How long a delivered, unacknowledged event waits before redelivery (a consumer that died). */
   ackWaitMs?: number;
+  /**
+   * The deployment this process belongs to (DEPLOYMENT_NAME): written on the stream it creates and
+   * checked on the one it finds, so two deployments never share (and split) one stream.
+   */
+  deployment?: string;
+  /** How often the stream and consumers are checked and recreated if NATS lost them. Default 2 s. */
+  watchdogMs?: number;
+}
+
+/** The stream exists but belongs to another deployment (or its subjects are taken): this process must not start. */
+export class StreamOwnershipError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StreamOwnershipError';
+  }
+}
+
+const OWNER_PREFIX = 'mi-asistente deployment ';
+
+function isNotFound(error: unknown): boolean {
+  const text = String((error as { message?: unknown })?.message ?? error);
+  return /not found/i.test(text);
 }
 
 const NANOS_PER_MS = 1_000_000;
@@ -43,11 +65,27 @@ export class JetStreamBus implements EventBus {
   private readonly listening = new Set<string>();
   private closed = false;
   private readonly connecting: Promise<void>;
+  private ownershipError: StreamOwnershipError | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  /** Durable consumers this process runs, re-created by the watchdog when NATS lost them. */
+  private readonly consumers = new Map<string, { stop: () => void }>();
 
   constructor(private readonly options: JetStreamBusOptions) {
     this.connecting = this.connectForever().catch((error: unknown) => {
+      if (error instanceof StreamOwnershipError) this.ownershipError = error;
       options.log.error({ err: error }, 'NATS connection abandoned');
     });
+  }
+
+  /**
+   * Waits (at most `timeoutMs`) for the first connection and stream check: rejects when the stream
+   * belongs to another deployment, so the process refuses to start; resolves otherwise, NATS up or not.
+   */
+  async started(timeoutMs = 3000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.connecting, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
+    if (this.ownershipError) throw this.ownershipError;
   }
 
   subject(type: string): string {
@@ -62,18 +100,51 @@ export class JetStreamBus implements EventBus {
   async publish(events: EventEnvelope[]): Promise<void> {
     const js = this.js;
     if (!js || !this.isReady()) throw new Error('NATS is not connected');
-    for (let i = 0; i < events.length; i += PUBLISH_WINDOW) {
-      await Promise.all(
-        events
-          .slice(i, i + PUBLISH_WINDOW)
-          .map((e) => js.publish(this.subject(e.type), JSON.stringify(e), { msgID: e.id, timeout: 5000 })),
-      );
+    try {
+      for (let i = 0; i < events.length; i += PUBLISH_WINDOW) {
+        await Promise.all(
+          events
+            .slice(i, i + PUBLISH_WINDOW)
+            .map((e) => js.publish(this.subject(e.type), JSON.stringify(e), { msgID: e.id, timeout: 5000 })),
+        );
+      }
+    } catch (error) {
+      // No stream behind the subjects any more (NATS came back empty): recreate it now, not at the next check.
+      void this.check();
+      throw error;
     }
   }
 
+  /**
+   * Starts a durable consumer and returns at once: it runs (and is re-created, should NATS lose it)
+   * in the background, so a service starts and serves without NATS.
+   */
   async subscribe(durableName: string, handler: EventHandler): Promise<void> {
+    if (this.consumers.has(durableName)) throw new Error(`consumer ${durableName} already running`);
+    const slot = { stop: () => {} };
+    this.consumers.set(durableName, slot);
+    void this.superviseConsumer(durableName, handler, slot);
+  }
+
+  private async superviseConsumer(durableName: string, handler: EventHandler, slot: { stop: () => void }): Promise<void> {
+    const { log } = this.options;
+    let failures = 0;
     await this.connecting;
-    if (!this.jsm || !this.js) throw new Error('NATS is not connected');
+    while (!this.closed) {
+      try {
+        await this.consumeOnce(durableName, handler, slot);
+        failures = 0;
+      } catch (error) {
+        if (this.closed) return;
+        if (failures++ === 0) log.warn({ err: error, consumer: durableName }, 'event consumer interrupted; retrying');
+      }
+      if (!this.closed) await sleep(Math.min(250 * 2 ** Math.min(failures, 5), 5000));
+    }
+  }
+
+  /** One life of the consumer: create it if missing, consume until its iterator ends (stopped, deleted, lost). */
+  private async consumeOnce(durableName: string, handler: EventHandler, slot: { stop: () => void }): Promise<void> {
+    if (!this.jsm || !this.js || !this.streamReady) throw new Error('NATS is not connected');
     await this.jsm.consumers.add(this.options.stream, {
       durable_name: durableName,
       ack_policy: AckPolicy.Explicit,
@@ -83,6 +154,7 @@ export class JetStreamBus implements EventBus {
     });
     const consumer = await this.js.consumers.get(this.options.stream, durableName);
     const messages = await consumer.consume({ max_messages: 2 * CONSUMER_BATCH });
+    slot.stop = () => void messages.stop();
     // Whatever arrived while the previous batch was being applied forms the
     // next one: no waiting for a batch to fill, one transaction per batch.
     const waiting: JsMsg[] = [];
@@ -91,18 +163,13 @@ export class JetStreamBus implements EventBus {
       while (waiting.length > 0 && !this.closed) await this.deliver(waiting.splice(0, CONSUMER_BATCH), handler);
       applying = undefined;
     };
-    void (async () => {
-      try {
-        for await (const msg of messages) {
-          waiting.push(msg);
-          applying ??= applyWaiting();
-          // Bounded memory: stop pulling while a full batch is already waiting.
-          if (waiting.length >= CONSUMER_BATCH) await applying;
-        }
-      } catch (error) {
-        if (!this.closed) this.options.log.error({ err: error, consumer: durableName }, 'event consumer stopped');
-      }
-    })();
+    for await (const msg of messages) {
+      waiting.push(msg);
+      applying ??= applyWaiting();
+      // Bounded memory: stop pulling while a full batch is already waiting.
+      if (waiting.length >= CONSUMER_BATCH) await applying;
+    }
+    await applying;
   }
 
   /** Ack the batch after the handler succeeded; nak it (retry soon) when it failed; term what is not JSON. */
@@ -160,6 +227,8 @@ export class JetStreamBus implements EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.watchdog);
+    for (const slot of this.consumers.values()) slot.stop();
     this.signals.clear();
     const nc = this.nc;
     if (!nc || nc.isClosed()) return;
@@ -197,6 +266,8 @@ export class JetStreamBus implements EventBus {
     this.jsm = await jetstreamManager(this.nc);
     await this.ensureStream(this.jsm);
     this.streamReady = true;
+    this.watchdog = setInterval(() => void this.check(), this.options.watchdogMs ?? 2000);
+    this.watchdog.unref();
     void (async () => {
       for await (const status of this.nc!.status()) {
         if (status.type === 'disconnect' || status.type === 'reconnect') log.warn({ status: status.type }, 'NATS');
@@ -204,16 +275,61 @@ export class JetStreamBus implements EventBus {
     })();
   }
 
-  private async ensureStream(jsm: JetStreamManager): Promise<void> {
-    const { stream, subjectPrefix } = this.options;
+  /**
+   * NATS that restarted empty (or had its stream or a consumer deleted): recreate what is missing and
+   * restart the consumers, so events flow again without restarting any process. Runs every few seconds.
+   */
+  private async check(): Promise<void> {
+    const jsm = this.jsm;
+    if (!jsm || this.closed || !this.nc || this.nc.isClosed()) return;
     try {
-      await jsm.streams.info(stream);
-    } catch {
+      await this.ensureStream(jsm);
+      if (!this.streamReady) this.options.log.info({ stream: this.options.stream }, 'NATS stream available again');
+      this.streamReady = true;
+      for (const [name, slot] of this.consumers) {
+        await jsm.consumers.info(this.options.stream, name).catch((error: unknown) => {
+          if (!isNotFound(error)) throw error;
+          this.options.log.warn({ consumer: name }, 'NATS consumer missing; recreating it');
+          slot.stop();
+        });
+      }
+    } catch (error) {
+      if (error instanceof StreamOwnershipError) this.ownershipError = error;
+      if (this.streamReady) this.options.log.warn({ err: error }, 'NATS stream check failed');
+      this.streamReady = false;
+    }
+  }
+
+  private async ensureStream(jsm: JetStreamManager): Promise<void> {
+    const { stream, subjectPrefix, deployment } = this.options;
+    const info = await jsm.streams.info(stream).catch((error: unknown) => {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    });
+    if (info) {
+      const description = info.config.description ?? '';
+      const owner = description.startsWith(OWNER_PREFIX) ? description.slice(OWNER_PREFIX.length) : undefined;
+      if (deployment && owner !== undefined && owner !== deployment) {
+        throw new StreamOwnershipError(
+          `NATS stream ${stream} belongs to deployment "${owner}", not "${deployment}": give each deployment its own DEPLOYMENT_NAME`,
+        );
+      }
+      return;
+    }
+    try {
       await jsm.streams.add({
         name: stream,
         subjects: [`${subjectPrefix}.>`],
         duplicate_window: 10 * 60_000 * NANOS_PER_MS,
+        ...(deployment ? { description: `${OWNER_PREFIX}${deployment}` } : {}),
       });
+    } catch (error) {
+      if (/overlap/i.test(String((error as Error).message))) {
+        throw new StreamOwnershipError(
+          `NATS subjects ${subjectPrefix}.> are already taken by another stream (another deployment?): give each deployment its own DEPLOYMENT_NAME`,
+        );
+      }
+      throw error;
     }
   }
 }

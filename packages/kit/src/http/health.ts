@@ -6,22 +6,48 @@ export interface HealthDeps {
   sql: Sql;
   bus: EventBus;
   name: string;
+  /**
+   * Further dependencies `/ready` requires, by name (the gateway's upstream services): each answers
+   * true when reachable. A failing one makes the process unready and is named in `checks`.
+   */
+  probes?: Record<string, () => Promise<boolean>>;
+  /** How long a check may take before it counts as down (a hung database must not hang /ready). Default 2 s. */
+  timeoutMs?: number;
+}
+
+async function within(check: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const ok = check.then(
+    () => true,
+    () => false,
+  );
+  const result = await Promise.race([ok, timeout]);
+  clearTimeout(timer);
+  return result;
 }
 
 /**
  * `/health`: the process is alive. `/ready`: it can serve, i.e. its database
- * answers. NATS being down does not make a process unready: writes keep
- * succeeding and the outbox holds the events.
+ * answers (within a couple of seconds) and so do the probes it was given.
+ * NATS being down does not make a process unready: writes keep succeeding and
+ * the outbox holds the events; `checks.events` says honestly whether events flow.
  */
 export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Promise<void> {
+  const timeoutMs = deps.timeoutMs ?? 2000;
   app.get('/health', { config: { public: true } }, async () => ({ status: 'ok', service: deps.name }));
   app.get('/ready', { config: { public: true } }, async (_request, reply) => {
-    const database = await deps.sql`select 1`.then(
-      () => 'ok' as const,
-      () => 'down' as const,
-    );
-    const events = deps.bus.isReady() ? 'ok' : 'waiting';
-    const ready = database === 'ok';
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not-ready', service: deps.name, checks: { database, events } });
+    const probes = Object.entries(deps.probes ?? {});
+    const [database, ...probed] = await Promise.all([
+      within(deps.sql`select 1`.execute(), timeoutMs),
+      ...probes.map(([, probe]) => within(probe().then((ok) => (ok ? ok : Promise.reject(new Error('down')))), timeoutMs)),
+    ]);
+    const checks: Record<string, string> = { database: database ? 'ok' : 'down', events: deps.bus.isReady() ? 'ok' : 'down' };
+    probes.forEach(([name], i) => (checks[name] = probed[i] ? 'ok' : 'down'));
+    const missing = probes.filter((_, i) => !probed[i]).map(([name]) => name);
+    const ready = database && missing.length === 0;
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ status: ready ? 'ready' : 'not-ready', service: deps.name, checks, ...(missing.length > 0 ? { missing } : {}) });
   });
 }

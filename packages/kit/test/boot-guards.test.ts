@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { ConfigError, createHttpApp, createLogger, createPlatform, generateKey, healthRoutes, loadConfig, MemoryBus, openDatabase } from '../src/index.js';
+
+const log = createLogger('silent', 'test');
+const realSecret = 'x'.repeat(48);
+
+/** A TCP peer that accepts and never answers: a hung database. */
+async function hungServer(t: { teardown(fn: () => unknown): void }): Promise<number> {
+  const sockets = new Set<import('node:net').Socket>();
+  const server: Server = createServer((socket) => void sockets.add(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  });
+  return (server.address() as { port: number }).port;
+}
+
+t.test('outside embedded mode a missing or development JWT secret stops the boot with one line', async (t) => {
+  const base = { DATABASE_URL: 'postgres://u@127.0.0.1:1/db', SECRETS_KEYS: `k1:${generateKey()}`, LOG_LEVEL: 'silent' as const };
+  const missing = await createPlatform(loadConfig({}, base), 'test', { log }).catch((e: unknown) => e);
+  t.type(missing, ConfigError);
+  t.match((missing as Error).message, /^Invalid configuration: JWT_SECRET is required when DATABASE_URL is set/);
+  const dev = await createPlatform(loadConfig({}, { ...base, JWT_SECRET: 'dev-only-jwt-secret-do-not-use-in-production' }), 'test', { log }).catch((e: unknown) => e);
+  t.match((dev as Error).message, /JWT_SECRET holds a development value/);
+  const devKeys = await createPlatform(
+    loadConfig({}, { ...base, JWT_SECRET: realSecret, SECRETS_KEYS: 'dev:ZGV2LW9ubHktc2VjcmV0cy1rZXktZG8tbm90LXVzZSE=' }),
+    'test',
+    { log },
+  ).catch((e: unknown) => e);
+  t.match((devKeys as Error).message, /SECRETS_KEYS holds a development value/);
+});
+
+t.test('a service started with MIGRATE_ON_START and an unreachable database prints one line and exits 1', async (t) => {
+  const server = fileURLToPath(new URL('../../../services/auth/src/server.ts', import.meta.url));
+  const result = spawnSync(process.execPath, ['--import=tsx', '--conditions=asistente-source', server], {
+    env: { ...process.env, DATABASE_URL: 'postgres://u@127.0.0.1:1/db', JWT_SECRET: realSecret, SECRETS_KEYS: `k1:${generateKey()}`, MIGRATE_ON_START: 'true', NATS_URL: '', LOG_LEVEL: 'silent', PORT: '0' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  t.equal(result.status, 1);
+  const lines = result.stderr.trim().split('\n');
+  t.equal(lines.length, 1, `one line: ${result.stderr}`);
+  t.match(lines[0], /^Database unreachable at 127\.0\.0\.1:1\/db \(ECONNREFUSED\)/);
+});
+
+t.test('a hung database: /ready answers 503 in about two seconds, requests 503 in Spanish within the connect timeout', async (t) => {
+  const port = await hungServer(t);
+  const db = await openDatabase({ databaseUrl: `postgres://u@127.0.0.1:${port}/db`, dataDir: 'memory://', poolMax: 2, migrateOnStart: false, log });
+  t.teardown(() => db.sql.end({ timeout: 0 }));
+  const app = createHttpApp({ log, bodyLimit: 1024 });
+  await app.register(healthRoutes, { sql: db.sql, bus: new MemoryBus(), name: 'test' });
+  app.get('/data', async () => db.sql`select 1`);
+  await app.ready();
+  t.teardown(() => app.close());
+
+  let started = Date.now();
+  const ready = await app.inject({ url: '/ready' });
+  const readyMs = Date.now() - started;
+  t.equal(ready.statusCode, 503);
+  t.match(ready.json(), { status: 'not-ready', checks: { database: 'down' } });
+  t.ok(readyMs < 3500, `/ready took ${readyMs} ms`);
+
+  started = Date.now();
+  const data = await app.inject({ url: '/data' });
+  const dataMs = Date.now() - started;
+  t.equal(data.statusCode, 503);
+  t.match(data.json(), { statusCode: 503, code: 'DATABASE_UNAVAILABLE', error: 'Service Unavailable', message: /no está disponible/ });
+  t.ok(dataMs < 8000, `the request took ${dataMs} ms`);
+});
