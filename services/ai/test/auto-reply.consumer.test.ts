@@ -236,7 +236,7 @@ t.test('the real quiet timer answers once the chat is quiet', async (t) => {
   whatsapp.connect(userId);
   const message = whatsapp.receive(userId, '5215500000999@s.whatsapp.net', 'Hola');
   peer.reply({ text: '¡Hola!' });
-  await platform.bus.publish([createEvent('whatsapp.message.received', userId, { messageId: message.id, chatId: message.jid, live: true })]);
+  await platform.bus.publish([createEvent('whatsapp.message.received', userId, { messageId: message.id, chatId: message.chatId, live: true })]);
   await waitFor(() => whatsapp.sent.find((s) => s.userId === userId), 'the automatic answer');
   t.equal(whatsapp.sent.filter((s) => s.userId === userId).length, 1);
 });

@@ -30,8 +30,8 @@ t.test(`over JetStream: a message relayed from an outbox reaches the ${AUTO_REPL
   // As the WhatsApp service publishes it: through its outbox, relayed to the stream.
   const outbox = platform.outbox('platform');
   await platform.db.sql.begin((tx) =>
-    outbox.append(tx, [createEvent('whatsapp.message.received', userId, { messageId: message.id, chatId: message.jid, live: true })]),
+    outbox.append(tx, [createEvent('whatsapp.message.received', userId, { messageId: message.id, chatId: message.chatId, live: true })]),
   );
   const sent = await waitFor(() => whatsapp.sent.find((s) => s.userId === userId), 'the automatic answer over JetStream', 20_000);
-  t.match(sent, { jid: message.jid, text: 'Sí, hasta las 20:00.', origin: 'ai' });
+  t.match(sent, { jid: message.chatId, text: 'Sí, hasta las 20:00.', origin: 'ai' });
 });

@@ -1,4 +1,4 @@
-import { listOf } from '../domain/tools/tool.js';
+import { isFromBusiness, listOf } from '../domain/tools/tool.js';
 
 interface Line {
   id: string | undefined;
@@ -7,16 +7,16 @@ interface Line {
   time: number;
 }
 
-function toLine(raw: unknown, index: number): Line {
+function toLine(raw: unknown): Line {
   const m = (raw ?? {}) as Record<string, unknown>;
-  const fromMe = m.fromMe === true || m.direction === 'outgoing' || m.direction === 'sent';
+  const fromMe = isFromBusiness(m);
   const text = String(m.text ?? m.body ?? m.message ?? m.content ?? '').trim();
   const key = m.key as { id?: unknown } | undefined;
   const id = [m.id, m.messageId, key?.id].find((value): value is string => typeof value === 'string');
   const stamp = m.timestamp ?? m.sentAt ?? m.createdAt;
-  // Seconds (Baileys' messageTimestamp) or milliseconds or ISO text; without one, the order of the answer.
+  // Seconds (Baileys' messageTimestamp), milliseconds or ISO text; NaN without one.
   const time = typeof stamp === 'number' ? (stamp < 1e12 ? stamp * 1000 : stamp) : typeof stamp === 'string' ? Date.parse(stamp) : Number.NaN;
-  return { id, fromMe, text, time: Number.isNaN(time) ? index : time };
+  return { id, fromMe, text, time };
 }
 
 /**
@@ -29,7 +29,9 @@ export function customerBurst(answer: unknown, ids: readonly string[]): string[]
   const byId = new Map(lines.filter((line) => line.id !== undefined && !line.fromMe).map((line) => [line.id!, line.text]));
   const announced = ids.map((id) => byId.get(id)).filter((text): text is string => text !== undefined && text !== '');
   if (announced.length > 0) return announced;
-  const hasTimes = lines.every((line, index) => line.time !== index);
+  // The WhatsApp service lists newest first: reversed, then sorted by time (stable, so ties keep that order).
+  lines.reverse();
+  const hasTimes = lines.every((line) => !Number.isNaN(line.time));
   if (hasTimes) lines.sort((a, b) => a.time - b.time);
   const burst: string[] = [];
   for (let i = lines.length - 1; i >= 0 && !lines[i]!.fromMe; i--) if (lines[i]!.text !== '') burst.unshift(lines[i]!.text);

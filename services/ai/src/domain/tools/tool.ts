@@ -68,3 +68,8 @@ export function saysConnected(answer: unknown, depth = 2): boolean {
   if (record.connected === true || record.status === 'connected') return true;
   return depth > 0 && Object.values(record).some((value) => saysConnected(value, depth - 1));
 }
+
+/** Whether a WhatsApp message was written by the business (`type`/`direction` outgoing, `from: 'me'`, `fromMe`). */
+export function isFromBusiness(message: Record<string, unknown>): boolean {
+  return message.fromMe === true || message.type === 'outgoing' || message.direction === 'outgoing' || message.from === 'me';
+}

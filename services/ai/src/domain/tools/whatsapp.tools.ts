@@ -1,11 +1,10 @@
-import { integer, listOf, saysConnected, text, type ToolSource } from './tool.js';
+import { integer, isFromBusiness, listOf, saysConnected, text, type ToolSource } from './tool.js';
 
 /** The fields of a message the model needs, whichever of the usual names the WhatsApp service uses. */
 export function compactMessage(raw: unknown): Record<string, unknown> {
   const m = (raw ?? {}) as Record<string, unknown>;
-  const fromMe = m.fromMe ?? (m.direction === undefined ? undefined : m.direction === 'outgoing' || m.direction === 'sent');
   return {
-    de: fromMe === true ? 'negocio' : 'cliente',
+    de: isFromBusiness(m) ? 'negocio' : 'cliente',
     texto: String(m.text ?? m.body ?? m.message ?? m.content ?? '').slice(0, 1000),
     fecha: m.timestamp ?? m.sentAt ?? m.createdAt ?? null,
   };
