@@ -40,19 +40,29 @@ export const ContactBody = Type.Object(
 );
 export type ContactBody = Static<typeof ContactBody>;
 
+/** List orders: date added (the default, newest first), name (first then last), company. */
+export const CONTACT_SORTS = ['createdAt', 'name', 'company'] as const;
+export type ContactSort = (typeof CONTACT_SORTS)[number];
+
 export const ContactListQuery = Type.Object({
   page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: CONTACTS_MAX_LIMIT, default: CONTACTS_PAGE_SIZE }),
   search: Type.Optional(Type.String({ maxLength: 100 })),
   tag: Type.Optional(Type.String({ maxLength: 50 })),
+  sort: Type.Optional(Type.Union(CONTACT_SORTS.map((s) => Type.Literal(s)))),
+  order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
 });
 export type ContactListQuery = Static<typeof ContactListQuery>;
+
+/** A search or tag filter counts its matches exactly up to this many; beyond it `total` is this and `totalCapped` true ("más de 1000"). */
+export const CONTACTS_TOTAL_CAP = 1000;
 
 export const ContactList = Type.Object({
   contacts: Type.Array(Contact),
   total: Type.Integer(),
   page: Type.Integer(),
   limit: Type.Integer(),
+  totalCapped: Type.Optional(Type.Boolean()),
 });
 export type ContactList = Static<typeof ContactList>;
 

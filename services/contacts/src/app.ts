@@ -13,7 +13,11 @@ const contactsService: ServicePlugin = async (fastify, { platform }) => {
   const outbox = platform.outbox('contacts');
   const repository = new ContactsRepository(platform.db.sql);
   await contactRoutes(app, { contacts: new ContactsService(platform.db.sql, repository, outbox) });
-  await importExportRoutes(app, { importer: new ContactsImporter(platform.db, outbox, platform.log), repository });
+  await importExportRoutes(app, {
+    importer: new ContactsImporter(platform.db, outbox, platform.log),
+    repository,
+    maxUploadBytes: platform.config.CONTACTS_IMPORT_MAX_BYTES,
+  });
 };
 
 export default contactsService;

@@ -1,21 +1,23 @@
 import { Readable } from 'node:stream';
 import { CSV_COLUMNS } from '@asistente/contracts';
-import { csvLine } from './csv-format.js';
+import type { ContactRow } from './contact.js';
+import { csvLine, neutralizeFormula } from './csv-format.js';
 import type { ContactsRepository, ListFilter } from './contacts.repository.js';
 
 /**
  * The user's contacts as CSV, streamed chunk by chunk. The header is the one
  * import reads, tags are ';'-joined, and a BOM lets spreadsheet programs read
- * the accents as UTF-8: an export imports back unchanged.
+ * the accents as UTF-8: an export imports back unchanged. A cell a
+ * spreadsheet would run as a formula is neutralised (OWASP CSV injection).
  */
-export function exportCsv(contacts: ContactsRepository, userId: string, filter: ListFilter): Readable {
+export async function exportCsv(contacts: ContactsRepository, userId: string, filter: ListFilter): Promise<Readable> {
+  const chunks = contacts.cursor(userId, filter)[Symbol.asyncIterator]();
+  const first = await chunks.next();
+  const line = (r: ContactRow) =>
+    csvLine([r.firstName, r.lastName, r.email ?? '', r.phone ?? '', r.company ?? '', r.tags.join(';')].map(neutralizeFormula));
   async function* lines(): AsyncGenerator<string> {
     yield '\uFEFF' + csvLine([...CSV_COLUMNS]);
-    for await (const rows of contacts.cursor(userId, filter)) {
-      yield rows
-        .map((r) => csvLine([r.firstName, r.lastName, r.email ?? '', r.phone ?? '', r.company ?? '', r.tags.join(';')]))
-        .join('');
-    }
+    for (let chunk = first; !chunk.done; chunk = await chunks.next()) yield chunk.value.map(line).join('');
   }
   return Readable.from(lines());
 }

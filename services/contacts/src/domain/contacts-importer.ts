@@ -1,27 +1,54 @@
 import type { ImportReport } from '@asistente/contracts';
-import { bulkLoad, createEvent, type Database, type Logger, type Outbox, type TextRow, type TransactionSql } from '@asistente/kit';
+import { badRequest, createEvent, type Database, type Logger, type Outbox, type Sql, type TextRow, type TransactionSql } from '@asistente/kit';
 import { readCsv } from './csv-records.js';
 import { importRow, TAG_SEPARATOR } from './import-row.js';
 
 /** A report lists this many bad lines at most; a broken 1M-line file must not answer 1M errors. */
 export const MAX_REPORTED_ERRORS = 1000;
 
-const STAGING_COLUMNS = ['line', 'first_name', 'last_name', 'email', 'phone', 'company', 'tags'];
-
 /** An import writing at least this many rows refreshes the planner's view of the table before answering. */
 export const SETTLE_AFTER_ROWS = 10_000;
 
-class DryRunRollback extends Error {
-  constructor(readonly report: ImportReport) {
-    super('dry run');
-  }
+/**
+ * Valid rows written (or, in a dry run, compared) per transaction. Small
+ * enough that another user's request waits one batch at most behind an
+ * import on the embedded database's single connection.
+ */
+export const IMPORT_BATCH_ROWS = 1000;
+
+/** Rows of one batch as the column arrays the SQL unnests. */
+interface Batch {
+  line: number[];
+  firstName: string[];
+  lastName: string[];
+  email: (string | null)[];
+  phone: (string | null)[];
+  company: (string | null)[];
+  tags: string[];
 }
 
+function emptyBatch(): Batch {
+  return { line: [], firstName: [], lastName: [], email: [], phone: [], company: [], tags: [] };
+}
+
+/** What one batch did (or would do) to the contacts with an email, by lowercased address. */
+interface BatchOutcome {
+  keys: { key: string; inserted: boolean }[];
+  insertedWithoutEmail: number;
+}
+
+/** Lets the event loop serve other requests between batches. */
+const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * CSV import: the upload streams through validation into a temporary
- * staging table (COPY, or batched inserts on PGlite), then one set-based
- * merge upserts by (user, lower(email)). Memory stays flat whatever the file
- * size. A dry run does the same work and rolls it back, so its counts are exact.
+ * CSV import: the upload streams through validation in batches, each merged
+ * in a transaction of its own, upserting by (user, lower(email)), so one
+ * import never holds the database for more than a batch and memory stays
+ * flat. A dry run reads the same batches against the stored contacts and
+ * writes nothing at all (no staging table, no WAL). Counts are per address
+ * across the whole file: an address seen in several batches counts once.
+ * An import stopped midway (a crash) leaves the batches already merged;
+ * importing the same file again completes it, since the merge is an upsert.
  */
 export class ContactsImporter {
   constructor(
@@ -34,40 +61,59 @@ export class ContactsImporter {
     const csv = await readCsv(body);
     const errors: ImportReport['errors'] = [];
     let failed = 0;
-    const fail = (line: number, message: string) => {
-      failed++;
-      if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, message });
+    let records = 0;
+    let valid = 0;
+    const created = new Set<string>();
+    const updated = new Set<string>();
+    let createdWithoutEmail = 0;
+
+    const apply = async (batch: Batch) => {
+      const outcome = dryRun ? await this.compare(userId, batch) : await this.merge(userId, batch);
+      for (const { key, inserted } of outcome.keys) (inserted ? created : updated).add(key);
+      createdWithoutEmail += outcome.insertedWithoutEmail;
+      await yieldToOthers();
     };
-    async function* validRows(): AsyncGenerator<TextRow> {
-      for await (const record of csv.records) {
-        const result = importRow(record, csv.delimiter);
-        if (result.ok) yield result.row;
-        else fail(record.line, result.message);
+
+    let batch = emptyBatch();
+    for await (const record of csv.records) {
+      records++;
+      const result = importRow(record, csv.delimiter);
+      if (!result.ok) {
+        failed++;
+        if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line: record.line, message: result.message });
+        continue;
+      }
+      valid++;
+      push(batch, result.row);
+      if (batch.line.length >= IMPORT_BATCH_ROWS) {
+        await apply(batch);
+        batch = emptyBatch();
       }
     }
-
-    let report: ImportReport;
-    try {
-      report = await this.db.sql.begin(async (tx) => {
-        await tx`
-          create temp table import_rows (
-            line text, first_name text, last_name text, email text, phone text, company text, tags text
-          ) on commit drop`;
-        const staged = await bulkLoad(this.db, tx, 'import_rows', STAGING_COLUMNS, validRows());
-        for (const bad of csv.unreadable) fail(bad.line, bad.message);
-        errors.sort((a, b) => a.line - b.line);
-        const { created, updated } = await this.merge(tx, userId);
-        const counts = { created, updated, skipped: staged - created - updated, errors };
-        if (dryRun) throw new DryRunRollback(counts);
-        await this.outbox.append(tx, [
-          createEvent('contacts.contact.imported', userId, { created, updated, skipped: counts.skipped, failed }),
-        ]);
-        return counts;
-      });
-    } catch (error) {
-      if (error instanceof DryRunRollback) return error.report;
-      throw error;
+    if (batch.line.length > 0) await apply(batch);
+    if (records === 0 && csv.unreadable.length === 0) {
+      throw badRequest('El archivo no tiene filas de contactos: solo la cabecera', 'CSV_NO_ROWS');
     }
+    for (const bad of csv.unreadable) {
+      failed++;
+      if (errors.length < MAX_REPORTED_ERRORS) errors.push(bad);
+    }
+    errors.sort((a, b) => a.line - b.line);
+
+    for (const key of created) updated.delete(key);
+    const report = {
+      created: created.size + createdWithoutEmail,
+      updated: updated.size,
+      skipped: 0,
+      errors,
+    };
+    report.skipped = valid - report.created - report.updated;
+    if (dryRun) return report;
+    await this.db.sql.begin((tx) =>
+      this.outbox.append(tx, [
+        createEvent('contacts.contact.imported', userId, { created: report.created, updated: report.updated, skipped: report.skipped, failed }),
+      ]),
+    );
     if (report.created + report.updated >= SETTLE_AFTER_ROWS) await this.settle();
     return report;
   }
@@ -89,19 +135,27 @@ export class ContactsImporter {
     }
   }
 
+  /** The batch's rows with an email, one per address (the last line wins), as SQL. */
+  private source(sql: Sql | TransactionSql, batch: Batch) {
+    return sql`
+      select distinct on (lower(email)) first_name, last_name, email, phone, company,
+        coalesce(string_to_array(nullif(tags, ''), ${TAG_SEPARATOR}), '{}') as tags
+      from unnest(${batch.line}::int[], ${batch.firstName}::text[], ${batch.lastName}::text[], ${batch.email}::text[],
+        ${batch.phone}::text[], ${batch.company}::text[], ${batch.tags}::text[])
+        as r(line, first_name, last_name, email, phone, company, tags)
+      where email is not null
+      order by lower(email), line desc`;
+  }
+
   /**
-   * Rows with an email upsert (the last line wins inside the file; existing
-   * phone/company survive a blank cell; tags are merged). Rows without one are
-   * new contacts. Unchanged contacts are not rewritten and count as skipped.
+   * Rows with an email upsert (existing phone/company survive a blank cell;
+   * tags are merged); unchanged contacts are not rewritten. Rows without one
+   * are new contacts. One transaction per batch.
    */
-  private async merge(tx: TransactionSql, userId: string): Promise<{ created: number; updated: number }> {
-    const [withEmail] = await tx<{ created: string; updated: string }[]>`
-      with source as (
-        select distinct on (lower(email)) first_name, last_name, email, phone, company,
-          coalesce(string_to_array(nullif(tags, ''), ${TAG_SEPARATOR}), '{}') as tags
-        from import_rows where email is not null
-        order by lower(email), line::int desc
-      ), merged as (
+  private merge(userId: string, batch: Batch): Promise<BatchOutcome> {
+    return this.db.sql.begin(async (tx) => {
+      const keys = await tx<{ key: string; inserted: boolean }[]>`
+        with source as (${this.source(tx, batch)})
         insert into contacts.contacts as c (user_id, first_name, last_name, email, phone, company, tags)
         select ${userId}, first_name, last_name, email, phone, company, tags from source
         on conflict (user_id, lower(email)) where email is not null do update set
@@ -114,14 +168,41 @@ export class ContactsImporter {
         where (c.first_name, c.last_name, c.phone, c.company) is distinct from
               (excluded.first_name, excluded.last_name, coalesce(excluded.phone, c.phone), coalesce(excluded.company, c.company))
            or not (c.tags @> excluded.tags)
-        returning (xmax = 0) as inserted
-      )
-      select count(*) filter (where inserted) as created, count(*) filter (where not inserted) as updated from merged`;
-    const inserted = await tx`
-      insert into contacts.contacts (user_id, first_name, last_name, email, phone, company, tags)
-      select ${userId}, first_name, last_name, null, phone, company,
-        coalesce(string_to_array(nullif(tags, ''), ${TAG_SEPARATOR}), '{}')
-      from import_rows where email is null`;
-    return { created: Number(withEmail?.created ?? 0) + inserted.count, updated: Number(withEmail?.updated ?? 0) };
+        returning lower(c.email) as key, (xmax = 0) as inserted`;
+      const inserted = await tx`
+        insert into contacts.contacts (user_id, first_name, last_name, email, phone, company, tags)
+        select ${userId}, first_name, last_name, null, phone, company,
+          coalesce(string_to_array(nullif(tags, ''), ${TAG_SEPARATOR}), '{}')
+        from unnest(${batch.firstName}::text[], ${batch.lastName}::text[], ${batch.email}::text[],
+          ${batch.phone}::text[], ${batch.company}::text[], ${batch.tags}::text[])
+          as r(first_name, last_name, email, phone, company, tags)
+        where email is null`;
+      return { keys: [...keys], insertedWithoutEmail: inserted.count };
+    });
   }
+
+  /** What merge() would do, read-only: the same comparison against the stored contacts. */
+  private async compare(userId: string, batch: Batch): Promise<BatchOutcome> {
+    const sql = this.db.sql;
+    const keys = await sql<{ key: string; inserted: boolean }[]>`
+      with source as (${this.source(sql, batch)})
+      select lower(s.email) as key, c.id is null as inserted
+      from source s
+      left join contacts.contacts c on c.user_id = ${userId} and lower(c.email) = lower(s.email) and c.email is not null
+      where c.id is null
+         or (c.first_name, c.last_name, c.phone, c.company) is distinct from
+            (s.first_name, s.last_name, coalesce(s.phone, c.phone), coalesce(s.company, c.company))
+         or not (c.tags @> s.tags)`;
+    return { keys: [...keys], insertedWithoutEmail: batch.email.filter((e) => e === null).length };
+  }
+}
+
+function push(batch: Batch, [line, firstName, lastName, email, phone, company, tags]: TextRow): void {
+  batch.line.push(Number(line));
+  batch.firstName.push(firstName!);
+  batch.lastName.push(lastName!);
+  batch.email.push(email ?? null);
+  batch.phone.push(phone ?? null);
+  batch.company.push(company ?? null);
+  batch.tags.push(tags ?? '');
 }

@@ -1,4 +1,4 @@
-import type { ContactStats } from '@asistente/contracts';
+import { CONTACTS_TOTAL_CAP, type ContactSort, type ContactStats } from '@asistente/contracts';
 import type { Sql, TransactionSql } from '@asistente/kit';
 import type { ContactFields, ContactRow } from './contact.js';
 
@@ -7,12 +7,53 @@ export interface ListFilter {
   tag?: string | undefined;
 }
 
+export interface ListOrder {
+  sort: ContactSort;
+  order: 'asc' | 'desc';
+}
+
+export const DEFAULT_ORDER: ListOrder = { sort: 'createdAt', order: 'desc' };
+
+export interface Page {
+  rows: ContactRow[];
+  total: number;
+  /** More than CONTACTS_TOTAL_CAP match: `total` is the cap, not the exact count. */
+  totalCapped: boolean;
+}
+
 const COLUMNS: (keyof ContactFields)[] = ['firstName', 'lastName', 'email', 'phone', 'company', 'tags'];
 const INSERT_COLUMNS: (keyof ContactFields | 'userId')[] = [...COLUMNS, 'userId'];
+const ROW_COLUMNS = 'id, user_id, first_name, last_name, email, phone, company, tags, created_at, updated_at';
 
 /** `%` and `_` typed by a user are literal characters, not wildcards. */
 function likePattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * A term made only of phone characters with at least three digits is
+ * searched by its digits, which the search column also stores bare:
+ * '611 22 33 44' finds '+34611223344'.
+ */
+export function searchTerm(search: string): string {
+  if (/^[+\d\s().\-/]+$/.test(search)) {
+    const digits = search.replace(/\D/g, '');
+    if (digits.length >= 3) return digits;
+  }
+  return search;
+}
+
+/** The ORDER BY of a list order; each has an index to walk, both ways, with the id as tie-breaker. */
+function orderBy(sql: Sql, { sort, order }: ListOrder) {
+  const dir = order === 'asc' ? sql`asc` : sql`desc`;
+  switch (sort) {
+    case 'name':
+      return sql`lower(first_name) ${dir}, lower(last_name) ${dir}, id ${dir}`;
+    case 'company':
+      return sql`lower(company) ${dir}, id ${dir}`;
+    default:
+      return sql`created_at ${dir}, id ${dir}`;
+  }
 }
 
 export class ContactsRepository {
@@ -20,40 +61,64 @@ export class ContactsRepository {
 
   private where(userId: string, filter: ListFilter) {
     const sql = this.sql;
-    const search = filter.search?.trim();
+    const term = filter.search?.trim() ? searchTerm(filter.search.trim()) : undefined;
+    // A term under three characters has no trigram: the trigram index would
+    // read all of itself. `search || ''` keeps the planner off it, on the
+    // walk in list order, which a short common term stops early.
+    const column = term && term.length < 3 ? sql`(search || '')` : sql`search`;
     return sql`
       user_id = ${userId}
-      ${search ? sql`and search like contacts.fold(${likePattern(search)})` : sql``}
+      ${term ? sql`and ${column} like contacts.fold(${likePattern(term)})` : sql``}
       ${filter.tag ? sql`and tags @> ${[filter.tag]}::text[]` : sql``}`;
   }
 
   /**
-   * One page in list order and the total matching. Unfiltered (the list's hot
-   * path) both come in one round trip, the total from owner_counts.
+   * One page in the requested order and the total matching. Unfiltered, the
+   * total comes from owner_counts in the same query. Filtered, the matches
+   * are gathered once up to the cap (the trigram index finds a rare term's
+   * few rows; a common term fills the cap from the first rows read), counted
+   * and paged in the same query; past the cap the total is "more than", and
+   * the page walks the order's index, where a common term's rows are dense.
    */
-  async page(userId: string, filter: ListFilter, limit: number, offset: number): Promise<{ rows: ContactRow[]; total: number }> {
-    if (filter.search?.trim() || filter.tag) {
-      const [rows, total] = await Promise.all([this.list(userId, filter, limit, offset), this.count(userId, filter)]);
-      return { rows, total };
+  async page(userId: string, filter: ListFilter, order: ListOrder, limit: number, offset: number): Promise<Page> {
+    const sql = this.sql;
+    if (!filter.search?.trim() && !filter.tag) {
+      const rows = await sql<(ContactRow & { total: string | null })[]>`
+        select ${sql.unsafe(ROW_COLUMNS)},
+          (select total from contacts.owner_counts where user_id = ${userId}) as total
+        from contacts.contacts
+        where user_id = ${userId}
+        order by ${orderBy(sql, order)}
+        limit ${limit} offset ${offset}`;
+      // Past the last page no row carries the total.
+      if (rows.length === 0) return { rows, total: offset === 0 ? 0 : await this.count(userId, filter), totalCapped: false };
+      return { rows: rows.map(withoutTotal), total: Number(rows[0]!.total ?? 0), totalCapped: false };
     }
-    const rows = await this.sql<(ContactRow & { total: string | null })[]>`
-      select id, user_id, first_name, last_name, email, phone, company, tags, created_at, updated_at,
-        (select total from contacts.owner_counts where user_id = ${userId}) as total
-      from contacts.contacts
-      where user_id = ${userId}
-      order by created_at desc, id desc
-      limit ${limit} offset ${offset}`;
-    // Past the last page no row carries the total.
-    if (rows.length === 0) return { rows, total: offset === 0 ? 0 : await this.count(userId, filter) };
-    return { rows, total: Number(rows[0]!.total ?? 0) };
+    const found = await sql<(Partial<ContactRow> & { matched: string })[]>`
+      with matches as materialized (
+        select id from contacts.contacts where ${this.where(userId, filter)} limit ${CONTACTS_TOTAL_CAP + 1}
+      ), counted as (select count(*) as matched from matches)
+      select counted.matched, page.*
+      from counted left join lateral (
+        select ${sql.unsafe(ROW_COLUMNS)} from contacts.contacts
+        where id in (select id from matches) and counted.matched <= ${CONTACTS_TOTAL_CAP}
+        order by ${orderBy(sql, order)}
+        limit ${limit} offset ${offset}
+      ) page on true`;
+    const matched = Number(found[0]?.matched ?? 0);
+    if (matched <= CONTACTS_TOTAL_CAP) {
+      const rows = found.filter((r) => r.id !== null && r.id !== undefined).map(withoutMatched);
+      return { rows, total: matched, totalCapped: false };
+    }
+    return { rows: await this.list(userId, filter, order, limit, offset), total: CONTACTS_TOTAL_CAP, totalCapped: true };
   }
 
-  async list(userId: string, filter: ListFilter, limit: number, offset: number): Promise<ContactRow[]> {
+  async list(userId: string, filter: ListFilter, order: ListOrder, limit: number, offset: number): Promise<ContactRow[]> {
     return this.sql<ContactRow[]>`
-      select id, user_id, first_name, last_name, email, phone, company, tags, created_at, updated_at
+      select ${this.sql.unsafe(ROW_COLUMNS)}
       from contacts.contacts
       where ${this.where(userId, filter)}
-      order by created_at desc, id desc
+      order by ${orderBy(this.sql, order)}
       limit ${limit} offset ${offset}`;
   }
 
@@ -117,11 +182,19 @@ export class ContactsRepository {
   }
 
   /** Rows in list order, fetched in chunks so an export never holds the whole table. */
-  cursor(userId: string, filter: ListFilter, chunk = 2000): AsyncIterable<ContactRow[]> {
+  cursor(userId: string, filter: ListFilter, order: ListOrder = DEFAULT_ORDER, chunk = 2000): AsyncIterable<ContactRow[]> {
     return this.sql<ContactRow[]>`
       select first_name, last_name, email, phone, company, tags
       from contacts.contacts
       where ${this.where(userId, filter)}
-      order by created_at desc, id desc`.cursor(chunk);
+      order by ${orderBy(this.sql, order)}`.cursor(chunk);
   }
+}
+
+function withoutTotal({ total: _total, ...row }: ContactRow & { total: string | null }): ContactRow {
+  return row;
+}
+
+function withoutMatched({ matched: _matched, ...row }: Partial<ContactRow> & { matched: string }): ContactRow {
+  return row as ContactRow;
 }

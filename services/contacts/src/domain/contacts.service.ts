@@ -1,7 +1,7 @@
 import type { Contact, ContactBody, ContactList, ContactListQuery, ContactStats } from '@asistente/contracts';
 import { conflict, createEvent, notFound, type Outbox, type Sql } from '@asistente/kit';
 import { contactFields, toContact } from './contact.js';
-import type { ContactsRepository } from './contacts.repository.js';
+import { DEFAULT_ORDER, type ContactsRepository } from './contacts.repository.js';
 
 const UNIQUE_VIOLATION = '23505';
 const NOT_FOUND = 'Contacto no encontrado';
@@ -22,8 +22,9 @@ export class ContactsService {
 
   async list(userId: string, query: ContactListQuery): Promise<ContactList> {
     const filter = { search: query.search, tag: query.tag };
-    const { rows, total } = await this.contacts.page(userId, filter, query.limit, (query.page - 1) * query.limit);
-    return { contacts: rows.map(toContact), total, page: query.page, limit: query.limit };
+    const order = { sort: query.sort ?? DEFAULT_ORDER.sort, order: query.order ?? (query.sort && query.sort !== 'createdAt' ? 'asc' : 'desc') };
+    const { rows, total, totalCapped } = await this.contacts.page(userId, filter, order, query.limit, (query.page - 1) * query.limit);
+    return { contacts: rows.map(toContact), total, page: query.page, limit: query.limit, ...(totalCapped ? { totalCapped } : {}) };
   }
 
   async get(userId: string, id: string): Promise<Contact> {

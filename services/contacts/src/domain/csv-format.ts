@@ -22,6 +22,20 @@ export function splitTags(cell: string, delimiter: ',' | ';'): string[] {
   return cell.split(delimiter === ',' ? /[;|]/ : /[,|]/);
 }
 
+/**
+ * A cell starting with = + - @ (or a tab/CR that some programs skip) runs as a
+ * formula when a spreadsheet opens the file: a leading apostrophe makes it
+ * text, as OWASP recommends. Import strips that apostrophe again.
+ */
+export function neutralizeFormula(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** Undoes neutralizeFormula: an export imports back unchanged. */
+export function restoreFormula(value: string): string {
+  return /^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value;
+}
+
 export function csvCell(value: string): string {
   return /[",\r\n;]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }

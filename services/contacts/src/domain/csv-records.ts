@@ -1,8 +1,7 @@
-import { Readable } from 'node:stream';
-import { parse, type CsvError } from 'csv-parse';
 import type { CsvColumn } from '@asistente/contracts';
 import { badRequest } from '@asistente/kit';
 import { columnFor, detectDelimiter } from './csv-format.js';
+import { csvRecords, LineTooLongError, parseRecord, splitLines } from './csv-lines.js';
 import { decodeText } from './text-decoding.js';
 
 export interface CsvRecord {
@@ -13,70 +12,53 @@ export interface CsvRecord {
 export interface CsvSource {
   delimiter: ',' | ';';
   records: AsyncIterable<CsvRecord>;
-  /** Lines the parser could not read (an unclosed quote…), filled while `records` is consumed. */
+  /** Lines that could not be read (an unclosed quote), filled while `records` is consumed. */
   unreadable: { line: number; message: string }[];
 }
 
 const HEADER_REQUIRED =
   'El archivo CSV necesita una fila de cabecera con al menos las columnas firstName y lastName (o nombre y apellido)';
+const LINE_TOO_LONG = (line: number) => `La línea ${line} es demasiado larga: ¿es un archivo CSV con una fila por contacto?`;
+
+async function* guarded(lines: AsyncIterator<string>): AsyncGenerator<string> {
+  try {
+    for (let item = await lines.next(); !item.done; item = await lines.next()) yield item.value;
+  } catch (error) {
+    if (error instanceof LineTooLongError) throw badRequest(LINE_TOO_LONG(error.line), 'CSV_LINE_TOO_LONG');
+    throw error;
+  }
+}
 
 /**
  * Turns an uploaded CSV stream into records keyed by column, with the line
- * each ends on. The header decides the delimiter and which columns exist;
- * nothing is buffered beyond the header line.
+ * each starts on. The header decides the delimiter and which columns exist;
+ * nothing is buffered beyond the line being read.
  */
 export async function readCsv(body: AsyncIterable<Buffer | string>): Promise<CsvSource> {
-  const text = decodeText(body)[Symbol.asyncIterator]();
-  let head = '';
-  let next = await text.next();
-  while (!next.done) {
-    head += next.value;
-    if (/\r?\n/.test(head) || head.length > 64 * 1024) break;
-    next = await text.next();
-  }
-  const headerLine = head.replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
+  const lines = guarded(splitLines(decodeText(body))[Symbol.asyncIterator]());
+  const first = await lines.next();
+  const headerLine = first.done ? '' : first.value.replace(/^\uFEFF/, '');
   if (!headerLine.trim()) throw badRequest('El archivo CSV está vacío', 'CSV_EMPTY');
   const delimiter = detectDelimiter(headerLine);
-
-  async function* rest(): AsyncGenerator<string> {
-    yield head;
-    if (next.done) return;
-    for (let item = await text.next(); !item.done; item = await text.next()) yield item.value;
-  }
-
-  const unreadable: CsvSource['unreadable'] = [];
-  const parser = Readable.from(rest()).pipe(
-    parse({
-      bom: true,
-      delimiter,
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: true,
-      skip_records_with_error: true,
-      info: true,
-    }),
-  );
-  parser.on('skip', (error: CsvError) => {
-    unreadable.push({ line: Number(error.lines ?? 0), message: 'Línea ilegible: revisa las comillas' });
-  });
-
-  const iterator = parser[Symbol.asyncIterator]() as AsyncIterator<{ record: string[]; info: { lines: number } }>;
-  const first = await iterator.next();
-  const columns = first.done ? [] : first.value.record.map(columnFor);
+  const columns = (parseRecord(headerLine, delimiter) ?? []).map(columnFor);
   if (!columns.includes('firstName') || !columns.includes('lastName')) {
-    parser.destroy();
+    await lines.return(undefined);
     throw badRequest(HEADER_REQUIRED, 'CSV_HEADER');
   }
 
+  const unreadable: CsvSource['unreadable'] = [];
   async function* records(): AsyncGenerator<CsvRecord> {
-    for (let item = await iterator.next(); !item.done; item = await iterator.next()) {
-      const { record, info } = item.value;
+    for await (const event of csvRecords(lines, delimiter, 2)) {
+      if (!event.ok) {
+        unreadable.push({ line: event.line, message: 'Comillas sin cerrar: la línea se ha ignorado' });
+        continue;
+      }
       const values: CsvRecord['values'] = {};
       columns.forEach((column, i) => {
-        const cell = record[i];
+        const cell = event.record.cells[i];
         if (column && cell !== undefined) values[column] = cell;
       });
-      yield { line: info.lines, values };
+      yield { line: event.record.line, values };
     }
   }
 

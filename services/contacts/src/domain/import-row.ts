@@ -1,7 +1,7 @@
 import { EMAIL_PATTERN } from '@asistente/contracts';
 import type { TextRow } from '@asistente/kit';
 import { normalizeTags } from './contact.js';
-import { splitTags } from './csv-format.js';
+import { restoreFormula, splitTags } from './csv-format.js';
 import type { CsvRecord } from './csv-records.js';
 
 const EMAIL = new RegExp(EMAIL_PATTERN);
@@ -19,7 +19,7 @@ export type ImportRowResult = { ok: true; row: TextRow } | { ok: false; message:
  */
 export function importRow(record: CsvRecord, delimiter: ',' | ';'): ImportRowResult {
   const v = record.values;
-  const text = (key: keyof typeof LIMITS) => v[key]?.trim() ?? '';
+  const text = (key: keyof typeof LIMITS) => restoreFormula(v[key]?.trim() ?? '');
   const firstName = text('firstName');
   const lastName = text('lastName');
   const email = text('email');
@@ -31,7 +31,7 @@ export function importRow(record: CsvRecord, delimiter: ',' | ';'): ImportRowRes
       return { ok: false, message: `El ${LABELS[key]} supera los ${LIMITS[key]} caracteres` };
     }
   }
-  const tags = normalizeTags(splitTags(v.tags ?? '', delimiter));
+  const tags = normalizeTags(splitTags(restoreFormula(v.tags ?? ''), delimiter));
   if (tags.length > 50 || tags.some((t) => t.length > 50)) {
     return { ok: false, message: 'Demasiadas etiquetas o etiqueta de más de 50 caracteres' };
   }

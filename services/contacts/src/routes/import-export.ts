@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import { ErrorResponse, ImportQuery, ImportReport } from '@asistente/contracts';
-import { badRequest, type App } from '@asistente/kit';
+import { AppError, badRequest, type App } from '@asistente/kit';
 import { exportCsv } from '../domain/contacts-exporter.js';
 import type { ContactsImporter } from '../domain/contacts-importer.js';
 import type { ContactsRepository } from '../domain/contacts.repository.js';
@@ -11,36 +11,70 @@ const CSV_TYPES = ['text/csv', 'application/csv', 'text/plain', 'application/vnd
 export interface ImportExportDeps {
   importer: ContactsImporter;
   repository: ContactsRepository;
+  /** Largest upload accepted, in bytes (CONTACTS_IMPORT_MAX_BYTES). */
+  maxUploadBytes: number;
 }
 
-export async function importExportRoutes(app: App, { importer, repository }: ImportExportDeps): Promise<void> {
+function tooLarge(limit: number): AppError {
+  const mib = Math.floor(limit / 1_048_576);
+  const size = mib >= 1 ? `${mib} MB` : `${Math.floor(limit / 1024)} KB`;
+  return new AppError(413, 'UPLOAD_TOO_LARGE', `El archivo supera el máximo de ${size} por importación: divídelo en varios archivos`);
+}
+
+/** The upload's bytes, refused with a 413 as soon as they pass the limit: nothing past it is read or parsed. */
+async function* bounded(body: AsyncIterable<Buffer | string>, limit: number): AsyncGenerator<Buffer | string> {
+  let seen = 0;
+  for await (const chunk of body) {
+    seen += chunk.length;
+    if (seen > limit) throw tooLarge(limit);
+    yield chunk;
+  }
+}
+
+/** Text a query may carry: no control characters (PostgreSQL refuses NUL, and none belongs in a search). */
+const QueryText = (maxLength: number) => Type.String({ maxLength, pattern: '^[^\\u0000-\\u001f\\u007f]*$' });
+
+export async function importExportRoutes(app: App, { importer, repository, maxUploadBytes }: ImportExportDeps): Promise<void> {
   // The upload reaches the handler as a stream: a 1M-row file is never buffered.
   app.addContentTypeParser(CSV_TYPES, (_request, payload, done) => done(null, payload));
 
   app.post('/contacts/import', {
-    schema: { querystring: ImportQuery, response: { 200: ImportReport, 400: ErrorResponse, 401: ErrorResponse } },
-    handler: async (request) => {
-      const body = request.body as Readable | undefined;
-      if (!body || typeof (body as Partial<Readable>).pipe !== 'function') {
-        throw badRequest('Envía el archivo CSV como cuerpo de la petición con Content-Type: text/csv', 'CSV_REQUIRED');
+    schema: { querystring: ImportQuery, response: { 200: ImportReport, 400: ErrorResponse, 401: ErrorResponse, 413: ErrorResponse } },
+    handler: async (request, reply) => {
+      try {
+        const declared = Number(request.headers['content-length']);
+        if (declared > maxUploadBytes) throw tooLarge(maxUploadBytes);
+        const body = request.body as Readable | undefined;
+        if (!body || typeof (body as Partial<Readable>).pipe !== 'function') {
+          throw badRequest('Envía el archivo CSV como cuerpo de la petición con Content-Type: text/csv', 'CSV_REQUIRED');
+        }
+        return await importer.import(request.user.id, bounded(body, maxUploadBytes), request.query.dryRun);
+      } catch (error) {
+        // Refused before the whole upload was read: the client is still sending
+        // it. Closing the connection after the answer, rather than keeping it
+        // alive, lets the client see the answer at once instead of waiting
+        // for a server that no longer reads.
+        if (!request.raw.complete) reply.header('connection', 'close');
+        throw error;
       }
-      return importer.import(request.user.id, body, request.query.dryRun);
     },
   });
 
   app.get('/contacts/export', {
     schema: {
       querystring: Type.Object({
-        search: Type.Optional(Type.String({ maxLength: 100 })),
-        tag: Type.Optional(Type.String({ maxLength: 50 })),
+        search: Type.Optional(QueryText(100)),
+        tag: Type.Optional(QueryText(50)),
       }),
     },
     handler: async (request, reply) => {
       const stamp = new Date().toISOString().slice(0, 10);
+      // The first rows are read before the answer starts: a failing query is an error answer, not a cut stream.
+      const csv = await exportCsv(repository, request.user.id, request.query);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="contactos-${stamp}.csv"`)
-        .send(exportCsv(repository, request.user.id, request.query));
+        .send(csv);
     },
   });
 }
