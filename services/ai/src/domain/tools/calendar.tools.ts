@@ -117,7 +117,7 @@ export const bookingSource: Pick<ToolSource, 'tools'> = {
             description: 'Reunión agendada por el asistente de WhatsApp',
           },
         });
-        const link = meeting.meetLink ?? meeting.hangoutLink ?? meeting.joinUrl ?? null;
+        const link = meeting.meetingUrl ?? meeting.hangoutLink ?? null;
         return { result: { agendada: true, inicio: start, fin: end, enlace: link }, summary: `Agendó una reunión el ${start}` };
       },
     },

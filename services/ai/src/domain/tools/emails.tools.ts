@@ -6,7 +6,7 @@ function compactEmail(raw: unknown): Record<string, unknown> {
     de: m.from ?? null,
     para: m.to ?? null,
     asunto: m.subject ?? null,
-    fecha: m.date ?? m.receivedAt ?? m.sentAt ?? null,
+    fecha: m.createdAt ?? m.date ?? null,
     extracto: String(m.preview ?? m.snippet ?? m.text ?? '').slice(0, 300),
   };
 }
