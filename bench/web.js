@@ -15,7 +15,7 @@ import { chromium } from 'playwright-core';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'web/dist');
 const CHROMIUM = '/usr/bin/chromium';
-const BUDGET = { initialJsKb: 60, contactsInteractiveMs: 1000 };
+const BUDGET = { initialJsKb: 30, contactsInteractiveMs: 1000 };
 const { values: args } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, contacts: { type: 'string', default: '10000' } },
 });
@@ -76,7 +76,7 @@ async function seed(url) {
   const register = await fetch(`${url}/api/auth/register`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ firstName: 'Banco', lastName: 'Pruebas', email: `bench.${Date.now()}@ejemplo.com`, password: 'secreto123' }),
+    body: JSON.stringify({ firstName: 'Banco', lastName: 'Pruebas', email: `bench.${Date.now()}@ejemplo.com`, password: 'Girasol-Azul-2026' }),
   });
   const session = await register.json();
   const lines = ['nombre,apellido,correo,telefono,empresa,etiquetas'];

@@ -137,8 +137,8 @@ browserSuite(t, () => {
     await page.getByLabel('Apellido').fill('Fernández');
     await page.getByLabel('Correo electrónico').fill(email);
     await page.getByLabel('Empresa (opcional)').fill('Panadería Sol');
-    await page.getByLabel('Contraseña', { exact: true }).fill('secreto123');
-    await page.getByLabel('Confirmar contraseña', { exact: true }).fill('secreto123');
+    await page.getByLabel('Contraseña', { exact: true }).fill('Girasol-Azul-2026');
+    await page.getByLabel('Confirmar contraseña', { exact: true }).fill('Girasol-Azul-2026');
     const release = await holdRequest(page, 'auth/register');
     await page.getByRole('button', { name: 'Crear Cuenta' }).click();
     const waiting = page.getByRole('button', { name: 'Creando cuenta...' });
@@ -147,7 +147,8 @@ browserSuite(t, () => {
     release();
     await toast(page, '¡Cuenta creada!').waitFor();
     await page.waitForURL((url) => url.pathname === '/');
-    await page.getByText(`Bienvenido de nuevo, ${email}`).waitFor();
+    // A new account is welcomed, not "back" (issue 15, item 7).
+    await page.getByText(`Te damos la bienvenida, ${email}`).waitFor();
     const contacts = page.locator('.stat-card', { hasText: 'Contactos' });
     await contacts.locator('.stat-value', { hasText: '0' }).waitFor();
     for (const label of ['Eventos (30 días)', 'Mensajes (30 días)', 'Correos (30 días)']) {
@@ -167,8 +168,8 @@ browserSuite(t, () => {
     await page.getByLabel('Nombre').fill('Otra');
     await page.getByLabel('Apellido').fill('Persona');
     await page.getByLabel('Correo electrónico').fill(existing.user.email);
-    await page.getByLabel('Contraseña', { exact: true }).fill('secreto123');
-    await page.getByLabel('Confirmar contraseña', { exact: true }).fill('secreto123');
+    await page.getByLabel('Contraseña', { exact: true }).fill('Girasol-Azul-2026');
+    await page.getByLabel('Confirmar contraseña', { exact: true }).fill('Girasol-Azul-2026');
     const answer = page.waitForResponse('**/api/auth/register');
     await page.getByRole('button', { name: 'Crear Cuenta' }).click();
     const response = await answer;
@@ -218,7 +219,7 @@ browserSuite(t, () => {
     await page.getByText('Cargando...').waitFor();
     t.pass('Cargando... while the profile loads');
     release();
-    await page.getByText(`Bienvenido de nuevo, ${session.user.email}`).waitFor();
+    await page.getByText(`Te damos la bienvenida, ${session.user.email}`).waitFor();
   });
 
   t.test('sidebar: brand, ten entries in order, active entry, user', async (t) => {
@@ -294,7 +295,7 @@ browserSuite(t, () => {
     t.same(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user')]), [null, null], 'storage cleared');
 
     await page.getByLabel('Correo electrónico').fill(session.user.email);
-    await page.getByLabel('Contraseña', { exact: true }).fill('secreto123');
+    await page.getByLabel('Contraseña', { exact: true }).fill('Girasol-Azul-2026');
     await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
     await page.waitForURL('**/contacts');
     t.pass('back on the screen the 401 interrupted');
@@ -320,7 +321,7 @@ browserSuite(t, () => {
     await page.locator('.toast-error', { hasText: 'La contraseña actual no es correcta' }).waitFor();
     t.equal(pathOf(page), '/settings', 'a wrong current password does not end the session');
 
-    await page.getByLabel('Contraseña actual', { exact: true }).fill('secreto123');
+    await page.getByLabel('Contraseña actual', { exact: true }).fill('Girasol-Azul-2026');
     await page.getByRole('button', { name: 'Actualizar Contraseña' }).click();
     await toast(page, 'Contraseña actualizada').waitFor();
     const login = await api(app, 'POST', 'auth/login', { email: session.user.email, password: 'nuevaClave1' });

@@ -25,3 +25,14 @@ t.test('events without data are not dispatched and a bad retry is ignored', asyn
   t.same(parser.push('event: ready\n\nretry: pronto\ndata\n\n'), [{ event: 'message', data: '' }]);
   t.equal(parser.retryMs, null);
 });
+
+t.test('the last id is kept across events, for Last-Event-ID on a reconnect', async (t) => {
+  const parser = new EventStreamParser();
+  t.same(parser.push('id: 41\nevent: rollups\ndata: a\n\nevent: rollups\ndata: b\n\n'), [
+    { event: 'rollups', data: 'a', id: '41' },
+    { event: 'rollups', data: 'b', id: '41' },
+  ]);
+  t.equal(parser.lastEventId, '41');
+  parser.push('id: 4\u00002\n\n');
+  t.equal(parser.lastEventId, '41', 'an id with NUL is ignored, as EventSource does');
+});

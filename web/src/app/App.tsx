@@ -3,6 +3,7 @@ import { Route, Switch, useLocation } from 'wouter';
 import { LoginPage } from '../features/login/LoginPage';
 import { RegisterPage } from '../features/register/RegisterPage';
 import { ErrorBoundary } from '../ui/ErrorBoundary';
+import { ConnectionBanner } from './ConnectionBanner';
 import { Toasts } from '../ui/Toasts';
 import { GuestOnly, RequireAuth } from './guards';
 import { Layout } from './Layout';
@@ -36,6 +37,7 @@ function ProtectedScreens() {
 export function App() {
   return (
     <>
+      <ConnectionBanner />
       <Switch>
         <Route path="/login">
           <GuestOnly>

@@ -4,7 +4,8 @@ import type { User } from '../lib/types';
 import { Icon } from '../ui/Icon';
 import { NAV_ITEMS, isActive } from './nav';
 
-export function Sidebar({ user }: { user: User }) {
+/** `id` lets the phone layout's menu button control it (aria-controls). */
+export function Sidebar({ user, id }: { user: User; id?: string }) {
   const [location, navigate] = useLocation();
 
   const signOut = () => {
@@ -13,7 +14,7 @@ export function Sidebar({ user }: { user: User }) {
   };
 
   return (
-    <aside className="sidebar">
+    <aside className="sidebar" id={id}>
       <div className="brand">
         <span className="brand-logo" aria-hidden="true">
           IA

@@ -1,6 +1,8 @@
 export interface ServerEvent {
   event: string;
   data: string;
+  /** The stream's last `id:` so far ('' when it never sent one): what `Last-Event-ID` resumes from. */
+  id?: string;
 }
 
 /**
@@ -9,6 +11,8 @@ export interface ServerEvent {
  */
 export class EventStreamParser {
   retryMs: number | null = null;
+  /** The last `id:` the server sent (kept across events, as EventSource does). */
+  lastEventId = '';
   private pending = '';
   private event = '';
   private data: string[] = [];
@@ -38,11 +42,13 @@ export class EventStreamParser {
     if (field === 'event') this.event = value;
     else if (field === 'data') this.data.push(value);
     else if (field === 'retry' && /^\d+$/.test(value)) this.retryMs = Number(value);
+    else if (field === 'id' && !value.includes('\0')) this.lastEventId = value;
     return null;
   }
 
   private dispatch(): ServerEvent | null {
-    const event = this.data.length > 0 ? { event: this.event || 'message', data: this.data.join('\n') } : null;
+    const event =
+      this.data.length > 0 ? { event: this.event || 'message', data: this.data.join('\n'), ...(this.lastEventId ? { id: this.lastEventId } : {}) } : null;
     this.event = '';
     this.data = [];
     return event;

@@ -1,4 +1,5 @@
 import ky, { HTTPError, type KyResponse, type Options } from 'ky';
+import { reportServerReached, reportServerUnreachable } from './connection';
 import { ApiError, apiErrorFromBody } from './errors';
 import { clearSession, getToken } from './session-state';
 import { toast } from './toasts';
@@ -55,10 +56,16 @@ function kyOptions(method: string, call: CallOptions, extra: Options = {}): Opti
   };
 }
 
+/** Every call tells lib/connection whether the server answered, which drives the offline banner. */
 async function send(path: string, options: Options): Promise<KyResponse> {
   try {
-    return await client(path, options);
+    const response = await client(path, options);
+    reportServerReached();
+    return response;
   } catch (err) {
+    const aborted = options.signal?.aborted === true || (err instanceof Error && err.name === 'AbortError');
+    if (err instanceof HTTPError) reportServerReached();
+    else if (!aborted) reportServerUnreachable();
     throw await toApiError(err);
   }
 }

@@ -1,9 +1,10 @@
 import { useEffect, useRef } from 'react';
+import { connectionState, reportServerReached, reportServerUnreachable, whenOnline } from './connection';
 import { EventStreamParser, type ServerEvent } from './event-stream';
 import { onUnauthorized } from './http';
 import { getToken } from './session-state';
 
-const STREAM_URL = '/api/analytics/stream';
+const ANALYTICS_STREAM_URL = '/api/analytics/stream';
 const DEFAULT_RETRY_MS = 3000;
 const MAX_RETRY_MS = 60_000;
 
@@ -24,22 +25,22 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** One connection, read until it ends. EventSource cannot send the bearer token, hence fetch. */
-async function readStream(token: string, parser: EventStreamParser, onEvent: (e: ServerEvent) => void, signal: AbortSignal): Promise<Outcome> {
+async function readStream(url: string, token: string, parser: EventStreamParser, onEvent: (e: ServerEvent) => void, signal: AbortSignal): Promise<Outcome> {
   let response: Response;
+  const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' };
+  if (parser.lastEventId) headers['Last-Event-ID'] = parser.lastEventId;
   try {
-    response = await fetch(STREAM_URL, {
-      headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' },
-      cache: 'no-store',
-      signal,
-    });
+    response = await fetch(url, { headers, cache: 'no-store', signal });
   } catch {
+    if (!signal.aborted) reportServerUnreachable();
     return 'reconnect';
   }
+  reportServerReached();
   if (response.status === 401) {
-    onUnauthorized(STREAM_URL);
+    onUnauthorized(url);
     return 'stop';
   }
-  // No analytics service in this deployment: nothing will ever arrive.
+  // No such stream in this deployment: nothing will ever arrive.
   if (response.status === 404) return 'stop';
   if (!response.ok || !response.body) return 'reconnect';
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -54,32 +55,59 @@ async function readStream(token: string, parser: EventStreamParser, onEvent: (e:
   }
 }
 
-/** Stays connected until `signal` aborts, reconnecting after the server's `retry:`, doubled on each failed attempt. */
-async function follow(signal: AbortSignal, onChange: () => void): Promise<void> {
-  let attemptsSinceReady = 0;
-  let everReady = false;
+export interface FollowStreamOptions {
+  /** Every event as it arrives (comments and `retry:` lines are handled here). */
+  onEvent: (event: ServerEvent) => void;
+  /**
+   * Called once a connection is open again after one was lost: whatever happened meanwhile was never
+   * announced, so reload a fresh snapshot here (the server also gets `Last-Event-ID` when it sent ids).
+   * A connection counts as open at its first event (send a `ready` event first, as the analytics stream does).
+   */
+  onResume?: () => void;
+}
+
+/**
+ * Follows a `text/event-stream` endpoint of the API with the user's bearer token until `signal` aborts:
+ * reconnects after the server's `retry:`, doubled (with jitter) on each failed attempt up to 60 s; while the
+ * server is unreachable it waits for lib/connection's probe instead of retrying on its own, and resumes at
+ * once when the server is back. A 401 applies the 401 rule; a 404 stops quietly.
+ */
+export async function followEventStream(url: string, signal: AbortSignal, { onEvent, onResume }: FollowStreamOptions): Promise<void> {
+  let attempts = 0;
+  let everOpen = false;
   let retryMs = DEFAULT_RETRY_MS;
+  const parser = new EventStreamParser();
   while (!signal.aborted) {
     const token = getToken();
     if (!token) return;
-    const parser = new EventStreamParser();
+    let openNow = false;
     const outcome = await readStream(
+      url,
       token,
       parser,
-      ({ event }) => {
-        if (event === 'rollups') onChange();
-        if (event !== 'ready') return;
-        // Changes made while the connection was down were never announced.
-        if (everReady) onChange();
-        everReady = true;
-        attemptsSinceReady = 0;
+      (event) => {
+        if (!openNow) {
+          openNow = true;
+          attempts = 0;
+          if (everOpen) onResume?.();
+          everOpen = true;
+        }
+        onEvent(event);
       },
       signal,
     );
     if (outcome === 'stop') return;
     retryMs = parser.retryMs ?? retryMs;
-    await wait(Math.min(retryMs * 2 ** attemptsSinceReady, MAX_RETRY_MS), signal);
-    attemptsSinceReady += 1;
+    const backoff = Math.min(retryMs * 2 ** attempts, MAX_RETRY_MS) * (1 + Math.random() * 0.2);
+    attempts += 1;
+    if (connectionState() === 'offline') {
+      // Down: the connection probe finds out when it is back (one probe for the whole app, no storm);
+      // then reconnect soon, spread a little so many tabs do not arrive at the same instant.
+      await whenOnline(signal);
+      await wait(Math.random() * 500, signal);
+    } else {
+      await wait(openNow ? retryMs : backoff, signal);
+    }
   }
 }
 
@@ -108,7 +136,7 @@ function serialize(task: () => unknown, signal: AbortSignal): () => void {
 
 /**
  * While the calling screen is mounted, runs `refresh` whenever the server says the user's figures changed
- * (GET /api/analytics/stream). A 401 there applies the 401 rule like any other call.
+ * (GET /api/analytics/stream), and once more after the stream comes back from an outage or a restart.
  */
 export function useLiveRefresh(refresh: () => unknown): void {
   const latest = useRef(refresh);
@@ -117,7 +145,13 @@ export function useLiveRefresh(refresh: () => unknown): void {
   });
   useEffect(() => {
     const controller = new AbortController();
-    void follow(controller.signal, serialize(() => latest.current(), controller.signal));
+    const changed = serialize(() => latest.current(), controller.signal);
+    void followEventStream(ANALYTICS_STREAM_URL, controller.signal, {
+      onEvent: ({ event }) => {
+        if (event === 'rollups') changed();
+      },
+      onResume: changed,
+    });
     return () => controller.abort();
   }, []);
 }

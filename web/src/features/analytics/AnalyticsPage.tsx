@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useLiveData } from '../../lib/live-data';
 import { PageHeader } from '../../ui/PageHeader';
+import { LoadFailed, StaleNotice } from '../../ui/StaleNotice';
 import { AnalyticsContent } from './AnalyticsContent';
 import { loadAnalytics } from './api';
 import { PeriodSelect } from './PeriodSelect';
@@ -8,7 +9,7 @@ import { DEFAULT_PERIOD, type AnalyticsPeriod } from './types';
 
 export function AnalyticsPage() {
   const [period, setPeriod] = useState<AnalyticsPeriod>(DEFAULT_PERIOD);
-  const { data, loading } = useLiveData(loadAnalytics, period);
+  const { data, loading, stale, failed, updatedAt, reload } = useLiveData(loadAnalytics, period);
 
   return (
     <>
@@ -27,8 +28,11 @@ export function AnalyticsPage() {
           </>
         }
       />
+      {stale && <StaleNotice updatedAt={updatedAt} onRetry={reload} />}
       {data ? (
-        <AnalyticsContent data={data} busy={loading} />
+        <AnalyticsContent data={data} busy={loading} stale={stale} />
+      ) : failed ? (
+        <LoadFailed what="los datos de analytics" onRetry={reload} />
       ) : (
         <p className="page-loading" role="status">
           Cargando analytics...

@@ -25,7 +25,7 @@ export function ProductivityChart({ points }: { points: ProductivityPoint[] }) {
     >
       <CartesianGrid stroke={GRID_STROKE} strokeDasharray="3 3" vertical={false} />
       <XAxis dataKey="day" tick={AXIS_TICK} />
-      <YAxis allowDecimals={false} tick={AXIS_TICK} width={44} />
+      <YAxis allowDecimals={false} tick={AXIS_TICK} width={44} domain={[0, 'auto']} />
       <Tooltip separator=": " formatter={tooltipCount} />
       <Legend itemSorter={null} formatter={legendText} />
       {SERIES.map((s) => (

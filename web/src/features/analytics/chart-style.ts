@@ -8,6 +8,7 @@ export const GRID_STROKE = '#e2e6ef';
 
 export const tooltipCount = (value: unknown) => formatCount(Number(value));
 export const tooltipDate = (label: unknown) => longDate(String(label));
+export const tooltipWeek = (label: unknown) => `Semana del ${longDate(String(label))}`;
 
 /**
  * Charts are announced as images named by their title and summed up by their desc. Recharts' keyboard layer

@@ -13,6 +13,7 @@ export type { ActivityPoint, AnalyticsPeriod, ContactsGrowthPoint, EmailStats, P
 
 /** Everything the screen shows, for one period. */
 export interface AnalyticsData {
+  period: AnalyticsPeriod;
   totals: AnalyticsDashboard;
   activity: ActivityPoint[];
   growth: ContactsGrowthPoint[];

@@ -1,28 +1,44 @@
 import { useSession } from '../../lib/session-state';
 import { Icon } from '../../ui/Icon';
 import { PageHeader } from '../../ui/PageHeader';
+import { StaleNotice } from '../../ui/StaleNotice';
 import { StatCard } from '../../ui/StatCard';
 import { QuickActions } from './QuickActions';
 import { RecentActivity } from './RecentActivity';
+import { SETUP_STEPS } from './setup';
+import { SetupChecklist } from './SetupChecklist';
 import { useDashboard } from './use-dashboard';
+import { useSetupStatus } from './use-setup-status';
 
 export function DashboardPage() {
   const { user } = useSession();
-  const data = useDashboard();
+  const { data, stale, updatedAt, reload } = useDashboard();
+  const setup = useSetupStatus();
   const totals = data?.totals ?? null;
+  const done = setup ? SETUP_STEPS.filter((s) => setup[s.step]).length : null;
+  // Nothing set up yet: a new account (or one that never connected anything) is welcomed, not "back".
+  const firstRun = done === 0;
+  const email = user?.email ?? '';
 
   return (
     <>
-      <PageHeader title="Dashboard" subtitle={`Bienvenido de nuevo, ${user?.email ?? ''}`} />
+      <PageHeader title="Dashboard" subtitle={firstRun ? `Te damos la bienvenida, ${email}` : `Bienvenido de nuevo, ${email}`} />
+      {firstRun && (
+        <p className="first-run-intro">
+          Empieza conectando tus canales: cada paso de la lista se marca solo cuando queda listo.
+        </p>
+      )}
+      {setup && done !== null && done < SETUP_STEPS.length && <SetupChecklist status={setup} />}
+      {stale && <StaleNotice updatedAt={updatedAt} onRetry={reload} />}
       <section className="stat-grid" aria-label="Resumen">
-        <StatCard label="Contactos" value={data?.contactTotal ?? totals?.totalContacts ?? null} icon={<Icon name="users" />} tone="blue" />
-        <StatCard label="Eventos (30 días)" value={totals?.totalEvents ?? null} icon={<Icon name="calendar" />} tone="green" />
-        <StatCard label="Mensajes (30 días)" value={totals?.totalMessages ?? null} icon={<Icon name="message" />} tone="purple" />
-        <StatCard label="Correos (30 días)" value={totals?.totalEmails ?? null} icon={<Icon name="mail" />} tone="orange" />
+        <StatCard label="Contactos" stale={stale} value={data?.contactTotal ?? totals?.totalContacts ?? null} icon={<Icon name="users" />} tone="blue" />
+        <StatCard label="Eventos (30 días)" stale={stale} value={totals?.totalEvents ?? null} icon={<Icon name="calendar" />} tone="green" />
+        <StatCard label="Mensajes (30 días)" stale={stale} value={totals?.totalMessages ?? null} icon={<Icon name="message" />} tone="purple" />
+        <StatCard label="Correos (30 días)" stale={stale} value={totals?.totalEmails ?? null} icon={<Icon name="mail" />} tone="orange" />
       </section>
       <div className="dashboard-grid">
         <RecentActivity items={data?.activity ?? null} />
-        <QuickActions />
+        <QuickActions status={setup} />
       </div>
     </>
   );

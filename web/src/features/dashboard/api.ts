@@ -1,16 +1,21 @@
 import type { AnalyticsDashboard, Contact, RecentActivity } from '@asistente/contracts';
+import { ApiError } from '../../lib/errors';
 import { getJson, getJsonIfAvailable } from '../../lib/http';
 import { userTimeZone } from '../../lib/time-zone';
 
 export type RecentContact = Pick<Contact, 'id' | 'firstName' | 'lastName' | 'createdAt' | 'updatedAt'>;
 export type ActivityEvent = RecentActivity['items'][number];
 
-/** Each loader answers null when its figure is not available (service not there yet, or failing). */
+/**
+ * Each loader answers null when its figure is not available (service not there yet, or failing). Without an
+ * answer from the server at all it throws instead, so the dashboard keeps the figures it had, marked stale.
+ */
 async function orNull<T>(what: string, load: () => Promise<T | null>): Promise<T | null> {
   try {
     return await load();
   } catch (err) {
     console.error(`No se pudo cargar ${what}`, err);
+    if (err instanceof ApiError && err.status === 0) throw err;
     return null;
   }
 }

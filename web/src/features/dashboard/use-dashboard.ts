@@ -1,5 +1,5 @@
 import type { AnalyticsDashboard } from '@asistente/contracts';
-import { useLiveData } from '../../lib/live-data';
+import { useLiveData, type LiveData } from '../../lib/live-data';
 import { fromContacts, fromEvents, type ActivityItem } from './activity';
 import { getContactTotal, getDashboardTotals, getRecentContacts, getRecentEvents } from './api';
 
@@ -20,7 +20,7 @@ async function loadDashboard(): Promise<DashboardData> {
   return { totals, contactTotal, activity };
 }
 
-/** The dashboard's figures, kept current by the live stream while the screen is open. */
-export function useDashboard(): DashboardData | null {
-  return useLiveData(loadDashboard, 'dashboard').data;
+/** The dashboard's figures, kept current by the live stream while the screen is open (stale while offline). */
+export function useDashboard(): LiveData<DashboardData> {
+  return useLiveData(loadDashboard, 'dashboard');
 }
