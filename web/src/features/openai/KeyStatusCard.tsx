@@ -22,7 +22,14 @@ export function KeyStatusCard({ status, onDelete }: KeyStatusCardProps) {
       ) : (
         <div className="key-status">
           <p className="key-status-text">{status.exists ? `API key guardada (••••${status.last4 ?? ''})` : 'Sin API key'}</p>
-          <span className={`badge ${status.exists ? 'badge-connected' : 'badge-missing'}`}>{status.exists ? 'Cargada' : 'Faltante'}</span>
+          {/* valid: false once OpenAI refused the key in an assistant run; saving a new key clears it. */}
+          {status.exists && status.valid === false ? (
+            <span className="badge badge-missing" title="OpenAI rechazó esta API key: guarda una nueva">
+              Rechazada por OpenAI
+            </span>
+          ) : (
+            <span className={`badge ${status.exists ? 'badge-connected' : 'badge-missing'}`}>{status.exists ? 'Cargada' : 'Faltante'}</span>
+          )}
           {status.exists && (
             <Button variant="danger" small onClick={onDelete}>
               <Icon name="trash" size={16} />
