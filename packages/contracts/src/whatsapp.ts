@@ -119,6 +119,8 @@ export const WhatsAppMessage = Type.Object({
   status: MessageStatus,
   origin: MessageOrigin,
   media: Type.Union([MediaInfo, Type.Null()]),
+  /** Storage order: breaks ties between messages of the same second (WhatsApp stamps seconds). */
+  seq: Type.Integer(),
 });
 export type WhatsAppMessage = Static<typeof WhatsAppMessage>;
 

@@ -13,5 +13,6 @@ export function toMessage(row: MessageRow & { chatJid: string }): WhatsAppMessag
     status: row.status,
     origin: row.origin,
     media: row.media,
+    seq: Number(row.seq),
   };
 }

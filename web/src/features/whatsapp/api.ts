@@ -1,0 +1,42 @@
+import type {
+  AutoReply,
+  AutoReplyList,
+  ConversationList,
+  MessageList,
+  SyncContactsResult,
+  WhatsAppConnectResult,
+  WhatsAppHealth,
+  WhatsAppMessage,
+  WhatsAppStats,
+  WhatsAppStatus,
+} from '@asistente/contracts';
+import { getJson, sendDelete, sendJson } from '../../lib/http';
+
+export type { AutoReply, WhatsAppHealth, WhatsAppMessage, WhatsAppStats, WhatsAppStatus };
+export type Conversation = ConversationList['data'][number];
+
+export const getStatus = () => getJson<WhatsAppStatus>('whatsapp/status');
+export const getHealth = () => getJson<WhatsAppHealth>('whatsapp/health-panel');
+export const connect = () => sendJson<WhatsAppConnectResult>('post', 'whatsapp/connect', {});
+export const disconnect = () => sendJson<{ success: boolean }>('post', 'whatsapp/disconnect', {});
+export const resetSession = () => sendJson<WhatsAppConnectResult & { success: boolean }>('post', 'whatsapp/logout', {});
+export const syncContacts = () => sendJson<SyncContactsResult>('post', 'whatsapp/sync-contacts', {});
+export const getStats = () => getJson<WhatsAppStats>('whatsapp/stats');
+
+export const getConversations = (page: number, limit: number, search: string) =>
+  getJson<ConversationList>('whatsapp/conversations', { searchParams: { page, limit, ...(search ? { search } : {}) } });
+
+export const getMessages = (jid: string, page: number, limit: number) =>
+  getJson<MessageList>('whatsapp/messages', { searchParams: { jid, page, limit } });
+
+export const sendText = (jid: string, text: string) => sendJson<WhatsAppMessage>('post', 'whatsapp/messages', { jid, type: 'text', text });
+
+export const getAutoReplies = () => getJson<AutoReplyList>('whatsapp/auto-replies').then((answer) => answer.data);
+
+/** The spec allows a create that answers only an id: the caller completes the record from what it sent. */
+export const createAutoReply = (body: { keyword: string; response: string; active: boolean }) =>
+  sendJson<Partial<AutoReply> & { id: string }>('post', 'whatsapp/auto-replies', body);
+
+export const updateAutoReply = (id: string, body: { active: boolean }) => sendJson<AutoReply>('patch', `whatsapp/auto-replies/${id}`, body);
+
+export const deleteAutoReply = (id: string) => sendDelete(`whatsapp/auto-replies/${id}`);
