@@ -83,6 +83,7 @@ export async function createPlatform(config: Config, name: string, options: Plat
   const secret = await resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR, log);
   const outboxes = new Map<string, Outbox>();
   if (events) relay.start();
+  if (events && db.kind === 'postgres') relay.listenForCommits();
   const tokens = { secret, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS };
   const revocations = await Revocations.for(db);
   const streams = new LiveStreams();

@@ -46,3 +46,23 @@ t.test('a failing consumer gets the batch again later, in order', async (t) => {
   t.equal(failures, 1, 'the consumer failed once');
   t.same(seen, events.map((e) => e.id));
 });
+
+t.test('an event is relayed right after its transaction commits, not at the next poll', async (t) => {
+  const platform = await createTestPlatform(t);
+  let receivedAt = 0;
+  const event = createEvent('contacts.contact.deleted', randomUUID(), { contactId: randomUUID() });
+  await platform.bus.subscribe('freshness', async (events) => {
+    if (events.some((e) => e.id === event.id)) receivedAt = Date.now();
+  });
+  const outbox = platform.outbox('contacts');
+  // The relay is poked at append, inside the transaction; the commit comes 200 ms later.
+  await platform.db.sql.begin(async (tx) => {
+    await outbox.append(tx, [event]);
+    await tx`select pg_sleep(0.2)`;
+  });
+  const committedAt = Date.now();
+  const deadline = committedAt + 5000;
+  while (!receivedAt && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  t.ok(receivedAt > 0, 'delivered');
+  t.ok(receivedAt - committedAt < 100, `delivered ${receivedAt - committedAt} ms after the commit (the poll is 1,000 ms)`);
+});

@@ -23,6 +23,13 @@ export class Outbox {
       data: e.data as never,
     }));
     await tx`insert into ${tx(this.table)} ${tx(rows, 'id', 'type', 'userId', 'occurredAt', 'data')}`;
+    // Delivered by PostgreSQL at commit, to every process listening: the relay wakes after the commit, not before.
+    await tx`select pg_notify(${outboxChannel(this.table)}, '')`;
     setImmediate(this.onAppend);
   }
+}
+
+/** The NOTIFY channel of an outbox table (`contacts.outbox` → `outbox_contacts`). */
+export function outboxChannel(table: string): string {
+  return `outbox_${table.split('.')[0]}`;
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Sql } from '../db/database.js';
 import type { EventBus } from './bus.js';
 import type { EventEnvelope } from './envelope.js';
+import { outboxChannel } from './outbox.js';
 
 interface OutboxRow {
   id: string;
@@ -11,6 +12,13 @@ interface OutboxRow {
   data: unknown;
   seq: string;
 }
+
+/**
+ * After a poke, passes that find nothing are retried at these delays (ms): the
+ * poke comes from inside the writing transaction, before its commit makes the
+ * rows visible, so the relay looks again shortly instead of waiting a full poll.
+ */
+const AFTER_POKE_MS = [5, 10, 20, 40, 80, 160, 320, 640];
 
 export interface RelayOptions {
   batchSize?: number;
@@ -36,6 +44,8 @@ export class OutboxRelay {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  /** Index into AFTER_POKE_MS while a poked write may still be committing; -1 when none is. */
+  private afterPoke = -1;
 
   constructor(
     private readonly sql: Sql,
@@ -48,8 +58,28 @@ export class OutboxRelay {
     this.claimSeconds = options.claimSeconds ?? 30;
   }
 
+  private listening: boolean = false;
+  private readonly unlisten: (() => Promise<void>)[] = [];
+
   watch(table: string): void {
     this.tables.add(table);
+    if (this.listening) this.listenTo(table);
+  }
+
+  /**
+   * PostgreSQL (not the embedded one, whose socket does not carry notifications): wake on the NOTIFY
+   * each outbox append sends, which PostgreSQL delivers when the writing transaction commits.
+   */
+  listenForCommits(): void {
+    this.listening = true;
+    for (const table of this.tables) this.listenTo(table);
+  }
+
+  private listenTo(table: string): void {
+    this.sql
+      .listen(outboxChannel(table), () => this.poke())
+      .then(({ unlisten }) => void this.unlisten.push(unlisten))
+      .catch((error: unknown) => this.log.warn({ err: error, table }, 'outbox notifications unavailable; polling'));
   }
 
   start(): void {
@@ -60,6 +90,7 @@ export class OutboxRelay {
   /** Asks for a pass now; passes never overlap. */
   poke = (): void => {
     if (this.stopped) return;
+    this.afterPoke = 0;
     if (this.running) {
       this.again = true;
       return;
@@ -76,6 +107,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await Promise.all(this.unlisten.splice(0).map((unlisten) => unlisten().catch(() => undefined)));
     while (this.running) await this.running;
   }
 
@@ -99,7 +131,10 @@ export class OutboxRelay {
     } catch (error) {
       this.log.warn({ err: error }, 'outbox relay pass failed; will retry');
     }
-    if (!this.stopped) this.schedule(this.pollMs);
+    if (this.stopped) return;
+    const followUp = this.afterPoke >= 0 ? AFTER_POKE_MS[this.afterPoke] : undefined;
+    this.afterPoke = followUp === undefined ? -1 : this.afterPoke + 1;
+    this.schedule(followUp ?? this.pollMs);
   }
 
   /** One batch per table; returns how many events were published. */
