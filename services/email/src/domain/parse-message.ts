@@ -28,9 +28,16 @@ export interface ParsedMessage {
 // PostgreSQL refuses NUL in text: a hostile or broken mail must not stop the sync on it.
 const clean = (value: string) => value.replaceAll('\u0000', '');
 
+/** `Nombre <correo>, otro@x` — without the quotes mailparser puts around display names. */
 function addresses(value: AddressObject | AddressObject[] | undefined): string {
   if (!value) return '';
-  return clean((Array.isArray(value) ? value : [value]).map((a) => a.text).join(', '));
+  const entries = (Array.isArray(value) ? value : [value]).flatMap((group) => group.value);
+  const text = entries
+    .flatMap((entry) => (entry.group ? entry.group : [entry]))
+    .map((entry) => (entry.name && entry.address ? `${entry.name} <${entry.address}>` : (entry.address ?? entry.name)))
+    .filter(Boolean)
+    .join(', ');
+  return clean(text);
 }
 
 /** 50 characters of readable text: whitespace folded, for the list. */
