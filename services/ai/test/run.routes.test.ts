@@ -7,7 +7,7 @@ import aiService, { createAiService } from '../src/app.js';
 import { DEFAULT_CONFIG } from '../src/domain/assistant-config.js';
 import { memoryLogger } from './fixtures/memory-log.js';
 import { OpenAiPeer } from './fixtures/openai-peer.js';
-import { WhatsAppSibling } from './fixtures/siblings.js';
+import { EmailSibling, WhatsAppSibling } from './fixtures/siblings.js';
 import { waitFor } from './fixtures/wait.js';
 
 const KEY = 'sk-proj-RunTestKey0123456789abcdefQRST';
@@ -17,8 +17,9 @@ t.teardown(() => peer.close());
 const logs = memoryLogger();
 const platform = await createTestPlatform(t, { log: logs.log, config: { OPENAI_BASE_URL: peer.url } });
 const whatsapp = new WhatsAppSibling();
+const email = new EmailSibling();
 const model = new OpenAiLanguageModel({ baseURL: peer.url, maxRetries: 0, timeoutMs: 300 });
-const app = await buildServicesApp(t, [contactsService, whatsapp.plugin, createAiService({ model })], platform);
+const app = await buildServicesApp(t, [contactsService, whatsapp.plugin, email.plugin, createAiService({ model })], platform);
 
 const events: DomainEvent[] = [];
 await platform.bus.subscribe('run-test-observer', async (batch) => {
@@ -90,17 +91,27 @@ t.test('only configured sources whose service is usable are offered', async (t) 
   const all = await user({ internalSources: ['contacts', 'whatsapp', 'emails', 'calendar'] });
   await run(all, { message: 'Hola' });
   const names = (peer.requests[0]!.body.tools ?? []).map((tool) => tool.function.name);
-  t.same(names, ['buscar_contactos', 'leer_contacto'], 'whatsapp not connected, email and calendar services absent');
+  t.same(names, ['buscar_contactos', 'leer_contacto'], 'whatsapp and mail not connected, calendar service absent');
 
   whatsapp.connect(all.userId);
   peer.reset();
   await run(all, { message: 'Hola' });
   t.same((peer.requests[0]!.body.tools ?? []).map((tool) => tool.function.name), ['buscar_contactos', 'leer_contacto', 'leer_mensajes_whatsapp']);
 
-  const onlyMail = await user({ internalSources: ['emails'] });
+  const onlyCalendar = await user({ internalSources: ['calendar'] });
   peer.reset();
-  await run(onlyMail, { message: 'Hola' });
+  await run(onlyCalendar, { message: 'Hola' });
   t.notOk(peer.requests[0]!.body.tools, 'a configured source whose service is missing is not offered');
+
+  const mail = await user({ internalSources: ['emails', 'whatsapp'] });
+  email.connect(mail.userId);
+  email.deliver(mail.userId, 'proveedor@harinas.example', 'Factura de octubre', 'Adjuntamos la factura de harina');
+  peer.reset();
+  peer.reply({ toolCalls: [{ name: 'buscar_correos', arguments: { texto: 'factura' } }] }, { text: 'Tienes la factura de octubre.' });
+  const answer = await run(mail, { message: '¿Llegó la factura?' });
+  t.same(peer.requests[0]!.body.tools?.map((tool) => tool.function.name), ['buscar_correos'], 'configured and connected: offered; whatsapp not connected');
+  t.same(answer.body.toolCalls, [{ name: 'buscar_correos', arguments: { texto: 'factura' }, summary: 'Buscó correos «factura»: 1 encontrado' }]);
+  t.match(peer.requests[1]!.body.messages.at(-1)!.content, 'Factura de octubre');
 });
 
 t.test('a tool call is answered from the user own data, never another user', async (t) => {
