@@ -299,7 +299,7 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
     t.match(refused.json().message, /no está conectada/);
     t.same((await app.inject({ method: 'POST', url: '/teams/disconnect', headers: { authorization } })).json(), { success: true });
     t.same((await app.inject({ url: '/teams/status', headers: { authorization } })).json(), { connected: false, configured: true });
-    t.equal((await app.inject({ url: `/teams/channels/${encodeURIComponent(general.id)}/messages`, headers: { authorization } })).statusCode, 404);
+    t.equal((await app.inject({ url: `/teams/channels/${encodeURIComponent(general.id)}/messages`, headers: { authorization } })).statusCode, 409);
     t.equal((await app.inject({ url: '/teams' })).statusCode, 401);
   });
 

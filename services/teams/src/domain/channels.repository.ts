@@ -12,14 +12,17 @@ export class ChannelsRepository {
       on conflict (user_id, channel_id) do update set team_id = excluded.team_id, name = excluded.name`;
   }
 
-  async teamOf(userId: string, channelId: string): Promise<string | undefined> {
-    const [row] = await this.sql<{ teamId: string }[]>`
-      select team_id from teams.channels where user_id = ${userId} and channel_id = ${channelId}`;
-    return row?.teamId;
-  }
-
   async forget(userId: string, channelId: string): Promise<void> {
     await this.sql`delete from teams.channels where user_id = ${userId} and channel_id = ${channelId}`;
+  }
+
+  /** The ids among `messageIds` not marked seen yet: a read, so a poll that brings nothing new writes nothing. */
+  async unseen(userId: string, messageIds: string[]): Promise<string[]> {
+    if (messageIds.length === 0) return [];
+    const seen = await this.sql<{ messageId: string }[]>`
+      select message_id from teams.seen_messages where user_id = ${userId} and message_id = any(${this.sql.array(messageIds)}::text[])`;
+    const known = new Set(seen.map((r) => r.messageId));
+    return messageIds.filter((id) => !known.has(id));
   }
 
   /** The ids among `messageIds` not seen before, now marked seen (inside the caller's transaction). */

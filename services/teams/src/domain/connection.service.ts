@@ -45,7 +45,7 @@ export class ConnectionService {
   private readonly signer: OAuthStateSigner;
   private readonly identity: MicrosoftIdentity | undefined;
   /** One refresh in flight per user in this process: concurrent calls share it. */
-  private readonly refreshing = new Map<string, Promise<string>>();
+  private readonly refreshing = new Map<string, Promise<TokenSet>>();
 
   constructor(
     private readonly settings: MicrosoftSettings | undefined,
@@ -107,24 +107,34 @@ export class ConnectionService {
     await this.connections.delete(userId);
   }
 
-  /** Graph on behalf of a connected user; 503 when not configured, 409 when not connected. */
-  async graphFor(userId: string): Promise<UserGraph> {
+  /**
+   * Graph on behalf of a connected user; 503 when not configured, 409 when not connected. With `channelId`,
+   * also the team the channel belongs to (undefined when the user never listed it), in the same query.
+   */
+  async graphFor(userId: string, channelId?: string): Promise<UserGraph & { teamId?: string | undefined }> {
     this.requireIdentity();
-    const row = await this.connections.find(userId);
+    const row = channelId === undefined ? await this.connections.find(userId) : await this.connections.findWithChannel(userId, channelId);
     if (!row) throw notConnected();
-    return { graph: this.graphFromRow(row), msUserId: row.msUserId };
+    return { graph: this.graphFromRow(row), msUserId: row.msUserId, teamId: row.teamId ?? undefined };
   }
 
   private graphFromRow(row: ConnectionRow): MicrosoftGraph {
+    // The row read for this request holds the token; after a refresh, the fresh token replaces it.
+    let access: { token: string; expiresAt: number } | undefined;
     const tokens: AccessTokens = {
       current: async () => {
-        const latest = (await this.connections.find(row.userId)) ?? row;
-        if (latest.expiresAt.getTime() - EXPIRY_MARGIN_MS > Date.now()) {
-          return this.box.open(latest.accessTokenEnc, tokenContext(row.userId, MICROSOFT_ACCESS_TOKEN_COLUMN));
+        if (access && access.expiresAt - EXPIRY_MARGIN_MS > Date.now()) return access.token;
+        if (!access && row.expiresAt.getTime() - EXPIRY_MARGIN_MS > Date.now()) {
+          access = { token: this.box.open(row.accessTokenEnc, tokenContext(row.userId, MICROSOFT_ACCESS_TOKEN_COLUMN)), expiresAt: row.expiresAt.getTime() };
+          return access.token;
         }
-        return this.refresh(row.userId);
+        return tokens.renew();
       },
-      renew: () => this.refresh(row.userId),
+      renew: async () => {
+        const renewed = await this.refresh(row.userId);
+        access = { token: renewed.accessToken, expiresAt: renewed.expiresAt.getTime() };
+        return access.token;
+      },
     };
     return this.graphWithTokens(tokens);
   }
@@ -148,7 +158,7 @@ export class ConnectionService {
     return new MicrosoftGraph(createGraphClient({ graphUrl, tokens }), graphUrl);
   }
 
-  private refresh(userId: string): Promise<string> {
+  private refresh(userId: string): Promise<TokenSet> {
     let pending = this.refreshing.get(userId);
     if (!pending) {
       pending = this.doRefresh(userId).finally(() => this.refreshing.delete(userId));
@@ -157,7 +167,7 @@ export class ConnectionService {
     return pending;
   }
 
-  private async doRefresh(userId: string): Promise<string> {
+  private async doRefresh(userId: string): Promise<TokenSet> {
     const row = await this.connections.find(userId);
     if (!row) throw notConnected();
     if (!row.refreshTokenEnc) throw reconnectRequired();
@@ -165,7 +175,7 @@ export class ConnectionService {
     const tokens = await this.requireIdentity().refresh(refreshToken);
     const sealed = this.seal(userId, tokens);
     await this.connections.updateTokens(userId, sealed.accessTokenEnc, sealed.refreshTokenEnc, tokens.expiresAt);
-    return tokens.accessToken;
+    return tokens;
   }
 
   private seal(userId: string, tokens: TokenSet): { accessTokenEnc: string; refreshTokenEnc: string | null } {

@@ -9,6 +9,8 @@ export interface ConnectionRow {
   accessTokenEnc: string;
   refreshTokenEnc: string | null;
   expiresAt: Date;
+  /** Only from findWithChannel: the channel's team, null when the user never listed that channel. */
+  teamId?: string | null;
 }
 
 export interface NewConnection {
@@ -29,6 +31,16 @@ export class ConnectionsRepository {
     const [row] = await this.sql<ConnectionRow[]>`
       select id, user_id, ms_user_id, display_name, email, access_token_enc, refresh_token_enc, expires_at
       from teams.connections where user_id = ${userId}`;
+    return row;
+  }
+
+  async findWithChannel(userId: string, channelId: string): Promise<ConnectionRow | undefined> {
+    const [row] = await this.sql<ConnectionRow[]>`
+      select c.id, c.user_id, c.ms_user_id, c.display_name, c.email, c.access_token_enc, c.refresh_token_enc,
+             c.expires_at, ch.team_id
+      from teams.connections c
+      left join teams.channels ch on ch.user_id = c.user_id and ch.channel_id = ${channelId}
+      where c.user_id = ${userId}`;
     return row;
   }
 

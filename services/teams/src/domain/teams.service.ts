@@ -2,9 +2,10 @@ import type { TeamsChannel, TeamsMessage, TeamsTeam } from '@asistente/contracts
 import { badRequest, createEvent, notFound, type Outbox, type Sql } from '@asistente/kit';
 import type * as Graph from '@microsoft/microsoft-graph-types';
 import type { ChannelsRepository } from './channels.repository.js';
-import type { ConnectionService } from './connection.service.js';
+import type { ConnectionService, UserGraph } from './connection.service.js';
 import { viaGraph } from './graph-errors.js';
 import { htmlToText } from './html-text.js';
+import { RecentlySeen } from './recently-seen.js';
 
 const CHANNEL_GONE = 'El canal ya no existe en Microsoft Teams o ya no eres miembro.';
 const TEAM_GONE = 'El equipo ya no existe en Microsoft Teams o ya no eres miembro.';
@@ -30,6 +31,8 @@ function author(message: Graph.ChatMessage): string {
 
 /** Teams, channels and channel messages of the connected account. */
 export class TeamsService {
+  private readonly seen = new RecentlySeen();
+
   constructor(
     private readonly sql: Sql,
     private readonly connection: ConnectionService,
@@ -65,8 +68,7 @@ export class TeamsService {
    * the first time are announced once as teams.message.received.
    */
   async messages(userId: string, channelId: string, limit: number): Promise<TeamsMessage[]> {
-    const teamId = await this.teamOf(userId, channelId);
-    const { graph, msUserId } = await this.connection.graphFor(userId);
+    const { graph, msUserId, teamId } = await this.channelGraph(userId, channelId);
     const raw = await this.gone(userId, channelId, () => graph.channelMessages(teamId, channelId, limit));
     const messages = raw
       .filter((m) => m.messageType === undefined || m.messageType === 'message')
@@ -86,8 +88,7 @@ export class TeamsService {
   async post(userId: string, channelId: string, text: string): Promise<TeamsMessage> {
     const message = text.trim();
     if (!message) throw badRequest('El mensaje no puede estar vacío', 'MESSAGE_EMPTY');
-    const teamId = await this.teamOf(userId, channelId);
-    const { graph } = await this.connection.graphFor(userId);
+    const { graph, teamId } = await this.channelGraph(userId, channelId);
     const sent = await this.gone(userId, channelId, () => graph.postChannelMessage(teamId, channelId, message));
     const id = sent.id ?? '';
     await this.sql.begin(async (tx) => {
@@ -104,17 +105,24 @@ export class TeamsService {
   }
 
   private async announceReceived(userId: string, channelId: string, ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.sql.begin(async (tx) => {
-      const fresh = await this.channels.markSeen(tx, userId, ids);
-      await this.outbox.append(tx, fresh.map((messageId) => createEvent('teams.message.received', userId, { messageId, channelId })));
-    });
+    const unknown = this.seen.unknown(userId, ids);
+    if (unknown.length === 0) return;
+    const candidates = await this.channels.unseen(userId, unknown);
+    if (candidates.length > 0) {
+      await this.sql.begin(async (tx) => {
+        // Marking is the arbiter: of two concurrent polls, only one inserts (and announces) each id.
+        const fresh = await this.channels.markSeen(tx, userId, candidates);
+        await this.outbox.append(tx, fresh.map((messageId) => createEvent('teams.message.received', userId, { messageId, channelId })));
+      });
+    }
+    this.seen.add(userId, unknown);
   }
 
-  private async teamOf(userId: string, channelId: string): Promise<string> {
-    const teamId = await this.channels.teamOf(userId, channelId);
+  /** The user's Graph and the channel's team, read together (one query per message poll). */
+  private async channelGraph(userId: string, channelId: string): Promise<UserGraph & { teamId: string }> {
+    const { teamId, ...user } = await this.connection.graphFor(userId, channelId);
     if (!teamId) throw notFound('Canal no encontrado: abre primero su equipo en la pantalla de Teams.');
-    return teamId;
+    return { ...user, teamId };
   }
 
   /** A channel Graph says is gone is forgotten here too. */
