@@ -3,15 +3,21 @@
 // side by side with a bare Fastify hello world measured in the same run. Google is the test peer
 // (services/calendar/test/google-peer.ts, loaded through tsx): the real client connects and syncs once,
 // then every view answers from the mirror.
-//   node bench/calendar-month.js [--events 5000] [--months 12] [--duration 10] [--connections 50]
+//   node bench/calendar-month.js [--distributed] [--events 5000] [--months 12] [--duration 10] [--connections 50]
+// --distributed (or BENCH_DISTRIBUTED=1) runs the separate processes against DATABASE_URL and NATS_URL,
+// on a database and stream of their own.
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { tsImport } from 'tsx/esm/api';
+import { createTestDatabase } from '../packages/kit/dist/testing/index.js';
 import { registerUser, startApp, startHelloWorld } from './lib/app.js';
 import { printTable } from './lib/table.js';
 
 const { values: args } = parseArgs({
   options: {
+    distributed: { type: 'boolean', default: process.env.BENCH_DISTRIBUTED === '1' },
     events: { type: 'string', default: '5000' },
     months: { type: 'string', default: '12' },
     duration: { type: 'string', default: '10' },
@@ -25,6 +31,11 @@ const CONNECTIONS = Number(args.connections);
 /** From the issue: the month view, p99 under this at 50 connections with 5,000 mirrored events. */
 const MONTH_P99_TARGET_MS = 30;
 const EMAIL = 'bench.calendario@example.com';
+
+if (args.distributed && (!process.env.DATABASE_URL || !process.env.NATS_URL)) {
+  console.error('--distributed needs DATABASE_URL (a server to create a database on) and NATS_URL');
+  process.exit(1);
+}
 const DAY = 86_400_000;
 
 async function load(url, title, headers = {}) {
@@ -68,10 +79,12 @@ const peer = await new GooglePeer().start();
 peer.addAccount(EMAIL);
 seed(peer);
 Object.assign(process.env, peer.config());
+const database = args.distributed ? await createTestDatabase(process.env.DATABASE_URL) : undefined;
 const hello = await startHelloWorld();
-const app = await startApp();
+const app = await startApp({ distributed: args.distributed, databaseUrl: database?.url });
 try {
-  console.log(`\nMi Asistente.IA embedded (one process, PGlite): ${CONNECTIONS} connections, ${DURATION} s per run`);
+  const topology = args.distributed ? 'distributed (Postgres + JetStream, gateway proxying)' : 'embedded (one process, PGlite)';
+  console.log(`\nMi Asistente.IA ${topology}: ${CONNECTIONS} connections, ${DURATION} s per run`);
   const authorization = await registerUser(app.url);
   await connectGoogle(app.url, authorization);
   const now = new Date();
@@ -106,4 +119,10 @@ try {
   await app.stop();
   await hello.stop();
   await peer.stop();
+  if (database) await database.drop();
+  if (app.stream) {
+    const nc = await connect({ servers: process.env.NATS_URL });
+    await (await jetstreamManager(nc)).streams.delete(app.stream).catch(() => undefined);
+    await nc.close();
+  }
 }
