@@ -160,6 +160,11 @@ export function ContactsPage() {
             onDelete={(contact) => setDialog({ kind: 'delete', ids: [contact.id] })}
           />
         )}
+        {list.data?.totalCapped && (
+          <p className="contacts-capped" role="status">
+            Más de {total.toLocaleString('es-ES')} contactos coinciden: afina la búsqueda para ver el resto.
+          </p>
+        )}
         {list.data && <Pagination page={list.data.page} pageSize={list.data.limit} total={total} onPage={setPage} />}
       </section>
 
