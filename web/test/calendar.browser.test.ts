@@ -6,6 +6,7 @@ import {
   launchBrowser,
   registerUser,
   screenshot,
+  seriousA11yViolations,
   signedInContext,
   startApp,
   type RunningApp,
@@ -195,10 +196,12 @@ browserSuite(t, () => {
     await page.goto('/calendar');
     await page.locator(`[data-day="${dayOfThisMonth(14)}"]`).getByRole('button', { name: '+2 más' }).waitFor();
     t.ok(await noHorizontalScroll(page), 'Calendario fits');
+    t.same(await seriousA11yViolations(page), [], 'no serious accessibility findings on Calendario');
     await screenshot(page, 'calendario-360');
     await page.goto('/google-calendar');
     await page.getByRole('heading', { name: 'Google Calendar & Meet' }).waitFor();
     t.ok(await noHorizontalScroll(page), 'Google Calendar fits');
+    t.same(await seriousA11yViolations(page), [], 'no serious accessibility findings on Google Calendar');
     await screenshot(page, 'google-calendar-360');
     await page.setViewportSize({ width: 1366, height: 900 });
   });

@@ -19,7 +19,7 @@ export function MonthGrid({ month, items, onOpenEvent, onOpenDay, onCreateOn }: 
   const days = gridDays(month);
   return (
     <div className="card cal-grid-card">
-      <div className="cal-grid" role="grid" aria-label="Eventos del mes">
+      <div className="cal-grid" role="table" aria-label="Eventos del mes">
         <div className="cal-row cal-weekdays" role="row">
           {WEEKDAYS.map((d, i) => (
             <div key={d} role="columnheader" className="cal-weekday">
@@ -37,7 +37,7 @@ export function MonthGrid({ month, items, onOpenEvent, onOpenDay, onCreateOn }: 
               return (
                 <div
                   key={key}
-                  role="gridcell"
+                  role="cell"
                   data-day={key}
                   aria-label={DAY_LABEL.format(day)}
                   className={`cal-cell ${outside ? 'is-outside' : ''} ${key === today ? 'is-today' : ''}`}
