@@ -15,6 +15,7 @@ import {
   storeConfig,
   validateConfig,
 } from './assistant-config';
+import { withoutAutoReplySettings } from './assistant';
 
 const loadConfig = () => getJson<{ data: AssistantConfig }>('ai/assistant').then((answer) => answer.data);
 const saveConfig = (config: AssistantConfig) => sendJson<{ success: boolean; data: AssistantConfig }>('put', 'ai/assistant', config);
@@ -62,7 +63,7 @@ export function PromptsTab({ children }: { children?: ReactNode }) {
     storeConfig(toSave);
     setSaving(true);
     try {
-      const answer = await saveConfig(toSave);
+      const answer = await saveConfig(withoutAutoReplySettings(toSave));
       setConfig(answer.data);
       storeConfig(answer.data);
       setSavedOnlyHere(false);

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { PageHeader } from '../../ui/PageHeader';
 import type { Conversation } from './api';
+import { AssistantTester, AutoReplySettings, ChatAssistantControl } from './assistant';
 import { AutoRepliesView } from './AutoRepliesView';
 import { ChatDrawer } from './ChatDrawer';
 import { ConnectionCard } from './ConnectionCard';
@@ -57,7 +58,12 @@ export function WhatsAppPage() {
         ))}
       </div>
       <div role="tabpanel" id={`wa-panel-${tab}`} aria-labelledby={`wa-tab-${tab}`}>
-        {tab === 'prompts' && <PromptsTab />}
+        {tab === 'prompts' && (
+          <PromptsTab>
+            <AutoReplySettings />
+            <AssistantTester />
+          </PromptsTab>
+        )}
         {tab === 'stats' && <StatsTab stats={stats} failed={statsFailed} />}
         {tab === 'conversations' && <ConversationsView onOpen={setOpen} version={version} />}
         {tab === 'auto-replies' && <AutoRepliesView />}
@@ -66,6 +72,7 @@ export function WhatsAppPage() {
         <ChatDrawer
           key={open.id}
           conversation={open}
+          headerExtra={<ChatAssistantControl jid={open.id} />}
           onClose={() => {
             setOpen(null);
             refresh();

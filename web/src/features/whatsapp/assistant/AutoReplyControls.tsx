@@ -20,17 +20,20 @@ export function AutoReplyControls({ value, onChange, disabled = false }: AutoRep
         <input
           id={autoId}
           type="checkbox"
+          aria-describedby={`${autoId}-hint`}
           checked={value.autoReply}
           disabled={disabled}
           onChange={(e) => set({ autoReply: e.currentTarget.checked })}
         />
-        <label htmlFor={autoId}>
-          <strong>Responder automáticamente en WhatsApp</strong>
-          <span className="field-hint">
-            El asistente contesta los mensajes que ninguna respuesta automática por palabra clave respondió. Cada respuesta usa tu API
+        <div>
+          <label htmlFor={autoId}>
+            <strong>Responder con el asistente IA</strong>
+          </label>
+          <p id={`${autoId}-hint`} className="field-hint">
+            El asistente contesta en WhatsApp los mensajes que ninguna respuesta por palabra clave respondió. Cada respuesta usa tu API
             key de OpenAI: está desactivado hasta que lo actives.
-          </span>
-        </label>
+          </p>
+        </div>
       </div>
       <div className="form-row">
         <TextField
@@ -69,17 +72,20 @@ export function AutoReplyControls({ value, onChange, disabled = false }: AutoRep
         <input
           id={bookId}
           type="checkbox"
+          aria-describedby={`${bookId}-hint`}
           checked={value.canBookMeetings}
           disabled={disabled}
           onChange={(e) => set({ canBookMeetings: e.currentTarget.checked })}
         />
-        <label htmlFor={bookId}>
-          <strong>Permitir agendar reuniones</strong>
-          <span className="field-hint">
+        <div>
+          <label htmlFor={bookId}>
+            <strong>Permitir agendar reuniones</strong>
+          </label>
+          <p id={`${bookId}-hint`} className="field-hint">
             Con Google Calendar conectado, el asistente ofrece huecos libres y crea la reunión con enlace de Google Meet cuando el cliente
             elige uno.
-          </span>
-        </label>
+          </p>
+        </div>
       </div>
     </div>
   );

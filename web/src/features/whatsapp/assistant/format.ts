@@ -66,3 +66,21 @@ export function usageLabel(usage: AiUsageToday): { text: string; warning: string
     warning: usage.budgetReached ? 'El asistente dejó de responder por hoy: se alcanzó el presupuesto diario.' : null,
   };
 }
+
+/**
+ * The configuration without the fields the automatic-answer card owns: what the Prompts IA form saves, so
+ * its copy (loaded earlier, or kept in local storage) never overwrites what that card saved since. The
+ * server keeps the stored value of a field a PUT leaves out.
+ */
+export function withoutAutoReplySettings(config: AssistantConfig): AssistantConfig {
+  const {
+    autoReply: _autoReply,
+    maxRepliesPerChatPerDay: _maxReplies,
+    dailyBudgetUsd: _budget,
+    canBookMeetings: _canBook,
+    handoffPhrase: _handoff,
+    variableValues: _values,
+    ...rest
+  } = config;
+  return rest;
+}

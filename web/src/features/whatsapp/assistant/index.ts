@@ -4,4 +4,4 @@ export { AutoReplyControls } from './AutoReplyControls';
 export { AutoReplySettings } from './AutoReplySettings';
 export { ChatAssistantControl } from './ChatAssistantControl';
 export { UsageToday } from './UsageToday';
-export { autoReplySettings, type AutoReplySettingsValue } from './format';
+export { autoReplySettings, withoutAutoReplySettings, type AutoReplySettingsValue } from './format';
