@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Button } from './Button';
 
@@ -11,6 +11,9 @@ function focusables(root: HTMLElement): HTMLElement[] {
 
 /** Open dialogs, innermost last: only the top one answers the keyboard. */
 const openDialogs: HTMLElement[] = [];
+// Not useId: under preact/compat a dialog rendered inside another's portal can get an id already in use,
+// and its aria-labelledby would then name it after the wrong title.
+let titleSeq = 0;
 
 interface ModalProps {
   title: string;
@@ -31,7 +34,7 @@ interface ModalProps {
  * form, and hands focus back to its opener.
  */
 export function Modal({ title, onClose, children, footer, wide = false, dirty = false }: ModalProps) {
-  const titleId = useId();
+  const [titleId] = useState(() => `dialogo-titulo-${++titleSeq}`);
   const dialogRef = useRef<HTMLDivElement>(null);
   const [askingDiscard, setAskingDiscard] = useState(false);
   const latest = useRef({ onClose, dirty, askingDiscard });

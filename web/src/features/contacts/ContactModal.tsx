@@ -1,8 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../lib/errors';
+import { LIMITS, tooLong } from '../../lib/limits';
 import { toast } from '../../lib/toasts';
 import { isEmail, type FieldErrors } from '../../lib/validation';
 import { Button } from '../../ui/Button';
+import { focusFirstInvalid } from '../../ui/focus';
+import { FormError } from '../../ui/FormError';
 import { Modal } from '../../ui/Modal';
 import { TextField } from '../../ui/TextField';
 import { useForm } from '../../ui/use-form';
@@ -36,7 +39,7 @@ interface ContactModalProps {
 }
 
 export function ContactModal({ contact, onClose, onSaved }: ContactModalProps) {
-  const { formRef, values: form, bind, check } = useForm<ContactForm>({
+  const { formRef, values: form, bind, check, dirty } = useForm<ContactForm>({
     firstName: contact?.firstName ?? '',
     lastName: contact?.lastName ?? '',
     email: contact?.email ?? '',
@@ -46,10 +49,16 @@ export function ContactModal({ contact, onClose, onSaved }: ContactModalProps) {
   const [tags, setTags] = useState<string[]>(contact?.tags ?? []);
   const [tagDraft, setTagDraft] = useState('');
   const [saving, setSaving] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const tagsChanged = tags.join('\n') !== (contact?.tags ?? []).join('\n') || tagDraft.trim() !== '';
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!check()) return;
+    if (tooLong(tagDraft, LIMITS.tag)) {
+      focusFirstInvalid(formRef.current);
+      return;
+    }
     const input: ContactInput = {
       firstName: form.firstName.trim(),
       lastName: form.lastName.trim(),
@@ -65,14 +74,16 @@ export function ContactModal({ contact, onClose, onSaved }: ContactModalProps) {
       toast.success(contact ? 'Contacto actualizado' : 'Contacto creado');
       onSaved();
     } catch (err) {
-      toast.error(errorMessage(err));
+      // Shown in the dialog and focused there, so nothing typed is lost and the reason is read out.
+      setServerError(errorMessage(err));
       setSaving(false);
     }
   };
 
   return (
-    <Modal title={contact ? 'Editar Contacto' : 'Nuevo Contacto'} onClose={onClose}>
+    <Modal title={contact ? 'Editar Contacto' : 'Nuevo Contacto'} onClose={onClose} dirty={dirty || tagsChanged}>
       <form ref={formRef} onSubmit={onSubmit} noValidate>
+        <FormError message={serverError} />
         <div className="form-row">
           <TextField label="Nombre" autoFocus {...bind('firstName')} />
           <TextField label="Apellido" {...bind('lastName')} />

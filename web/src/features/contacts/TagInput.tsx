@@ -1,4 +1,5 @@
 import { useId, useState, type KeyboardEvent } from 'react';
+import { LIMITS, tooLong } from '../../lib/limits';
 
 interface TagInputProps {
   tags: string[];
@@ -18,10 +19,13 @@ export function addTag(tags: string[], raw: string): string[] {
 export function TagInput({ tags, onChange, draft, onDraft }: TagInputProps) {
   const id = useId();
   const [announcement, setAnnouncement] = useState('');
+  // Checked as the person types, with the server's own sentence, so a long tag never reaches the server.
+  const error = tooLong(draft, LIMITS.tag);
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key !== 'Enter') return;
     event.preventDefault();
+    if (tooLong(draft, LIMITS.tag)) return;
     const next = addTag(tags, draft);
     if (next !== tags) setAnnouncement(`Etiqueta ${draft.trim()} agregada`);
     onChange(next);
@@ -35,13 +39,19 @@ export function TagInput({ tags, onChange, draft, onDraft }: TagInputProps) {
         id={id}
         value={draft}
         placeholder="Escribe una etiqueta y presiona Enter"
-        aria-describedby={`${id}-hint`}
+        aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
+        aria-invalid={error ? true : undefined}
         onInput={(e) => onDraft(e.currentTarget.value)}
         onKeyDown={onKeyDown}
       />
       <p id={`${id}-hint`} className="field-hint">
         Presiona Enter para agregar cada etiqueta.
       </p>
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
       {tags.length > 0 && (
         <ul className="tag-list" aria-label="Etiquetas agregadas">
           {tags.map((tag) => (
