@@ -197,6 +197,8 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
     peer.addEvent(work, { subject: 'En marcha', isOnlineMeeting: true, start: utc(at(-hour / 2)), end: utc(at(hour / 2)), onlineMeeting: { joinUrl: 'https://teams.microsoft.com/l/meetup-join/a' } });
     peer.addEvent(work, { subject: 'Terminada', isOnlineMeeting: true, start: utc(at(-3 * hour)), end: utc(at(-2 * hour)) });
     peer.addEvent(work, { subject: 'Sin Teams', isOnlineMeeting: false, start: utc(at(hour)), end: utc(at(2 * hour)) });
+    peer.addEvent(work, { subject: 'Hace un día', isOnlineMeeting: true, start: utc(at(-25 * hour)), end: utc(at(-24 * hour)) });
+    peer.addEvent(work, { subject: 'Cancelada', isOnlineMeeting: true, isCancelled: true, start: utc(at(3 * hour)), end: utc(at(4 * hour)) });
 
     const invalid: [object, RegExp][] = [
       [{ startTime: at(hour), endTime: at(2 * hour) }, /título es requerido/],

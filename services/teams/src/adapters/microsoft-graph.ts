@@ -20,6 +20,9 @@ const UTC = { Prefer: 'outlook.timezone="UTC"' };
 
 const segment = (id: string) => encodeURIComponent(id);
 
+/** Graph's start dateTime (UTC, as we ask for it), for ordering. */
+const startOf = (event: Graph.Event) => event.start?.dateTime ?? '';
+
 /**
  * The Microsoft Graph subset this product uses, over the real SDK client. Collections follow
  * `@odata.nextLink` until done (or until `max` items), so no caller ever sees only Graph's first page.
@@ -74,18 +77,14 @@ export class MicrosoftGraph {
     return this.all<Graph.Event>(`${base}/calendarView?${query.toString()}`, Number.POSITIVE_INFINITY, UTC);
   }
 
-  /** Teams online meetings of the default calendar ending at or after `since`, earliest first. */
-  async onlineMeetings(since: Date, skip: number, top: number): Promise<Graph.Event[]> {
-    const filter = `isOnlineMeeting eq true and end/dateTime ge '${since.toISOString().slice(0, 19)}'`;
-    const page = (await this.client
-      .api('/me/events')
-      .headers(UTC)
-      .filter(filter)
-      .orderby('start/dateTime')
-      .skip(skip)
-      .top(top)
-      .get()) as Page<Graph.Event>;
-    return page.value ?? [];
+  /**
+   * Teams online meetings of the default calendar overlapping [from, to), earliest first. Graph refuses
+   * `$filter=isOnlineMeeting eq true` (400 ErrorInvalidProperty), and /me/events lists series masters, not
+   * occurrences: the calendar view of the window, filtered here, is what shows a weekly meeting each week.
+   */
+  async onlineMeetings(from: Date, to: Date): Promise<Graph.Event[]> {
+    const events = await this.calendarView('primary', from, to);
+    return events.filter((e) => e.isOnlineMeeting === true && !e.isCancelled).sort((a, b) => startOf(a).localeCompare(startOf(b)));
   }
 
   createOnlineMeeting(meeting: NewOnlineMeeting): Promise<Graph.Event> {

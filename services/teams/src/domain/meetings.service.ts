@@ -4,10 +4,11 @@ import { toMeeting } from './calendar-event.js';
 import type { ConnectionService } from './connection.service.js';
 import { viaGraph } from './graph-errors.js';
 
-/** Meetings that ended earlier today still show (as Finalizada); older ones do not. */
-function startOfTodayUtc(now = new Date()): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-}
+/** How far ahead the meetings list looks. */
+const MEETINGS_WINDOW_MS = 90 * 24 * 3600_000;
+
+/** Meetings that ended in the last hours still show (as Finalizada); older ones do not. */
+const RECENT_MS = 12 * 3600_000;
 
 /** Teams online meetings: events of the default Outlook calendar with a Teams join link. */
 export class MeetingsService {
@@ -19,8 +20,10 @@ export class MeetingsService {
 
   async list(userId: string, query: TeamsMeetingsQuery): Promise<TeamsMeetingList> {
     const { graph } = await this.connection.graphFor(userId);
-    const events = await viaGraph(() => graph.onlineMeetings(startOfTodayUtc(), (query.page - 1) * query.limit, query.limit));
-    return { meetings: events.map((e) => toMeeting(e)), page: query.page, limit: query.limit };
+    const from = new Date(Date.now() - RECENT_MS);
+    const events = await viaGraph(() => graph.onlineMeetings(from, new Date(from.getTime() + MEETINGS_WINDOW_MS)));
+    const offset = (query.page - 1) * query.limit;
+    return { meetings: events.slice(offset, offset + query.limit).map((e) => toMeeting(e)), page: query.page, limit: query.limit };
   }
 
   async create(userId: string, body: TeamsMeetingBody): Promise<TeamsMeeting> {

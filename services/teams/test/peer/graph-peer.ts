@@ -328,7 +328,10 @@ export class GraphPeer {
       if (method === 'GET') {
         let events = [...calendar.events];
         const filter = q.get('$filter') ?? '';
-        if (/isOnlineMeeting eq true/.test(filter)) events = events.filter((e) => e.isOnlineMeeting === true);
+        // As Graph: isOnlineMeeting and onlineMeetingProvider cannot be filtered on.
+        if (/isOnlineMeeting|onlineMeetingProvider/.test(filter)) {
+          return this.json(res, 400, odataError('ErrorInvalidProperty', "The property 'IsOnlineMeeting' does not support filtering."));
+        }
         const endGe = /end\/dateTime ge '([^']+)'/.exec(filter)?.[1];
         if (endGe) events = events.filter((e) => instant(e.end) >= Date.parse(`${endGe}Z`));
         if (q.get('$orderby') === 'start/dateTime') events.sort((a, b) => instant(a.start) - instant(b.start));
