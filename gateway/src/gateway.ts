@@ -6,6 +6,7 @@ import { authPlugin, createHttpApp, healthRoutes, trustProxySetting, type App, t
 import { installAuthGate } from './auth-gate.js';
 import { API_PREFIX, ROUTES } from './routing-table.js';
 import { serveWeb } from './static-web.js';
+import { parseUpstreams, roundRobin, upstreamFailure, upstreamReady } from './upstreams.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -38,7 +39,17 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
     registerPerIp: config.RATE_LIMIT_REGISTER_MAX,
     windowMs: config.RATE_LIMIT_WINDOW_MS,
   });
-  await app.register(healthRoutes, { sql: platform.db.sql, bus: platform.bus, name: `gateway (${topology})` });
+  // Distributed, the gateway is ready when every service behind it is: /ready names the ones missing.
+  const probes =
+    topology === 'distributed'
+      ? Object.fromEntries(
+          ROUTES.map((route) => {
+            const urls = parseUpstreams(config[route.urlVariable] ?? '');
+            return [route.name, async () => (await Promise.all(urls.map((url) => upstreamReady(url)))).some(Boolean)];
+          }),
+        )
+      : undefined;
+  await app.register(healthRoutes, { sql: platform.db.sql, bus: platform.bus, name: `gateway (${topology})`, probes });
 
   for (const route of ROUTES) {
     if (topology === 'embedded') {
@@ -46,15 +57,27 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
       await app.register(plugin, { prefix: API_PREFIX, platform });
       continue;
     }
-    const upstream = config[route.urlVariable];
-    if (!upstream) throw new Error(`${route.urlVariable} is required in the distributed topology`);
+    const upstreams = parseUpstreams(config[route.urlVariable] ?? '');
+    if (upstreams.length === 0) throw new Error(`${route.urlVariable} is required in the distributed topology`);
+    const pick = roundRobin(upstreams);
     for (const prefix of route.prefixes) {
       await app.register(httpProxy, {
-        upstream,
+        // One replica: a pool to it; several: each request goes to the next (an agent reaches them all).
+        upstream: upstreams.length === 1 ? upstreams[0]! : '',
         prefix: `${API_PREFIX}${prefix}`,
         rewritePrefix: prefix,
         replyOptions: {
-          rewriteRequestHeaders: (request, headers) => ({ ...headers, 'x-request-id': String(request.id) }),
+          ...(upstreams.length > 1 ? { getUpstream: () => pick() } : {}),
+          // `expect: 100-continue` was answered here (Node sends the 100); undici refuses to forward it.
+          rewriteRequestHeaders: (request, headers) => {
+            const { expect: _answered, ...forwarded } = headers;
+            return { ...forwarded, 'x-request-id': String(request.id) };
+          },
+          onError: (reply, { error }) => {
+            const body = upstreamFailure(error as Parameters<typeof upstreamFailure>[0], route.name);
+            reply.request.log.warn({ err: error, service: route.name }, 'upstream failed');
+            void reply.code(body.statusCode).send(body);
+          },
         },
       });
     }

@@ -1,0 +1,41 @@
+import { errorBody, type ErrorBody } from '@asistente/kit';
+
+/** `<NAME>_URL` may list several replicas, comma-separated: requests are spread over them. */
+export function parseUpstreams(value: string): string[] {
+  return value
+    .split(',')
+    .map((url) => url.trim().replace(/\/$/, ''))
+    .filter(Boolean);
+}
+
+/** Round-robin over a service's replicas. */
+export function roundRobin(urls: string[]): () => string {
+  let next = 0;
+  return () => urls[next++ % urls.length]!;
+}
+
+const UNAVAILABLE = 'El servicio no está disponible en este momento. Inténtalo de nuevo en unos segundos';
+
+/**
+ * What the gateway answers when the service behind a route failed it: the
+ * service refused or is down (503), answered nothing in time (504), or broke
+ * the exchange (502), never a 500, always in the house shape.
+ */
+export function upstreamFailure(error: { statusCode?: number; code?: string; cause?: { code?: string } }, service: string): ErrorBody {
+  const cause = error.cause?.code ?? '';
+  const down = error.statusCode === 503 || /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN/.test(cause);
+  const status = error.statusCode === 504 || /TIMEOUT/.test(`${error.code ?? ''} ${cause}`) ? 504 : down ? 503 : 502;
+  const code = status === 504 ? 'UPSTREAM_TIMEOUT' : status === 503 ? 'UPSTREAM_UNAVAILABLE' : 'BAD_GATEWAY';
+  return { ...errorBody(status, code, UNAVAILABLE), service } as ErrorBody & { service: string };
+}
+
+/** Whether one replica answers its own /ready in time. */
+export async function upstreamReady(url: string, timeoutMs = 1500): Promise<boolean> {
+  try {
+    const response = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(timeoutMs) });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}

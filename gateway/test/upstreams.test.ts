@@ -1,0 +1,90 @@
+import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import Fastify from 'fastify';
+import t from 'tap';
+import { createTestPlatform, signToken } from '@asistente/kit/testing';
+import { buildGateway } from '../src/gateway.js';
+import { ROUTES } from '../src/routing-table.js';
+
+/** A replica of "contacts": counts the requests it served and the bytes of each upload. */
+async function replica(t: { teardown(fn: () => unknown): void }, name: string, hits: string[]): Promise<string> {
+  const app = Fastify();
+  app.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
+  app.get('/ready', async () => ({ status: 'ready' }));
+  app.get('/contacts', async () => {
+    hits.push(name);
+    return { items: [], total: 0 };
+  });
+  app.post('/contacts/import', async (request) => {
+    let bytes = 0;
+    for await (const chunk of request.body as AsyncIterable<Buffer>) bytes += chunk.length;
+    return { bytes };
+  });
+  t.teardown(() => app.close());
+  return app.listen({ port: 0, host: '127.0.0.1' });
+}
+
+async function deadUrl(): Promise<string> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(`http://127.0.0.1:${port}`));
+    });
+  });
+}
+
+const hits: string[] = [];
+const first = await replica(t, 'a', hits);
+const second = await replica(t, 'b', hits);
+const dead = await deadUrl();
+const urls = Object.fromEntries(ROUTES.map((r) => [r.urlVariable, dead]));
+const platform = await createTestPlatform(t, { config: { ...urls, CONTACTS_URL: `${first},${second}` } });
+const gateway = await buildGateway(platform, 'distributed');
+const base = await gateway.listen({ port: 0, host: '127.0.0.1' });
+t.teardown(() => gateway.close());
+const { authorization } = signToken(gateway);
+
+t.test('several replicas of a service: requests are spread over them', async (t) => {
+  hits.length = 0;
+  for (let i = 0; i < 6; i++) t.equal((await gateway.inject({ url: '/api/contacts', headers: { authorization } })).statusCode, 200);
+  t.same([...hits].sort(), ['a', 'a', 'a', 'b', 'b', 'b']);
+});
+
+t.test('a service that is down answers 503 in Spanish naming it, never 500', async (t) => {
+  const res = await gateway.inject({ url: '/api/ai/assistant', headers: { authorization } });
+  t.equal(res.statusCode, 503);
+  t.match(res.json(), { statusCode: 503, code: 'UPSTREAM_UNAVAILABLE', error: 'Service Unavailable', message: /no está disponible/, service: 'ai' });
+});
+
+t.test("the gateway's /ready names the services it cannot reach", async (t) => {
+  const res = await gateway.inject({ url: '/ready' });
+  t.equal(res.statusCode, 503);
+  const body = res.json<{ checks: Record<string, string>; missing: string[] }>();
+  t.equal(body.checks.contacts, 'ok');
+  t.same([...body.missing].sort(), ROUTES.map((r) => r.name).filter((n) => n !== 'contacts').sort());
+});
+
+t.test('a large upload sent with Expect: 100-continue goes through the gateway', async (t) => {
+  const csv = Buffer.from(`Nombre,Apellido\n${'Ana,López\n'.repeat(200_000)}`);
+  const answer = await new Promise<{ status: number; body: string; continued: boolean }>((resolve, reject) => {
+    let continued = false;
+    const req = httpRequest(`${base}/api/contacts/import`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'text/csv', 'content-length': csv.length, expect: '100-continue' },
+    });
+    req.on('continue', () => {
+      continued = true;
+      req.end(csv);
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, continued }));
+    });
+    req.on('error', reject);
+    req.flushHeaders();
+  });
+  t.ok(answer.continued, 'the gateway said 100 Continue');
+  t.equal(answer.status, 200, answer.body);
+  t.same(JSON.parse(answer.body), { bytes: csv.length });
+});
