@@ -152,7 +152,8 @@ export type MicrosoftEventsQuery = Static<typeof MicrosoftEventsQuery>;
  * The normalised calendar event of the spec (section 3), shaped like calendar.ts's CalendarEvent (one shape
  * for Google and Microsoft in Calendario) with source msteams and the Teams join link when there is one.
  * Timed events: ISO instants in startDate/endDate and startTime/endTime. All-day events (`allDay: true`,
- * type 'reminder'): YYYY-MM-DD dates in both pairs, the last day inclusive.
+ * type 'reminder'): YYYY-MM-DD dates in both pairs with Graph's exclusive end (the day after the last), which
+ * Calendario shows one day earlier.
  */
 export const MicrosoftCalendarEvent = Type.Object({
   id: Type.String(),

@@ -283,7 +283,7 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
       });
       t.match(events[1], { title: 'Semanal', isRecurring: true, recurrencePattern: 'weekly', attendees: ['luis@contoso.example'] });
       t.match(events[2], { title: 'Cancelada', status: 'cancelled' });
-      t.match(events[3], { allDay: true, type: 'reminder', startDate: '2031-03-20', endDate: '2031-03-20', startTime: '2031-03-20', endTime: '2031-03-20' });
+      t.match(events[3], { allDay: true, type: 'reminder', startDate: '2031-03-20', endDate: '2031-03-21', startTime: '2031-03-20', endTime: '2031-03-21' }, "all day: Graph's exclusive end");
     }
     const bad = await app.inject({ url: '/microsoft/events?dateFrom=ayer', headers: { authorization } });
     t.equal(bad.statusCode, 400);

@@ -45,18 +45,18 @@ export function toCalendarEvent(event: Graph.Event, calendarId: string): Microso
   const allDay = event.isAllDay === true;
   const start = graphInstant(event.start);
   const end = graphInstant(event.end);
-  // Graph stores an all-day event's end as the next midnight (exclusive); Calendario shows the last day.
+  // All-day: Graph's dates as stored, the end exclusive (the next midnight); Calendario shows the day before.
   const startDay = start.slice(0, 10);
-  const lastDay = end ? new Date(Math.max(Date.parse(end) - 24 * 3600_000, Date.parse(start) || 0)).toISOString().slice(0, 10) : startDay;
+  const endDay = end ? end.slice(0, 10) : startDay;
   const recurring = event.type === 'occurrence' || event.type === 'seriesMaster' || event.type === 'exception' || Boolean(event.recurrence);
   return {
     id: event.id ?? '',
     title: event.subject?.trim() || '(sin título)',
     description: event.bodyPreview ?? '',
     startDate: allDay ? startDay : start,
-    endDate: allDay ? lastDay : end,
+    endDate: allDay ? endDay : end,
     startTime: allDay ? startDay : start,
-    endTime: allDay ? lastDay : end,
+    endTime: allDay ? endDay : end,
     allDay,
     location: event.location?.displayName ?? '',
     attendees: attendeeAddresses(event),
