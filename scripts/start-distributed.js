@@ -5,7 +5,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exited, startNode, stopAll, waitReady } from './lib/processes.js';
+import { exited, startNode, stopAll } from './lib/processes.js';
+import { supervise } from './lib/supervise.js';
 
 const root = (file) => fileURLToPath(new URL(`../${file}`, import.meta.url));
 const GATEWAY = root('gateway/dist/main.js');
@@ -42,29 +43,36 @@ const JWT_SECRET = await resolveJwtSecret(process.env.JWT_SECRET, dataDir, quiet
 const SECRETS_KEYS = process.env.SECRETS_KEYS || (await localKeyring());
 const shared = { ...process.env, JWT_SECRET, SECRETS_KEYS, MIGRATE_ON_START: 'false' };
 
-const children = [];
+/** @type {ReturnType<typeof supervise>[]} */
+const supervised = [];
 let stopping = false;
 
 async function shutdown(code) {
   stopping = true;
-  await stopAll(children);
+  supervised.forEach((s) => s.stop());
+  await stopAll(supervised.map((s) => s.child));
   process.exit(code);
 }
 
-/** A child that dies on its own takes the whole topology down with a non-zero exit. */
+/** A child that dies on its own is restarted with backoff; the others keep serving. */
 function start(name, script, env) {
-  const child = startNode(name, script, env);
-  children.push(child);
-  void exited(child).then((code) => {
-    if (stopping) return;
-    console.error(`start-distributed: ${name} exited (code ${code}); stopping the others`);
-    void shutdown(code || 1);
-  });
-  return child;
+  const proc = supervise(name, script, env);
+  supervised.push(proc);
+  return proc;
+}
+
+/** Polls `url` until it answers 2xx (a child restarted meanwhile is fine); rejects after `timeoutMs`. */
+async function waitUp(url, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs / 1000} s`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void shutdown(0));
-process.once('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
+process.once('exit', () => supervised.forEach((s) => s.child.exitCode === null && s.child.kill('SIGKILL')));
 
 const migration = startNode('migrate', MIGRATE, process.env);
 if ((await exited(migration)) !== 0) fail('migrations failed');
@@ -73,15 +81,12 @@ if ((await exited(migration)) !== 0) fail('migrations failed');
 const urls = Object.fromEntries(ROUTES.map((r) => [r.urlVariable, `http://127.0.0.1:${r.port}`]));
 
 try {
-  const services = ROUTES.map((route) => ({
-    route,
-    child: start(route.name, root(`services/${route.name}/dist/server.js`), { ...shared, ...urls, PORT: String(route.port) }),
-  }));
-  await Promise.all(services.map(({ route, child }) => waitReady(`http://127.0.0.1:${route.port}/ready`, child)));
+  for (const route of ROUTES) start(route.name, root(`services/${route.name}/dist/server.js`), { ...shared, ...urls, PORT: String(route.port) });
+  await Promise.all(ROUTES.map((route) => waitUp(`http://127.0.0.1:${route.port}/ready`)));
 
   const port = process.env.PORT || '3000';
-  const gateway = start('gateway', GATEWAY, { ...shared, ...urls, PORT: port });
-  await waitReady(`http://127.0.0.1:${port}/ready`, gateway);
+  start('gateway', GATEWAY, { ...shared, ...urls, PORT: port });
+  await waitUp(`http://127.0.0.1:${port}/ready`);
   console.log(`start-distributed: Mi Asistente.IA ready on http://127.0.0.1:${port} (${ROUTES.map((r) => `${r.name} :${r.port}`).join(', ')})`);
 } catch (error) {
   if (!stopping) {
