@@ -1,4 +1,4 @@
-import type { ImapFlow } from 'imapflow';
+import type { FetchMessageObject, ImapFlow } from 'imapflow';
 import type { MailFolder } from '@asistente/contracts';
 import { createEvent, type Logger, type Outbox, type Sql } from '@asistente/kit';
 import type { MailAccount } from './account.js';
@@ -47,6 +47,15 @@ export class MailboxSync {
     return results;
   }
 
+  private async parse(account: MailAccount, role: MailFolder, message: FetchMessageObject): Promise<NewMessage> {
+    const internal = message.internalDate instanceof Date ? message.internalDate : new Date(message.internalDate ?? Date.now());
+    const mail = await parseMessage(message.source!, internal);
+    if (mail.parseError) {
+      this.log.warn({ accountId: account.id, folder: role, uid: message.uid, reason: mail.parseError }, 'message kept unparsed');
+    }
+    return { uid: message.uid, isRead: message.flags?.has('\\Seen') ?? false, parsed: mail };
+  }
+
   /** Server paths of each role, for moves (Trash) and appends (Sent). */
   async paths(client: ImapFlow): Promise<Map<MailFolder, string>> {
     return mapFolders(await client.list());
@@ -83,19 +92,17 @@ export class MailboxSync {
       if (fresh) await this.messages.forgetFolder(this.sql, account.id, role);
       let inserted = 0;
       let highest = lastUid;
-      for (let i = 0; i < uids.length; i += FETCH_BATCH) {
-        const batch = uids.slice(i, i + FETCH_BATCH);
-        const fetched = await client.fetchAll(batch.join(','), { uid: true, flags: true, source: true, internalDate: true }, { uid: true });
-        const parsed: NewMessage[] = [];
-        for (const message of fetched) {
-          if (!message.source) continue;
-          const internal = message.internalDate instanceof Date ? message.internalDate : new Date(message.internalDate ?? Date.now());
-          const mail = await parseMessage(message.source, internal);
-          if (mail.parseError) {
-            this.log.warn({ accountId: account.id, folder: role, uid: message.uid, reason: mail.parseError }, 'message kept unparsed');
-          }
-          parsed.push({ uid: message.uid, isRead: message.flags?.has('\\Seen') ?? false, parsed: mail });
-        }
+      const batches: number[][] = [];
+      for (let i = 0; i < uids.length; i += FETCH_BATCH) batches.push(uids.slice(i, i + FETCH_BATCH));
+      const fetchBatch = (batch: number[]) =>
+        client.fetchAll(batch.join(','), { uid: true, flags: true, source: true, internalDate: true }, { uid: true });
+      // Pipelined: the next batch streams in from the server while this one is parsed and stored.
+      let next = batches[0] ? fetchBatch(batches[0]) : undefined;
+      for (let b = 0; b < batches.length; b++) {
+        const batch = batches[b]!;
+        const fetched = await next!;
+        next = batches[b + 1] ? fetchBatch(batches[b + 1]!) : undefined;
+        const parsed = await Promise.all(fetched.filter((m) => m.source).map((message) => this.parse(account, role, message)));
         const batchHighest = Math.max(highest, ...batch);
         const ids = await this.sql.begin(async (tx) => {
           const ids = await this.messages.insertMany(tx, account.userId, account.id, role, parsed);

@@ -155,16 +155,18 @@ export class MessagesRepository {
     const where = search
       ? this.sql`user_id = ${userId} and folder = ${filter.folder} and search like ${`%${escapeLike(search)}%`}`
       : this.sql`user_id = ${userId} and folder = ${filter.folder}`;
-    const [rows, [counts]] = await Promise.all([
+    const [rows, counts] = await Promise.all([
       this.sql<MessageSummaryRow[]>`
         select id, from_addr, to_addrs, subject, preview, is_read, sent_at, has_attachments
         from email.messages where ${where}
         order by sent_at desc, id desc limit ${filter.limit} offset ${filter.offset}`,
+      // Totals come from the trigger-kept counters; only a search counts its matches.
       this.sql<{ total: string; unread: string }[]>`
-        select (select count(*) from email.messages where ${where}) as total,
-               (select count(*) from email.messages where user_id = ${userId} and folder = 'inbox' and not is_read) as unread`,
+        select ${search ? this.sql`(select count(*) from email.messages where ${where})` : this.sql`coalesce((select total from email.folder_counts where user_id = ${userId} and folder = ${filter.folder}), 0)`} as total,
+               coalesce((select unread from email.folder_counts where user_id = ${userId} and folder = 'inbox'), 0) as unread`,
     ]);
-    return { rows, total: Number(counts?.total ?? 0), unread: Number(counts?.unread ?? 0) };
+    const [count] = counts;
+    return { rows, total: Number(count?.total ?? 0), unread: Number(count?.unread ?? 0) };
   }
 
   async find(userId: string, id: string): Promise<MessageRow | undefined> {
