@@ -161,4 +161,16 @@ browserSuite(t, () => {
     await page.getByRole('button', { name: 'Conectar Microsoft Teams' }).waitFor();
     t.equal(await page.getByRole('region', { name: 'Equipos' }).count(), 0, 'teams and channels cleared');
   });
+
+  t.test('without MICROSOFT_CLIENT_ID/SECRET the screen tells what the administrator must set', async (t) => {
+    const bare = await startApp();
+    t.teardown(() => bare.stop());
+    const owner = await registerUser(bare);
+    const bareContext = await teamsContext(browser, bare, owner);
+    t.teardown(() => bareContext.close());
+    const barePage = await bareContext.newPage();
+    await barePage.goto('/teams');
+    await barePage.getByRole('alert').filter({ hasText: 'el administrador debe definir MICROSOFT_CLIENT_ID y MICROSOFT_CLIENT_SECRET' }).waitFor();
+    t.equal(await barePage.getByRole('button', { name: 'Conectar Microsoft Teams' }).isDisabled(), true, 'nothing to connect to');
+  });
 });
