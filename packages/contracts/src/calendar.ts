@@ -94,6 +94,8 @@ export const EventRangeQuery = Type.Object({
   startDate: Type.Optional(Type.String({ maxLength: 40 })),
   endDate: Type.Optional(Type.String({ maxLength: 40 })),
   refresh: Type.Optional(Type.Boolean()),
+  /** The first N events only (the Google Calendar screen lists 10). */
+  maxResults: Type.Optional(Type.Integer({ minimum: 1, maximum: 2500, messages: { minimum: 'maxResults va de 1 a 2500', maximum: 'maxResults va de 1 a 2500', type: 'maxResults debe ser un número' } })),
 });
 export type EventRangeQuery = Static<typeof EventRangeQuery>;
 

@@ -196,6 +196,8 @@ t.test('the mirror: incremental sync with syncToken, a 410 means a full resync, 
   t.same(resynced.json().map((e: { title: string }) => e.title).sort(), ['Congreso anual', 'Daily', 'Tras el 410']);
 
   const month = new Date(Date.now() + 5 * DAY);
+  const firstTwo = await app.inject({ url: '/google/google-calendar/calendars/primary/events?maxResults=2', headers: { authorization } });
+  t.same(firstTwo.json().map((e: { id: string }) => e.id), ['festivo', 'semanal_20261201'], 'the next two, from now on');
   const byMonth = await app.inject({ url: `/google/calendar/events/primary/${month.getUTCFullYear()}/${month.getUTCMonth() + 1}`, headers: { authorization } });
   t.equal(byMonth.statusCode, 200);
   t.ok(byMonth.json().some((e: { id: string }) => e.id === 'festivo'), 'the month route reads the mirror too');

@@ -22,10 +22,10 @@ export class EventsService {
     private readonly outbox: Outbox,
   ) {}
 
-  async inCalendar(userId: string, calendarId: string, range: Range, force = false): Promise<EventRecord[]> {
+  async inCalendar(userId: string, calendarId: string, range: Range, force = false, limit?: number): Promise<EventRecord[]> {
     const calendar = await this.sync.calendar(userId, calendarId);
     await this.sync.refreshEvents(userId, calendar, force);
-    return this.mirror.eventsInRange(userId, [calendar.id], range.from, range.to);
+    return this.mirror.eventsInRange(userId, [calendar.id], range.from, range.to, limit);
   }
 
   /** The normalised events of one calendar, as the JSON array text the database aggregates. */
@@ -35,8 +35,8 @@ export class EventsService {
     return this.mirror.normalizedInRange(userId, [calendar.id], range.from, range.to);
   }
 
-  async forGoogleScreen(userId: string, calendarId: string, range: Range, force = false): Promise<GoogleEvent[]> {
-    return (await this.inCalendar(userId, calendarId, range, force)).map(toGoogleEvent);
+  async forGoogleScreen(userId: string, calendarId: string, range: Range, force = false, limit?: number): Promise<GoogleEvent[]> {
+    return (await this.inCalendar(userId, calendarId, range, force, limit)).map(toGoogleEvent);
   }
 
   /** Every mirrored calendar of the user (the assistant's view of their agenda), normalised, as JSON text. */

@@ -17,6 +17,9 @@ const EVENT_COLUMNS = [
 /** Rows per INSERT: 21 columns each, well under Postgres's 65,535 parameters. */
 const INSERT_BATCH = 1000;
 
+/** The most events one range answers (a month rarely holds a tenth of it). */
+export const MAX_RANGE_EVENTS = 5000;
+
 /** `calendar.calendars` and `calendar.events`: the local copy the views read. */
 export class MirrorRepository {
   constructor(private readonly sql: Sql) {}
@@ -74,8 +77,8 @@ export class MirrorRepository {
     await db`update calendar.calendars set sync_token = ${syncToken}, synced_at = now() where user_id = ${userId} and id = ${calendarId}`;
   }
 
-  /** Events overlapping [from, to) in the given calendars, by start. */
-  eventsInRange(userId: string, calendarIds: string[], from: Date, to: Date): Promise<EventRecord[]> {
+  /** Events overlapping [from, to) in the given calendars, by start (the first `limit`). */
+  eventsInRange(userId: string, calendarIds: string[], from: Date, to: Date, limit = MAX_RANGE_EVENTS): Promise<EventRecord[]> {
     return this.sql<EventRecord[]>`
       select calendar_id, id, summary, description, location, all_day, start_at, end_at,
              to_char(start_date, 'YYYY-MM-DD') as start_date, to_char(end_date, 'YYYY-MM-DD') as end_date,
@@ -84,7 +87,7 @@ export class MirrorRepository {
       where user_id = ${userId} and calendar_id = any(${calendarIds}::text[])
         and start_at < ${to} and end_at > ${from}
       order by start_at, id
-      limit 5000`;
+      limit ${limit}`;
   }
 
   /** The normalised events overlapping [from, to), by start, as one JSON array text built by the database. */
@@ -96,7 +99,7 @@ export class MirrorRepository {
         where user_id = ${userId} and calendar_id = any(${calendarIds}::text[])
           and start_at < ${to} and end_at > ${from}
         order by start_at, id
-        limit 5000
+        limit ${MAX_RANGE_EVENTS}
       ) range`;
     return row?.json ?? '[]';
   }

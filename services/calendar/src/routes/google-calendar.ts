@@ -34,7 +34,7 @@ export async function googleCalendarRoutes(app: App, { sync, events }: { sync: C
       const from = startDate ? parseInstant(startDate, 'La fecha de inicio') : new Date();
       const to = endDate ? parseInstant(endDate, 'La fecha de fin') : new Date(from.getTime() + YEAR_MS);
       const range = checkRange(from, to);
-      return events.forGoogleScreen(request.user.id, request.params.calendarId, range, request.query.refresh === true);
+      return events.forGoogleScreen(request.user.id, request.params.calendarId, range, request.query.refresh === true, request.query.maxResults);
     },
   });
 

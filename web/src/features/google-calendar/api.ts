@@ -15,7 +15,7 @@ export const listCalendars = () => getJson<GoogleCalendarEntry[]>('google/google
 /** Upcoming events of a calendar, from now on. */
 export const listUpcoming = (calendarId: string) =>
   getJson<GoogleEvent[]>(`google/google-calendar/calendars/${encodeURIComponent(calendarId)}/events`, {
-    searchParams: { startDate: new Date().toISOString() },
+    searchParams: { startDate: new Date().toISOString(), maxResults: UPCOMING_EVENTS },
   });
 
 export interface EventForm {
