@@ -106,3 +106,40 @@ export const CSV_SPANISH_HEADERS: Record<string, CsvColumn> = {
   empresa: 'company',
   etiquetas: 'tags',
 };
+
+/** A bulk action acts on these contacts: the ids picked (another user's id: 404), or every contact matching a filter ("select all N"). */
+export const CONTACTS_BULK_MAX_IDS = 10_000;
+export const ContactSelection = Type.Object(
+  {
+    ids: Type.Optional(Type.Array(Type.String({ format: 'uuid', messages: { format: 'Identificador inválido' } }), { minItems: 1, maxItems: CONTACTS_BULK_MAX_IDS })),
+    filter: Type.Optional(
+      Type.Object({ search: Type.Optional(Type.String({ maxLength: 100 })), tag: Type.Optional(Type.String({ maxLength: 50 })) }, { additionalProperties: false }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ContactSelection = Static<typeof ContactSelection>;
+
+export const BulkTagsBody = Type.Object(
+  {
+    selection: ContactSelection,
+    add: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 50 })),
+    remove: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 50 })),
+  },
+  { additionalProperties: false },
+);
+export type BulkTagsBody = Static<typeof BulkTagsBody>;
+
+export const BulkDeleteBody = Type.Object({ selection: ContactSelection }, { additionalProperties: false });
+export type BulkDeleteBody = Static<typeof BulkDeleteBody>;
+
+/** Seconds during which a bulk delete can be undone with its token. */
+export const CONTACTS_UNDO_SECONDS = 600;
+export const BulkDeleteResult = Type.Object({ deleted: Type.Integer(), undoToken: Type.String({ format: 'uuid' }), undoUntil: Type.String({ format: 'date-time' }) });
+export type BulkDeleteResult = Static<typeof BulkDeleteResult>;
+
+export const BulkRestoreBody = Type.Object({ undoToken: Type.String({ format: 'uuid', messages: { format: 'Identificador inválido' } }) }, { additionalProperties: false });
+export type BulkRestoreBody = Static<typeof BulkRestoreBody>;
+
+export const BulkCount = Type.Object({ count: Type.Integer() });
+export type BulkCount = Static<typeof BulkCount>;

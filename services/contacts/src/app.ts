@@ -1,7 +1,9 @@
 import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { ContactsBulk } from './domain/contacts-bulk.js';
 import { ContactsImporter } from './domain/contacts-importer.js';
 import { ContactsRepository } from './domain/contacts.repository.js';
 import { ContactsService } from './domain/contacts.service.js';
+import { bulkRoutes } from './routes/bulk.js';
 import { contactRoutes } from './routes/contacts.js';
 import { importExportRoutes } from './routes/import-export.js';
 
@@ -13,6 +15,7 @@ const contactsService: ServicePlugin = async (fastify, { platform }) => {
   const outbox = platform.outbox('contacts');
   const repository = new ContactsRepository(platform.db.sql);
   await contactRoutes(app, { contacts: new ContactsService(platform.db.sql, repository, outbox) });
+  await bulkRoutes(app, { bulk: new ContactsBulk(platform.db.sql, repository, outbox) });
   await importExportRoutes(app, {
     importer: new ContactsImporter(platform.db, outbox, platform.log),
     repository,

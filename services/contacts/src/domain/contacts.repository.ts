@@ -7,6 +7,12 @@ export interface ListFilter {
   tag?: string | undefined;
 }
 
+/** Contacts picked by id, or matching a filter (all of the user's when neither). */
+export interface Selection {
+  ids?: string[] | undefined;
+  filter?: ListFilter | undefined;
+}
+
 export interface ListOrder {
   sort: ContactSort;
   order: 'asc' | 'desc';
@@ -59,7 +65,7 @@ function orderBy(sql: Sql, { sort, order }: ListOrder) {
 export class ContactsRepository {
   constructor(private readonly sql: Sql) {}
 
-  private where(userId: string, filter: ListFilter) {
+  where(userId: string, filter: ListFilter) {
     const sql = this.sql;
     const term = filter.search?.trim() ? searchTerm(filter.search.trim()) : undefined;
     // A term under three characters has no trigram: the trigram index would
@@ -70,6 +76,12 @@ export class ContactsRepository {
       user_id = ${userId}
       ${term ? sql`and ${column} like contacts.fold(${likePattern(term)})` : sql``}
       ${filter.tag ? sql`and tags @> ${[filter.tag]}::text[]` : sql``}`;
+  }
+
+  /** The WHERE of a bulk action's selection: the user's contacts among the ids, or matching the filter. */
+  selection(userId: string, selection: Selection) {
+    if (selection.ids) return this.sql`user_id = ${userId} and id = any(${selection.ids}::uuid[])`;
+    return this.where(userId, selection.filter ?? {});
   }
 
   /**
@@ -131,6 +143,12 @@ export class ContactsRepository {
     return Number(row?.count ?? 0);
   }
 
+  async countOwned(userId: string, ids: string[]): Promise<number> {
+    const [row] = await this.sql<{ n: string }[]>`
+      select count(*) as n from contacts.contacts where user_id = ${userId} and id = any(${[...new Set(ids)]}::uuid[])`;
+    return Number(row?.n ?? 0);
+  }
+
   async find(userId: string, id: string): Promise<ContactRow | undefined> {
     const [row] = await this.sql<ContactRow[]>`select * from contacts.contacts where id = ${id} and user_id = ${userId}`;
     return row;
@@ -182,11 +200,11 @@ export class ContactsRepository {
   }
 
   /** Rows in list order, fetched in chunks so an export never holds the whole table. */
-  cursor(userId: string, filter: ListFilter, order: ListOrder = DEFAULT_ORDER, chunk = 2000): AsyncIterable<ContactRow[]> {
+  cursor(userId: string, selection: Selection, order: ListOrder = DEFAULT_ORDER, chunk = 2000): AsyncIterable<ContactRow[]> {
     return this.sql<ContactRow[]>`
       select first_name, last_name, email, phone, company, tags
       from contacts.contacts
-      where ${this.where(userId, filter)}
+      where ${this.selection(userId, selection)}
       order by ${orderBy(this.sql, order)}`.cursor(chunk);
   }
 }

@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
-import { ErrorResponse, ImportQuery, ImportReport } from '@asistente/contracts';
-import { AppError, badRequest, type App } from '@asistente/kit';
+import { BulkDeleteBody, ErrorResponse, ImportQuery, ImportReport } from '@asistente/contracts';
+import type { FastifyReply } from 'fastify';
+import { AppError, badRequest, notFound, type App } from '@asistente/kit';
 import { exportCsv } from '../domain/contacts-exporter.js';
 import type { ContactsImporter } from '../domain/contacts-importer.js';
 import type { ContactsRepository } from '../domain/contacts.repository.js';
@@ -29,6 +30,14 @@ async function* bounded(body: AsyncIterable<Buffer | string>, limit: number): As
     if (seen > limit) throw tooLarge(limit);
     yield chunk;
   }
+}
+
+function sendCsv(reply: FastifyReply, csv: Readable) {
+  const stamp = new Date().toISOString().slice(0, 10);
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="contactos-${stamp}.csv"`)
+    .send(csv);
 }
 
 /** Text a query may carry: no control characters (PostgreSQL refuses NUL, and none belongs in a search). */
@@ -68,13 +77,20 @@ export async function importExportRoutes(app: App, { importer, repository, maxUp
       }),
     },
     handler: async (request, reply) => {
-      const stamp = new Date().toISOString().slice(0, 10);
       // The first rows are read before the answer starts: a failing query is an error answer, not a cut stream.
-      const csv = await exportCsv(repository, request.user.id, request.query);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="contactos-${stamp}.csv"`)
-        .send(csv);
+      return sendCsv(reply, await exportCsv(repository, request.user.id, { filter: request.query }));
+    },
+  });
+
+  // The contacts picked in the list (or every one matching a filter), as the same CSV.
+  app.post('/contacts/export', {
+    schema: { body: BulkDeleteBody, response: { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse } },
+    handler: async (request, reply) => {
+      const { selection } = request.body;
+      if (selection.ids && (await repository.countOwned(request.user.id, selection.ids)) !== new Set(selection.ids).size) {
+        throw notFound('Alguno de los contactos no existe');
+      }
+      return sendCsv(reply, await exportCsv(repository, request.user.id, selection));
     },
   });
 }

@@ -1,0 +1,24 @@
+import { BulkCount, BulkDeleteBody, BulkDeleteResult, BulkRestoreBody, BulkTagsBody, ErrorResponse } from '@asistente/contracts';
+import type { App } from '@asistente/kit';
+import type { ContactsBulk } from '../domain/contacts-bulk.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
+
+export async function bulkRoutes(app: App, { bulk }: { bulk: ContactsBulk }): Promise<void> {
+  app.post('/contacts/bulk/tags', {
+    schema: { body: BulkTagsBody, response: { 200: BulkCount, ...errors } },
+    handler: async (request) => ({
+      count: await bulk.tags(request.user.id, request.body.selection, request.body.add, request.body.remove),
+    }),
+  });
+
+  app.post('/contacts/bulk/delete', {
+    schema: { body: BulkDeleteBody, response: { 200: BulkDeleteResult, ...errors } },
+    handler: (request) => bulk.delete(request.user.id, request.body.selection),
+  });
+
+  app.post('/contacts/bulk/restore', {
+    schema: { body: BulkRestoreBody, response: { 200: BulkCount, ...errors } },
+    handler: async (request) => ({ count: await bulk.restore(request.user.id, request.body.undoToken) }),
+  });
+}
