@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { saveBlob } from '../../lib/download';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
@@ -24,6 +24,12 @@ const frameDocument = (body: string) =>
 /** Spec: from, to, date, the HTML body, attachments with name and size; Responder, Reenviar and Eliminar. */
 export function ReadingPane({ email, onBack, onReply, onForward, onDelete, onShowImages, deleting }: ReadingPaneProps) {
   const [downloading, setDownloading] = useState<string | null>(null);
+  const article = useRef<HTMLElement>(null);
+
+  // On a phone the open mail replaces the list further down the page: bring it into view.
+  useEffect(() => {
+    if (window.matchMedia('(max-width: 700px)').matches) article.current?.scrollIntoView({ block: 'start' });
+  }, [email.id]);
 
   const download = async (attachmentId: string, name: string) => {
     setDownloading(attachmentId);
@@ -38,7 +44,7 @@ export function ReadingPane({ email, onBack, onReply, onForward, onDelete, onSho
   };
 
   return (
-    <article className="mail-reader" aria-label="Correo abierto">
+    <article ref={article} className="mail-reader" aria-label="Correo abierto">
       <div className="mail-reader-actions">
         <Button variant="ghost" small className="mail-back" onClick={onBack}>
           ← Volver
