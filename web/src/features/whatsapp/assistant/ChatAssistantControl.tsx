@@ -3,13 +3,15 @@ import { useEffect, useState } from 'react';
 import { errorMessage } from '../../../lib/errors';
 import { toast } from '../../../lib/toasts';
 import { Button } from '../../../ui/Button';
-import { getChatState, setChatPaused } from './api';
+import { getAssistantConfig, getChatState, setChatPaused } from './api';
 import { chatStateLabel } from './format';
 import './assistant.css';
 
 /** For the chat drawer: whether the assistant answers this chat, why not, and the "pausar asistente" switch. */
 export function ChatAssistantControl({ jid }: { jid: string }) {
   const [state, setState] = useState<AiChatState | null>(null);
+  // Off for the whole account: "active in this chat" would mislead.
+  const [autoReply, setAutoReply] = useState(true);
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
 
@@ -17,8 +19,12 @@ export function ChatAssistantControl({ jid }: { jid: string }) {
     let current = true;
     setState(null);
     setFailed(false);
-    getChatState(jid).then(
-      (loaded) => current && setState(loaded),
+    Promise.all([getChatState(jid), getAssistantConfig()]).then(
+      ([loaded, config]) => {
+        if (!current) return;
+        setState(loaded);
+        setAutoReply(config.autoReply === true);
+      },
       (err: unknown) => {
         console.error('No se pudo cargar el estado del asistente', err);
         if (current) setFailed(true);
@@ -49,7 +55,7 @@ export function ChatAssistantControl({ jid }: { jid: string }) {
   if (!state) return <p className="muted">Cargando estado del asistente...</p>;
   return (
     <div className="assistant-chat-control">
-      <span>{chatStateLabel(state)}</span>
+      <span>{autoReply ? chatStateLabel(state) : 'Respuestas automáticas con IA desactivadas (Prompts IA)'}</span>
       {(liftable || !state.paused) && (
         <Button variant="secondary" small disabled={busy} onClick={toggle}>
           {liftable ? 'Reanudar asistente' : 'Pausar asistente'}

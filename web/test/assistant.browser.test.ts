@@ -1,0 +1,90 @@
+import t from 'tap';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { OpenAiPeer } from '../../services/ai/test/fixtures/openai-peer.js';
+import { api, browserSuite, launchBrowser, registerUser, screenshot, signedInContext, startApp, type RunningApp, type Session } from './fixtures/harness.js';
+
+const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text });
+
+browserSuite(t, () => {
+  let peer: OpenAiPeer;
+  let app: RunningApp;
+  let browser: Browser;
+  let session: Session;
+  let context: BrowserContext;
+  let page: Page;
+
+  t.before(async () => {
+    peer = await OpenAiPeer.start();
+    // The product's own OpenAI adapter, pointed at the protocol-faithful peer of the ai tests.
+    app = await startApp({ OPENAI_BASE_URL: peer.url });
+    browser = await launchBrowser();
+    session = await registerUser(app);
+    context = await signedInContext(browser, app, session);
+    context.setDefaultTimeout(15_000);
+    page = await context.newPage();
+  });
+  t.teardown(async () => {
+    await browser?.close();
+    await app?.stop();
+    await peer?.close();
+  });
+
+  t.test('Probar asistente without a key says what to do', async (t) => {
+    await page.goto('/whatsapp');
+    await page.getByRole('tab', { name: 'Prompts IA' }).click();
+    await page.getByLabel('Pregunta').fill('¿Qué vendemos?');
+    await page.getByRole('button', { name: 'Probar asistente' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Configura tu API key de OpenAI' }).waitFor();
+    t.equal(peer.requests.length, 0);
+  });
+
+  t.test('automatic-answer settings are saved, and the Prompts IA form keeps them', async (t) => {
+    const auto = page.getByRole('checkbox', { name: 'Responder con el asistente IA' });
+    t.notOk(await auto.isChecked(), 'off by default');
+    await auto.check();
+    await page.getByLabel('Respuestas máximas por chat y día').fill('5');
+    await page.getByLabel('Presupuesto diario (USD)').fill('2.5');
+    await page.getByLabel('Frase para pasar la conversación a una persona').fill('Te atiende Carmen enseguida.');
+    await page.getByRole('checkbox', { name: 'Permitir agendar reuniones' }).check();
+    const card = page.locator('section', { hasText: 'Respuestas automáticas con IA' });
+    await card.getByRole('button', { name: 'Guardar' }).click();
+    await toast(page, 'Configuración del asistente guardada').waitFor();
+    const settings = { autoReply: true, maxRepliesPerChatPerDay: 5, dailyBudgetUsd: 2.5, canBookMeetings: true, handoffPhrase: 'Te atiende Carmen enseguida.' };
+    t.match((await api<{ data: object }>(app, 'GET', 'ai/assistant', undefined, session.token)).body.data, settings);
+
+    await page.getByLabel('Nombre del asistente').fill('Lucía');
+    await page.getByRole('button', { name: 'Guardar configuración' }).click();
+    const stored = async () => (await api<{ data: { name: string } }>(app, 'GET', 'ai/assistant', undefined, session.token)).body.data;
+    const deadline = Date.now() + 15_000;
+    while ((await stored()).name !== 'Lucía') {
+      if (Date.now() > deadline) throw new Error('timed out waiting for the Prompts IA form to save');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    t.match(await stored(), { name: 'Lucía', ...settings }, 'the form saved after loading does not overwrite them');
+    await page.getByText('Gasto de hoy: 0,00 USD de 2,50 USD').waitFor();
+  });
+
+  t.test('Probar asistente: the answer, the tools it used, tokens and cost', async (t) => {
+    await api(app, 'PUT', 'ai/provider/openai/key', { apiKey: 'sk-proj-BrowserTestKey0123456789ab' }, session.token);
+    await api(app, 'POST', 'contacts', { firstName: 'Marta', lastName: 'Gómez' }, session.token);
+    peer.reply({ toolCalls: [{ name: 'buscar_contactos', arguments: { texto: 'Marta' } }] }, { text: 'Sí, Marta Gómez es tu clienta.', usage: { prompt: 1000, completion: 200 } });
+    await page.getByLabel('Pregunta').fill('¿Tengo a Marta en contactos?');
+    await page.getByRole('button', { name: 'Probar asistente' }).click();
+    await page.getByText('Sí, Marta Gómez es tu clienta.').waitFor();
+    await page.getByText('buscar_contactos').waitFor();
+    await page.getByText('Buscó contactos «Marta»: 1 encontrado').waitFor();
+    // Two completions: 120 + 30 tokens (the peer's default) and 1,000 + 200.
+    await page.getByText('Tokens: 1350 (1120 de entrada, 230 de salida)').or(page.getByText('Tokens: 1.350 (1.120 de entrada, 230 de salida)')).waitFor();
+    await page.getByText(/Coste: 0,000\d+ USD/).waitFor();
+    t.equal(peer.requests[0]!.authorization, 'Bearer sk-proj-BrowserTestKey0123456789ab');
+  });
+
+  t.test('usable at 360 px', async (t) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.reload();
+    await page.getByRole('tab', { name: 'Prompts IA' }).click();
+    await page.getByRole('button', { name: 'Probar asistente' }).waitFor();
+    t.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 360, 'no horizontal scroll');
+    await screenshot(page, 'assistant-360');
+  });
+});
