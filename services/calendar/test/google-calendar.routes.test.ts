@@ -149,6 +149,10 @@ t.test('bad input: 400 in Spanish and nothing written to Google; unknown calenda
   t.equal(unknown.statusCode, 404);
   t.equal(unknown.json().message, 'Calendario no encontrado');
   t.equal((await app.inject({ url: '/google/events/calendar/nada?dateFrom=2026-01-01&dateTo=2026-02-01', headers: { authorization } })).statusCode, 404);
+  const listings = () => peer.apiRequests('/calendarList', 'GET').length;
+  const listed = listings();
+  for (let i = 0; i < 5; i++) await app.inject({ url: `/google/events/calendar/otro-${i}?dateFrom=2026-01-01&dateTo=2026-02-01`, headers: { authorization } });
+  t.equal(listings(), listed, 'unknown ids in a burst do not each ask Google for the list again');
   t.equal(inserts(), before, 'nothing reached Google');
   const range = await app.inject({ url: '/google/events/calendar/primary?dateFrom=2026-02-01&dateTo=2026-01-01', headers: { authorization } });
   t.equal(range.statusCode, 400);

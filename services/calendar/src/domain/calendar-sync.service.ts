@@ -7,6 +7,8 @@ import { calendarNotFound, notConfigured, notConnected, toAppError } from './pro
 
 /** A view older than this asks Google for what changed before answering. */
 export const FRESHNESS_MS = 60_000;
+/** At most one extra calendar-list call per user in this long for ids the mirror does not know. */
+const UNKNOWN_LOOKUP_MS = 15_000;
 /** How far back a full sync mirrors (recurring series are expanded from here on). */
 const MIRROR_HISTORY_MS = 365 * 86_400_000;
 
@@ -17,6 +19,8 @@ const MIRROR_HISTORY_MS = 365 * 86_400_000;
  */
 export class CalendarSyncService {
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** When each user last made us ask Google for an unknown calendar id. */
+  private readonly unknownLookups = new Map<string, number>();
 
   constructor(
     private readonly sql: Sql,
@@ -48,8 +52,13 @@ export class CalendarSyncService {
   async calendar(userId: string, calendarId: string, force = false): Promise<MirroredCalendar> {
     const find = (list: MirroredCalendar[]) => list.find((c) => (calendarId === 'primary' ? c.primary : c.id === calendarId));
     const found = find(await this.calendars(userId, force));
-    // Maybe created in Google this minute: look once more before saying it does not exist.
-    const calendar = found ?? (force ? undefined : find(await this.calendars(userId, true)));
+    if (found) return found;
+    // Maybe created in Google this minute: look once more before saying it does not exist, but not on every
+    // request for an unknown id (each look is a call to Google).
+    const lastLook = this.unknownLookups.get(userId) ?? 0;
+    if (force || this.now() - lastLook < UNKNOWN_LOOKUP_MS) throw calendarNotFound();
+    this.unknownLookups.set(userId, this.now());
+    const calendar = find(await this.calendars(userId, true));
     if (!calendar) throw calendarNotFound();
     return calendar;
   }
