@@ -155,18 +155,26 @@ export class MessagesRepository {
     const where = search
       ? this.sql`user_id = ${userId} and folder = ${filter.folder} and search like ${`%${escapeLike(search)}%`}`
       : this.sql`user_id = ${userId} and folder = ${filter.folder}`;
-    const [rows, counts] = await Promise.all([
-      this.sql<MessageSummaryRow[]>`
+    // One round trip: the counts row, joined to the page (no page rows: one row with null id).
+    // Totals come from the trigger-kept counters; only a search counts its matches.
+    const total = search
+      ? this.sql`(select count(*) from email.messages where ${where})`
+      : this.sql`coalesce((select total from email.folder_counts where user_id = ${userId} and folder = ${filter.folder}), 0)`;
+    const result = await this.sql<(Omit<MessageSummaryRow, 'id'> & { id: string | null; total: string; unread: string })[]>`
+      with counts as (
+        select ${total} as total,
+               coalesce((select unread from email.folder_counts where user_id = ${userId} and folder = 'inbox'), 0) as unread
+      )
+      select p.id, p.from_addr, p.to_addrs, p.subject, p.preview, p.is_read, p.sent_at, p.has_attachments, c.total, c.unread
+      from counts c left join lateral (
         select id, from_addr, to_addrs, subject, preview, is_read, sent_at, has_attachments
         from email.messages where ${where}
-        order by sent_at desc, id desc limit ${filter.limit} offset ${filter.offset}`,
-      // Totals come from the trigger-kept counters; only a search counts its matches.
-      this.sql<{ total: string; unread: string }[]>`
-        select ${search ? this.sql`(select count(*) from email.messages where ${where})` : this.sql`coalesce((select total from email.folder_counts where user_id = ${userId} and folder = ${filter.folder}), 0)`} as total,
-               coalesce((select unread from email.folder_counts where user_id = ${userId} and folder = 'inbox'), 0) as unread`,
-    ]);
-    const [count] = counts;
-    return { rows, total: Number(count?.total ?? 0), unread: Number(count?.unread ?? 0) };
+        order by sent_at desc, id desc limit ${filter.limit} offset ${filter.offset}
+      ) p on true
+      order by p.sent_at desc, p.id desc`;
+    const first = result[0];
+    const rows = result.filter((r): r is typeof r & { id: string } => r.id !== null);
+    return { rows, total: Number(first?.total ?? 0), unread: Number(first?.unread ?? 0) };
   }
 
   async find(userId: string, id: string): Promise<MessageRow | undefined> {
