@@ -1,6 +1,6 @@
 import { WHATSAPP_QR_COLUMN, type Logger, type SecretBox } from '@asistente/kit';
 import QRCode from 'qrcode';
-import type { CloseKind, SocketFactory, SocketHandlers, WhatsAppSocket } from '../adapters/whatsapp-socket.js';
+import type { CloseKind, InboundMessage, SocketFactory, SocketHandlers, WhatsAppSocket } from '../adapters/whatsapp-socket.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import type { AuthStateRepository } from './auth-state.repository.js';
 import type { InboundService } from './inbound.service.js';
@@ -54,6 +54,8 @@ export class AccountSession {
   private decryptFailures = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private delivering: Promise<void> | undefined;
+  private inboundBuffer: { live: boolean; messages: InboundMessage[] }[] = [];
+  private inboundScheduled = false;
   private deliverAgain = false;
 
   constructor(
@@ -75,10 +77,16 @@ export class AccountSession {
     await this.connectSocket();
   }
 
+  /** Waiting out a backoff delay before the next attempt. */
+  get isRetrying(): boolean {
+    return this.retryTimer !== undefined;
+  }
+
   /** Skips a pending backoff wait (the user pressed connect again). */
   async reconnectNow(): Promise<void> {
-    if (this.open || this.stopped) return;
+    if (this.open || this.stopped || !this.retryTimer) return;
     clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     this.attempt = 0;
     this.socket?.end();
     await this.connectSocket();
@@ -90,6 +98,7 @@ export class AccountSession {
     this.open = false;
     this.generation++;
     clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     clearInterval(this.watchdog);
     this.socket?.end();
     this.socket = undefined;
@@ -180,11 +189,22 @@ export class AccountSession {
         this.socket = undefined;
         when(() => this.onClose(kind, reason));
       },
-      messages: (batch, live) =>
+      messages: (batch, live) => {
+        // Events that arrive while a batch is being stored wait together and go in one transaction, in order.
+        const last = this.inboundBuffer.at(-1);
+        if (last && last.live === live) last.messages.push(...batch);
+        else this.inboundBuffer.push({ live, messages: [...batch] });
+        if (this.inboundScheduled) return;
+        this.inboundScheduled = true;
         when(async () => {
-          const result = await inbound.store(this.userId, batch, live);
-          if (result.autoReplies > 0) this.kick();
-        }),
+          this.inboundScheduled = false;
+          const groups = this.inboundBuffer.splice(0);
+          for (const group of groups) {
+            const result = await inbound.store(this.userId, group.messages, group.live);
+            if (result.autoReplies > 0) this.kick();
+          }
+        });
+      },
       statuses: (updates) =>
         when(async () => {
           for (const { waId, status } of updates) await messages.advanceStatus(this.userId, waId, status);
@@ -217,9 +237,10 @@ export class AccountSession {
     const { accounts, authState, log } = this.deps;
     if (kind === 'logged_out') {
       // The phone unlinked us: the creds are dead. Reconnecting would only loop; the user scans a new QR.
+      // Unwanted before stopped: a lease tick in between must not see a wanted account without a socket.
+      await accounts.want(this.userId, false);
       this.stop();
       await authState.wipe(this.userId);
-      await accounts.want(this.userId, false);
       await accounts.setState(this.userId, { state: 'logged_out', linked: false, qrEnc: null, error: reason });
       return;
     }
@@ -230,8 +251,8 @@ export class AccountSession {
     const account = await accounts.find(this.userId);
     if (!account?.linked && this.sawQr) {
       // The QRs ran out unscanned: stop here instead of showing QRs forever; "Actualizar QR" starts again.
-      this.stop();
       await accounts.want(this.userId, false);
+      this.stop();
       await accounts.setState(this.userId, { state: 'disconnected', qrEnc: null, error: null });
       return;
     }
@@ -244,6 +265,7 @@ export class AccountSession {
     await accounts.recordReconnect(this.userId);
     const generation = this.generation;
     this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
       if (generation === this.generation && !this.stopped) void this.connectSocket();
     }, delay);
     this.retryTimer.unref();

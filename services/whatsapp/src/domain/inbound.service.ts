@@ -2,7 +2,7 @@ import { createEvent, type EventEnvelope, type Outbox, type Sql } from '@asisten
 import type { ContactInfo, InboundMessage } from '../adapters/whatsapp-socket.js';
 import type { AutoRepliesRepository } from './auto-replies.repository.js';
 import { bestRule } from './keyword-match.js';
-import type { MessagesRepository } from './messages.repository.js';
+import type { ChatRow, MessagesRepository } from './messages.repository.js';
 import { isLidJid, phoneOfJid } from './phone.js';
 
 /** The same auto-reply is not sent to a chat twice within this window, so two bots cannot ping-pong. */
@@ -32,12 +32,18 @@ export class InboundService {
     return this.sql.begin(async (tx) => {
       const events: EventEnvelope[] = [];
       const rules = live ? await this.autoReplies.active(tx, userId) : [];
+      const chats = new Map<string, ChatRow>();
       let stored = 0;
       let answered = 0;
       for (const m of ordered) {
         const jids = [m.chatJid, ...(m.chatJidAlt ? [m.chatJidAlt] : [])];
         const name = m.fromMe || m.isGroup ? null : m.pushName;
-        const chat = await this.messages.ensureChat(tx, userId, jids, name, m.isGroup);
+        // A burst from one chat resolves it once per batch. Two JID forms may merge two chats: then nothing
+        // resolved earlier in the batch is trusted any more.
+        const cacheKey = `${jids.join('|')}|${name ?? ''}`;
+        if (jids.length > 1) chats.clear();
+        const chat = chats.get(cacheKey) ?? (await this.messages.ensureChat(tx, userId, jids, name, m.isGroup));
+        if (jids.length === 1) chats.set(cacheKey, chat);
         const row = await this.messages.insertMessage(tx, userId, {
           chatId: chat.id,
           waId: m.waId,

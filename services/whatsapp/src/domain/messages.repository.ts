@@ -153,7 +153,7 @@ export class MessagesRepository {
       this.sql<ChatRow[]>`
         select ${this.sql(CHAT_COLUMNS)} from whatsapp.chats
         where user_id = ${userId} and last_at is not null ${filter}
-        order by last_at desc, id limit ${limit} offset ${offset}`,
+        order by last_at desc nulls last, id limit ${limit} offset ${offset}`,
       this.sql<{ total: number }[]>`
         select count(*)::int as total from whatsapp.chats where user_id = ${userId} and last_at is not null ${filter}`,
     ]);

@@ -71,9 +71,12 @@ export class SessionManager {
 
   private async tick(force: boolean): Promise<void> {
     try {
+      // Only sessions that existed before the renewal are judged by it: one a connect call started meanwhile
+      // holds a lease the renewal could not have seen.
+      const before = new Map(this.sessions);
       const held = new Set(await this.accounts.renew(this.owner, this.lease.ttlMs));
-      for (const [userId, session] of this.sessions) {
-        if (held.has(userId) && !session.isStopped) continue;
+      for (const [userId, session] of before) {
+        if ((held.has(userId) && !session.isStopped) || this.sessions.get(userId) !== session) continue;
         session.stop();
         this.sessions.delete(userId);
       }
@@ -103,17 +106,26 @@ export class SessionManager {
   async connect(userId: string): Promise<WhatsAppConnectResult> {
     if (this.closed) throw unavailable('El servicio de WhatsApp se está deteniendo. Inténtalo de nuevo.');
     const current = await this.accounts.find(userId);
-    if (current?.state === 'connected' && this.isLive(current)) return { connected: true, qrCode: null };
-    await this.accounts.want(userId, true);
-    await this.accounts.setState(userId, { state: 'connecting', error: null });
     let session = this.sessions.get(userId);
     if (session?.isStopped) {
       this.sessions.delete(userId);
       session = undefined;
     }
-    if (session) await session.reconnectNow();
-    else if ((await this.accounts.claim(this.owner, this.lease.ttlMs, { userId, force: this.exclusive })).length) {
-      await this.startSession(userId);
+    const live = current !== undefined && this.isLive(current);
+    if (live && current.state === 'connected') return { connected: true, qrCode: null };
+    // A socket is up and showing a QR: that one is still good (a second socket would only replace it).
+    if (live && current.state === 'qr' && current.qrEnc && !session?.isRetrying) {
+      return { connected: false, qrCode: this.openQr(userId, current.qrEnc) };
+    }
+    await this.accounts.want(userId, true);
+    if (session?.isRetrying) {
+      await this.accounts.setState(userId, { state: 'connecting', error: null });
+      await session.reconnectNow();
+    } else if (!session) {
+      await this.accounts.setState(userId, { state: 'connecting', error: null });
+      if ((await this.accounts.claim(this.owner, this.lease.ttlMs, { userId, force: this.exclusive })).length) {
+        await this.startSession(userId);
+      }
     }
     return this.waitForLink(userId);
   }
