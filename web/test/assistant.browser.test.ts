@@ -1,7 +1,30 @@
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 import t from 'tap';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { OpenAiPeer } from '../../services/ai/test/fixtures/openai-peer.js';
-import { api, browserSuite, launchBrowser, registerUser, screenshot, signedInContext, startApp, type RunningApp, type Session } from './fixtures/harness.js';
+import { api, browserSuite, launchBrowser, registerUser, ROOT, screenshot, signedInContext, startApp, type RunningApp, type Session } from './fixtures/harness.js';
+
+const CUSTOMER = '34622333444@s.whatsapp.net';
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? ok(address.port) : fail(new Error('sin puerto'))));
+    });
+  });
+}
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text });
 
@@ -12,11 +35,23 @@ browserSuite(t, () => {
   let session: Session;
   let context: BrowserContext;
   let page: Page;
+  let control: string;
+  const phone = async (path: string, body?: unknown) => {
+    const response = await fetch(`${control}${path}`, { method: body === undefined ? 'GET' : 'POST', body: body === undefined ? null : JSON.stringify(body) });
+    return response.json() as Promise<unknown>;
+  };
 
   t.before(async () => {
     peer = await OpenAiPeer.start();
-    // The product's own OpenAI adapter, pointed at the protocol-faithful peer of the ai tests.
-    app = await startApp({ OPENAI_BASE_URL: peer.url });
+    const port = await freePort();
+    control = `http://127.0.0.1:${port}`;
+    // The product's own OpenAI adapter pointed at the protocol-faithful peer of the ai tests; the WhatsApp
+    // service on the fake phone of its own browser test.
+    app = await startApp({
+      OPENAI_BASE_URL: peer.url,
+      WHATSAPP_TEST_SOCKET_MODULE: join(ROOT, 'web/test/fixtures/whatsapp-fake-phone.mjs'),
+      WHATSAPP_FAKE_CONTROL_PORT: String(port),
+    });
     browser = await launchBrowser();
     session = await registerUser(app);
     context = await signedInContext(browser, app, session);
@@ -77,6 +112,36 @@ browserSuite(t, () => {
     await page.getByText('Tokens: 1350 (1120 de entrada, 230 de salida)').or(page.getByText('Tokens: 1.350 (1.120 de entrada, 230 de salida)')).waitFor();
     await page.getByText(/Coste: 0,000\d+ USD/).waitFor();
     t.equal(peer.requests[0]!.authorization, 'Bearer sk-proj-BrowserTestKey0123456789ab');
+  });
+
+  t.test('end to end: a customer burst on WhatsApp gets one AI answer, marked in the drawer; the owner pauses the chat', async (t) => {
+    await api(app, 'POST', 'whatsapp/connect', {}, session.token);
+    await phone('/scan', {});
+    await until(async () => (await api<{ state: string }>(app, 'GET', 'whatsapp/status', undefined, session.token)).body.state === 'connected', 'linked');
+    peer.reset();
+    peer.reply({ text: 'Hola Rosa, el pan de masa madre cuesta 3 €. ¿Te aparto uno?' });
+    await phone('/message', { contacts: [{ id: CUSTOMER, name: 'Rosa Pérez' }] });
+    // One upsert with three lines (as WhatsApp delivers a burst after a reconnect): the debounce itself is
+    // tested with a controlled timer in services/ai; here the lines must not depend on the machine's speed.
+    await phone('/message', { messages: ['Hola', '¿cuánto cuesta', 'el pan de masa madre?'].map((text) => ({ from: CUSTOMER, text, name: 'Rosa Pérez' })) });
+    await until(async () => ((await phone('/sent')) as unknown[]).length === 1, 'the automatic answer reached the phone');
+    t.equal(peer.requests.length, 1, 'one answer for the whole burst');
+    t.match(peer.requests[0]!.body.messages[1]!.content, '"mensajes":["Hola","¿cuánto cuesta","el pan de masa madre?"]');
+
+    await page.reload();
+    await page.getByRole('tab', { name: 'Conversaciones' }).click();
+    await page.locator('.wa-conversation', { hasText: 'Rosa Pérez' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Chat con Rosa Pérez' });
+    const answer = drawer.locator('.wa-bubble.is-out', { hasText: 'el pan de masa madre cuesta 3 €' });
+    await answer.getByText('Asistente IA').waitFor();
+    await drawer.getByText('Asistente activo en este chat').waitFor();
+    await drawer.getByRole('button', { name: 'Pausar asistente' }).click();
+    await drawer.getByText('En pausa: la pausaste tú').waitFor();
+    t.match((await api(app, 'GET', `ai/chats/${CUSTOMER}`, undefined, session.token)).body, { paused: true, reason: 'manual' });
+    await screenshot(page, 'assistant-chat-drawer');
+    await drawer.getByRole('button', { name: 'Reanudar asistente' }).click();
+    await drawer.getByText('Asistente activo en este chat').waitFor();
+    await drawer.getByRole('button', { name: 'Cerrar chat' }).click();
   });
 
   t.test('usable at 360 px', async (t) => {
