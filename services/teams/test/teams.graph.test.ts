@@ -1,4 +1,6 @@
 import t from 'tap';
+import { Value } from '@sinclair/typebox/value';
+import { EVENT_DATA, type EventType } from '@asistente/contracts';
 import type { App, Platform } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
 import teamsService from '../src/app.js';
@@ -166,6 +168,14 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
     const forgotten = await app.inject({ url, headers: { authorization } });
     t.equal(forgotten.statusCode, 404, 'a channel gone is forgotten until its team is listed again');
 
+    await app.inject({ url: `/teams/${encodeURIComponent(sales.id)}/channels`, headers: { authorization } }); // listed again
+    const before = general.messages.length;
+    peer.failNext(/\/messages$/, 504, { method: 'POST' });
+    const timedOut = await app.inject({ method: 'POST', url, headers: { authorization }, payload: { message: 'una sola vez' } });
+    t.equal(timedOut.statusCode, 502, 'a 504 on a post is not repeated (it may have gone through)');
+    t.equal(peer.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/messages')).length > 0, true);
+    t.equal(general.messages.length, before, 'and nothing was posted twice');
+
     peer.failNext(/\/joinedTeams$/, 503, { times: 3 });
     const down = await app.inject({ url: '/teams', headers: { authorization } });
     t.equal(down.statusCode, 502, 'still failing after two retries');
@@ -240,6 +250,11 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
     const events = await outboxOf(platform, userId);
     t.same(events.map((e) => e.type).sort(), ['calendar.event.created', 'teams.meeting.created']);
     t.same(events.find((e) => e.type === 'calendar.event.created')!.data, { eventId: created.json().id, source: 'msteams' });
+    const all = await platform.db.sql<{ type: string; data: unknown }[]>`select type, data from teams.outbox`;
+    t.ok(all.length > 0);
+    for (const event of all) {
+      t.ok(Value.Check(EVENT_DATA[event.type as EventType], event.data), `${event.type} matches the event contract analytics consumes`);
+    }
   });
 
   t.test('Outlook calendars and normalised events under both paths', async (t) => {

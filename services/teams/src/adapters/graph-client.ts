@@ -68,7 +68,10 @@ export function createGraphClient(options: GraphClientOptions): Client {
   const url = new URL(options.graphUrl);
   const maxRetryAfter = options.maxRetryAfterSeconds ?? 10;
   const retry = new RetryHandler(
-    new RetryHandlerOptions(1, options.maxRetries ?? 2, (_delay, _attempt, _request, _options, response) => {
+    new RetryHandlerOptions(1, options.maxRetries ?? 2, (_delay, _attempt, _request, fetchOptions, response) => {
+      // 429 and 503 mean "not processed": safe to repeat. A 504 may hide a POST that went through (a message
+      // posted twice), so only reads are repeated after one.
+      if (response.status === 504 && (fetchOptions?.method ?? 'GET').toUpperCase() !== 'GET') return false;
       const header = response.headers.get('Retry-After');
       const seconds = header === null ? 0 : Number(header);
       return Number.isFinite(seconds) && seconds <= maxRetryAfter;
