@@ -8,6 +8,8 @@ import type { MailboxSync } from './mailbox-sync.js';
 import type { MessagesRepository } from './messages.repository.js';
 
 const RECONNECT_MIN_MS = 2_000;
+/** IDLE watches the inbox only: the other folders (and anything IDLE missed) are brought up to date this often. */
+const FULL_SYNC_MS = 5 * 60_000;
 const RECONNECT_MAX_MS = 5 * 60_000;
 
 /**
@@ -19,6 +21,7 @@ class AccountWatcher {
   private client: ImapFlow | undefined;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
+  private periodic: NodeJS.Timeout | undefined;
   private failures = 0;
   private queue: Promise<void> = Promise.resolve();
   private pendingInbox = false;
@@ -35,6 +38,7 @@ class AccountWatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearInterval(this.periodic);
     const client = this.client;
     this.client = undefined;
     if (client) await closeImap(client);
@@ -78,6 +82,10 @@ class AccountWatcher {
         this.retry();
       });
       this.failures = 0;
+      if (!this.periodic) {
+        this.periodic = setInterval(() => this.fullSync(), FULL_SYNC_MS);
+        this.periodic.unref();
+      }
       // Anything that arrived between the sync and the open.
       this.inboxChanged();
     } catch (error) {
@@ -96,6 +104,13 @@ class AccountWatcher {
       const account = await this.manager.account(this.accountId);
       if (account && !this.stopped) await this.manager.syncNow(account, ['inbox']);
     }).catch((error: unknown) => this.manager.log.warn({ err: error, accountId: this.accountId }, 'inbox sync failed'));
+  }
+
+  private fullSync(): void {
+    void this.run(async () => {
+      const account = await this.manager.account(this.accountId);
+      if (account && !this.stopped) await this.manager.syncNow(account);
+    }).catch((error: unknown) => this.manager.log.warn({ err: error, accountId: this.accountId }, 'periodic sync failed'));
   }
 
   private retry(): void {
