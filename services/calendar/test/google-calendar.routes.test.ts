@@ -345,3 +345,23 @@ t.test('disconnect revokes at Google and forgets the account and its mirror', as
   t.equal(calendars.statusCode, 409);
   t.equal((await app.inject({ method: 'POST', url: '/google/google-calendar/disconnect', headers: { authorization } })).statusCode, 200, 'twice is fine');
 });
+
+t.test('two processes (two plugin instances, each with its own view cache) never serve each other a stale month', async (t) => {
+  const other = await buildServiceApp(t, calendarService, platform);
+  const { authorization } = await connectGoogle(app, peer, 'replicas@ejemplo.com');
+  const url = `/google/events/calendar/primary?dateFrom=${inDays(0, 0).toISOString()}&dateTo=${inDays(20, 0).toISOString()}`;
+  const titles = async (instance: typeof app) => (await instance.inject({ url, headers: { authorization } })).json().map((e: { title: string }) => e.title);
+  t.same(await titles(app), [], 'empty month, now cached by the first instance');
+  t.same(await titles(app), []);
+  const start = inDays(2);
+  const created = await other.inject({
+    method: 'POST',
+    url: '/events',
+    headers: { authorization },
+    payload: { title: 'Escrita en la otra réplica', startTime: start.toISOString(), endTime: new Date(start.getTime() + 3_600_000).toISOString() },
+  });
+  t.equal(created.statusCode, 201, created.body);
+  t.same(await titles(app), ['Escrita en la otra réplica'], 'the first instance sees the write at once');
+  await other.inject({ method: 'DELETE', url: `/events/${created.json().id}`, headers: { authorization } });
+  t.same(await titles(app), [], 'and the delete');
+});

@@ -63,15 +63,19 @@ export class CalendarSyncService {
     return calendar;
   }
 
-  /** Brings the calendar's mirrored events up to date when they are older than a minute, or always with `force`. */
-  async refreshEvents(userId: string, calendar: MirroredCalendar, force = false): Promise<void> {
-    if (!force && !this.stale(calendar.syncedAt)) return;
+  /**
+   * Brings the calendar's mirrored events up to date when they are older than a minute, or always with `force`.
+   * True when it asked Google (the calendar's version read before may then be out of date).
+   */
+  async refreshEvents(userId: string, calendar: MirroredCalendar, force = false): Promise<boolean> {
+    if (!force && !this.stale(calendar.syncedAt)) return false;
     await this.once(`events:${userId}:${calendar.id}`, async () => {
       const provider = await this.connection.provider(userId);
       await this.connection.guard(userId, () => this.sync(userId, calendar, provider)).catch((e: unknown) => {
         throw toAppError(e, calendarNotFound);
       });
     });
+    return true;
   }
 
   private async sync(userId: string, calendar: MirroredCalendar, provider: CalendarProvider): Promise<void> {

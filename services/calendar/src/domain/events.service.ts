@@ -5,9 +5,10 @@ import type { Range } from './dates.js';
 import { eventInput } from './event-form.js';
 import type { EventRecord } from './event-record.js';
 import type { GoogleConnectionService } from './google-connection.service.js';
-import type { MirrorRepository } from './mirror.repository.js';
+import type { MirroredCalendar, MirrorRepository } from './mirror.repository.js';
 import { toGoogleEvent } from './normalize.js';
 import { toAppError } from './provider-errors.js';
+import { ViewCache } from './view-cache.js';
 
 /**
  * Events of the user's Google calendars: reads answer from the mirror (refreshed when older than a minute),
@@ -20,6 +21,7 @@ export class EventsService {
     private readonly sync: CalendarSyncService,
     private readonly mirror: MirrorRepository,
     private readonly outbox: Outbox,
+    private readonly views: ViewCache = new ViewCache(),
   ) {}
 
   async inCalendar(userId: string, calendarId: string, range: Range, force = false, limit?: number): Promise<EventRecord[]> {
@@ -31,8 +33,8 @@ export class EventsService {
   /** The normalised events of one calendar, as the JSON array text the database aggregates. */
   async normalized(userId: string, calendarId: string, range: Range, force = false): Promise<string> {
     const calendar = await this.sync.calendar(userId, calendarId);
-    await this.sync.refreshEvents(userId, calendar, force);
-    return this.mirror.normalizedInRange(userId, [calendar.id], range.from, range.to);
+    const synced = await this.sync.refreshEvents(userId, calendar, force);
+    return this.view(userId, [calendar], range, synced);
   }
 
   async forGoogleScreen(userId: string, calendarId: string, range: Range, force = false, limit?: number): Promise<GoogleEvent[]> {
@@ -41,20 +43,39 @@ export class EventsService {
 
   /** Every mirrored calendar of the user (the assistant's view of their agenda), normalised, as JSON text. */
   async normalizedAcrossCalendars(userId: string, range: Range, force = false): Promise<string> {
-    const ids = await this.freshCalendars(userId, force);
-    return this.mirror.normalizedInRange(userId, ids, range.from, range.to);
+    const { calendars, synced } = await this.freshCalendars(userId, force);
+    return this.view(userId, calendars, range, synced);
+  }
+
+  /**
+   * The aggregate, from the process's cache when the calendars' versions read for this request still name it.
+   * After a sync those versions are out of date: the database answers and nothing is cached.
+   */
+  private async view(userId: string, calendars: MirroredCalendar[], range: Range, synced: boolean): Promise<string> {
+    const ids = calendars.map((c) => c.id);
+    if (synced) return this.mirror.normalizedInRange(userId, ids, range.from, range.to);
+    const key = ViewCache.key(userId, calendars, range);
+    const cached = this.views.get(key);
+    if (cached !== undefined) return cached;
+    const json = await this.mirror.normalizedInRange(userId, ids, range.from, range.to);
+    this.views.set(key, json);
+    return json;
   }
 
   /** The events of the user's calendars that `only` keeps (free/busy reads them). */
   async acrossCalendars(userId: string, range: Range, force = false, only?: (c: { accessRole: string | null; primary: boolean }) => boolean): Promise<EventRecord[]> {
-    const ids = await this.freshCalendars(userId, force, only);
-    return this.mirror.eventsInRange(userId, ids, range.from, range.to);
+    const { calendars } = await this.freshCalendars(userId, force, only);
+    return this.mirror.eventsInRange(userId, calendars.map((c) => c.id), range.from, range.to);
   }
 
-  private async freshCalendars(userId: string, force: boolean, only?: (c: { accessRole: string | null; primary: boolean }) => boolean): Promise<string[]> {
+  private async freshCalendars(
+    userId: string,
+    force: boolean,
+    only?: (c: { accessRole: string | null; primary: boolean }) => boolean,
+  ): Promise<{ calendars: MirroredCalendar[]; synced: boolean }> {
     const calendars = (await this.sync.calendars(userId, force)).filter((c) => !only || only(c));
-    await Promise.all(calendars.map((c) => this.sync.refreshEvents(userId, c, force)));
-    return calendars.map((c) => c.id);
+    const synced = await Promise.all(calendars.map((c) => this.sync.refreshEvents(userId, c, force)));
+    return { calendars, synced: synced.some(Boolean) };
   }
 
   async create(userId: string, calendarId: string, body: EventBody): Promise<GoogleEvent> {

@@ -5,6 +5,8 @@ import { toCalendarEvent } from './normalize.js';
 export interface MirroredCalendar extends CalendarRecord {
   syncToken: string | null;
   syncedAt: Date | null;
+  /** Changes with every change to the calendar's mirrored events (bigint, as text). */
+  version: string;
 }
 
 type Db = Sql | TransactionSql;
@@ -26,7 +28,7 @@ export class MirrorRepository {
 
   calendars(userId: string): Promise<MirroredCalendar[]> {
     return this.sql<MirroredCalendar[]>`
-      select id, summary, background_color, is_primary as primary, access_role, sync_token, synced_at
+      select id, summary, background_color, is_primary as primary, access_role, sync_token, synced_at, version::text as version
       from calendar.calendars where user_id = ${userId}
       order by is_primary desc, position, summary`;
   }
@@ -48,6 +50,7 @@ export class MirrorRepository {
   }
 
   async upsertEvents(db: Db, userId: string, events: EventRecord[]): Promise<void> {
+    if (events.length === 0) return;
     for (let i = 0; i < events.length; i += INSERT_BATCH) {
       // The stored view is the API's normalised event, computed here once rather than on every read.
       const rows = events.slice(i, i + INSERT_BATCH).map((e) => ({ ...e, userId, normalized: db.json(toCalendarEvent(e)) }));
@@ -62,15 +65,23 @@ export class MirrorRepository {
           html_link = excluded.html_link, created_at = excluded.created_at, updated_at = excluded.updated_at,
           normalized = excluded.normalized`;
     }
+    await this.bump(db, userId, [...new Set(events.map((e) => e.calendarId))]);
   }
 
   async deleteEvents(db: Db, userId: string, calendarId: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await db`delete from calendar.events where user_id = ${userId} and calendar_id = ${calendarId} and id = any(${ids}::text[])`;
+    await this.bump(db, userId, [calendarId]);
   }
 
   async clearEvents(db: Db, userId: string, calendarId: string): Promise<void> {
     await db`delete from calendar.events where user_id = ${userId} and calendar_id = ${calendarId}`;
+    await this.bump(db, userId, [calendarId]);
+  }
+
+  /** Marks the calendars' mirrored events as changed (see `version`). */
+  private async bump(db: Db, userId: string, calendarIds: string[]): Promise<void> {
+    await db`update calendar.calendars set version = nextval('calendar.mirror_versions') where user_id = ${userId} and id = any(${calendarIds}::text[])`;
   }
 
   async markSynced(db: Db, userId: string, calendarId: string, syncToken: string | null): Promise<void> {
