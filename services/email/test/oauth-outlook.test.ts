@@ -1,0 +1,77 @@
+import t from 'tap';
+import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
+import emailService from '../src/app.js';
+import { startDovecot } from './fixtures/dovecot.js';
+import { eventually, otherMailApp, rawMail } from './fixtures/imap-peer.js';
+import { startOAuthPeer } from './fixtures/oauth-peer.js';
+import { startSmtpPeer } from './fixtures/smtp-peer.js';
+
+const USER = 'ana@contoso.example';
+const CLIENT_ID = 'id-de-aplicacion-azure';
+const CLIENT_SECRET = 'secreto-azure';
+
+const provider = await startOAuthPeer(CLIENT_ID, CLIENT_SECRET);
+t.teardown(() => provider.close());
+const dovecot = await startDovecot({ users: [{ user: USER, password: 'solo-para-la-prueba' }], oauth2IntrospectionUrl: `${provider.url}/introspect` });
+t.teardown(() => dovecot.stop());
+const smtp = await startSmtpPeer({ acceptToken: (user, token) => provider.validTokens.get(user) === token });
+t.teardown(() => smtp.close());
+
+const phone = await otherMailApp(dovecot.host, dovecot.port, USER, 'solo-para-la-prueba');
+t.teardown(async () => {
+  await phone.logout().catch(() => {});
+  phone.close();
+});
+await phone.append('INBOX', rawMail({ from: 'jefe@contoso.example', to: USER, subject: 'Hola desde Outlook', body: 'Prueba' }));
+
+const platform = await createTestPlatform(t, {
+  config: {
+    PUBLIC_URL: 'https://asistente.example',
+    MICROSOFT_CLIENT_ID: CLIENT_ID,
+    MICROSOFT_CLIENT_SECRET: CLIENT_SECRET,
+    MICROSOFT_TENANT: 'organizations',
+    MICROSOFT_LOGIN_URL: provider.url,
+    OUTLOOK_IMAP_URL: `imap://127.0.0.1:${dovecot.port}`,
+    OUTLOOK_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+  },
+});
+const app = await buildServiceApp(t, emailService, platform);
+const owner = signToken(app);
+const auth = { authorization: owner.authorization };
+
+t.test('Outlook: the Microsoft identity platform flow, then XOAUTH2 to IMAP and SMTP; Gmail unconfigured says so', async (t) => {
+  const gmail = await app.inject({ url: '/emails/integrations/gmail/connect', headers: auth });
+  t.equal(gmail.statusCode, 503);
+  t.equal(gmail.json().message, 'Gmail no está configurado: el administrador debe definir GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET en el servidor');
+
+  const connect = await app.inject({ url: '/emails/integrations/outlook/connect', headers: auth });
+  const url = new URL(connect.json<{ url: string }>().url);
+  t.equal(`${url.origin}${url.pathname}`, `${provider.url}/organizations/oauth2/v2.0/authorize`);
+  t.match(url.searchParams.get('scope'), /IMAP\.AccessAsUser\.All .*SMTP\.Send .*offline_access/);
+  const state = url.searchParams.get('state')!;
+  // A Gmail callback cannot finish an Outlook flow.
+  const crossed = await app.inject({ url: `/emails/integrations/gmail/callback?code=code-${USER}&state=${encodeURIComponent(state)}` });
+  t.match(crossed.headers.location, /\/emails\?error=/);
+
+  const back = await app.inject({ url: `/emails/integrations/outlook/callback?code=code-${USER}&state=${encodeURIComponent(state)}` });
+  t.equal(back.headers.location, 'https://asistente.example/emails?connected=outlook');
+  t.match(provider.grants.at(-1), { grant_type: 'authorization_code', client_id: CLIENT_ID });
+
+  const list = await eventually('the Outlook inbox over XOAUTH2', async () => {
+    const page = (await app.inject({ url: '/emails', headers: auth })).json<{ data: { subject: string }[] }>();
+    return page.data.length > 0 && page;
+  });
+  t.equal(list.data[0]?.subject, 'Hola desde Outlook');
+  t.match((await app.inject({ url: '/emails/integrations', headers: auth })).json(), [{ provider: 'outlook', email: USER, connected: true }]);
+
+  const sent = await app.inject({ method: 'POST', url: '/emails/send', headers: auth, payload: { to: 'jefe@contoso.example', subject: 'Respuesta', body: 'Hola' } });
+  t.equal(sent.statusCode, 200, sent.body);
+  t.equal((await smtp.waitFor(1)).user, USER);
+  // Outlook files its own copy in Sent: nothing appended by the app.
+  const lock = await phone.getMailboxLock('Sent');
+  try {
+    t.equal(((await phone.search({ all: true }, { uid: true })) || []).length, 0);
+  } finally {
+    lock.release();
+  }
+});
