@@ -1,6 +1,6 @@
 import t from 'tap';
 import { DEFAULT_ASSISTANT_CONFIG } from '@asistente/contracts';
-import { autoReplySettings, chatStateLabel, formatUsd, usageLabel, validateSettings } from '../src/features/whatsapp/assistant/format.js';
+import { autoReplySettings, chatStateLabel, editableVariables, formatUsd, usageLabel, validateSettings, withoutAutoReplySettings } from '../src/features/whatsapp/assistant/format.js';
 
 t.test('costs read in dollars: cents for a day, a run’s fraction of a cent in full', async (t) => {
   t.equal(formatUsd(1.5), '1,50 USD');
@@ -29,4 +29,11 @@ t.test('settings are read with their defaults and checked with the server’s wo
 t.test('today’s spend, and why the automatic answers stopped', async (t) => {
   t.same(usageLabel({ spentUsd: 0.25, dailyBudgetUsd: 1, budgetReached: false }), { text: 'Gasto de hoy: 0,25 USD de 1,00 USD', warning: null });
   t.equal(usageLabel({ spentUsd: 1.02, dailyBudgetUsd: 1, budgetReached: true }).warning, 'El asistente dejó de responder por hoy: se alcanzó el presupuesto diario.');
+});
+
+t.test('the variables the owner fills, and what the Prompts IA form leaves to the other cards', async (t) => {
+  t.same(editableVariables({ ...DEFAULT_ASSISTANT_CONFIG, customVars: ['{sabor}', '{precio}'] }), ['{producto}', '{precio}', '{horario_atencion}', '{enlace_pago}', '{sabor}']);
+  const form = withoutAutoReplySettings(DEFAULT_ASSISTANT_CONFIG);
+  for (const key of ['autoReply', 'maxRepliesPerChatPerDay', 'dailyBudgetUsd', 'canBookMeetings', 'handoffPhrase', 'variableValues']) t.notOk(key in form, key);
+  t.equal(form.systemPrompt, DEFAULT_ASSISTANT_CONFIG.systemPrompt);
 });

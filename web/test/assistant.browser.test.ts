@@ -102,6 +102,9 @@ browserSuite(t, () => {
   t.test('Probar asistente: the answer, the tools it used, tokens and cost', async (t) => {
     await api(app, 'PUT', 'ai/provider/openai/key', { apiKey: 'sk-proj-BrowserTestKey0123456789ab' }, session.token);
     await api(app, 'POST', 'contacts', { firstName: 'Marta', lastName: 'Gómez' }, session.token);
+    await page.getByLabel('{precio}').fill('3 € la pieza');
+    await page.getByRole('button', { name: 'Guardar valores' }).click();
+    await toast(page, 'Valores de las variables guardados').waitFor();
     peer.reply({ toolCalls: [{ name: 'buscar_contactos', arguments: { texto: 'Marta' } }] }, { text: 'Sí, Marta Gómez es tu clienta.', usage: { prompt: 1000, completion: 200 } });
     await page.getByLabel('Pregunta').fill('¿Tengo a Marta en contactos?');
     await page.getByRole('button', { name: 'Probar asistente' }).click();
@@ -112,6 +115,7 @@ browserSuite(t, () => {
     await page.getByText('Tokens: 1350 (1120 de entrada, 230 de salida)').or(page.getByText('Tokens: 1.350 (1.120 de entrada, 230 de salida)')).waitFor();
     await page.getByText(/Coste: 0,000\d+ USD/).waitFor();
     t.equal(peer.requests[0]!.authorization, 'Bearer sk-proj-BrowserTestKey0123456789ab');
+    t.match(peer.requests[0]!.body.messages[0]!.content, 'indica el precio: 3 € la pieza', 'the variable value reaches the prompt');
   });
 
   t.test('end to end: a customer burst on WhatsApp gets one AI answer, marked in the drawer; the owner pauses the chat', async (t) => {

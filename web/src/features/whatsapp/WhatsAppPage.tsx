@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { PageHeader } from '../../ui/PageHeader';
 import type { Conversation } from './api';
-import { AssistantTester, AutoReplySettings, ChatAssistantControl } from './assistant';
+import { AssistantTester, AutoReplySettings, ChatAssistantControl, VariableValues } from './assistant';
 import { AutoRepliesView } from './AutoRepliesView';
 import { ChatDrawer } from './ChatDrawer';
 import { ConnectionCard } from './ConnectionCard';
@@ -60,6 +60,7 @@ export function WhatsAppPage() {
       <div role="tabpanel" id={`wa-panel-${tab}`} aria-labelledby={`wa-tab-${tab}`}>
         {tab === 'prompts' && (
           <PromptsTab>
+            <VariableValues />
             <AutoReplySettings />
             <AssistantTester />
           </PromptsTab>

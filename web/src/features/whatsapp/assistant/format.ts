@@ -84,3 +84,8 @@ export function withoutAutoReplySettings(config: AssistantConfig): AssistantConf
   } = config;
   return rest;
 }
+
+/** The variables whose value the owner writes: all of the prompt's except {nombre_cliente}, which the contact fills. */
+export function editableVariables(config: AssistantConfig): string[] {
+  return [...new Set([...config.variables, ...config.customVars])].filter((variable) => variable !== '{nombre_cliente}');
+}

@@ -4,4 +4,5 @@ export { AutoReplyControls } from './AutoReplyControls';
 export { AutoReplySettings } from './AutoReplySettings';
 export { ChatAssistantControl } from './ChatAssistantControl';
 export { UsageToday } from './UsageToday';
+export { VariableValues } from './VariableValues';
 export { autoReplySettings, withoutAutoReplySettings, type AutoReplySettingsValue } from './format';
