@@ -34,8 +34,14 @@ export interface UserGraph {
   msUserId: string;
 }
 
+/** What the callback reports to the screen in `?microsoft=`. */
+export type ConnectOutcome = 'connected' | 'denied' | 'invalid' | 'failed' | 'forbidden' | 'unreachable' | 'unconfigured';
+
 /** Where the callback sends the browser: the Teams screen, with the outcome in the query. */
-export type CallbackOutcome = { ok: true; location: string } | { ok: false; location: string };
+export interface CallbackOutcome {
+  ok: boolean;
+  location: string;
+}
 
 /**
  * The user's Microsoft 365 connection: the OAuth authorization-code flow (signed, user-bound state),
@@ -69,19 +75,18 @@ export class ConnectionService {
     return this.requireIdentity().authorizeUrl(this.signer.sign({ userId, flow: FLOW }));
   }
 
-  /** Never throws: whatever happens, the browser goes back to the Teams screen with a message. */
+  /**
+   * Never throws: whatever happens, the browser goes back to the Teams screen with `?microsoft=<outcome>`,
+   * a fixed word the screen turns into its own sentence (no text of ours or Microsoft's travels in the URL,
+   * so a crafted link cannot put words in the app's mouth).
+   */
   async completeCallback(query: { code?: string; state?: string; error?: string }): Promise<CallbackOutcome> {
     const screen = this.settings?.screenUrl ?? '/teams';
-    const fail = (message: string): CallbackOutcome => ({
-      ok: false,
-      location: `${screen}?${new URLSearchParams({ microsoft: 'error', message }).toString()}`,
-    });
-    if (!this.identity) return fail(NOT_CONFIGURED_MESSAGE);
+    const back = (outcome: ConnectOutcome): CallbackOutcome => ({ ok: outcome === 'connected', location: `${screen}?microsoft=${outcome}` });
+    if (!this.identity) return back('unconfigured');
     const state = query.state ? this.signer.verify(query.state, FLOW) : undefined;
-    if (!state) return fail('El enlace de conexión caducó o no es válido: vuelve a pulsar Conectar.');
-    if (query.error || !query.code) {
-      return fail(query.error === 'access_denied' ? 'No se concedió el acceso a Microsoft 365.' : 'Microsoft no completó la conexión: inténtalo de nuevo.');
-    }
+    if (!state) return back('invalid');
+    if (query.error || !query.code) return back(query.error === 'access_denied' ? 'denied' : 'failed');
     try {
       const tokens = await this.identity.redeemCode(query.code);
       const graph = this.graphWith(state.userId, { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken });
@@ -96,10 +101,11 @@ export class ConnectionService {
         expiresAt: tokens.expiresAt,
         scopes: tokens.scopes,
       });
-      return { ok: true, location: `${screen}?microsoft=connected` };
+      return back('connected');
     } catch (error) {
       this.log.warn({ err: error }, 'microsoft connection failed');
-      return fail(error instanceof AppError ? error.message : 'Microsoft no completó la conexión: inténtalo de nuevo.');
+      const code = error instanceof AppError ? error.code : '';
+      return back(code === 'MICROSOFT_FORBIDDEN' ? 'forbidden' : code === 'MICROSOFT_UNREACHABLE' ? 'unreachable' : 'failed');
     }
   }
 

@@ -1,18 +1,28 @@
-/** What the OAuth callback reports in `?microsoft=` (and `&message=`) when it sends the browser back here. */
+/** What the OAuth callback reports in `?microsoft=` when it sends the browser back here. */
 export interface ConnectOutcome {
   kind: 'success' | 'error';
   message: string;
 }
 
-/** Reads and removes the outcome from the address, so a reload does not repeat the message. */
+const OUTCOMES: Record<string, ConnectOutcome> = {
+  connected: { kind: 'success', message: '¡Microsoft Teams conectado!' },
+  denied: { kind: 'error', message: 'No diste permiso a Microsoft 365: la conexión se canceló.' },
+  invalid: { kind: 'error', message: 'El enlace de conexión caducó o no es válido: vuelve a pulsar Conectar Microsoft Teams.' },
+  failed: { kind: 'error', message: 'Microsoft no completó la conexión: inténtalo de nuevo.' },
+  forbidden: {
+    kind: 'error',
+    message: 'Tu organización no permite a esta aplicación leer tu perfil de Microsoft 365: consulta a tu administrador.',
+  },
+  unreachable: { kind: 'error', message: 'No se pudo conectar con Microsoft: inténtalo de nuevo en unos minutos.' },
+  unconfigured: { kind: 'error', message: 'Microsoft 365 no está configurado en este servidor.' },
+};
+
+/** Reads and removes `?microsoft=` from the address, so a reload does not repeat the message. */
 export function takeConnectOutcome(): ConnectOutcome | undefined {
   const url = new URL(window.location.href);
   const outcome = url.searchParams.get('microsoft');
   if (!outcome) return undefined;
-  const message = url.searchParams.get('message');
   url.searchParams.delete('microsoft');
-  url.searchParams.delete('message');
   window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
-  if (outcome === 'connected') return { kind: 'success', message: '¡Microsoft Teams conectado!' };
-  return { kind: 'error', message: message || 'Microsoft no completó la conexión: inténtalo de nuevo.' };
+  return OUTCOMES[outcome];
 }
