@@ -116,6 +116,15 @@ t.test('a wrong password or an unreachable host answers 400 in Spanish, quickly,
   t.equal(smtpRefused.statusCode, 400);
   t.match(smtpRefused.json().message, /^No se pudo conectar al servidor SMTP: /);
 
+  // A silent SMTP server beside a good IMAP one: still one deadline, not two.
+  started = Date.now();
+  const silentSmtp = imapBody();
+  silentSmtp.credentials.smtp.port = silentPort;
+  const smtpMute = await app.inject({ method: 'POST', url: '/emails/integrations', headers: auth, payload: silentSmtp });
+  t.equal(smtpMute.statusCode, 400);
+  t.match(smtpMute.json().message, /^No se pudo conectar al servidor SMTP: /);
+  t.ok(Date.now() - started < 15_000, 'a silent SMTP server answers within 15 s');
+
   const invalid = await app.inject({ method: 'POST', url: '/emails/integrations', headers: auth, payload: { provider: 'imap', credentials: { email: 'no-es-correo' } } });
   t.equal(invalid.statusCode, 400);
 

@@ -70,14 +70,13 @@ export class AccountsService {
   }
 
   private async verify(imap: ServerSettings, smtp: ServerSettings, secret: MailSecret): Promise<void> {
-    try {
-      const client = await openImap(imap, imapAuth({ imap, secret }), this.log);
-      await closeImap(client);
-      await verifySmtp(smtp, smtpAuth({ smtp, secret }));
-    } catch (error) {
-      if (error instanceof MailConnectError) throw badRequest(error.message, 'MAIL_CONNECT_FAILED');
-      throw error;
-    }
+    // Both at once, so a silent server costs one deadline (12 s), not two, and the answer stays within 15 s.
+    const checkImap = async () => closeImap(await openImap(imap, imapAuth({ imap, secret }), this.log));
+    const results = await Promise.allSettled([checkImap(), verifySmtp(smtp, smtpAuth({ smtp, secret }))]);
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (!failure) return;
+    if (failure.reason instanceof MailConnectError) throw badRequest(failure.reason.message, 'MAIL_CONNECT_FAILED');
+    throw failure.reason;
   }
 }
 
