@@ -5,7 +5,7 @@ import { OpenAiPeer } from './fixtures/openai-peer.js';
 // The peer must speak the protocol the real SDK parses: checked here through the SDK itself.
 const peer = await OpenAiPeer.start();
 t.teardown(() => peer.close());
-const client = new OpenAI({ apiKey: 'sk-peer-test-0123456789abcdef', baseURL: peer.url, maxRetries: 0, timeout: 300, logLevel: 'off' });
+const client = new OpenAI({ apiKey: 'sk-peer-test-0123456789abcdef', baseURL: peer.url, maxRetries: 0, timeout: 1500, logLevel: 'off' });
 const base = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Hola' }] };
 
 t.beforeEach(() => peer.reset());
@@ -31,7 +31,7 @@ t.test('tool calls, plain and streamed', async (t) => {
 });
 
 t.test('errors and slowness as the SDK classifies them', async (t) => {
-  peer.reply({ status: 401 }, { status: 429 }, { status: 500 }, { delayMs: 1000, then: { text: 'tarde' } });
+  peer.reply({ status: 401 }, { status: 429 }, { status: 500 }, { delayMs: 5000, then: { text: 'tarde' } });
   for (const kind of [AuthenticationError, RateLimitError, InternalServerError, APIConnectionTimeoutError]) {
     const error: unknown = await client.chat.completions.create(base).then(() => undefined, (e: unknown) => e);
     t.ok(error instanceof kind, kind.name);

@@ -18,7 +18,8 @@ const logs = memoryLogger();
 const platform = await createTestPlatform(t, { log: logs.log, config: { OPENAI_BASE_URL: peer.url } });
 const whatsapp = new WhatsAppSibling();
 const email = new EmailSibling();
-const model = new OpenAiLanguageModel({ baseURL: peer.url, maxRetries: 0, timeoutMs: 300 });
+// Generous per attempt (a loaded machine must not turn a prompt answer into a timeout); the slow case waits longer.
+const model = new OpenAiLanguageModel({ baseURL: peer.url, maxRetries: 0, timeoutMs: 1500 });
 const app = await buildServicesApp(t, [contactsService, whatsapp.plugin, email.plugin, createAiService({ model })], platform);
 
 const events: DomainEvent[] = [];
@@ -147,7 +148,7 @@ t.test('OpenAI errors become Spanish answers the owner can act on; never a 500',
     { reply: { status: 429, code: 'insufficient_quota' }, status: 409, code: 'OPENAI_QUOTA' },
     { reply: { status: 500 }, status: 502, code: 'OPENAI_UNAVAILABLE' },
     { reply: { status: 400, message: 'bad model' }, status: 502, code: 'OPENAI_REJECTED' },
-    { reply: { delayMs: 2000, then: { text: 'tarde' } }, status: 504, code: 'OPENAI_TIMEOUT' },
+    { reply: { delayMs: 5000, then: { text: 'tarde' } }, status: 504, code: 'OPENAI_TIMEOUT' },
   ];
   for (const c of cases) {
     peer.reply(c.reply);
