@@ -32,6 +32,20 @@ export interface SessionDeps {
 
 export const qrContext = (userId: string) => ({ userId, table: WHATSAPP_QR_COLUMN.table, column: WHATSAPP_QR_COLUMN.column });
 
+const STORE_ATTEMPTS = 4;
+
+async function retrying<T>(work: () => Promise<T>, log: Logger): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= STORE_ATTEMPTS) throw error;
+      log.warn({ err: error, attempt }, 'whatsapp messages not stored, retrying');
+      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+    }
+  }
+}
+
 /** How often the last-event time is written (the watchdog and the in-memory copy see every event). */
 const TOUCH_EVERY_MS = 5_000;
 
@@ -200,7 +214,8 @@ export class AccountSession {
           this.inboundScheduled = false;
           const groups = this.inboundBuffer.splice(0);
           for (const group of groups) {
-            const result = await inbound.store(this.userId, group.messages, group.live);
+            // Storing is idempotent (one transaction, unique ids): a failed write is retried, not dropped.
+            const result = await retrying(() => inbound.store(this.userId, group.messages, group.live), log);
             if (result.autoReplies > 0) this.kick();
           }
         });

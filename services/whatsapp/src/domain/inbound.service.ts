@@ -1,6 +1,6 @@
-import { createEvent, type EventEnvelope, type Outbox, type Sql } from '@asistente/kit';
+import { createEvent, type EventEnvelope, type Outbox, type Sql, type TransactionSql } from '@asistente/kit';
 import type { ContactInfo, InboundMessage } from '../adapters/whatsapp-socket.js';
-import type { AutoRepliesRepository } from './auto-replies.repository.js';
+import type { AutoRepliesRepository, AutoReplyRow } from './auto-replies.repository.js';
 import { bestRule } from './keyword-match.js';
 import type { ChatRow, MessagesRepository } from './messages.repository.js';
 import { isLidJid, phoneOfJid } from './phone.js';
@@ -30,61 +30,42 @@ export class InboundService {
   async store(userId: string, batch: InboundMessage[], live: boolean): Promise<InboundResult> {
     const ordered = [...batch].sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
     return this.sql.begin(async (tx) => {
-      const events: EventEnvelope[] = [];
+      const chatOf = await this.resolveChats(tx, userId, ordered);
+      // The whole batch in one statement, in order; a replayed or duplicate id is skipped by the unique key.
+      const inserted = await this.messages.insertMessages(
+        tx,
+        userId,
+        ordered.map((m) => {
+          const chat = chatOf.get(m)!;
+          return {
+            chatId: chat.id,
+            waId: m.waId,
+            direction: m.fromMe ? ('outgoing' as const) : ('incoming' as const),
+            origin: m.fromMe ? ('phone' as const) : ('contact' as const),
+            fromJid: m.fromMe ? m.senderJid : m.senderJid || chat.jid,
+            toJid: m.fromMe ? chat.jid : m.senderJid === chat.jid ? 'me' : chat.jid,
+            body: m.text,
+            media: m.media,
+            sentAt: m.timestamp,
+            status: m.fromMe ? ('sent' as const) : ('received' as const),
+          };
+        }),
+      );
+      await this.messages.touchChats(tx, inserted, live);
+
+      const byWaId = new Map(ordered.map((m) => [m.waId, m]));
       const rules = live ? await this.autoReplies.active(tx, userId) : [];
-      const chats = new Map<string, ChatRow>();
-      let stored = 0;
+      const events: EventEnvelope[] = [];
       let answered = 0;
-      for (const m of ordered) {
-        const jids = [m.chatJid, ...(m.chatJidAlt ? [m.chatJidAlt] : [])];
-        const name = m.fromMe || m.isGroup ? null : m.pushName;
-        // A burst from one chat resolves it once per batch. Two JID forms may merge two chats: then nothing
-        // resolved earlier in the batch is trusted any more.
-        const cacheKey = `${jids.join('|')}|${name ?? ''}`;
-        if (jids.length > 1) chats.clear();
-        const chat = chats.get(cacheKey) ?? (await this.messages.ensureChat(tx, userId, jids, name, m.isGroup));
-        if (jids.length === 1) chats.set(cacheKey, chat);
-        const row = await this.messages.insertMessage(tx, userId, {
-          chatId: chat.id,
-          waId: m.waId,
-          direction: m.fromMe ? 'outgoing' : 'incoming',
-          origin: m.fromMe ? 'phone' : 'contact',
-          fromJid: m.fromMe ? m.senderJid : m.senderJid || chat.jid,
-          toJid: m.fromMe ? chat.jid : (m.senderJid === chat.jid ? 'me' : chat.jid),
-          body: m.text,
-          media: m.media,
-          sentAt: m.timestamp,
-          status: m.fromMe ? 'sent' : 'received',
-        });
-        if (!row) continue;
-        stored++;
-        await this.messages.touchChat(tx, chat.id, row, !m.fromMe && live);
+      for (const row of inserted) {
+        const m = byWaId.get(row.waId)!;
+        const chat = chatOf.get(m)!;
         if (m.fromMe) {
           events.push(createEvent('whatsapp.message.sent', userId, { messageId: row.id, chatId: chat.jid, origin: 'phone' as const }, m.timestamp));
           continue;
         }
-        let keywordAnswered = false;
-        const rule = live && !m.isGroup && m.text ? bestRule(m.text, rules) : undefined;
-        if (rule && !(await this.messages.autoReplyRecentlySent(tx, chat.id, rule.id, AUTO_REPLY_LOOP_WINDOW_MS))) {
-          const reply = await this.messages.insertMessage(tx, userId, {
-            chatId: chat.id,
-            waId: this.newMessageId(),
-            direction: 'outgoing',
-            origin: 'keyword',
-            fromJid: 'me',
-            toJid: chat.jid,
-            body: rule.response,
-            media: null,
-            sentAt: new Date(Math.max(Date.now(), m.timestamp.getTime() + 1)),
-            status: 'pending',
-            autoReplyId: rule.id,
-          });
-          if (reply) {
-            await this.messages.touchChat(tx, chat.id, reply, false);
-            keywordAnswered = true;
-            answered++;
-          }
-        }
+        const keywordAnswered = rules.length > 0 && !m.isGroup && m.text !== '' && (await this.answer(tx, userId, chat, m, rules));
+        if (keywordAnswered) answered++;
         events.push(
           createEvent(
             'whatsapp.message.received',
@@ -95,8 +76,53 @@ export class InboundService {
         );
       }
       await this.outbox.append(tx, events);
-      return { stored, autoReplies: answered };
+      return { stored: inserted.length, autoReplies: answered };
     });
+  }
+
+  /**
+   * Each message's conversation. Phone and group JIDs (nearly all traffic) are upserted in one statement;
+   * @lid forms go one by one through ensureChat, which may merge two chats of one person, and are looked up
+   * again at the end so each points at the chat that survived.
+   */
+  private async resolveChats(tx: TransactionSql, userId: string, ordered: InboundMessage[]): Promise<Map<InboundMessage, ChatRow>> {
+    const chatOf = new Map<InboundMessage, ChatRow>();
+    const jidsOf = (m: InboundMessage) => [m.chatJid, ...(m.chatJidAlt ? [m.chatJidAlt] : [])];
+    const nameOf = (m: InboundMessage) => (m.fromMe || m.isGroup ? null : m.pushName);
+    const simple = ordered.filter((m) => !m.chatJidAlt && !isLidJid(m.chatJid));
+    const complex = ordered.filter((m) => m.chatJidAlt || isLidJid(m.chatJid));
+    const wanted = new Map<string, { jid: string; name: string | null; isGroup: boolean }>();
+    for (const m of simple) {
+      const seen = wanted.get(m.chatJid);
+      wanted.set(m.chatJid, { jid: m.chatJid, name: seen?.name ?? nameOf(m), isGroup: m.isGroup });
+    }
+    const byJid = new Map((await this.messages.upsertChats(tx, userId, [...wanted.values()])).map((c) => [c.jid, c]));
+    for (const m of simple) chatOf.set(m, byJid.get(m.chatJid)!);
+    for (const m of complex) await this.messages.ensureChat(tx, userId, jidsOf(m), nameOf(m), m.isGroup);
+    for (const m of complex) chatOf.set(m, (await this.messages.findChatIn(tx, userId, jidsOf(m)))!);
+    return chatOf;
+  }
+
+  /** The keyword answer to one live incoming message, queued as a pending outgoing message; whether it was. */
+  private async answer(tx: TransactionSql, userId: string, chat: ChatRow, m: InboundMessage, rules: AutoReplyRow[]): Promise<boolean> {
+    const rule = bestRule(m.text, rules);
+    if (!rule || (await this.messages.autoReplyRecentlySent(tx, chat.id, rule.id, AUTO_REPLY_LOOP_WINDOW_MS))) return false;
+    const reply = await this.messages.insertMessage(tx, userId, {
+      chatId: chat.id,
+      waId: this.newMessageId(),
+      direction: 'outgoing',
+      origin: 'keyword',
+      fromJid: 'me',
+      toJid: chat.jid,
+      body: rule.response,
+      media: null,
+      sentAt: new Date(Math.max(Date.now(), m.timestamp.getTime() + 1)),
+      status: 'pending',
+      autoReplyId: rule.id,
+    });
+    if (!reply) return false;
+    await this.messages.touchChat(tx, chat.id, reply, false);
+    return true;
   }
 
   /** A learned @lid ↔ phone pair: the chats of both forms become one. */

@@ -102,6 +102,77 @@ export class MessagesRepository {
     return updated!;
   }
 
+  /** Phone and group chats of a batch in one upsert (a known chat keeps its name); answers every row. */
+  async upsertChats(tx: Db, userId: string, chats: { jid: string; name: string | null; isGroup: boolean }[]): Promise<ChatRow[]> {
+    if (chats.length === 0) return [];
+    const rows = chats.map((c) => ({ jid: c.jid, name: c.name, phone: phoneOfJid(c.jid), is_group: c.isGroup }));
+    return tx<ChatRow[]>`
+      insert into whatsapp.chats (user_id, jid, name, phone, is_group)
+      select ${userId}, x.jid, x.name, x.phone, x.is_group
+      from jsonb_to_recordset(${tx.json(rows as never)}) as x(jid text, name text, phone text, is_group boolean)
+      on conflict (user_id, jid) do update set name = coalesce(whatsapp.chats.name, excluded.name)
+      returning ${tx(CHAT_COLUMNS)}`;
+  }
+
+  /** The chat one of these JIDs (phone, @lid) belongs to now. */
+  async findChatIn(tx: Db, userId: string, jids: string[]): Promise<ChatRow | undefined> {
+    const [row] = await tx<ChatRow[]>`
+      select ${tx(CHAT_COLUMNS)} from whatsapp.chats
+      where user_id = ${userId} and (jid in ${tx(jids)} or lid in ${tx(jids)}) limit 1`;
+    return row;
+  }
+
+  /** A batch in one statement, in the order given; ids the account already holds are skipped. */
+  async insertMessages(tx: Db, userId: string, messages: NewMessage[]): Promise<MessageRow[]> {
+    if (messages.length === 0) return [];
+    const rows = messages.map((m, ord) => ({
+      ord,
+      chat_id: m.chatId,
+      wa_id: m.waId,
+      direction: m.direction,
+      origin: m.origin,
+      from_jid: m.fromJid,
+      to_jid: m.toJid,
+      body: m.body,
+      media: m.media,
+      sent_at: m.sentAt.toISOString(),
+      status: m.status,
+    }));
+    const inserted = await tx<MessageRow[]>`
+      insert into whatsapp.messages (user_id, chat_id, wa_id, direction, origin, from_jid, to_jid, body, media, sent_at, status)
+      select ${userId}, x.chat_id, x.wa_id, x.direction, x.origin, x.from_jid, x.to_jid, x.body, x.media, x.sent_at, x.status
+      from jsonb_to_recordset(${tx.json(rows as never)}) as x(
+        ord int, chat_id uuid, wa_id text, direction text, origin text, from_jid text, to_jid text, body text,
+        media jsonb, sent_at timestamptz, status text)
+      order by x.ord
+      on conflict (user_id, wa_id) do nothing
+      returning *`;
+    return inserted.sort((a, b) => Number(a.seq) - Number(b.seq));
+  }
+
+  /** Every touched chat's summary moved to its newest stored message, unread counted for live incoming ones. */
+  async touchChats(tx: Db, rows: MessageRow[], live: boolean): Promise<void> {
+    const summary = new Map<string, { chat_id: string; last_at: string; last_text: string; last_direction: string; unread: number; at: number }>();
+    for (const m of rows) {
+      const current = summary.get(m.chatId);
+      const at = m.sentAt.getTime();
+      const unread = (current?.unread ?? 0) + (live && m.direction === 'incoming' ? 1 : 0);
+      if (!current || at >= current.at) {
+        summary.set(m.chatId, { chat_id: m.chatId, last_at: m.sentAt.toISOString(), last_text: m.body || m.media?.kind || '', last_direction: m.direction, unread, at });
+      } else current.unread = unread;
+    }
+    if (summary.size === 0) return;
+    const list = [...summary.values()].map(({ at: _at, ...rest }) => rest);
+    await tx`
+      update whatsapp.chats c set
+        last_text = case when c.last_at is null or x.last_at >= c.last_at then x.last_text else c.last_text end,
+        last_direction = case when c.last_at is null or x.last_at >= c.last_at then x.last_direction else c.last_direction end,
+        last_at = greatest(c.last_at, x.last_at),
+        unread = c.unread + x.unread
+      from jsonb_to_recordset(${tx.json(list as never)}) as x(chat_id uuid, last_at timestamptz, last_text text, last_direction text, unread int)
+      where c.id = x.chat_id`;
+  }
+
   /** Inserts unless the account already holds this WhatsApp message id; answers the new row or undefined. */
   async insertMessage(tx: Db, userId: string, m: NewMessage): Promise<MessageRow | undefined> {
     const [row] = await tx<MessageRow[]>`
