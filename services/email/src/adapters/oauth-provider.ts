@@ -33,6 +33,14 @@ interface ProviderSettings {
 
 const TOKEN_TIMEOUT_MS = 10_000;
 
+/** The token endpoint refused the grant (revoked or expired refresh token): the owner must connect again. */
+export class OAuthGrantError extends Error {
+  constructor(reason: string) {
+    super(`token endpoint refused the grant: ${reason}`);
+    this.name = 'OAuthGrantError';
+  }
+}
+
 /** `imaps://host:993` → TLS; `imap://host:143` → STARTTLS (plain on loopback). Same for smtp(s). */
 export function parseServerUrl(url: string): ServerAddress {
   const parsed = new URL(url);
@@ -157,7 +165,8 @@ export class OAuthProvider {
     const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     if (!response.ok || typeof json.access_token !== 'string') {
       const reason = typeof json.error === 'string' ? json.error : `HTTP ${response.status}`;
-      throw new Error(`token endpoint refused the grant: ${reason}`);
+      if (response.status >= 400 && response.status < 500) throw new OAuthGrantError(reason);
+      throw new Error(`token endpoint answered ${reason}`);
     }
     const expiresIn = typeof json.expires_in === 'number' ? json.expires_in : Number(json.expires_in ?? 3600);
     return {

@@ -65,6 +65,11 @@ export class AccountsRepository {
     await this.sql`update email.accounts set last_sync_at = now(), error = null where id = ${id}`;
   }
 
+  /** The server refused the credentials: no more retries until the owner connects the account again. */
+  async markDisconnected(id: string, error: string): Promise<void> {
+    await this.sql`update email.accounts set connected = false, error = ${error} where id = ${id}`;
+  }
+
   async markError(id: string, error: string): Promise<void> {
     await this.sql`update email.accounts set error = ${error} where id = ${id}`;
   }

@@ -1,6 +1,7 @@
 import type { ImapFlow } from 'imapflow';
 import type { Logger } from '@asistente/kit';
 import { closeImap, MailConnectError, openImap } from '../adapters/imap-client.js';
+import { OAuthGrantError } from '../adapters/oauth-provider.js';
 import type { MailAccount } from './account.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { imapAuth, type Credentials } from './credentials.js';
@@ -33,6 +34,11 @@ class AccountWatcher {
 
   start(): void {
     void this.connect();
+  }
+
+  /** Stopped by the service, or by itself after the server refused the credentials. */
+  get isStopped(): boolean {
+    return this.stopped;
   }
 
   async stop(): Promise<void> {
@@ -89,8 +95,16 @@ class AccountWatcher {
       // Anything that arrived between the sync and the open.
       this.inboxChanged();
     } catch (error) {
-      const reason = error instanceof MailConnectError ? error.message : 'No se pudo sincronizar el correo';
       log.warn({ err: error, accountId: this.accountId }, 'mail watcher failed');
+      if ((error instanceof MailConnectError && error.authFailed) || error instanceof OAuthGrantError) {
+        // Retrying a refused password or a revoked grant helps nobody (and can lock the mailbox).
+        const reason =
+          error instanceof MailConnectError ? error.message : 'El proveedor retiró el acceso: vuelve a conectar la cuenta';
+        await this.manager.accounts.markDisconnected(this.accountId, reason).catch(() => {});
+        this.stopped = true;
+        return;
+      }
+      const reason = error instanceof MailConnectError ? error.message : 'No se pudo sincronizar el correo';
       await this.manager.accounts.markError(this.accountId, reason).catch(() => {});
       this.retry();
     }
@@ -141,7 +155,8 @@ export class SyncManager {
   }
 
   start(accountId: string): void {
-    if (this.closed || this.watchers.has(accountId)) return;
+    // A watcher that gave up on refused credentials is replaced when the owner connects the account again.
+    if (this.closed || this.watchers.get(accountId)?.isStopped === false) return;
     const watcher = new AccountWatcher(accountId, this);
     this.watchers.set(accountId, watcher);
     watcher.start();

@@ -85,9 +85,9 @@ export function AccountCards({ accounts, providers, error, onChanged, onOpenImap
                 Conectar IMAP/SMTP
               </Button>
             ) : (
-              mine.length === 0 && (
+              !connected && (
                 <Button small disabled={!oauth?.configured || busy === provider} onClick={() => void connectOAuth(provider)}>
-                  {busy === provider ? `Abriendo ${title}...` : `Conectar ${title}`}
+                  {busy === provider ? `Abriendo ${title}...` : `${mine.length > 0 ? 'Reconectar' : 'Conectar'} ${title}`}
                 </Button>
               )
             )}
