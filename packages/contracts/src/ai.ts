@@ -253,7 +253,7 @@ export const AiRunBody = Type.Object(
     }),
     contactId: Type.Optional(Type.String({ format: 'uuid', messages: { format: 'Identificador de contacto inválido' } })),
     jid: Type.Optional(Jid),
-    /** Nothing is sent and the run does not count towards a chat's daily answers. */
+    /** Accepted as the screen sends it; a run through the API never sends anything nor counts as a chat's answer. */
     dryRun: Type.Optional(Type.Boolean({ messages: { type: 'dryRun debe ser verdadero o falso' } })),
   },
   { additionalProperties: false },

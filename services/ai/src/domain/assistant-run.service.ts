@@ -11,11 +11,11 @@ import type { RunsRepository } from './runs.repository.js';
 import { offeredTools, UsableSources } from './tools/registry.js';
 import type { AssistantTool, ToolContext } from './tools/tool.js';
 
+/** The body's dryRun needs nothing here: a run through the API never sends and never counts as a chat's answer. */
 export interface RunRequest {
   message: string;
   contactId?: string | undefined;
   jid?: string | undefined;
-  dryRun?: boolean | undefined;
 }
 
 /** An automatic answer to a chat: the customer's burst, answered on their behalf. */
