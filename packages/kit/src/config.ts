@@ -46,8 +46,6 @@ export const ConfigSchema = Type.Object({
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
   /** Largest CSV/vCard upload POST /contacts/import accepts (64 MiB, ~800,000 contacts); beyond it a 413. */
   CONTACTS_IMPORT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 67_108_864 }),
-  /** Largest CSV/vCard upload POST /contacts/import accepts (64 MiB, ~800,000 contacts); beyond it a 413. */
-  CONTACTS_IMPORT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 67_108_864 }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
