@@ -118,6 +118,20 @@ t.test('the owner writing from the phone silences the chat for 30 minutes; the o
   t.equal(o.sent().length, 1, 'answered again once resumed');
 });
 
+t.test('an answer the model finishes after the owner took over is not sent', async (t) => {
+  const o = await owner();
+  let release!: () => void;
+  peer.reply({ until: new Promise<void>((resolve) => (release = resolve)), then: { text: 'Respuesta tardía' } });
+  await o.customer('Hola');
+  const answering = timer.quiet();
+  await waitFor(() => peer.requests.length === 1, 'the model asked');
+  await platform.bus.publish([createEvent('whatsapp.message.sent', o.userId, { messageId: 'P2', chatId: o.jid, origin: 'phone' })]);
+  release();
+  await answering;
+  t.same(o.sent(), [], 'dropped: the owner is answering');
+  t.match(await o.state(), { paused: true, reason: 'owner_takeover' });
+});
+
 t.test('the owner pauses and resumes a chat by hand', async (t) => {
   const o = await owner();
   t.same(await o.state(), { paused: false, pausedUntil: null, reason: null });

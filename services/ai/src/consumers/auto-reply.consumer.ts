@@ -116,7 +116,13 @@ export class AutoReplyConsumer {
       if (asksForHuman(lines)) return await this.handOff(userId, jid, config.handoffPhrase);
       const outcome = await this.deps.runner.answerChat(userId, config, { jid, customerLines: lines });
       if (outcome.handoff) return await this.handOff(userId, jid, config.handoffPhrase);
-      if (outcome.answer !== '') await this.send(userId, jid, outcome.answer);
+      if (outcome.answer === '') return;
+      // The owner may have taken over (or paused the chat) while the model was answering.
+      if (await this.deps.chats.silenced(userId, jid)) {
+        this.deps.log.info({ userId }, 'automatic answer dropped: the chat was paused meanwhile');
+        return;
+      }
+      await this.send(userId, jid, outcome.answer);
     } catch (error) {
       // AppError messages are the Spanish sentences of the API (no secrets); anything else by name only.
       const reason = error instanceof AppError ? error.code : error instanceof Error ? error.name : 'unknown';

@@ -31,6 +31,12 @@ export class ChatStateService {
     return ACTIVE;
   }
 
+  /** Paused by the owner, a takeover or a hand-off (not the caps): checked again right before an answer goes out. */
+  async silenced(userId: string, chatId: string): Promise<boolean> {
+    const row = await this.states.find(userId, chatId);
+    return row !== undefined && (row.paused || (row.pausedUntil !== null && row.pausedUntil > this.now()));
+  }
+
   /** The owner's switch: paused until resumed, or resumed (a takeover or hand-off pause ends too). */
   async setPaused(userId: string, chatId: string, paused: boolean): Promise<AiChatState> {
     await this.states.save(userId, chatId, paused ? { paused: true, pausedUntil: null, reason: 'manual' } : { paused: false, pausedUntil: null, reason: null });
