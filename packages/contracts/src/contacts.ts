@@ -12,6 +12,9 @@ export const Contact = Type.Object({
   phone: Type.Union([Type.String(), Type.Null()]),
   company: Type.Union([Type.String(), Type.Null()]),
   tags: Type.Array(Type.String()),
+  /** The phone in E.164 when it is a valid number (`+34611223344`): what one person is matched by across channels. */
+  phoneE164: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  notes: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
@@ -32,6 +35,8 @@ export const ContactBody = Type.Object(
     ),
     phone: optionalText(40),
     company: optionalText(120),
+    /** Free text; left out of a PUT, the stored notes stay. */
+    notes: optionalText(5000),
     tags: Type.Optional(
       Type.Array(Type.String({ maxLength: 50, messages: { maxLength: 'Cada etiqueta admite como máximo 50 caracteres' } }), {
         maxItems: 50,
@@ -143,3 +148,37 @@ export type BulkRestoreBody = Static<typeof BulkRestoreBody>;
 
 export const BulkCount = Type.Object({ count: Type.Integer() });
 export type BulkCount = Static<typeof BulkCount>;
+
+/** Contacts sharing one phone in E.164, at most 100 groups. */
+export const DuplicateGroups = Type.Object({
+  groups: Type.Array(Type.Object({ key: Type.String(), contacts: Type.Array(Contact) })),
+});
+export type DuplicateGroups = Static<typeof DuplicateGroups>;
+
+/** The contacts merged into the one in the path (which is kept). */
+export const MergeBody = Type.Object(
+  { ids: Type.Array(Type.String({ format: 'uuid', messages: { format: 'Identificador inválido' } }), { minItems: 1, maxItems: 20 }) },
+  { additionalProperties: false },
+);
+export type MergeBody = Static<typeof MergeBody>;
+
+export const TimelineChannel = Type.Union([Type.Literal('whatsapp'), Type.Literal('email'), Type.Literal('calendar')]);
+/** What the other services know of a contact; a service absent or failing has no section. */
+export const ContactTimeline = Type.Object({
+  sections: Type.Array(
+    Type.Object({
+      channel: TimelineChannel,
+      items: Type.Array(
+        Type.Object({
+          channel: TimelineChannel,
+          id: Type.String(),
+          at: Type.String(),
+          title: Type.String(),
+          detail: Type.Optional(Type.String()),
+          direction: Type.Optional(Type.Union([Type.Literal('incoming'), Type.Literal('outgoing')])),
+        }),
+      ),
+    }),
+  ),
+});
+export type ContactTimeline = Static<typeof ContactTimeline>;

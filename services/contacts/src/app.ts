@@ -1,11 +1,14 @@
 import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { ContactTimeline } from './domain/contact-timeline.js';
 import { ContactsBulk } from './domain/contacts-bulk.js';
 import { ContactsImporter } from './domain/contacts-importer.js';
+import { ContactsMerge } from './domain/contacts-merge.js';
 import { ContactsRepository } from './domain/contacts.repository.js';
 import { ContactsService } from './domain/contacts.service.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { contactRoutes } from './routes/contacts.js';
 import { importExportRoutes } from './routes/import-export.js';
+import { personRoutes } from './routes/person.js';
 
 /** The contacts service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
 const contactsService: ServicePlugin = async (fastify, { platform }) => {
@@ -16,6 +19,10 @@ const contactsService: ServicePlugin = async (fastify, { platform }) => {
   const repository = new ContactsRepository(platform.db.sql);
   await contactRoutes(app, { contacts: new ContactsService(platform.db.sql, repository, outbox) });
   await bulkRoutes(app, { bulk: new ContactsBulk(platform.db.sql, repository, outbox) });
+  await personRoutes(app, {
+    merge: new ContactsMerge(platform.db.sql, outbox),
+    timeline: new ContactTimeline(platform.services, platform.log),
+  });
   await importExportRoutes(app, {
     importer: new ContactsImporter(platform.db, outbox, platform.log),
     repository,

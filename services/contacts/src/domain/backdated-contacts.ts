@@ -1,7 +1,8 @@
 import { createEvent, type Platform } from '@asistente/kit';
 import type { ContactFields } from './contact.js';
+import { phoneE164 } from './phone.js';
 
-export interface DatedContact extends ContactFields {
+export interface DatedContact extends Omit<ContactFields, 'phoneE164'> {
   createdAt: Date;
 }
 
@@ -14,15 +15,15 @@ export async function insertBackdatedContacts(platform: Platform, userId: string
   const outbox = platform.outbox('contacts');
   return platform.db.sql.begin(async (tx) => {
     const rows = await tx<{ id: string; email: string | null; createdAt: Date }[]>`
-      insert into contacts.contacts (user_id, first_name, last_name, email, phone, company, tags, created_at, updated_at)
+      insert into contacts.contacts (user_id, first_name, last_name, email, phone, company, tags, phone_e164, created_at, updated_at)
       select ${userId}, c.first_name, c.last_name, c.email, c.phone, c.company,
-        coalesce(string_to_array(nullif(c.tags, ''), '|'), '{}'), c.created_at, c.created_at
+        coalesce(string_to_array(nullif(c.tags, ''), '|'), '{}'), c.phone_e164, c.created_at, c.created_at
       from unnest(
         ${contacts.map((c) => c.firstName)}::text[], ${contacts.map((c) => c.lastName)}::text[],
         ${contacts.map((c) => c.email)}::text[], ${contacts.map((c) => c.phone)}::text[],
         ${contacts.map((c) => c.company)}::text[], ${contacts.map((c) => c.tags.join('|'))}::text[],
-        ${contacts.map((c) => c.createdAt.toISOString())}::timestamptz[]
-      ) as c(first_name, last_name, email, phone, company, tags, created_at)
+        ${contacts.map((c) => c.createdAt.toISOString())}::timestamptz[], ${contacts.map((c) => phoneE164(c.phone))}::text[]
+      ) as c(first_name, last_name, email, phone, company, tags, created_at, phone_e164)
       on conflict (user_id, lower(email)) where email is not null do nothing
       returning id, email, created_at`;
     await outbox.append(

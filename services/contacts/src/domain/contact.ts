@@ -1,5 +1,6 @@
 import type { Contact, ContactBody } from '@asistente/contracts';
 import { badRequest } from '@asistente/kit';
+import { phoneE164 } from './phone.js';
 
 export interface ContactRow {
   id: string;
@@ -10,11 +11,16 @@ export interface ContactRow {
   phone: string | null;
   company: string | null;
   tags: string[];
+  phoneE164: string | null;
+  notes: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export type ContactFields = Pick<ContactRow, 'firstName' | 'lastName' | 'email' | 'phone' | 'company' | 'tags'>;
+export type ContactFields = Pick<ContactRow, 'firstName' | 'lastName' | 'email' | 'phone' | 'company' | 'tags' | 'phoneE164'> & {
+  /** Undefined: keep what is stored (a client that does not know notes must not erase them). */
+  notes?: string | null;
+};
 
 export function toContact(row: ContactRow): Contact {
   return {
@@ -25,6 +31,8 @@ export function toContact(row: ContactRow): Contact {
     phone: row.phone,
     company: row.company,
     tags: row.tags,
+    phoneE164: row.phoneE164,
+    notes: row.notes,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -56,12 +64,15 @@ export function contactFields(body: ContactBody): ContactFields {
   const lastName = body.lastName.trim();
   if (!firstName) throw badRequest('El nombre es requerido', 'VALIDATION_ERROR');
   if (!lastName) throw badRequest('El apellido es requerido', 'VALIDATION_ERROR');
+  const phone = blankToNull(body.phone);
   return {
     firstName,
     lastName,
     email: blankToNull(body.email),
-    phone: blankToNull(body.phone),
+    phone,
     company: blankToNull(body.company),
     tags: normalizeTags(body.tags ?? []),
+    phoneE164: phoneE164(phone),
+    ...(body.notes === undefined ? {} : { notes: blankToNull(body.notes) }),
   };
 }

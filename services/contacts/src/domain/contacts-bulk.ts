@@ -56,10 +56,10 @@ export class ContactsBulk {
       const gone = await tx<{ id: string; deletedAt: Date }[]>`
         with gone as (
           delete from contacts.contacts where ${this.contacts.selection(userId, selection)}
-          returning id, first_name, last_name, email, phone, company, tags, created_at, updated_at
+          returning id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at
         )
-        insert into contacts.trash (batch_id, user_id, id, first_name, last_name, email, phone, company, tags, created_at, updated_at)
-        select ${undoToken}, ${userId}, id, first_name, last_name, email, phone, company, tags, created_at, updated_at from gone
+        insert into contacts.trash (batch_id, user_id, id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at)
+        select ${undoToken}, ${userId}, id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at from gone
         returning id, deleted_at`;
       await this.outbox.append(tx, gone.map(({ id }) => createEvent('contacts.contact.deleted', userId, { contactId: id })));
       const since = gone[0]?.deletedAt ?? new Date();
@@ -81,8 +81,8 @@ export class ContactsBulk {
         limit 1`;
       if (batch.length === 0) throw notFound('No hay nada que deshacer: el plazo terminó o ya se deshizo');
       const back = await tx<{ id: string; email: string | null }[]>`
-        insert into contacts.contacts (id, user_id, first_name, last_name, email, phone, company, tags, created_at, updated_at)
-        select id, user_id, first_name, last_name, email, phone, company, tags, created_at, updated_at
+        insert into contacts.contacts (id, user_id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at)
+        select id, user_id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at
         from contacts.trash where batch_id = ${undoToken} and user_id = ${userId}
         on conflict do nothing
         returning id, email`;

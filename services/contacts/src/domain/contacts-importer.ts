@@ -26,10 +26,11 @@ interface Batch {
   phone: (string | null)[];
   company: (string | null)[];
   tags: string[];
+  phoneE164: (string | null)[];
 }
 
 function emptyBatch(): Batch {
-  return { line: [], firstName: [], lastName: [], email: [], phone: [], company: [], tags: [] };
+  return { line: [], firstName: [], lastName: [], email: [], phone: [], company: [], tags: [], phoneE164: [] };
 }
 
 /** What one batch did (or would do) to the contacts with an email, by lowercased address. */
@@ -139,11 +140,11 @@ export class ContactsImporter {
   /** The batch's rows with an email, one per address (the last line wins), as SQL. */
   private source(sql: Sql | TransactionSql, batch: Batch) {
     return sql`
-      select distinct on (lower(email)) first_name, last_name, email, phone, company,
+      select distinct on (lower(email)) first_name, last_name, email, phone, company, phone_e164,
         coalesce(string_to_array(nullif(tags, ''), ${TAG_SEPARATOR}), '{}') as tags
       from unnest(${batch.line}::int[], ${batch.firstName}::text[], ${batch.lastName}::text[], ${batch.email}::text[],
-        ${batch.phone}::text[], ${batch.company}::text[], ${batch.tags}::text[])
-        as r(line, first_name, last_name, email, phone, company, tags)
+        ${batch.phone}::text[], ${batch.company}::text[], ${batch.tags}::text[], ${batch.phoneE164}::text[])
+        as r(line, first_name, last_name, email, phone, company, tags, phone_e164)
       where email is not null
       order by lower(email), line desc`;
   }
@@ -157,12 +158,13 @@ export class ContactsImporter {
     return this.db.sql.begin(async (tx) => {
       const keys = await tx<{ key: string; inserted: boolean }[]>`
         with source as (${this.source(tx, batch)})
-        insert into contacts.contacts as c (user_id, first_name, last_name, email, phone, company, tags)
-        select ${userId}, first_name, last_name, email, phone, company, tags from source
+        insert into contacts.contacts as c (user_id, first_name, last_name, email, phone, company, tags, phone_e164)
+        select ${userId}, first_name, last_name, email, phone, company, tags, phone_e164 from source
         on conflict (user_id, lower(email)) where email is not null do update set
           first_name = excluded.first_name,
           last_name = excluded.last_name,
           phone = coalesce(excluded.phone, c.phone),
+          phone_e164 = case when excluded.phone is null then c.phone_e164 else excluded.phone_e164 end,
           company = coalesce(excluded.company, c.company),
           tags = array(select distinct t from unnest(c.tags || excluded.tags) as t order by t),
           updated_at = now()
@@ -171,12 +173,12 @@ export class ContactsImporter {
            or not (c.tags @> excluded.tags)
         returning lower(c.email) as key, (xmax = 0) as inserted`;
       const inserted = await tx`
-        insert into contacts.contacts (user_id, first_name, last_name, email, phone, company, tags)
+        insert into contacts.contacts (user_id, first_name, last_name, email, phone, company, tags, phone_e164)
         select ${userId}, first_name, last_name, null, phone, company,
-          coalesce(string_to_array(nullif(tags, ''), ${TAG_SEPARATOR}), '{}')
+          coalesce(string_to_array(nullif(tags, ''), ${TAG_SEPARATOR}), '{}'), phone_e164
         from unnest(${batch.firstName}::text[], ${batch.lastName}::text[], ${batch.email}::text[],
-          ${batch.phone}::text[], ${batch.company}::text[], ${batch.tags}::text[])
-          as r(first_name, last_name, email, phone, company, tags)
+          ${batch.phone}::text[], ${batch.company}::text[], ${batch.tags}::text[], ${batch.phoneE164}::text[])
+          as r(first_name, last_name, email, phone, company, tags, phone_e164)
         where email is null`;
       return { keys: [...keys], insertedWithoutEmail: inserted.count };
     });
@@ -198,7 +200,7 @@ export class ContactsImporter {
   }
 }
 
-function push(batch: Batch, [line, firstName, lastName, email, phone, company, tags]: TextRow): void {
+function push(batch: Batch, [line, firstName, lastName, email, phone, company, tags, e164]: TextRow): void {
   batch.line.push(Number(line));
   batch.firstName.push(firstName!);
   batch.lastName.push(lastName!);
@@ -206,4 +208,5 @@ function push(batch: Batch, [line, firstName, lastName, email, phone, company, t
   batch.phone.push(phone ?? null);
   batch.company.push(company ?? null);
   batch.tags.push(tags ?? '');
+  batch.phoneE164.push(e164 ?? null);
 }

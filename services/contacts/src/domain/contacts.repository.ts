@@ -27,9 +27,14 @@ export interface Page {
   totalCapped: boolean;
 }
 
-const COLUMNS: (keyof ContactFields)[] = ['firstName', 'lastName', 'email', 'phone', 'company', 'tags'];
-const INSERT_COLUMNS: (keyof ContactFields | 'userId')[] = [...COLUMNS, 'userId'];
-const ROW_COLUMNS = 'id, user_id, first_name, last_name, email, phone, company, tags, created_at, updated_at';
+const ROW_COLUMNS = 'id, user_id, first_name, last_name, email, phone, company, tags, phone_e164, notes, created_at, updated_at';
+
+type Written = Record<string, string | string[] | null>;
+
+/** The fields given, as columns to write: notes left undefined are not written. */
+function written(fields: ContactFields & { userId?: string }): Written {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Written;
+}
 
 /** `%` and `_` typed by a user are literal characters, not wildcards. */
 function likePattern(search: string): string {
@@ -155,16 +160,16 @@ export class ContactsRepository {
   }
 
   async insert(tx: TransactionSql, userId: string, fields: ContactFields): Promise<ContactRow> {
-    const values: ContactFields & { userId: string } = { ...fields, userId };
+    const values = written({ ...fields, userId });
     const [row] = await tx<ContactRow[]>`
-      insert into contacts.contacts ${tx(values, INSERT_COLUMNS)}
+      insert into contacts.contacts ${tx(values)}
       returning *`;
     return row!;
   }
 
   async update(tx: TransactionSql, userId: string, id: string, fields: ContactFields): Promise<ContactRow | undefined> {
     const [row] = await tx<ContactRow[]>`
-      update contacts.contacts set ${tx(fields, COLUMNS)}, updated_at = now()
+      update contacts.contacts set ${tx(written(fields))}, updated_at = now()
       where id = ${id} and user_id = ${userId}
       returning *`;
     return row;

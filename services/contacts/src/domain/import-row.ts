@@ -1,6 +1,7 @@
 import { EMAIL_PATTERN } from '@asistente/contracts';
 import type { TextRow } from '@asistente/kit';
 import { normalizeTags } from './contact.js';
+import { phoneE164 } from './phone.js';
 import { restoreFormula, splitTags } from './csv-format.js';
 import type { CsvRecord } from './csv-records.js';
 
@@ -13,8 +14,8 @@ export const TAG_SEPARATOR = '\u001f';
 export type ImportRowResult = { ok: true; row: TextRow } | { ok: false; message: string };
 
 /**
- * One CSV record -> the staging row (line, firstName, lastName, email, phone,
- * company, tags), or the Spanish reason the line is refused. The same rules
+ * One CSV record -> the row to merge (line, firstName, lastName, email, phone,
+ * company, tags, phone in E.164), or the Spanish reason the line is refused. The same rules
  * as the contact form, so an import cannot store what the UI would refuse.
  */
 export function importRow(record: CsvRecord, delimiter: ',' | ';'): ImportRowResult {
@@ -45,6 +46,7 @@ export function importRow(record: CsvRecord, delimiter: ',' | ';'): ImportRowRes
       text('phone') || null,
       text('company') || null,
       tags.join(TAG_SEPARATOR),
+      phoneE164(text('phone')),
     ],
   };
 }

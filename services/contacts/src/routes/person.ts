@@ -1,0 +1,28 @@
+import { Contact, ContactTimeline, DuplicateGroups, ErrorResponse, IdParams, MergeBody } from '@asistente/contracts';
+import { notFound, type App } from '@asistente/kit';
+import type { ContactTimeline as Timeline } from '../domain/contact-timeline.js';
+import type { ContactsMerge } from '../domain/contacts-merge.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
+
+/** One person across channels: duplicates, merge, and the timeline from the sibling services. */
+export async function personRoutes(app: App, { merge, timeline }: { merge: ContactsMerge; timeline: Timeline }): Promise<void> {
+  app.get('/contacts/duplicates', {
+    schema: { response: { 200: DuplicateGroups, ...errors } },
+    handler: async (request) => ({ groups: await merge.duplicates(request.user.id) }),
+  });
+
+  app.post('/contacts/:id/merge', {
+    schema: { params: IdParams, body: MergeBody, response: { 200: Contact, ...errors } },
+    handler: (request) => merge.merge(request.user.id, request.params.id, request.body.ids),
+  });
+
+  app.get('/contacts/:id/timeline', {
+    schema: { params: IdParams, response: { 200: ContactTimeline, ...errors } },
+    handler: async (request) => {
+      const keys = await merge.keys(request.user.id, request.params.id);
+      if (!keys) throw notFound('Contacto no encontrado');
+      return { sections: await timeline.sections(request.user.id, keys) };
+    },
+  });
+}
