@@ -4,7 +4,19 @@ import t from 'tap';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_ASSISTANT_CONFIG } from '@asistente/contracts';
 import { defaultConfig } from '../src/features/whatsapp/assistant-config.js';
-import { api, browserSuite, launchBrowser, registerUser, ROOT, screenshot, signedInContext, startApp, type RunningApp, type Session } from './fixtures/harness.js';
+import {
+  api,
+  browserSuite,
+  launchBrowser,
+  registerUser,
+  ROOT,
+  screenshot,
+  seriousA11yViolations,
+  signedInContext,
+  startApp,
+  type RunningApp,
+  type Session,
+} from './fixtures/harness.js';
 
 const ANA = '34611222333@s.whatsapp.net';
 const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text });
@@ -195,6 +207,7 @@ browserSuite(t, () => {
   t.test('sync contacts and the Estadísticas tab count real traffic', async (t) => {
     await page.getByRole('button', { name: 'Sincronizar contactos de WhatsApp' }).click();
     await toast(page, 'Sincronizados: 1 nuevos, 0 actualizados').waitFor();
+    t.same(await seriousA11yViolations(page), [], 'no serious accessibility findings on the screen');
     await page.getByRole('tab', { name: 'Estadísticas' }).click();
     const figures = page.locator('.wa-stats-figures');
     await figures.locator('div', { hasText: 'Recibidos' }).getByText('45', { exact: true }).waitFor();
@@ -213,6 +226,7 @@ browserSuite(t, () => {
     await drawer.getByRole('button', { name: 'Enviar' }).waitFor();
     t.ok(((await drawer.boundingBox())?.width ?? 999) <= 360, 'drawer within the screen');
     await screenshot(page, 'whatsapp-360-chat');
+    t.same(await seriousA11yViolations(page), [], 'no serious accessibility findings with the chat open');
     await drawer.getByRole('button', { name: 'Cerrar chat' }).click();
     await page.setViewportSize({ width: 1366, height: 900 });
   });

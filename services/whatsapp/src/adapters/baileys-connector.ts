@@ -146,52 +146,57 @@ export class BaileysConnector implements SocketFactory {
     const ownJid = () => (socket.user?.id ? jidNormalizedUser(socket.user.id) : null);
 
     socket.ev.process(async (events) => {
-      handlers.activity();
-      const update = events['connection.update'];
-      if (update?.qr) handlers.qr(update.qr);
-      if (update?.connection === 'open') {
-        open = true;
-        const id = ownJid();
-        handlers.open({ phone: id ? id.split('@')[0] ?? null : null, name: socket.user?.name ?? socket.user?.notify ?? null });
-      }
-      const history = events['messaging-history.set'];
-      if (history) {
-        if (history.lidPnMappings?.length) handlers.lidMappings(history.lidPnMappings);
-        if (history.contacts.length) handlers.contacts(history.contacts.map(contactInfo));
-        this.deliverMessages(handlers, history.messages, false, ownJid());
-      }
-      const upsert = events['messages.upsert'];
-      if (upsert) this.deliverMessages(handlers, upsert.messages, upsert.type === 'notify' && open, ownJid());
-      const updates = events['messages.update'];
-      if (updates) {
-        const statuses = updates.flatMap(({ key, update: change }) => {
-          const status = key.fromMe && key.id ? deliveryStatus(change.status) : null;
-          return status && key.id ? [{ waId: key.id, status }] : [];
-        });
-        if (statuses.length) handlers.statuses(statuses);
-      }
-      const contacts = [...(events['contacts.upsert'] ?? []), ...(events['contacts.update'] ?? [])];
-      if (contacts.length) handlers.contacts(contacts.flatMap((c) => (c.id ? [contactInfo({ ...c, id: c.id })] : [])));
-      const mapping = events['lid-mapping.update'];
-      if (mapping) handlers.lidMappings([mapping]);
-      // Saved in a chain and awaited before a close is reported: the socket that replaces this one (after the
-      // pairing's restart, say) must read the newest creds.
-      const credsUpdate = events['creds.update'];
-      if (credsUpdate) {
-        const snapshot = encode(Object.assign(creds, credsUpdate));
-        credsSaved = credsSaved.then(() =>
-          store.set(new Map([['creds', snapshot]])).catch((error: unknown) => {
-            // A lost creds write is a lost session after a restart: said loudly, never swallowed.
-            log.error({ err: error }, 'whatsapp credentials could not be saved');
-          }),
-        );
-      }
-      if (update?.connection === 'close' && !closed) {
-        closed = true;
-        open = false;
-        const code = (update.lastDisconnect?.error as { output?: { statusCode?: number } } | undefined)?.output?.statusCode;
-        await credsSaved;
-        handlers.close(closeKind(code), closeReason(code));
+      try {
+        handlers.activity();
+        const update = events['connection.update'];
+        if (update?.qr) handlers.qr(update.qr);
+        if (update?.connection === 'open') {
+          open = true;
+          const id = ownJid();
+          handlers.open({ phone: id ? id.split('@')[0] ?? null : null, name: socket.user?.name ?? socket.user?.notify ?? null });
+        }
+        const history = events['messaging-history.set'];
+        if (history) {
+          if (history.lidPnMappings?.length) handlers.lidMappings(history.lidPnMappings);
+          if (history.contacts.length) handlers.contacts(history.contacts.map(contactInfo));
+          this.deliverMessages(handlers, history.messages, false, ownJid());
+        }
+        const upsert = events['messages.upsert'];
+        if (upsert) this.deliverMessages(handlers, upsert.messages, upsert.type === 'notify' && open, ownJid());
+        const updates = events['messages.update'];
+        if (updates) {
+          const statuses = updates.flatMap(({ key, update: change }) => {
+            const status = key.fromMe && key.id ? deliveryStatus(change.status) : null;
+            return status && key.id ? [{ waId: key.id, status }] : [];
+          });
+          if (statuses.length) handlers.statuses(statuses);
+        }
+        const contacts = [...(events['contacts.upsert'] ?? []), ...(events['contacts.update'] ?? [])];
+        if (contacts.length) handlers.contacts(contacts.flatMap((c) => (c.id ? [contactInfo({ ...c, id: c.id })] : [])));
+        const mapping = events['lid-mapping.update'];
+        if (mapping) handlers.lidMappings([mapping]);
+        // Saved in a chain and awaited before a close is reported: the socket that replaces this one (after the
+        // pairing's restart, say) must read the newest creds.
+        const credsUpdate = events['creds.update'];
+        if (credsUpdate) {
+          const snapshot = encode(Object.assign(creds, credsUpdate));
+          credsSaved = credsSaved.then(() =>
+            store.set(new Map([['creds', snapshot]])).catch((error: unknown) => {
+              // A lost creds write is a lost session after a restart: said loudly, never swallowed.
+              log.error({ err: error }, 'whatsapp credentials could not be saved');
+            }),
+          );
+        }
+        if (update?.connection === 'close' && !closed) {
+          closed = true;
+          open = false;
+          const code = (update.lastDisconnect?.error as { output?: { statusCode?: number } } | undefined)?.output?.statusCode;
+          await credsSaved;
+          handlers.close(closeKind(code), closeReason(code));
+        }
+      } catch (error) {
+        // Baileys does not await this handler: a throw here would be an unhandled rejection ending the process.
+        log.error({ err: error }, 'whatsapp socket event not handled');
       }
     });
 

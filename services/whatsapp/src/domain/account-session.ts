@@ -33,6 +33,8 @@ export interface SessionDeps {
 export const qrContext = (userId: string) => ({ userId, table: WHATSAPP_QR_COLUMN.table, column: WHATSAPP_QR_COLUMN.column });
 
 const STORE_ATTEMPTS = 4;
+/** Messages stored per transaction at most. */
+const MAX_BATCH = 500;
 
 async function retrying<T>(work: () => Promise<T>, log: Logger): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -205,9 +207,12 @@ export class AccountSession {
       },
       messages: (batch, live) => {
         // Events that arrive while a batch is being stored wait together and go in one transaction, in order.
-        const last = this.inboundBuffer.at(-1);
-        if (last && last.live === live) last.messages.push(...batch);
-        else this.inboundBuffer.push({ live, messages: [...batch] });
+        // Up to MAX_BATCH messages per transaction (one outbox insert carries an event per message).
+        for (const message of batch) {
+          const last = this.inboundBuffer.at(-1);
+          if (last && last.live === live && last.messages.length < MAX_BATCH) last.messages.push(message);
+          else this.inboundBuffer.push({ live, messages: [message] });
+        }
         if (this.inboundScheduled) return;
         this.inboundScheduled = true;
         when(async () => {

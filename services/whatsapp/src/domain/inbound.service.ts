@@ -7,6 +7,8 @@ import { isLidJid, phoneOfJid } from './phone.js';
 
 /** The same auto-reply is not sent to a chat twice within this window, so two bots cannot ping-pong. */
 export const AUTO_REPLY_LOOP_WINDOW_MS = 10 * 60_000;
+/** Stored messages between two vacuums of the chats table (embedded only). */
+const VACUUM_EVERY = 5_000;
 
 export interface InboundResult {
   stored: number;
@@ -25,9 +27,26 @@ export class InboundService {
     private readonly autoReplies: AutoRepliesRepository,
     private readonly outbox: Outbox,
     private readonly newMessageId: () => string,
+    /**
+     * Embedded PGlite has no autovacuum: every stored message rewrites its chat's summary row, and without a
+     * vacuum the inbox would walk the dead versions. Postgres's autovacuum does this by itself.
+     */
+    private readonly vacuumChats: boolean = false,
   ) {}
 
+  private chatUpdates = 0;
+
   async store(userId: string, batch: InboundMessage[], live: boolean): Promise<InboundResult> {
+    const result = await this.storeBatch(userId, batch, live);
+    this.chatUpdates += result.stored;
+    if (this.vacuumChats && this.chatUpdates >= VACUUM_EVERY) {
+      this.chatUpdates = 0;
+      await this.sql`vacuum (analyze) whatsapp.chats`;
+    }
+    return result;
+  }
+
+  private async storeBatch(userId: string, batch: InboundMessage[], live: boolean): Promise<InboundResult> {
     const ordered = [...batch].sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
     return this.sql.begin(async (tx) => {
       const chatOf = await this.resolveChats(tx, userId, ordered);
