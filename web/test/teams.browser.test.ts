@@ -155,6 +155,23 @@ browserSuite(t, () => {
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 
+  t.test('a revoked Microsoft session offers to connect again, and coming back loads the teams', async (t) => {
+    peer.expireAccessTokens();
+    peer.revokeRefreshTokens();
+    await page.reload();
+    const teamsList = page.getByRole('region', { name: 'Equipos' });
+    await teamsList.getByText('vuelve a conectar tu cuenta de Microsoft').waitFor();
+    const popupOpened = context.waitForEvent('page');
+    await teamsList.getByRole('button', { name: 'Volver a conectar' }).click();
+    const popup = await popupOpened;
+    await popup.waitForURL((url) => url.pathname === '/teams', { timeout: 20_000 });
+    await popup.close();
+    // Back on this tab (the focus event a person's return fires).
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await teamsList.getByRole('button', { name: /Ventas\s*5 miembros/ }).waitFor();
+    t.pass('the teams load again with the new session');
+  });
+
   t.test('Desconectar returns to the connect screen', async (t) => {
     await page.getByRole('button', { name: 'Desconectar' }).click();
     await page.getByRole('dialog', { name: 'Desconectar Microsoft Teams' }).getByRole('button', { name: 'Desconectar' }).click();

@@ -9,12 +9,14 @@ interface TeamsColumnProps {
   channelId: string | null;
   onSelectChannel: (id: string) => void;
   onRetry: () => void;
+  /** Starts the Microsoft sign-in again (the session expired or was revoked). */
+  onReconnect: () => void;
 }
 
 const members = (n: number) => (n === 1 ? '1 miembro' : `${n} miembros`);
 
 /** Teams with their member counts, and the selected team's channels. */
-export function TeamsColumn({ teams, teamId, onSelectTeam, channels, channelId, onSelectChannel, onRetry }: TeamsColumnProps) {
+export function TeamsColumn({ teams, teamId, onSelectTeam, channels, channelId, onSelectChannel, onRetry, onReconnect }: TeamsColumnProps) {
   return (
     <div className="teams-column">
       <section className="card teams-list" aria-labelledby="teams-teams-title">
@@ -25,9 +27,15 @@ export function TeamsColumn({ teams, teamId, onSelectTeam, channels, channelId, 
         {teams.error && (
           <div className="load-failed" role="alert">
             <p>No se pudieron cargar los equipos: {teams.error}</p>
-            <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>
-              Reintentar
-            </button>
+            {teams.code === 'MICROSOFT_RECONNECT' ? (
+              <button type="button" className="btn btn-primary btn-sm" onClick={onReconnect}>
+                Volver a conectar
+              </button>
+            ) : (
+              <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry}>
+                Reintentar
+              </button>
+            )}
           </div>
         )}
         {teams.data?.length === 0 && <p className="muted">No perteneces a ningún equipo de Teams.</p>}

@@ -33,6 +33,19 @@ export function TeamsPage() {
     else if (outcome) setConnectError(outcome.message);
   }, []);
 
+  // After "Volver a conectar" the consent completes in another tab: coming back here loads again.
+  const needsReconnect = data.teams.code === 'MICROSOFT_RECONNECT';
+  const { loadTeams, loadMeetings } = data;
+  useEffect(() => {
+    if (!needsReconnect) return undefined;
+    const onFocus = () => {
+      void loadTeams();
+      void loadMeetings();
+    };
+    window.addEventListener('focus', onFocus);
+    return () => window.removeEventListener('focus', onFocus);
+  }, [needsReconnect, loadTeams, loadMeetings]);
+
   // Spec: connect obtains an authorization URL and opens it in a new tab (this one follows when blocked).
   const connect = async () => {
     setConnecting(true);
@@ -51,6 +64,8 @@ export function TeamsPage() {
       tab?.close();
       console.error('No se pudo iniciar la conexión con Microsoft', err);
       setConnectError(errorMessage(err));
+      // Connected already (a reconnect): the connect screen is not there to show the error.
+      if (connected) toast.error(errorMessage(err));
     } finally {
       setConnecting(false);
     }
@@ -126,6 +141,7 @@ export function TeamsPage() {
           channelId={data.channelId}
           onSelectChannel={data.selectChannel}
           onRetry={() => void data.loadTeams()}
+          onReconnect={() => void connect()}
         />
         <MessagePane channel={channel} />
         <MeetingsCard meetings={data.meetings} />

@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
-import { errorMessage } from '../../lib/errors';
+import { ApiError, errorMessage } from '../../lib/errors';
 import { getChannels, getMeetings, getTeams, type TeamsChannel, type TeamsMeeting, type TeamsTeam } from './api';
 
 export interface Loadable<T> {
   data: T | null;
   error: string | null;
   loading: boolean;
+  /** The server's error code, e.g. MICROSOFT_RECONNECT when the Microsoft session must be renewed. */
+  code?: string;
 }
 
 const idle = <T,>(): Loadable<T> => ({ data: null, error: null, loading: false });
@@ -40,7 +42,7 @@ export function useTeamsData(connected: boolean) {
       setTeamId((current) => (current && list.some((t) => t.id === current) ? current : (list[0]?.id ?? null)));
     } catch (err) {
       console.error('No se pudieron cargar los equipos de Teams', err);
-      setTeams({ data: null, error: errorMessage(err), loading: false });
+      setTeams({ data: null, error: errorMessage(err), loading: false, code: err instanceof ApiError ? err.code : '' });
     }
   }, []);
 
