@@ -141,9 +141,9 @@ browserSuite(t, () => {
     t.same([texts[0], texts[1], texts.at(-1)], ['Mensaje 1', 'Mensaje 2', 'Hola, ¿tenéis precio?'], 'oldest at the top, in the order received');
     t.ok((await list.evaluate((el) => el.scrollTop)) > 40, 'not thrown back to the top');
 
-    await drawer.getByLabel('Mensaje').fill('   ');
+    await drawer.getByLabel('Mensaje', { exact: true }).fill('   ');
     t.ok(await drawer.getByRole('button', { name: 'Enviar' }).isDisabled(), 'blank text cannot be sent');
-    await drawer.getByLabel('Mensaje').fill('Sí: 25 € el kilo');
+    await drawer.getByLabel('Mensaje', { exact: true }).fill('Sí: 25 € el kilo');
     await drawer.getByRole('button', { name: 'Enviar' }).click();
     const mine = drawer.locator('.wa-bubble.is-out', { hasText: 'Sí: 25 € el kilo' });
     await mine.waitFor();

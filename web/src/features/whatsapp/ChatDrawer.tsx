@@ -110,7 +110,17 @@ export function ChatDrawer({ conversation, onClose, headerExtra }: ChatDrawerPro
           ×
         </Button>
       </header>
-      <div className="wa-messages" ref={listRef} onScroll={onScroll} aria-live="polite" data-testid="wa-messages">
+      {/* Focusable so the history scrolls from the keyboard too (arrow keys, Page Up loads older messages). */}
+      <div
+        className="wa-messages"
+        ref={listRef}
+        onScroll={onScroll}
+        aria-live="polite"
+        role="log"
+        aria-label="Mensajes"
+        tabIndex={0}
+        data-testid="wa-messages"
+      >
         {history.loading && (
           <p className="muted" role="status">
             Cargando...
