@@ -92,11 +92,15 @@ export const ImportReport = Type.Object({
   updated: Type.Integer(),
   skipped: Type.Integer(),
   errors: Type.Array(ImportError),
+  /** Header cells that went to no field (present only when there are some). */
+  unmappedColumns: Type.Optional(Type.Array(Type.String())),
 });
 export type ImportReport = Static<typeof ImportReport>;
 
 export const ImportQuery = Type.Object({
   dryRun: Type.Boolean({ default: false }),
+  /** Column mapping as JSON: `{"Given Name":"firstName","Notas":""}` ('' leaves a column out on purpose). */
+  map: Type.Optional(Type.String({ maxLength: 8000 })),
 });
 export type ImportQuery = Static<typeof ImportQuery>;
 

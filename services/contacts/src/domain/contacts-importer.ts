@@ -1,6 +1,6 @@
 import type { ImportReport } from '@asistente/contracts';
 import { badRequest, createEvent, type Database, type Logger, type Outbox, type Sql, type TextRow, type TransactionSql } from '@asistente/kit';
-import { readCsv } from './csv-records.js';
+import { readCsv, type ColumnMapping } from './csv-records.js';
 import { importRow, TAG_SEPARATOR } from './import-row.js';
 
 /** A report lists this many bad lines at most; a broken 1M-line file must not answer 1M errors. */
@@ -59,8 +59,8 @@ export class ContactsImporter {
     private readonly log: Pick<Logger, 'warn'>,
   ) {}
 
-  async import(userId: string, body: AsyncIterable<Buffer | string>, dryRun = false): Promise<ImportReport> {
-    const csv = await readCsv(body);
+  async import(userId: string, body: AsyncIterable<Buffer | string>, dryRun = false, mapping: ColumnMapping = {}): Promise<ImportReport> {
+    const csv = await readCsv(body, mapping);
     const errors: ImportReport['errors'] = [];
     let failed = 0;
     let records = 0;
@@ -103,11 +103,12 @@ export class ContactsImporter {
     errors.sort((a, b) => a.line - b.line);
 
     for (const key of created) updated.delete(key);
-    const report = {
+    const report: ImportReport = {
       created: created.size + createdWithoutEmail,
       updated: updated.size,
       skipped: 0,
       errors,
+      ...(csv.unmapped.length ? { unmappedColumns: csv.unmapped } : {}),
     };
     report.skipped = valid - report.created - report.updated;
     if (dryRun) return report;

@@ -1,13 +1,62 @@
 import { CSV_COLUMNS, CSV_SPANISH_HEADERS, type CsvColumn } from '@asistente/contracts';
 
-/** Header cell -> column, ignoring case, accents, spaces and punctuation ("Teléfono", "first_name"). */
-export function columnFor(header: string): CsvColumn | undefined {
-  const key = header
+/**
+ * Headers of the files people actually have, as headerKey() spells them:
+ * Google Contacts (`Given Name`, `E-mail 1 - Value`, `Labels`…), Outlook
+ * (`First Name`, `E-mail Address`, `Mobile Phone`…) and Spanish variants.
+ * When several columns give one field, the first non-empty cell wins.
+ */
+const HEADER_ALIASES: Record<string, CsvColumn> = {
+  givenname: 'firstName',
+  first: 'firstName',
+  nombrepila: 'firstName',
+  familyname: 'lastName',
+  last: 'lastName',
+  surname: 'lastName',
+  apellidos: 'lastName',
+  primerapellido: 'lastName',
+  mail: 'email',
+  emailaddress: 'email',
+  email1value: 'email',
+  email2value: 'email',
+  email2address: 'email',
+  correoelectronico: 'email',
+  email1: 'email',
+  phone1value: 'phone',
+  phone2value: 'phone',
+  mobilephone: 'phone',
+  mobile: 'phone',
+  businessphone: 'phone',
+  homephone: 'phone',
+  primaryphone: 'phone',
+  telefonomovil: 'phone',
+  movil: 'phone',
+  celular: 'phone',
+  tel: 'phone',
+  organization1name: 'company',
+  organizationname: 'company',
+  organization: 'company',
+  organizacion: 'company',
+  compania: 'company',
+  labels: 'tags',
+  groupmembership: 'tags',
+  categories: 'tags',
+  categorias: 'tags',
+};
+
+/** A header compared without case, accents, spaces or punctuation ("Teléfono", "first_name", "E-mail 1 - Value"). */
+export function headerKey(header: string): string {
+  return header
     .normalize('NFD')
     .replace(/\p{Diacritic}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '');
-  return CSV_COLUMNS.find((c) => c.toLowerCase() === key) ?? CSV_SPANISH_HEADERS[key];
+}
+
+/** Header cell -> column (CSV_COLUMNS, the Spanish headers, or a header of Google, Outlook or a Spanish export). */
+export function columnFor(header: string): CsvColumn | undefined {
+  const key = headerKey(header);
+  return CSV_COLUMNS.find((c) => c.toLowerCase() === key) ?? CSV_SPANISH_HEADERS[key] ?? HEADER_ALIASES[key];
 }
 
 /** The delimiter of a header line: Spanish spreadsheets often save with ';'. */
@@ -19,7 +68,11 @@ export function detectDelimiter(headerLine: string): ',' | ';' {
 
 /** Tags inside one cell: ';' (or '|') separated; ',' too when the file itself is ';'-delimited. */
 export function splitTags(cell: string, delimiter: ',' | ';'): string[] {
-  return cell.split(delimiter === ',' ? /[;|]/ : /[,|]/);
+  // Google joins labels with ' ::: ' and marks its own with '*' (`* myContacts`, `* starred`).
+  return cell
+    .split(/\s*:::\s*/)
+    .flatMap((part) => part.split(delimiter === ',' ? /[;|]/ : /[,|]/))
+    .filter((tag) => !tag.trim().startsWith('*'));
 }
 
 /**

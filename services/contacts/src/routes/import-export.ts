@@ -1,13 +1,14 @@
 import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
-import { BulkDeleteBody, ErrorResponse, ImportQuery, ImportReport } from '@asistente/contracts';
+import { BulkDeleteBody, CSV_COLUMNS, ErrorResponse, ImportQuery, ImportReport } from '@asistente/contracts';
 import type { FastifyReply } from 'fastify';
 import { AppError, badRequest, notFound, type App } from '@asistente/kit';
 import { exportCsv } from '../domain/contacts-exporter.js';
 import type { ContactsImporter } from '../domain/contacts-importer.js';
+import type { ColumnMapping } from '../domain/csv-records.js';
 import type { ContactsRepository } from '../domain/contacts.repository.js';
 
-const CSV_TYPES = ['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel', 'application/octet-stream'];
+const CSV_TYPES = ['text/vcard', 'text/x-vcard', 'text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel', 'application/octet-stream'];
 
 export interface ImportExportDeps {
   importer: ContactsImporter;
@@ -40,6 +41,25 @@ function sendCsv(reply: FastifyReply, csv: Readable) {
     .send(csv);
 }
 
+const MAPPING_INVALID = `La asignación de columnas debe ser un objeto JSON {"cabecera": "campo"} con campos ${CSV_COLUMNS.join(', ')} o "" para ignorar`;
+
+/** The `map` query parameter: header -> field, validated before a byte of the upload is read. */
+function parseMapping(raw: string | undefined): ColumnMapping {
+  if (raw === undefined || raw.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw badRequest(MAPPING_INVALID, 'IMPORT_MAPPING');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw badRequest(MAPPING_INVALID, 'IMPORT_MAPPING');
+  const fields: readonly string[] = CSV_COLUMNS;
+  for (const value of Object.values(parsed)) {
+    if (typeof value !== 'string' || (value !== '' && !fields.includes(value))) throw badRequest(MAPPING_INVALID, 'IMPORT_MAPPING');
+  }
+  return parsed as ColumnMapping;
+}
+
 /** Text a query may carry: no control characters (PostgreSQL refuses NUL, and none belongs in a search). */
 const QueryText = (maxLength: number) => Type.String({ maxLength, pattern: '^[^\\u0000-\\u001f\\u007f]*$' });
 
@@ -57,7 +77,8 @@ export async function importExportRoutes(app: App, { importer, repository, maxUp
         if (!body || typeof (body as Partial<Readable>).pipe !== 'function') {
           throw badRequest('Envía el archivo CSV como cuerpo de la petición con Content-Type: text/csv', 'CSV_REQUIRED');
         }
-        return await importer.import(request.user.id, bounded(body, maxUploadBytes), request.query.dryRun);
+        const mapping = parseMapping(request.query.map);
+        return await importer.import(request.user.id, bounded(body, maxUploadBytes), request.query.dryRun, mapping);
       } catch (error) {
         // Refused before the whole upload was read: the client is still sending
         // it. Closing the connection after the answer, rather than keeping it
