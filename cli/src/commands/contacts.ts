@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { pipeline as pipe, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ContactList, ImportReport } from '@asistente/contracts';
+import { CSV_COLUMNS, type ContactList, type ImportReport } from '@asistente/contracts';
 import type { Command } from 'commander';
 import { positiveInteger } from '../lib/arguments.js';
 import { contextOf } from '../lib/context.js';
@@ -43,9 +43,10 @@ export function registerContactsCommands(program: Command): void {
   contacts
     .command('import')
     .description('importa un CSV (nombre, apellido, correo, teléfono, empresa, etiquetas); upsert por correo')
-    .argument('<archivo>', 'archivo CSV')
+    .argument('<archivo>', 'archivo CSV (Google, Outlook, en español…) o vCard (.vcf)')
     .option('--dry-run', 'valida y cuenta sin guardar nada')
-    .action(async (file: string, options: { dryRun?: boolean }, command: Command) => {
+    .option('--map <cabecera=campo>', `asigna una columna a un campo (${CSV_COLUMNS.join(', ')}), o "cabecera=" para ignorarla; repetible`, collectMapping, {})
+    .action(async (file: string, options: { dryRun?: boolean; map: Record<string, string> }, command: Command) => {
       const ctx = contextOf(command);
       const api = await ctx.authenticated();
       const size = await fileSize(file);
@@ -66,9 +67,12 @@ export function registerContactsCommands(program: Command): void {
       try {
         // A read error destroys `counter`, which fails the upload: no separate handler needed.
         const body = pipe(createReadStream(file), counter, () => {});
+        const searchParams: Record<string, string> = {};
+        if (options.dryRun) searchParams.dryRun = 'true';
+        if (Object.keys(options.map).length > 0) searchParams.map = JSON.stringify(options.map);
         report = await api.upload<ImportReport>('contacts/import', body, {
-          contentType: 'text/csv',
-          searchParams: options.dryRun ? { dryRun: 'true' } : {},
+          contentType: /\.vcf$/i.test(file) ? 'text/vcard' : 'text/csv',
+          searchParams,
         });
       } catch (error) {
         bar.abort();
@@ -95,6 +99,18 @@ export function registerContactsCommands(program: Command): void {
       const { size } = await stat(file);
       ctx.out.result({ file, bytes: size }, () => `Contactos exportados a ${file}`);
     });
+}
+
+/** `--map "Given Name=firstName"`, repeated: header -> field ('' ignores the column), checked before uploading. */
+export function collectMapping(value: string, mapping: Record<string, string>): Record<string, string> {
+  const at = value.lastIndexOf('=');
+  const header = value.slice(0, at).trim();
+  const field = value.slice(at + 1).trim();
+  const fields: readonly string[] = CSV_COLUMNS;
+  if (at <= 0 || !header || (field !== '' && !fields.includes(field))) {
+    throw new CliError(`--map espera "cabecera=campo" con un campo de: ${CSV_COLUMNS.join(', ')} (o vacío para ignorar la columna); recibido "${value}"`);
+  }
+  return { ...mapping, [header]: field };
 }
 
 async function fileSize(file: string): Promise<number> {
@@ -125,6 +141,7 @@ function formatReport(report: ImportReport, dryRun: boolean): string {
     `  Sin cambios: ${count.format(report.skipped)}`,
     `  Con errores: ${count.format(report.errors.length)}`,
     ...report.errors.map((e) => `    Línea ${e.line}: ${e.message}`),
+    ...(report.unmappedColumns?.length ? [`  Columnas sin usar: ${report.unmappedColumns.join(', ')} (asígnalas con --map "cabecera=campo")`] : []),
   ];
   return lines.join('\n');
 }
