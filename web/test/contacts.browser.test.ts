@@ -216,6 +216,16 @@ browserSuite(t, () => {
     await toast(page, '2 contactos eliminados');
     await shown(page, 'de 23');
     for (const label of firstTwo) t.equal(await page.getByLabel(label, { exact: true }).count(), 0, `${label}: deleted`);
+
+    // Deshacer brings both back exactly (same rows, so the same labels), then they go again.
+    await page.getByRole('button', { name: 'Deshacer' }).click();
+    await toast(page, '2 contactos restaurados');
+    await shown(page, 'de 25');
+    for (const label of firstTwo) await page.getByLabel(label, { exact: true }).waitFor();
+    for (const label of firstTwo) await page.getByLabel(label, { exact: true }).check();
+    await page.getByRole('button', { name: 'Eliminar seleccionados' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Eliminar' }).click();
+    await shown(page, 'de 23');
   });
 
   t.test('import a CSV with one bad line: progress and report', async (t) => {

@@ -10,7 +10,7 @@ import { EmptyState } from '../../ui/EmptyState';
 import { Icon } from '../../ui/Icon';
 import { PageHeader } from '../../ui/PageHeader';
 import { Pagination } from '../../ui/Pagination';
-import { deleteContact, exportContacts } from './api';
+import { deleteContacts, exportContacts, restoreContacts } from './api';
 import { ContactModal } from './ContactModal';
 import { ContactsFilters } from './ContactsFilters';
 import { ContactStatsCards } from './ContactStatsCards';
@@ -28,6 +28,8 @@ type Dialog =
   | null;
 
 const SEARCH_DEBOUNCE_MS = 300;
+/** How long "Deshacer" stays offered after a delete (the server keeps the rows longer). */
+const UNDO_VISIBLE_MS = 8000;
 
 export function ContactsPage() {
   const [, navigate] = useLocation();
@@ -40,6 +42,7 @@ export function ContactsPage() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog>(null);
   const [deleting, setDeleting] = useState(false);
+  const [undo, setUndo] = useState<{ token: string; count: number } | null>(null);
   const list = useContactList({ page, search, tag }, version);
   const meta = useContactMeta(version);
   const contacts = list.data?.contacts ?? [];
@@ -65,17 +68,40 @@ export function ContactsPage() {
     });
   const toggleAll = () => setSelected((s) => (contacts.every((c) => s.has(c.id)) ? new Set() : new Set(contacts.map((c) => c.id))));
 
+  // "Deshacer" is offered for a few seconds after a delete.
+  useEffect(() => {
+    if (!undo) return;
+    const timer = setTimeout(() => setUndo(null), UNDO_VISIBLE_MS);
+    return () => clearTimeout(timer);
+  }, [undo]);
+
   const confirmDelete = async (ids: string[]) => {
     setDeleting(true);
-    const results = await Promise.allSettled(ids.map((id) => deleteContact(id)));
-    setDeleting(false);
-    setDialog(null);
-    const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    const done = results.length - failures.length;
-    if (failures[0]) toast.error(errorMessage(failures[0].reason));
-    if (done > 0) toast.success(done === 1 ? 'Contacto eliminado' : `${done} contactos eliminados`);
-    // Emptying the last page steps back to the previous one.
-    if (done >= contacts.length && page > 1) setPage(page - 1);
+    try {
+      // One transaction: all of them go, or none.
+      const { deleted, undoToken } = await deleteContacts(ids);
+      toast.success(deleted === 1 ? 'Contacto eliminado' : `${deleted} contactos eliminados`);
+      setUndo({ token: undoToken, count: deleted });
+      // Emptying the last page steps back to the previous one.
+      if (deleted >= contacts.length && page > 1) setPage(page - 1);
+    } catch (err) {
+      toast.error(errorMessage(err));
+    } finally {
+      setDeleting(false);
+      setDialog(null);
+      reload();
+    }
+  };
+
+  const undoDelete = async () => {
+    if (!undo) return;
+    setUndo(null);
+    try {
+      const { count } = await restoreContacts(undo.token);
+      toast.success(count === 1 ? 'Contacto restaurado' : `${count} contactos restaurados`);
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
     reload();
   };
 
@@ -159,6 +185,14 @@ export function ContactsPage() {
             onEdit={(contact) => setDialog({ kind: 'edit', contact })}
             onDelete={(contact) => setDialog({ kind: 'delete', ids: [contact.id] })}
           />
+        )}
+        {undo && (
+          <div className="bulk-actions contacts-undo" role="status">
+            <span>{undo.count === 1 ? 'Contacto eliminado' : `${undo.count} contactos eliminados`}</span>
+            <Button variant="secondary" small onClick={undoDelete}>
+              Deshacer
+            </Button>
+          </div>
         )}
         {list.data?.totalCapped && (
           <p className="contacts-capped" role="status">

@@ -1,4 +1,4 @@
-import { getFile, getJson, sendDelete, sendJson, type FileDownload } from '../../lib/http';
+import { getFile, getJson, sendJson, type FileDownload } from '../../lib/http';
 import { uploadFile } from '../../lib/upload';
 import { PAGE_SIZE, type Contact, type ContactInput, type ContactPage, type ContactQuery, type ContactStats, type ImportReport } from './types';
 
@@ -17,7 +17,12 @@ export const createContact = (input: ContactInput) => sendJson<Contact>('post', 
 
 export const updateContact = (id: string, input: ContactInput) => sendJson<Contact>('put', `contacts/${id}`, input);
 
-export const deleteContact = (id: string) => sendDelete(`contacts/${id}`);
+/** Deletes the picked contacts in one transaction; the token undoes it for a while. */
+export const deleteContacts = (ids: string[]) =>
+  sendJson<{ deleted: number; undoToken: string; undoUntil: string }>('post', 'contacts/bulk/delete', { selection: { ids } });
+
+/** Puts a bulk delete back exactly, ids included. */
+export const restoreContacts = (undoToken: string) => sendJson<{ count: number }>('post', 'contacts/bulk/restore', { undoToken });
 
 export const importContacts = (file: File, onProgress: (fraction: number) => void) =>
   uploadFile<ImportReport>('contacts/import', file, 'text/csv', onProgress);
