@@ -82,6 +82,8 @@ create table whatsapp.messages (
   status text not null check (status in ('pending', 'sent', 'delivered', 'read', 'failed', 'received')),
   auto_reply_id uuid,
   attempts integer not null default 0,
+  -- Its whatsapp.message.sent event is written (once, whichever of the send and WhatsApp's receipt lands first).
+  announced boolean not null default false,
   error text,
   unique (user_id, wa_id)
 );

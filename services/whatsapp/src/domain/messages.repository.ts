@@ -263,11 +263,19 @@ export class MessagesRepository {
     return row?.n ?? 0;
   }
 
-  /** pending → sent (or failed) once; answers whether this call made the change. */
-  async settle(tx: Db, id: string, status: 'sent' | 'failed', error: string | null = null): Promise<boolean> {
+  /**
+   * A send WhatsApp accepted: pending → sent (a receipt may have moved it further already), and whether this
+   * call is the one that announces it (its event is written once).
+   */
+  async markSent(tx: Db, id: string): Promise<boolean> {
     const result = await tx`
-      update whatsapp.messages set status = ${status}, error = ${error} where id = ${id} and status = 'pending'`;
+      update whatsapp.messages set status = case when status = 'pending' then 'sent' else status end, announced = true
+      where id = ${id} and not announced and status <> 'failed'`;
     return result.count === 1;
+  }
+
+  async markFailed(id: string, error: string): Promise<void> {
+    await this.sql`update whatsapp.messages set status = 'failed', error = ${error} where id = ${id} and status = 'pending'`;
   }
 
   async countAttempt(id: string): Promise<number> {

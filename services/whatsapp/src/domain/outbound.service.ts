@@ -91,11 +91,11 @@ export class OutboundService {
         const attempts = await this.messages.countAttempt(next.id);
         this.log.warn({ err: error, attempts }, 'whatsapp send failed');
         if (attempts < MAX_ATTEMPTS) return; // the next drain (tick or reconnect) tries again, still first in line
-        await this.messages.settle(this.sql, next.id, 'failed', 'WhatsApp no aceptó el mensaje');
+        await this.messages.markFailed(next.id, 'WhatsApp no aceptó el mensaje');
         continue;
       }
       await this.sql.begin(async (tx) => {
-        if (!(await this.messages.settle(tx, next.id, 'sent'))) return;
+        if (!(await this.messages.markSent(tx, next.id))) return;
         const origin = next.origin === 'contact' ? 'app' : next.origin;
         const events: EventEnvelope[] = [createEvent('whatsapp.message.sent', userId, { messageId: next.id, chatId: next.chatJid, origin })];
         if (origin === 'keyword' || origin === 'ai') {
