@@ -10,14 +10,18 @@ import { SetupChecklist } from './SetupChecklist';
 import { useDashboard } from './use-dashboard';
 import { useSetupStatus } from './use-setup-status';
 
+const NEW_ACCOUNT_MS = 7 * 24 * 3600 * 1000;
+
 export function DashboardPage() {
   const { user } = useSession();
   const { data, stale, updatedAt, reload } = useDashboard();
   const setup = useSetupStatus();
   const totals = data?.totals ?? null;
   const done = setup ? SETUP_STEPS.filter((s) => setup[s.step]).length : null;
-  // Nothing set up yet: a new account (or one that never connected anything) is welcomed, not "back".
-  const firstRun = done === 0;
+  // A new account with nothing set up yet is welcomed, not "back" (decided from the account's age first, so the
+  // greeting does not flip while the status loads).
+  const newAccount = user ? Date.now() - Date.parse(user.createdAt) < NEW_ACCOUNT_MS : false;
+  const firstRun = newAccount && (done === null || done === 0);
   const email = user?.email ?? '';
 
   return (
