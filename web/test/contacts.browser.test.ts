@@ -128,6 +128,24 @@ browserSuite(t, () => {
     await shown(page, 'Mostrando 1 a 10 de 25');
   });
 
+  t.test('tag and order live in the URL (search and page too): a reload keeps the view, the back button returns', async (t) => {
+    await page.getByLabel('Filtrar por etiqueta').selectOption({ label: 'vip' });
+    await shown(page, 'Mostrando 1 a 7 de 7');
+    await page.getByLabel('Ordenar contactos').selectOption({ label: 'Nombre (Z-A)' });
+    await page.waitForURL((url) => url.searchParams.get('orden') === 'name-desc' && url.searchParams.get('etiqueta') === 'vip');
+    const sorted = await rows(page).allInnerTexts();
+    await page.reload();
+    await shown(page, 'Mostrando 1 a 7 de 7');
+    t.equal(await page.getByLabel('Ordenar contactos').inputValue(), 'name-desc', 'the order survives a reload');
+    t.same(await rows(page).allInnerTexts(), sorted, 'the same rows in the same order');
+    await page.goBack();
+    await page.waitForURL((url) => !url.searchParams.has('orden'));
+    t.equal(await page.getByLabel('Ordenar contactos').inputValue(), 'createdAt-desc');
+    await page.goBack();
+    await page.waitForURL((url) => !url.searchParams.has('etiqueta'));
+    await shown(page, 'Mostrando 1 a 10 de 25');
+  });
+
   t.test('the contact modal traps focus, closes on Escape and adds tags on Enter', async (t) => {
     const opener = page.getByRole('button', { name: 'Nuevo Contacto' });
     await opener.click();

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { Icon } from '../../ui/Icon';
+import { LIST_ORDERS, type ListOrder } from './use-list-url';
 
 interface ContactsFiltersProps {
   search: string;
@@ -7,11 +8,14 @@ interface ContactsFiltersProps {
   tag: string;
   tags: string[];
   onTag: (tag: string) => void;
+  order: ListOrder;
+  onOrder: (order: ListOrder) => void;
 }
 
-export function ContactsFilters({ search, onSearch, tag, tags, onTag }: ContactsFiltersProps) {
+export function ContactsFilters({ search, onSearch, tag, tags, onTag, order, onOrder }: ContactsFiltersProps) {
   const searchId = useId();
   const tagId = useId();
+  const orderId = useId();
   return (
     <div className="filters" role="search">
       <div className="field search-field">
@@ -36,6 +40,18 @@ export function ContactsFilters({ search, onSearch, tag, tags, onTag }: Contacts
           {tags.map((t) => (
             <option key={t} value={t}>
               {t}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field tag-filter">
+        <label htmlFor={orderId} className="sr-only">
+          Ordenar contactos
+        </label>
+        <select id={orderId} value={order} onChange={(e) => onOrder(e.currentTarget.value as ListOrder)}>
+          {LIST_ORDERS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
             </option>
           ))}
         </select>

@@ -19,6 +19,7 @@ import { ImportModal } from './ImportModal';
 import type { Contact } from './types';
 import { useContactList } from './use-contact-list';
 import { useContactMeta } from './use-contact-meta';
+import { useListUrl } from './use-list-url';
 
 type Dialog =
   | { kind: 'create' }
@@ -34,16 +35,17 @@ const UNDO_VISIBLE_MS = 8000;
 export function ContactsPage() {
   const [, navigate] = useLocation();
   const wantsNew = new URLSearchParams(useSearch()).get('nuevo') === '1';
-  const [searchText, setSearchText] = useState('');
-  const search = useDebounced(searchText.trim(), SEARCH_DEBOUNCE_MS);
-  const [tag, setTag] = useState('');
-  const [page, setPage] = useState(1);
+  const view = useListUrl();
+  const { search, tag, page, order } = view;
+  const [searchText, setSearchText] = useState(search);
+  const typed = useDebounced(searchText.trim(), SEARCH_DEBOUNCE_MS);
+  const setPage = (next: number, replace = false) => view.update({ page: next }, replace);
   const [version, setVersion] = useState(0);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog>(null);
   const [deleting, setDeleting] = useState(false);
   const [undo, setUndo] = useState<{ token: string; count: number } | null>(null);
-  const list = useContactList({ page, search, tag }, version);
+  const list = useContactList({ page, search, tag, order }, version);
   const meta = useContactMeta(version);
   const contacts = list.data?.contacts ?? [];
   const total = list.data?.total ?? 0;
@@ -55,8 +57,14 @@ export function ContactsPage() {
     navigate('/contacts', { replace: true });
   }, [wantsNew, navigate]);
 
-  useEffect(() => setPage(1), [search, tag]);
-  useEffect(() => setSelected(new Set()), [page, search, tag, version]);
+  // What is typed reaches the URL once the typing pauses; a search changed by the back button reaches the box.
+  useEffect(() => {
+    if (typed !== search) view.update({ search: typed, page: 1 }, true);
+  }, [typed]);
+  useEffect(() => {
+    if (search !== searchText.trim()) setSearchText(search);
+  }, [search]);
+  useEffect(() => setSelected(new Set()), [page, search, tag, order, version]);
 
   const reload = () => setVersion((v) => v + 1);
 
@@ -83,7 +91,7 @@ export function ContactsPage() {
       toast.success(deleted === 1 ? 'Contacto eliminado' : `${deleted} contactos eliminados`);
       setUndo({ token: undoToken, count: deleted });
       // Emptying the last page steps back to the previous one.
-      if (deleted >= contacts.length && page > 1) setPage(page - 1);
+      if (deleted >= contacts.length && page > 1) setPage(page - 1, true);
     } catch (err) {
       toast.error(errorMessage(err));
     } finally {
@@ -142,7 +150,15 @@ export function ContactsPage() {
       <ContactStatsCards stats={meta.stats} />
       <section className="card" aria-label="Contactos">
         <div className="card-toolbar">
-          <ContactsFilters search={searchText} onSearch={setSearchText} tag={tag} tags={meta.tags} onTag={setTag} />
+          <ContactsFilters
+            search={searchText}
+            onSearch={setSearchText}
+            tag={tag}
+            tags={meta.tags}
+            onTag={(next) => view.update({ tag: next, page: 1 })}
+            order={order}
+            onOrder={(next) => view.update({ order: next, page: 1 })}
+          />
           {selected.size > 0 && (
             <div className="bulk-actions">
               <span>{selected.size === 1 ? '1 seleccionado' : `${selected.size} seleccionados`}</span>

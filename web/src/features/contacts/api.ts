@@ -2,10 +2,15 @@ import { getFile, getJson, sendJson, type FileDownload } from '../../lib/http';
 import { uploadFile } from '../../lib/upload';
 import { PAGE_SIZE, type Contact, type ContactInput, type ContactPage, type ContactQuery, type ContactStats, type ImportReport } from './types';
 
-export function listContacts({ page, search, tag }: ContactQuery, signal: AbortSignal): Promise<ContactPage> {
+export function listContacts({ page, search, tag, order }: ContactQuery, signal: AbortSignal): Promise<ContactPage> {
   const searchParams: Record<string, string | number> = { page, limit: PAGE_SIZE };
   if (search) searchParams.search = search;
   if (tag) searchParams.tag = tag;
+  if (order) {
+    const [sort = 'createdAt', direction = 'desc'] = order.split('-');
+    searchParams.sort = sort;
+    searchParams.order = direction;
+  }
   return getJson<ContactPage>('contacts', { searchParams, signal });
 }
 

@@ -10,6 +10,8 @@ export interface ContactQuery {
   page: number;
   search: string;
   tag: string;
+  /** `<field>-<direction>`, e.g. `name-asc` (see use-list-url). */
+  order?: string;
 }
 
 export const PAGE_SIZE = 10;

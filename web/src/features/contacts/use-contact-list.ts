@@ -11,12 +11,12 @@ interface ContactListState {
 /** The page of contacts for a query; `version` forces a reload after a change. */
 export function useContactList(query: ContactQuery, version: number): ContactListState {
   const [state, setState] = useState<ContactListState>({ data: null, loading: true, failed: false });
-  const { page, search, tag } = query;
+  const { page, search, tag, order } = query;
 
   useEffect(() => {
     const controller = new AbortController();
     setState((s) => ({ ...s, loading: true }));
-    listContacts({ page, search, tag }, controller.signal).then(
+    listContacts({ page, search, tag, order }, controller.signal).then(
       (data) => setState({ data, loading: false, failed: false }),
       (err: unknown) => {
         if (controller.signal.aborted) return;
@@ -25,7 +25,7 @@ export function useContactList(query: ContactQuery, version: number): ContactLis
       },
     );
     return () => controller.abort();
-  }, [page, search, tag, version]);
+  }, [page, search, tag, order, version]);
 
   return state;
 }
