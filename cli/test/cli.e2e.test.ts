@@ -179,7 +179,7 @@ async function endToEnd(): Promise<void> {
     t.equal(set.code, 0, set.stderr);
     t.match(set.stdout, 'API key guardada (••••WXYZ)');
     t.notMatch(set.stdout + set.stderr, key);
-    t.same(JSON.parse((await cli(['openai', 'status', '--json'])).stdout), { exists: true, last4: 'WXYZ' });
+    t.same(JSON.parse((await cli(['openai', 'status', '--json'])).stdout), { exists: true, last4: 'WXYZ', valid: true });
 
     const fromEnv = await cli(['openai', 'set-key', '--json'], '', { OPENAI_API_KEY: 'sk-proj-fromEnvironment0123456789ABCD' });
     t.same(JSON.parse(fromEnv.stdout), { success: true, last4: 'ABCD' }, 'OPENAI_API_KEY');

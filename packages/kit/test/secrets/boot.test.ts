@@ -45,9 +45,10 @@ t.test('embedded: a key ring file created once (0600) and reused; memory:// gets
 const SERVER = fileURLToPath(new URL('../../../../services/ai/dist/server.js', import.meta.url));
 
 t.test('a service process with a malformed or missing key ring exits 1 with a clear message', { skip: existsSync(SERVER) ? false : 'run npm run build first' }, async (t) => {
+  // A valid JWT secret, so the boot gets as far as the key ring.
   const boot = (env: Record<string, string>) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH, PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [SERVER], { env: { PATH: process.env.PATH, PORT: '0', JWT_SECRET: 'una-clave-de-prueba-de-al-menos-32-caracteres', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
       child.once('close', (code) => resolve({ code, stderr }));

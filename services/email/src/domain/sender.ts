@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import {
   EMAIL_ATTACHMENTS_MAX_BYTES,
   type EmailSent,
