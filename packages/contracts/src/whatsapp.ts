@@ -6,6 +6,10 @@ export const WHATSAPP_MESSAGES_PAGE_SIZE = 20;
 export const WHATSAPP_CHAT_PAGE_SIZE = 30;
 export const WHATSAPP_TEXT_MAX = 4096;
 
+/** PostgreSQL refuses the NUL character in text: refused here with a message instead of failing later. */
+const NO_NUL = '^[^\\u0000]*$';
+const noNul = (message: string) => ({ pattern: NO_NUL, messages: { pattern: message } });
+
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const WhatsAppState = Type.Union([
@@ -54,7 +58,7 @@ export const Pagination = Type.Object({ total: Type.Integer(), page: Type.Intege
 export const ConversationsQuery = Type.Object({
   page: Page,
   limit: limit(WHATSAPP_CONVERSATIONS_PAGE_SIZE),
-  search: Type.Optional(Type.String({ maxLength: 100 })),
+  search: Type.Optional(Type.String({ maxLength: 100, ...noNul('Búsqueda inválida') })),
 });
 export type ConversationsQuery = Static<typeof ConversationsQuery>;
 
@@ -78,8 +82,8 @@ export type ConversationList = Static<typeof ConversationList>;
 export const MessagesQuery = Type.Object({
   page: Page,
   limit: limit(WHATSAPP_MESSAGES_PAGE_SIZE),
-  phoneNumber: Type.Optional(Type.String({ maxLength: 40 })),
-  jid: Type.Optional(Type.String({ maxLength: 200 })),
+  phoneNumber: Type.Optional(Type.String({ maxLength: 40, ...noNul('Número de teléfono inválido') })),
+  jid: Type.Optional(Type.String({ maxLength: 200, ...noNul('Destinatario inválido') })),
 });
 export type MessagesQuery = Static<typeof MessagesQuery>;
 
@@ -127,13 +131,17 @@ export type WhatsAppMessage = Static<typeof WhatsAppMessage>;
 export const MessageList = Type.Object({ data: Type.Array(WhatsAppMessage), pagination: Pagination });
 export type MessageList = Static<typeof MessageList>;
 
-const sendText = Type.String({ maxLength: WHATSAPP_TEXT_MAX, messages: { type: 'Escribe un mensaje', maxLength: `El mensaje admite como máximo ${WHATSAPP_TEXT_MAX} caracteres` } });
+const sendText = Type.String({
+  maxLength: WHATSAPP_TEXT_MAX,
+  pattern: NO_NUL,
+  messages: { type: 'Escribe un mensaje', maxLength: `El mensaje admite como máximo ${WHATSAPP_TEXT_MAX} caracteres`, pattern: 'El mensaje contiene caracteres no válidos' },
+});
 
 /** `{ jid, type: 'text', text }` or the spec's `{ phoneNumber, message }`; origin 'ai' when the assistant writes. */
 export const SendMessageBody = Type.Object(
   {
-    jid: Type.Optional(Type.String({ minLength: 3, maxLength: 200, messages: { minLength: 'Destinatario inválido', type: 'Destinatario inválido' } })),
-    phoneNumber: Type.Optional(Type.String({ maxLength: 40, messages: { type: 'Número de teléfono inválido' } })),
+    jid: Type.Optional(Type.String({ minLength: 3, maxLength: 200, pattern: NO_NUL, messages: { minLength: 'Destinatario inválido', type: 'Destinatario inválido', pattern: 'Destinatario inválido' } })),
+    phoneNumber: Type.Optional(Type.String({ maxLength: 40, pattern: NO_NUL, messages: { type: 'Número de teléfono inválido', pattern: 'Número de teléfono inválido' } })),
     type: Type.Optional(Type.Literal('text', { messages: { const: 'Solo se pueden enviar mensajes de texto' } })),
     text: Type.Optional(sendText),
     message: Type.Optional(sendText),
@@ -155,8 +163,16 @@ export type AutoReply = Static<typeof AutoReply>;
 export const AutoReplyList = Type.Object({ data: Type.Array(AutoReply) });
 export type AutoReplyList = Static<typeof AutoReplyList>;
 
-const keywordText = Type.String({ maxLength: 100, messages: { type: 'Completa palabra clave y respuesta', maxLength: 'La palabra clave admite como máximo 100 caracteres' } });
-const responseText = Type.String({ maxLength: WHATSAPP_TEXT_MAX, messages: { type: 'Completa palabra clave y respuesta', maxLength: `La respuesta admite como máximo ${WHATSAPP_TEXT_MAX} caracteres` } });
+const keywordText = Type.String({
+  maxLength: 100,
+  pattern: NO_NUL,
+  messages: { type: 'Completa palabra clave y respuesta', maxLength: 'La palabra clave admite como máximo 100 caracteres', pattern: 'La palabra clave contiene caracteres no válidos' },
+});
+const responseText = Type.String({
+  maxLength: WHATSAPP_TEXT_MAX,
+  pattern: NO_NUL,
+  messages: { type: 'Completa palabra clave y respuesta', maxLength: `La respuesta admite como máximo ${WHATSAPP_TEXT_MAX} caracteres`, pattern: 'La respuesta contiene caracteres no válidos' },
+});
 const activeFlag = Type.Boolean({ messages: { type: 'El estado activo debe ser verdadero o falso' } });
 
 export const AutoReplyBody = Type.Object(

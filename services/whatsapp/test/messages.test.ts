@@ -109,6 +109,7 @@ t.test('sending: stored first as pending, delivered in order by the owner, statu
     [{ jid: ANA_PN, type: 'text', text: 'x'.repeat(4097) }, 'El mensaje admite como máximo 4096 caracteres'],
     [{ phoneNumber: '12', message: 'hola' }, 'Número de teléfono inválido'],
     [{ jid: 'nadie', type: 'text', text: 'hola' }, 'Destinatario inválido'],
+    [{ jid: ANA_PN, type: 'text', text: 'ho\u0000la' }, 'El mensaje contiene caracteres no válidos'],
   ] as const;
   for (const [payload, message] of bad) {
     const response = await u.call('POST', '/whatsapp/messages', payload);

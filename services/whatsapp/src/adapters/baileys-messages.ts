@@ -49,7 +49,8 @@ export function toInbound(message: WAMessage, ownJid: string | null): InboundMes
   const content = normalizeMessageContent(message.message);
   if (!content || content.reactionMessage || content.protocolMessage) return null;
   const media = mediaOf(content);
-  const text = content.conversation ?? content.extendedTextMessage?.text ?? media?.caption ?? '';
+  // PostgreSQL cannot store NUL; nobody reads it either.
+  const text = (content.conversation ?? content.extendedTextMessage?.text ?? media?.caption ?? '').replaceAll('\u0000', '');
   if (!text && !media) return null;
   const isGroup = isJidGroup(chatJid) === true;
   const fromMe = key.fromMe === true;
