@@ -67,6 +67,7 @@ export class JetStreamBus implements EventBus {
   private readonly connecting: Promise<void>;
   private ownershipError: StreamOwnershipError | undefined;
   private watchdog: NodeJS.Timeout | undefined;
+  private checking: Promise<void> | undefined;
   /** Durable consumers this process runs, re-created by the watchdog when NATS lost them. */
   private readonly consumers = new Map<string, { stop: () => void }>();
 
@@ -279,7 +280,15 @@ export class JetStreamBus implements EventBus {
    * NATS that restarted empty (or had its stream or a consumer deleted): recreate what is missing and
    * restart the consumers, so events flow again without restarting any process. Runs every few seconds.
    */
-  private async check(): Promise<void> {
+  private check(): Promise<void> {
+    // One check at a time: under load a check outlasts the interval, and piled-up checks swamp NATS's API.
+    this.checking ??= this.checkOnce().finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  private async checkOnce(): Promise<void> {
     const jsm = this.jsm;
     if (!jsm || this.closed || !this.nc || this.nc.isClosed()) return;
     try {
