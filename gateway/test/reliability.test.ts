@@ -9,13 +9,11 @@ import { hostileArbitrary, validArbitrary, type JsonSchema } from './reliability
  * schema-driven fuzzing over every route of every service, both generated
  * from the routing table and the routes' own schemas. `npm test` runs a
  * bounded form; `npm run reliability` sets RELIABILITY_FULL=1 (400 cases per
- * route). Services still being written (LENIENT) report their failures as
- * todo items instead of failing the run; the others must hold.
+ * route). Every service must hold.
  */
 const FULL = process.env.RELIABILITY_FULL === '1';
 const CASES_PER_ROUTE = FULL ? 400 : 8;
 const IDS_PER_ROUTE = FULL ? Infinity : 3;
-const LENIENT = new Set(['whatsapp', 'email', 'calendar', 'teams']);
 const INJECT_TIMEOUT_MS = 15_000;
 
 const platform = await createTestPlatform(t, {
@@ -87,11 +85,11 @@ function judge(status: number, text: string): string | undefined {
 }
 
 const report = (t: Reporter, route: RouteInfo, ok: boolean, message: string) =>
-  t.ok(ok, `${route.method} ${route.url}: ${message}`, LENIENT.has(route.service) && !ok ? { todo: `${route.service} is still being written: reported to its owner` } : {});
+  t.ok(ok, `${route.method} ${route.url}: ${message}`);
 
 /** The part of tap's Test `report` uses. */
 interface Reporter {
-  ok(value: unknown, message: string, extra: { todo?: string }): unknown;
+  ok(value: unknown, message: string): unknown;
 }
 
 const testable = routes.filter((r) => !isStream(r));
@@ -132,9 +130,7 @@ t.test('cross-tenant matrix: every route x id slot with the other user ids answe
   }
   const after = await victimSnapshot();
   for (const [table, rows] of before) {
-    const schema = table.split('.')[0]!;
-    const todo = LENIENT.has(schema) && after.get(table) !== rows ? { todo: `${schema} is still being written: reported to its owner` } : {};
-    t.equal(after.get(table), rows, `${table}: the victim's rows are byte-for-byte unchanged`, todo);
+    t.equal(after.get(table), rows, `${table}: the victim's rows are byte-for-byte unchanged`);
   }
   t.comment(`cross-tenant attempts: ${attempts} over ${testable.length} routes, ${ids.length} victim ids`);
 });
