@@ -5,7 +5,8 @@ import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/t
 import contactsService from '../src/app.js';
 import { IMPORT_BATCH_ROWS } from '../src/domain/contacts-importer.js';
 
-const LIMIT = 256 * 1024;
+// Above one import batch on PostgreSQL (5,000 rows of ~50 bytes), so only the limit test reaches it.
+const LIMIT = 1024 * 1024;
 const platform = await createTestPlatform(t, { config: { CONTACTS_IMPORT_MAX_BYTES: LIMIT } });
 const app = await buildServiceApp(t, contactsService, platform);
 const sql = platform.db.sql;
@@ -37,7 +38,7 @@ t.test('an upload over the documented limit answers 413 in Spanish and writes no
   t.ok(body.length > LIMIT);
   const res = await importCsv(me.authorization, body);
   t.equal(res.statusCode, 413);
-  t.match(res.json(), { statusCode: 413, code: 'UPLOAD_TOO_LARGE', message: /supera el máximo de 256 KB/ });
+  t.match(res.json(), { statusCode: 413, code: 'UPLOAD_TOO_LARGE', message: /supera el máximo de 1 MB/ });
   t.equal(await rowCount(me.userId), 0);
 });
 
@@ -48,7 +49,8 @@ t.test('a dry run writes nothing: no rows, no outbox, no WAL', async (t) => {
   const res = await importCsv(me.authorization, HEADER + rows(3000), '?dryRun=true');
   t.same(res.json(), { created: 2900, updated: 0, skipped: 100, errors: [] });
   const [growth] = await sql<{ bytes: string }[]>`select pg_wal_lsn_diff(pg_current_wal_lsn(), ${before!.lsn}::pg_lsn) as bytes`;
-  t.ok(Number(growth!.bytes) < 8192, `WAL grew by ${growth!.bytes} bytes`);
+  // The WAL is the whole cluster's: only the embedded database (where the growth was seen) is this test's alone.
+  if (platform.db.kind === 'pglite') t.ok(Number(growth!.bytes) < 8192, `WAL grew by ${growth!.bytes} bytes`);
   t.equal(await rowCount(me.userId), 100);
 });
 
