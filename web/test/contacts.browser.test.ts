@@ -131,8 +131,17 @@ browserSuite(t, () => {
   t.test('tag and order live in the URL (search and page too): a reload keeps the view, the back button returns', async (t) => {
     await page.getByLabel('Filtrar por etiqueta').selectOption({ label: 'vip' });
     await shown(page, 'Mostrando 1 a 7 de 7');
+    const sortedAnswer = page.waitForResponse((response) => {
+      const url = new URL(response.url());
+      return url.pathname === '/api/contacts' && url.searchParams.get('sort') === 'name' && url.searchParams.get('order') === 'desc';
+    });
     await page.getByLabel('Ordenar contactos').selectOption({ label: 'Nombre (Z-A)' });
     await page.waitForURL((url) => url.searchParams.get('orden') === 'name-desc' && url.searchParams.get('etiqueta') === 'vip');
+    // The URL changes before the sorted page arrives: wait until the table shows the server's rows, in its order.
+    const { contacts } = (await (await sortedAnswer).json()) as { contacts: { firstName: string; lastName: string }[] };
+    for (const [i, contact] of contacts.entries()) {
+      await rows(page).nth(i).filter({ hasText: `${contact.firstName} ${contact.lastName}` }).waitFor();
+    }
     const sorted = await rows(page).allInnerTexts();
     await page.reload();
     await shown(page, 'Mostrando 1 a 7 de 7');
