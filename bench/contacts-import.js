@@ -10,8 +10,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { connect } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { createTestDatabase } from '../packages/kit/dist/testing/index.js';
 import { registerUser, startApp } from './lib/app.js';
 import { CSV_HEADER, csvRow } from './lib/csv.js';
@@ -120,9 +118,4 @@ try {
   await app.stop();
   await database.drop();
   rmSync(dir, { recursive: true, force: true });
-  if (app.stream) {
-    const nc = await connect({ servers: process.env.NATS_URL });
-    await (await jetstreamManager(nc)).streams.delete(app.stream).catch(() => undefined);
-    await nc.close();
-  }
 }

@@ -4,13 +4,10 @@
 // --distributed (or BENCH_DISTRIBUTED=1) runs the separate processes against
 // DATABASE_URL and NATS_URL, on a database and stream of its own.
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
-import { connect } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { createTestDatabase } from '../packages/kit/dist/testing/index.js';
 import { registerUser, startApp, startHelloWorld } from './lib/app.js';
 import { CSV_HEADER, RARE_TERM, csvRow } from './lib/csv.js';
-import { printTable } from './lib/table.js';
+import { measure, printLoadTable } from './lib/load.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,11 +28,7 @@ if (args.distributed && (!process.env.DATABASE_URL || !process.env.NATS_URL)) {
   process.exit(1);
 }
 
-async function load(url, title, headers = {}) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
-  if (result.errors || result.non2xx) throw new Error(`${title}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
-  return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
-}
+const load = (url, title, headers) => measure(url, title, { connections: CONNECTIONS, duration: DURATION, headers });
 
 async function importContacts(baseUrl, authorization) {
   const lines = [CSV_HEADER];
@@ -67,25 +60,11 @@ try {
     await load(`${app.url}/api/contacts?page=1&limit=10`, 'GET /api/contacts?page=1&limit=10', auth),
     await load(`${app.url}/api/contacts?search=${RARE_TERM}`, `GET /api/contacts?search=${RARE_TERM}`, auth),
   ];
-  const baseline = runs[0].rps;
-  printTable(
-    runs.map((r) => ({
-      endpoint: r.title,
-      'req/s': Math.round(r.rps).toLocaleString('en'),
-      'p50 ms': r.p50,
-      'p99 ms': r.p99,
-      'vs hello': `${(r.rps / baseline).toFixed(2)}x`,
-    })),
-  );
+  printLoadTable(runs);
   const list = runs[1];
   console.log(`\nlist p99 ${list.p99} ms (target < ${LIST_P99_TARGET_MS} ms): ${list.p99 < LIST_P99_TARGET_MS ? 'met' : 'MISSED'}`);
 } finally {
   await app.stop();
   await hello.stop();
   if (database) await database.drop();
-  if (app.stream) {
-    const nc = await connect({ servers: process.env.NATS_URL });
-    await (await jetstreamManager(nc)).streams.delete(app.stream).catch(() => undefined);
-    await nc.close();
-  }
 }

@@ -4,11 +4,10 @@
 // Runs `npm start`'s server (gateway/dist, built) on a database of its own created on DATABASE_URL, so the
 // benchmark can load the messages with one INSERT … SELECT.
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { createTestDatabase } from '../packages/kit/dist/testing/index.js';
 import { registerUser, startApp, startHelloWorld } from './lib/app.js';
-import { printTable } from './lib/table.js';
+import { measure, printLoadTable } from './lib/load.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,11 +26,7 @@ if (!process.env.DATABASE_URL) {
   process.exit(1);
 }
 
-async function load(url, title, headers = {}) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
-  if (result.errors || result.non2xx) throw new Error(`${title}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
-  return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
-}
+const load = (url, title, headers) => measure(url, title, { connections: CONNECTIONS, duration: DURATION, headers });
 
 const database = await createTestDatabase(process.env.DATABASE_URL);
 const hello = await startHelloWorld();
@@ -64,16 +59,7 @@ try {
     await load(`${app.url}/api/emails?limit=50&folder=sent`, 'GET /api/emails?limit=50&folder=sent', auth),
     await load(`${app.url}/api/emails?search=pedido%20777`, 'GET /api/emails?search=pedido 777', auth),
   ];
-  const baseline = runs[0].rps;
-  printTable(
-    runs.map((r) => ({
-      endpoint: r.title,
-      'req/s': Math.round(r.rps).toLocaleString('en'),
-      'p50 ms': r.p50,
-      'p99 ms': r.p99,
-      'vs hello': `${(r.rps / baseline).toFixed(2)}x`,
-    })),
-  );
+  printLoadTable(runs);
   const list = runs[1];
   console.log(`\nlist p99 ${list.p99} ms (target < ${LIST_P99_TARGET_MS} ms): ${list.p99 < LIST_P99_TARGET_MS ? 'met' : 'MISSED'}`);
 } finally {

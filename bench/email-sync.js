@@ -12,6 +12,7 @@ import { AccountsRepository } from '../services/email/src/domain/accounts.reposi
 import { Credentials } from '../services/email/src/domain/credentials.ts';
 import { MailboxSync } from '../services/email/src/domain/mailbox-sync.ts';
 import { MessagesRepository } from '../services/email/src/domain/messages.repository.ts';
+import { PREVIEW_BYTES, SUMMARY_QUERY } from '../services/email/src/domain/message-summary.ts';
 import { startDovecot } from '../services/email/test/fixtures/dovecot.ts';
 import { printTable } from './lib/table.js';
 
@@ -65,15 +66,18 @@ try {
   await bare.mailboxOpen('INBOX');
   for await (const message of bare.fetch('1:*', { uid: true, source: true })) void message;
 
-  // Bare imapflow: every message's flags and source over one connection, nothing else done with them.
+  // Bare imapflow: what the first sync asks for (envelope, flags, structure, size, References and the
+  // start of the first text part for the preview) over one connection, nothing else done with it. The
+  // body is fetched when a mail is opened, in the service as in any mail app.
   let started = performance.now();
   let fetched = 0;
-  for await (const message of bare.fetch('1:*', { uid: true, flags: true, source: true, internalDate: true })) if (message.source) fetched++;
+  const query = { ...SUMMARY_QUERY, headers: [...SUMMARY_QUERY.headers], bodyParts: [{ key: '1', start: 0, maxLength: PREVIEW_BYTES }] };
+  for await (const message of bare.fetch('1:*', query)) if (message.envelope) fetched++;
   const bareSeconds = (performance.now() - started) / 1000;
   await bare.logout();
   if (fetched !== COUNT) throw new Error(`bare fetch saw ${fetched} of ${COUNT}`);
 
-  // The service: the same messages fetched, parsed, stored (messages + outbox) by its first sync.
+  // The service: the same messages fetched, summarised and stored in batches by its first sync.
   // A database of its own on DATABASE_URL's server (createTestDatabase), or an in-memory PGlite.
   const platform = await createTestPlatform(t);
   const sql = platform.db.sql;
@@ -103,8 +107,8 @@ try {
   const syncRate = COUNT / syncSeconds;
   console.log(`\nFirst sync of ${COUNT.toLocaleString('en')} messages from Dovecot ${process.env.DATABASE_URL ? '(PostgreSQL)' : '(PGlite)'}`);
   printTable([
-    { run: 'bare imapflow fetch (flags + source)', seconds: bareSeconds.toFixed(2), 'messages/s': Math.round(bareRate).toLocaleString('en'), 'vs bare': '1.00x' },
-    { run: 'service first sync (fetch, parse, store)', seconds: syncSeconds.toFixed(2), 'messages/s': Math.round(syncRate).toLocaleString('en'), 'vs bare': `${(syncRate / bareRate).toFixed(2)}x` },
+    { run: 'bare imapflow fetch (envelope, flags, structure, preview part)', seconds: bareSeconds.toFixed(2), 'messages/s': Math.round(bareRate).toLocaleString('en'), 'vs bare': '1.00x' },
+    { run: 'service first sync (fetch, summarise, store)', seconds: syncSeconds.toFixed(2), 'messages/s': Math.round(syncRate).toLocaleString('en'), 'vs bare': `${(syncRate / bareRate).toFixed(2)}x` },
   ]);
   console.log(`\nsync at ${(syncRate / bareRate).toFixed(2)}x the bare fetch (goal >= ${GOAL}x): ${syncRate / bareRate >= GOAL ? 'met' : 'MISSED'}`);
 } finally {

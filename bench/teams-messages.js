@@ -6,10 +6,9 @@
 //   node bench/teams-messages.js [--messages 10000] [--duration 10] [--connections 10]
 import { request } from 'node:https';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { tsImport } from 'tsx/esm/api';
 import { registerUser, startApp, startHelloWorld } from './lib/app.js';
-import { printTable } from './lib/table.js';
+import { measure, printLoadTable } from './lib/load.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -24,11 +23,7 @@ const CONNECTIONS = Number(args.connections);
 /** From the issue: the first page of the channel's messages, p99 under this through the gateway. */
 const FIRST_PAGE_P99_TARGET_MS = 50;
 
-async function load(url, title, headers = {}) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
-  if (result.errors || result.non2xx) throw new Error(`${title}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
-  return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
-}
+const load = (url, title, headers) => measure(url, title, { connections: CONNECTIONS, duration: DURATION, headers });
 
 /** GET `url` trusting only the peer's certificate, without following redirects: the Location header. */
 function redirectOf(url, ca) {
@@ -93,16 +88,8 @@ try {
     await load(`${app.url}/api/teams/status`, 'GET /api/teams/status (one query, no Graph)', { authorization }),
     await load(pageUrl, 'GET /api/teams/channels/:id/messages (first page)', { authorization }),
   ];
-  const [baseline, graph, , pane] = runs;
-  printTable(
-    runs.map((r) => ({
-      endpoint: r.title,
-      'req/s': Math.round(r.rps).toLocaleString('en'),
-      'p50 ms': r.p50,
-      'p99 ms': r.p99,
-      'vs hello': `${(r.rps / baseline.rps).toFixed(2)}x`,
-    })),
-  );
+  const [, graph, , pane] = runs;
+  printLoadTable(runs);
   console.log(`\nfirst page p99 ${pane.p99} ms beside the peer's own ${graph.p99} ms (target < ${FIRST_PAGE_P99_TARGET_MS} ms): ${pane.p99 < FIRST_PAGE_P99_TARGET_MS ? 'met' : 'MISSED'}`);
 } finally {
   await app.stop();

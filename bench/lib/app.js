@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { startNode, stopAll, waitReady } from '../../scripts/lib/processes.js';
 
 const root = (file) => fileURLToPath(new URL(`../../${file}`, import.meta.url));
@@ -32,6 +34,13 @@ async function startServer(name, script, env, readyPath) {
   return { url: `http://127.0.0.1:${port}`, stop: () => stopAll([child]) };
 }
 
+/** The benchmark's own JetStream stream, so runs leave nothing behind on the shared NATS. */
+async function deleteStream(name) {
+  const nc = await connect({ servers: process.env.NATS_URL });
+  await (await jetstreamManager(nc)).streams.delete(name).catch(() => undefined);
+  await nc.close();
+}
+
 export function startHelloWorld() {
   return startServer('hello', root('bench/lib/hello-server.js'), {}, '/');
 }
@@ -40,12 +49,13 @@ export function startHelloWorld() {
  * The product as `npm start` runs it (one process; PGlite in a temporary data
  * directory unless `databaseUrl`), or with `distributed` the separate
  * processes of `npm run start:distributed` on `databaseUrl` and NATS_URL,
- * with a stream of their own.
+ * with a stream of their own. `again`, the `restart` of an app stopped
+ * before, starts it on the same data directory and secrets (tokens stay valid).
  */
-export async function startApp({ distributed = false, databaseUrl } = {}) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'asistente-bench-'));
+export async function startApp({ distributed = false, databaseUrl, again } = {}) {
+  const dataDir = again?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'asistente-bench-'));
   const suffix = randomBytes(4).toString('hex');
-  const env = {
+  const env = again?.env ?? {
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl ?? '',
     LOG_LEVEL: 'warn',
@@ -59,10 +69,14 @@ export async function startApp({ distributed = false, databaseUrl } = {}) {
   const app = await startServer(distributed ? 'app' : 'gateway', root(script), env, '/ready');
   return {
     url: app.url,
-    stream: distributed ? env.NATS_STREAM : undefined,
-    async stop() {
+    /** Embedded: PGlite's data directory, to open once the app is stopped. */
+    pgDir: path.join(dataDir, 'pg'),
+    restart: { dataDir, env },
+    async stop({ keepData = false } = {}) {
       await app.stop();
+      if (keepData) return;
       rmSync(dataDir, { recursive: true, force: true });
+      if (distributed) await deleteStream(env.NATS_STREAM);
     },
   };
 }

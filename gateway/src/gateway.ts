@@ -2,11 +2,12 @@ import { fileURLToPath } from 'node:url';
 import cors from '@fastify/cors';
 import httpProxy from '@fastify/http-proxy';
 import rateLimit from '@fastify/rate-limit';
-import { authPlugin, createHttpApp, healthRoutes, trustProxySetting, type App, type Platform } from '@asistente/kit';
+import { authPlugin, createHttpApp, healthRoutes, TOKEN_CHECKED_HEADER, trustProxySetting, type App, type Platform } from '@asistente/kit';
 import { installAuthGate } from './auth-gate.js';
 import { API_PREFIX, ROUTES } from './routing-table.js';
 import { serveWeb } from './static-web.js';
-import { parseUpstreams, roundRobin, upstreamFailure, upstreamReady } from './upstreams.js';
+import { replicaRetryHandler } from './replica-retry.js';
+import { parseUpstreams, upstreamFailure, upstreamReady } from './upstreams.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -33,7 +34,8 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
   const origins = config.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
   await app.register(cors, { origin: origins.length > 0 ? origins : false, exposedHeaders: ['x-request-id', 'content-disposition'] });
   await app.register(rateLimit, { global: false });
-  await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
+  // The edge faces clients: it never takes a proof of a check, it makes them for the services behind.
+  await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations, acceptTokenCheckedProof: false });
   installAuthGate(app, {
     loginPerIp: config.RATE_LIMIT_LOGIN_MAX * 5,
     registerPerIp: config.RATE_LIMIT_REGISTER_MAX,
@@ -59,19 +61,24 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
     }
     const upstreams = parseUpstreams(config[route.urlVariable] ?? '');
     if (upstreams.length === 0) throw new Error(`${route.urlVariable} is required in the distributed topology`);
-    const pick = roundRobin(upstreams);
+    // Several replicas: each request goes to the next, and to another one when a replica fails it safely.
+    const handler = upstreams.length > 1 ? replicaRetryHandler(upstreams) : undefined;
     for (const prefix of route.prefixes) {
       await app.register(httpProxy, {
-        // One replica: a pool to it; several: each request goes to the next (an agent reaches them all).
+        // One replica: a pool to it; several: the handler names the replica of each attempt.
         upstream: upstreams.length === 1 ? upstreams[0]! : '',
         prefix: `${API_PREFIX}${prefix}`,
         rewritePrefix: prefix,
+        ...(handler ? { handler } : {}),
         replyOptions: {
-          ...(upstreams.length > 1 ? { getUpstream: () => pick() } : {}),
+          // http-proxy wants a getUpstream beside an empty upstream; the handler overrides it per attempt.
+          ...(handler ? { getUpstream: () => upstreams[0]! } : {}),
           // `expect: 100-continue` was answered here (Node sends the 100); undici refuses to forward it.
+          // A client's own token-checked header is dropped; the gateway's proof replaces it once the token passed.
           rewriteRequestHeaders: (request, headers) => {
-            const { expect: _answered, ...forwarded } = headers;
-            return { ...forwarded, 'x-request-id': String(request.id) };
+            const { expect: _answered, [TOKEN_CHECKED_HEADER]: _claimed, ...forwarded } = headers;
+            const proof = app.tokenCheckedProof(request);
+            return { ...forwarded, 'x-request-id': String(request.id), ...(proof ? { [TOKEN_CHECKED_HEADER]: proof } : {}) };
           },
           onError: (reply, { error }) => {
             const body = upstreamFailure(error as Parameters<typeof upstreamFailure>[0], route.name);

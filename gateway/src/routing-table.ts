@@ -45,7 +45,7 @@ export const ROUTES: ServiceRoute[] = [
     prefixes: ['/google', '/events'],
     urlVariable: 'CALENDAR_URL',
     port: SERVICE_PORTS.calendar,
-    publicRoutes: [['GET', '/google/callback']],
+    publicRoutes: [['GET', '/google/callback'], ['POST', '/google/notifications']],
     load: () => import('@asistente/calendar'),
   },
   {

@@ -8,12 +8,6 @@ export function parseUpstreams(value: string): string[] {
     .filter(Boolean);
 }
 
-/** Round-robin over a service's replicas. */
-export function roundRobin(urls: string[]): () => string {
-  let next = 0;
-  return () => urls[next++ % urls.length]!;
-}
-
 const UNAVAILABLE = 'El servicio no está disponible en este momento. Inténtalo de nuevo en unos segundos';
 
 /**

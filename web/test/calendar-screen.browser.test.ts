@@ -127,6 +127,38 @@ browserSuite(t, () => {
     t.notOk(peer.event(EMAIL, EMAIL, created!.id), 'deleted in Google');
   });
 
+  t.test('Calendario: an all-day event created, edited and deleted from the grid', async (t) => {
+    const first = dayOfThisMonth(11);
+    const second = dayOfThisMonth(12);
+    const third = dayOfThisMonth(13);
+    await page.locator(`[data-day="${first}"]`).getByRole('button', { name: /^Nuevo evento el/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Nuevo Evento' });
+    await dialog.getByLabel('Título').fill('Inventario anual');
+    await dialog.getByLabel('Todo el día').check();
+    t.equal(await dialog.getByLabel('Inicio', { exact: true }).inputValue(), first, 'starts on the day clicked');
+    await dialog.getByLabel('Fin', { exact: true }).fill(second);
+    await dialog.getByRole('button', { name: 'Crear Evento' }).click();
+    const chip = page.locator(`[data-day="${second}"]`).getByRole('button', { name: /Inventario anual/ });
+    await chip.waitFor();
+    t.equal(await page.locator(`[data-day="${third}"]`).getByRole('button', { name: /Inventario anual/ }).count(), 0, 'the last day shown is the one chosen');
+    const created = peer.liveEvents(EMAIL, EMAIL).find((e) => e.summary === 'Inventario anual');
+    t.match(created, { start: { date: first }, end: { date: third } }, "Google's exclusive end: the day after the last");
+
+    await chip.click();
+    const edit = page.getByRole('dialog', { name: 'Editar Evento' });
+    t.ok(await edit.getByLabel('Todo el día').isChecked());
+    await edit.getByLabel('Fin', { exact: true }).fill(first);
+    await edit.getByRole('button', { name: 'Guardar Cambios' }).click();
+    await chip.waitFor({ state: 'detached' });
+    t.match(peer.event(EMAIL, EMAIL, created!.id as string), { end: { date: second } }, 'one day now');
+
+    await page.locator(`[data-day="${first}"]`).getByRole('button', { name: /Inventario anual/ }).click();
+    await page.getByRole('dialog', { name: 'Editar Evento' }).getByRole('button', { name: 'Eliminar' }).click();
+    await page.getByRole('dialog', { name: 'Editar Evento' }).getByRole('button', { name: 'Confirmar eliminación' }).click();
+    await page.locator(`[data-day="${first}"]`).getByRole('button', { name: /Inventario anual/ }).waitFor({ state: 'detached' });
+    t.notOk(peer.event(EMAIL, EMAIL, created!.id as string), 'deleted in Google');
+  });
+
   t.test('Calendario at 360 px wide', async (t) => {
     await page.setViewportSize({ width: 360, height: 780 });
     await page.goto('/calendar');

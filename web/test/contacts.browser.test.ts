@@ -314,4 +314,148 @@ browserSuite(t, () => {
       t.pass(`${label} opens ${path}`);
     }
   });
+
+  t.test('the contact page: fields and timeline, reached from the name in the list', async (t) => {
+    await page.goto('/contacts');
+    await shown(page, 'de 26');
+    const name = (await rows(page).first().locator('a.contact-name').innerText()).trim().split('\n').pop()!.trim();
+    await rows(page).first().locator('a.contact-name').click();
+    await page.waitForURL((url) => /^\/contacts\/[0-9a-f-]{36}$/.test(url.pathname));
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+    await page.getByRole('heading', { name: 'Datos' }).waitFor();
+    const activity = page.locator('section', { has: page.getByRole('heading', { name: 'Actividad' }) });
+    await activity.locator('.timeline, p.muted:not([role])').first().waitFor();
+    t.notOk(await activity.getByText('Cargando actividad...').isVisible(), 'the timeline answered');
+    await page.getByRole('link', { name: 'Volver a contactos' }).click();
+    await shown(page, 'de 26');
+  });
+
+  t.test('shift-click range, select all N matching, bulk tag, delete and Deshacer', async (t) => {
+    const boxes = page.locator('tbody input[type=checkbox]');
+    await boxes.nth(0).click();
+    await boxes.nth(3).click({ modifiers: ['Shift'] });
+    await page.getByText('4 seleccionados').waitFor();
+    t.equal(await page.locator('tbody input[type=checkbox]:checked').count(), 4, 'the range between the two clicks');
+    await page.getByLabel('Seleccionar todos').check();
+    await page.getByRole('button', { name: 'Seleccionar los 26 que coinciden' }).click();
+    await page.getByText('26 seleccionados (todos los que coinciden)').waitFor();
+    await page.getByRole('button', { name: 'Etiquetar' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Etiquetar 26 contactos' });
+    await dialog.getByLabel('Etiqueta').fill('masivo');
+    await dialog.getByRole('button', { name: 'Añadir etiqueta' }).click();
+    await toast(page, '26 contactos actualizados');
+    await rows(page).first().filter({ hasText: 'masivo' }).waitFor();
+
+    const before = await rows(page).allInnerTexts();
+    await page.getByLabel('Seleccionar todos').check();
+    await page.getByRole('button', { name: 'Seleccionar los 26 que coinciden' }).click();
+    await page.getByRole('button', { name: 'Eliminar seleccionados' }).click();
+    await page.getByRole('dialog').getByText('¿Estás seguro de que quieres eliminar estos 26 contactos?').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Eliminar' }).click();
+    await toast(page, '26 contactos eliminados');
+    await page.getByText('Aún no tienes contactos').waitFor();
+    await page.getByRole('button', { name: 'Deshacer' }).click();
+    await toast(page, '26 contactos restaurados');
+    await shown(page, 'Mostrando 1 a 10 de 26');
+    t.same(await rows(page).allInnerTexts(), before, 'the same rows come back');
+  });
+
+  t.test('a saved view is created and re-opened from the sidebar', async (t) => {
+    await page.getByLabel('Filtrar por etiqueta').selectOption({ label: 'vip' });
+    await page.waitForURL((url) => url.searchParams.get('etiqueta') === 'vip');
+    await page.getByRole('button', { name: 'Guardar vista' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Guardar vista' });
+    await dialog.getByLabel('Nombre de la vista').fill('Clientes VIP');
+    await dialog.getByRole('button', { name: 'Guardar', exact: true }).click();
+    await toast(page, 'Vista guardada');
+    await page.goto('/contacts');
+    await shown(page, 'de 26');
+    await page.getByRole('link', { name: 'Clientes VIP' }).click();
+    await page.waitForURL((url) => url.searchParams.get('etiqueta') === 'vip');
+    t.equal(await page.getByLabel('Filtrar por etiqueta').inputValue(), 'vip', 'the view filters again');
+    // The URL changes at once; the table shows the filtered page when the server's answer arrives.
+    await page.waitForFunction(() => {
+      const shownRows = Array.from(document.querySelectorAll<HTMLElement>('table tbody tr'));
+      return shownRows.length > 0 && shownRows.every((row) => row.innerText.includes('vip'));
+    });
+    for (const text of await rows(page).allInnerTexts()) t.match(text, /vip/);
+  });
+
+  t.test('import with a mapping step: a Google Contacts CSV previewed, a column remapped, failing rows shown before importing', async (t) => {
+    const google = [
+      'Name,Given Name,Family Name,E-mail 1 - Value,Phone 1 - Value,Organization 1 - Name,Labels,Notes',
+      'Marta Gil,Marta,Gil,marta.gil@ejemplo.com,+34 611 000 111,Acme,* myContacts ::: Clientes,nota',
+      'Sin Apellido,Pablo,,pablo@ejemplo.com,,,,',
+    ].join('\n');
+    await page.goto('/contacts');
+    await page.getByRole('button', { name: 'Importar' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Importar contactos' });
+    await dialog.getByLabel('Archivo CSV').setInputFiles({ name: 'google.csv', mimeType: 'text/csv', buffer: Buffer.from(google) });
+    const mapping = dialog.getByRole('region', { name: 'Asignación de columnas' });
+    await mapping.waitFor();
+    t.equal(await mapping.getByLabel('Campo para Given Name').inputValue(), 'firstName');
+    t.equal(await mapping.getByLabel('Campo para Family Name').inputValue(), 'lastName');
+    t.equal(await mapping.getByLabel('Campo para E-mail 1 - Value').inputValue(), 'email');
+    t.equal(await mapping.getByLabel('Campo para Organization 1 - Name').inputValue(), 'company');
+    await mapping.getByText('Columnas que no se importarán: Name, Notes').waitFor();
+    t.match(await mapping.locator('tbody tr').first().innerText(), /Marta[\s\S]*marta\.gil@ejemplo\.com/, 'the first rows are shown');
+    await mapping.getByLabel('Campo para Labels').selectOption({ label: 'No importar' });
+    await mapping.getByText('Columnas que no se importarán: Name, Labels, Notes').waitFor();
+    await dialog.getByRole('button', { name: 'Comprobar filas' }).click();
+    await dialog.getByRole('status', { name: 'Filas que fallarán' }).getByText('Línea 3: Falta el apellido').waitFor();
+    await dialog.getByRole('button', { name: 'Importar', exact: true }).click();
+    const report = dialog.getByRole('region', { name: 'Resultado de la importación' });
+    await report.waitFor();
+    t.same(await report.locator('.import-errors li').allInnerTexts(), ['Línea 3: Falta el apellido'], 'every bad line');
+    await dialog.getByRole('button', { name: 'Cerrar', exact: true }).click();
+    await page.getByRole('cell', { name: 'marta.gil@ejemplo.com' }).waitFor();
+    const marta = await api<{ contacts: { tags: string[]; company: string | null }[] }>(app, 'GET', 'contacts?search=marta.gil', undefined, session.token);
+    t.same(marta.body.contacts.map((c) => [c.company, c.tags]), [['Acme', []]], 'Labels left out as chosen');
+  });
+
+  t.test('at 360 px wide: the list with its saved views, the contact page and the mapping step, without horizontal scroll', async (t) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    const noSideScroll = async (what: string) =>
+      t.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 360, `${what}: no horizontal scroll`);
+    await page.goto('/contacts');
+    await shown(page, 'de 27');
+    await page.getByRole('link', { name: 'Clientes VIP' }).waitFor();
+    await noSideScroll('the list and its saved views');
+    await screenshot(page, 'contacts-list-360');
+    await rows(page).first().locator('a.contact-name').click();
+    await page.getByRole('heading', { name: 'Datos' }).waitFor();
+    await noSideScroll('the contact page');
+    await screenshot(page, 'contact-page-360');
+    await page.getByRole('link', { name: 'Volver a contactos' }).click();
+    await page.getByRole('button', { name: 'Importar' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Importar contactos' });
+    const outlook = 'First Name,Last Name,E-mail Address,Mobile Phone,Company,Job Title\nLuis,Mora,luis@ejemplo.com,+34 622 000 111,Globex,Gerente\n';
+    await dialog.getByLabel('Archivo CSV').setInputFiles({ name: 'outlook.csv', mimeType: 'text/csv', buffer: Buffer.from(outlook) });
+    await dialog.getByRole('region', { name: 'Asignación de columnas' }).getByText('Columnas que no se importarán: Job Title').waitFor();
+    await noSideScroll('the mapping step');
+    await screenshot(page, 'contacts-import-mapping-360');
+    await page.setViewportSize({ width: 1366, height: 900 });
+  });
+  t.test('duplicates on the contact page: the same phone typed two ways, merged after confirming, nothing lost', async (t) => {
+    type Created = { id: string };
+    const kept = await api<Created>(app, 'POST', 'contacts', { firstName: 'Marta', lastName: 'Duplicada', email: 'marta.dup@ejemplo.com', phone: '+34 611 22 33 44', tags: ['vip'] }, session.token);
+    const other = await api<Created>(app, 'POST', 'contacts', { firstName: 'Marta', lastName: 'D.', phone: '611223344', company: 'Globex', tags: ['proveedor'] }, session.token);
+    t.same([kept.status, other.status], [201, 201]);
+    await page.goto(`/contacts/${kept.body.id}`);
+    const duplicates = page.getByRole('region', { name: 'Posibles duplicados' });
+    await duplicates.getByText('Marta D.', { exact: true }).waitFor();
+    await duplicates.getByRole('button', { name: 'Fusionar con Marta D.' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Marta D. se fusionará en Marta Duplicada: se conservan sus etiquetas, datos y actividad.').waitFor();
+    await dialog.getByRole('button', { name: 'Fusionar' }).click();
+    await toast(page, 'Contactos fusionados');
+    await duplicates.waitFor({ state: 'detached' });
+    const data = page.locator('section', { has: page.getByRole('heading', { name: 'Datos' }) });
+    await data.getByText('proveedor').waitFor();
+    await data.getByText('vip').waitFor();
+    await data.getByText('Globex').waitFor();
+    t.equal((await api(app, 'GET', `contacts/${other.body.id}`, undefined, session.token)).status, 404, 'the other contact is gone');
+    const survivor = await api<{ tags: string[]; company: string | null }>(app, 'GET', `contacts/${kept.body.id}`, undefined, session.token);
+    t.same([survivor.body.company, [...survivor.body.tags].sort()], ['Globex', ['proveedor', 'vip']], 'tags unioned, the blank company filled');
+  });
 });

@@ -198,6 +198,33 @@ browserSuite(t, () => {
     await page.getByRole('list', { name: 'Correos' }).getByText('Asunto 2 para Pedro Gómez').waitFor();
   });
 
+  t.test('Guardar borrador, then Continuar borrador from Borradores and Enviar: the draft leaves Borradores', async (t) => {
+    await page.getByRole('button', { name: 'Redactar Correo' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Redactar Correo' });
+    await dialog.getByLabel('Asunto').fill('Oferta sin terminar');
+    await dialog.getByLabel('Mensaje').fill('Primer párrafo');
+    await dialog.getByRole('button', { name: 'Guardar borrador' }).click();
+    await page.getByText('Borrador guardado').waitFor();
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await dialog.waitFor({ state: 'detached' }); // saved: nothing to discard
+
+    await page.getByRole('navigation', { name: 'Carpetas' }).getByRole('button', { name: /Borradores/ }).click();
+    const list = page.getByRole('list', { name: 'Correos' });
+    await list.getByRole('button', { name: /Oferta sin terminar/ }).click();
+    const pane = page.getByRole('article', { name: 'Correo abierto' });
+    await pane.getByRole('button', { name: 'Continuar borrador' }).click();
+    dialog = page.getByRole('dialog', { name: 'Redactar Correo' });
+    t.equal(await dialog.getByLabel('Mensaje').inputValue(), 'Primer párrafo', 'the draft as written');
+    await dialog.getByLabel('Para').fill('pedro@cliente.example');
+    await dialog.getByLabel('Mensaje').fill('Primer párrafo y el segundo');
+    await dialog.getByRole('button', { name: 'Enviar' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const sent = await smtp.waitFor(4);
+    t.equal(sent.parsed.subject, 'Oferta sin terminar');
+    await list.getByRole('button', { name: /Oferta sin terminar/ }).waitFor({ state: 'detached' });
+    t.pass('no longer in Borradores');
+  });
+
   t.test('Eliminar moves the open mail to the Papelera', async (t) => {
     await page.getByRole('navigation', { name: 'Carpetas' }).getByRole('button', { name: /Bandeja de entrada/ }).click();
     const list = page.getByRole('list', { name: 'Correos' });

@@ -8,6 +8,7 @@ export interface JsonSchema {
   items?: JsonSchema;
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
   enum?: unknown[];
   const?: unknown;
   format?: string;
@@ -47,6 +48,7 @@ export function validArbitrary(schema: JsonSchema, depth = 0): fc.Arbitrary<unkn
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const union = schema.anyOf ?? schema.oneOf;
   if (union) return fc.oneof(...union.map((s) => validArbitrary(s, depth)));
+  if (schema.allOf) return objectArbitrary(intersection(schema.allOf), depth);
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case 'string':
@@ -84,6 +86,15 @@ function stringFor(schema: JsonSchema): fc.Arbitrary<string> {
   const min = schema.minLength ?? 0;
   const max = Math.max(min, Math.min(schema.maxLength ?? 30, 30));
   return fc.string({ minLength: Math.max(min, 2), maxLength: Math.max(max, 2) }).map((s) => s.replace(/\s/g, 'a'));
+}
+
+/** An intersection of object schemas (TypeBox's Intersect) as the one object it describes. */
+function intersection(parts: JsonSchema[]): JsonSchema {
+  return {
+    type: 'object',
+    properties: Object.assign({}, ...parts.map((part) => part.properties ?? {})),
+    required: parts.flatMap((part) => part.required ?? []),
+  };
 }
 
 function objectArbitrary(schema: JsonSchema, depth: number): fc.Arbitrary<Record<string, unknown>> {

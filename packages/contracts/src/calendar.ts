@@ -79,13 +79,21 @@ const eventFields = {
   location: optionalText(500, 'La ubicación'),
 };
 
-/** Spec's event form: title, startTime, endTime, description, location. */
-export const EventBody = Type.Object(eventFields, { additionalProperties: false });
+/**
+ * An all-day event (Calendario's grid): startTime and endTime are dates (YYYY-MM-DD), the end being the last
+ * day the event covers, as the normalised event shows it (Google stores the day after).
+ */
+const allDayField = {
+  allDay: Type.Optional(Type.Boolean({ messages: { type: 'allDay debe ser verdadero o falso' } })),
+};
+
+/** Spec's event form: title, startTime, endTime, description, location (and allDay). */
+export const EventBody = Type.Object({ ...eventFields, ...allDayField }, { additionalProperties: false });
 export type EventBody = Static<typeof EventBody>;
 
 /** POST /events (the Calendario screen): the same form plus the calendar it goes to ('primary' by default). */
 export const LocalEventBody = Type.Object(
-  { ...eventFields, calendarId: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })) },
+  { ...eventFields, ...allDayField, calendarId: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })) },
   { additionalProperties: false },
 );
 export type LocalEventBody = Static<typeof LocalEventBody>;

@@ -142,6 +142,8 @@ export const EmailDetail = Type.Object({
   folder: MailFolder,
   /** Remote images were found and left out (the reading pane offers to show them). */
   remoteImagesBlocked: Type.Boolean(),
+  /** Drafts only: the text as written, for the compose modal to continue it. */
+  text: Type.Optional(Type.String()),
 });
 export type EmailDetail = Static<typeof EmailDetail>;
 
@@ -178,10 +180,32 @@ export const SendEmailBody = Type.Object(
     attachments: Type.Optional(Type.Array(OutgoingAttachment, { maxItems: 50 })),
     /** Tracking pixel and rewritten links (default on). */
     track: Type.Optional(Type.Boolean()),
+    /** The owner's account to send from (default: the first connected). */
+    accountId: Type.Optional(Type.String({ format: 'uuid', messages: { format: 'Cuenta de correo inválida' } })),
+    /** The draft this mail was written from: removed from Drafts once sent. */
+    draftId: Type.Optional(Type.String({ format: 'uuid', messages: { format: 'Borrador inválido' } })),
   },
   { additionalProperties: false },
 );
 export type SendEmailBody = Static<typeof SendEmailBody>;
+
+/** A draft may be unfinished: every field optional, addresses checked when present. */
+export const SaveDraftBody = Type.Object(
+  {
+    to: Type.Optional(Type.String({ maxLength: 4000 })),
+    cc: Type.Optional(Type.String({ maxLength: 4000 })),
+    subject: Type.Optional(Type.String({ maxLength: 998 })),
+    body: Type.Optional(Type.String({ maxLength: 2_000_000 })),
+    accountId: Type.Optional(Type.String({ format: 'uuid', messages: { format: 'Cuenta de correo inválida' } })),
+    /** The previous version of this draft, replaced on the server. */
+    draftId: Type.Optional(Type.String({ format: 'uuid', messages: { format: 'Borrador inválido' } })),
+  },
+  { additionalProperties: false },
+);
+export type SaveDraftBody = Static<typeof SaveDraftBody>;
+
+export const DraftSaved = Type.Object({ success: Type.Literal(true), id: Type.String({ format: 'uuid' }) });
+export type DraftSaved = Static<typeof DraftSaved>;
 
 export const ReplyBody = Type.Object(
   {

@@ -8,3 +8,4 @@ export * from './analytics.js';
 export * from './whatsapp.js';
 export * from './calendar.js';
 export * from './teams.js';
+export * from './contact-views.js';

@@ -2,6 +2,12 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
 /**
+ * Marks a variable every process of the distributed topology needs at boot (all are optional embedded).
+ * The deploy manifests are checked against these marks (gateway/test/deploy-manifests.test.ts).
+ */
+const DISTRIBUTED_REQUIRED = { distributedRequired: true } as const;
+
+/**
  * Every environment variable the product reads, validated once at boot so a
  * typo stops the process with a message naming the variable instead of
  * failing later in some request.
@@ -11,10 +17,15 @@ export const ConfigSchema = Type.Object({
   // 'localhost' listens on both 127.0.0.1 and ::1, whichever a client resolves; containers set 0.0.0.0.
   HOST: Type.String({ minLength: 1, default: 'localhost' }),
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
-  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', ...DISTRIBUTED_REQUIRED })),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  /**
+   * PostgreSQL cancels a service's statement after this long (0 = never), so a hung database answers 503
+   * in seconds. Migrations use their own connection; imports and rebuilds lift it for their transaction.
+   */
+  DB_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 5_000 }),
   MIGRATE_ON_START: Type.Boolean({ default: true }),
-  NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls)://' })),
+  NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls)://', ...DISTRIBUTED_REQUIRED })),
   /**
    * Names this deployment on a shared NATS: the stream becomes `<NATS_STREAM>_<name>` and the subjects
    * `<EVENTS_SUBJECT_PREFIX>_<name>.>` (unchanged for the default), and a process refuses to start on a
@@ -23,9 +34,9 @@ export const ConfigSchema = Type.Object({
   DEPLOYMENT_NAME: Type.String({ pattern: '^[A-Za-z0-9_-]{1,40}$', default: 'default' }),
   NATS_STREAM: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'EVENTS' }),
   EVENTS_SUBJECT_PREFIX: Type.String({ pattern: '^[A-Za-z0-9_-]+$', default: 'events' }),
-  JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32, ...DISTRIBUTED_REQUIRED })),
   /** Key ring for secrets at rest, `id:base64key[,id:base64key...]`, first is primary; checked by the secrets module. */
-  SECRETS_KEYS: Type.Optional(Type.String({ minLength: 1 })),
+  SECRETS_KEYS: Type.Optional(Type.String({ minLength: 1, ...DISTRIBUTED_REQUIRED })),
   JWT_ISSUER: Type.String({ minLength: 1, default: 'mi-asistente' }),
   JWT_AUDIENCE: Type.String({ minLength: 1, default: 'mi-asistente-api' }),
   JWT_TTL_SECONDS: Type.Integer({ minimum: 60, maximum: 2_592_000, default: 604_800 }),
@@ -91,6 +102,13 @@ export const ConfigSchema = Type.Object({
 });
 
 export type Config = Static<typeof ConfigSchema>;
+
+/** The variables marked DISTRIBUTED_REQUIRED in the schema: what a process outside embedded mode cannot boot without. */
+export function distributedRequiredVariables(): (keyof Config)[] {
+  return Object.entries(ConfigSchema.properties)
+    .filter(([, schema]) => (schema as { distributedRequired?: boolean }).distributedRequired === true)
+    .map(([name]) => name as keyof Config);
+}
 
 /** The stream and subject prefix of this deployment (see DEPLOYMENT_NAME). */
 export function eventNames(config: Pick<Config, 'DEPLOYMENT_NAME' | 'NATS_STREAM' | 'EVENTS_SUBJECT_PREFIX'>): {

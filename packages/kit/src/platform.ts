@@ -67,6 +67,7 @@ export async function createPlatform(config: Config, name: string, options: Plat
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolMax: config.DB_POOL_MAX,
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
     migrateOnStart: config.MIGRATE_ON_START,
     log,
     pgliteTemplate: options.pgliteTemplate,

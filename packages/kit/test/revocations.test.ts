@@ -27,3 +27,19 @@ t.test('embedded: revocations survive a restart of the process', async (t) => {
   t.teardown(() => second.close());
   t.equal(await second.revocations.isRevoked(jti), true, 'loaded from the database at start');
 });
+
+t.test('concurrent checks of one token share a read, but never miss a logout committed before they asked', async (t) => {
+  const platform = await createTestPlatform(t);
+  // A user row: its trigger writes the user's sessions mark, as auth's registration does.
+  const [user] = await platform.db.sql<{ id: string }[]>`
+    insert into auth.users (first_name, last_name, email, password_hash)
+    values ('Ana', 'López', ${`ana.${randomUUID()}@ejemplo.es`}, 'x') returning id`;
+  const userId = user!.id;
+  const jti = randomUUID();
+  const token = { id: userId, jti, issuedAtMs: Date.now() + 1000 };
+  t.same(await Promise.all(Array.from({ length: 20 }, () => platform.revocations.isValid(token))), Array(20).fill(true));
+  const during = platform.revocations.isValid(token);
+  await platform.revocations.revoke(jti, userId, new Date(Date.now() + 60_000));
+  t.equal(await platform.revocations.isValid(token), false, 'a check asked after the logout sees it');
+  t.type(await during, 'boolean');
+});

@@ -153,6 +153,24 @@ t.test('expired, tampered, alg none and revoked tokens are refused', async (t) =
   const tampered = `${h}.${Buffer.from(JSON.stringify({ ...payload, sub: randomUUID() })).toString('base64url')}.${s}`;
   t.equal((await me(tampered)).statusCode, 401, 'tampered payload');
   t.equal((await me(forge({ alg: 'HS256' }, { sub: user.id, iss: issuer, aud: audience, exp: now + 600 }, secret))).statusCode, 401, 'no jti');
+  t.equal((await me(forge({ alg: 'HS256' }, { ...claims, aud: 'otra-app', exp: now + 600 }, secret))).statusCode, 401, 'another audience');
+  t.equal((await me(forge({ alg: 'HS256' }, { ...claims, iss: 'otro-emisor', exp: now + 600 }, secret))).statusCode, 401, 'another issuer');
+  t.equal((await me(forge({ alg: 'HS512' }, { ...claims, exp: now + 600 }, secret))).statusCode, 401, 'another algorithm');
+  const header = async (authorization: string) => (await app.inject({ url: '/auth/me', headers: { authorization } })).statusCode;
+  t.equal(await header(`bearer ${token}`), 200, 'the scheme in any case');
+  t.equal(await header(`Bearer ${token} extra`), 401, 'a header with three parts');
+  t.equal(await header(`Token ${token}`), 401, 'another scheme');
+  t.equal(await header('Bearer '), 401, 'no token');
+
+  // A verified token's claims are kept in memory: never beyond its own expiry.
+  // `exp` is in whole seconds: two ahead of now leaves at least one second in which it is valid.
+  const exp = Math.floor(Date.now() / 1000) + 2;
+  const shortLived = forge({ alg: 'HS256', typ: 'JWT' }, { ...claims, jti: randomUUID(), exp }, secret);
+  t.equal((await me(shortLived)).statusCode, 200, 'valid until its exp');
+  for (const deadline = Date.now() + 10_000; (await me(shortLived)).statusCode === 200; ) {
+    if (Date.now() > deadline) throw new Error('an expired token kept working');
+  }
+  t.ok(Date.now() >= exp * 1000, 'refused once expired, not before');
 
   const logout = await post('/auth/logout', {}, bearer(token));
   t.equal(logout.statusCode, 204);

@@ -7,11 +7,14 @@ import { GoogleConnectionService } from './domain/google-connection.service.js';
 import { MeetingsRepository } from './domain/meetings.repository.js';
 import { MeetingsService } from './domain/meetings.service.js';
 import { MirrorRepository } from './domain/mirror.repository.js';
+import { PushChannelsService, SWEEP_MS } from './domain/push-channels.service.js';
+import { WatchChannelsRepository } from './domain/watch-channels.repository.js';
 import { agendaRoutes } from './routes/agenda.js';
 import { calendarScreenRoutes } from './routes/calendar-screen.js';
 import { googleCalendarRoutes } from './routes/google-calendar.js';
 import { googleConnectionRoutes } from './routes/google-connection.js';
 import { googleMeetRoutes } from './routes/google-meet.js';
+import { googleNotificationRoutes } from './routes/google-notifications.js';
 
 /** Google's client, or undefined until the administrator sets the client id and secret. */
 function googleOAuth(config: Config): GoogleOAuth | undefined {
@@ -44,13 +47,23 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
     new OAuthStateSigner(platform.tokens.secret),
     platform.log,
   );
-  const sync = new CalendarSyncService(sql, connection, accounts, mirror);
+  const sync = new CalendarSyncService(sql, connection, accounts, mirror, platform.log);
   const events = new EventsService(sql, connection, sync, mirror, outbox);
+  const push = new PushChannelsService(connection, sync, new WatchChannelsRepository(sql), PushChannelsService.address(platform.config.PUBLIC_URL), platform.log);
+  if (push.enabled) {
+    sync.onSynced((userId, calendarId) => {
+      push.ensure(userId, calendarId).catch((error: unknown) => platform.log.warn({ err: error instanceof Error ? error.message : error }, 'could not open a google channel'));
+    });
+    const sweep = setInterval(() => void push.sweep().catch((error: unknown) => platform.log.warn({ err: error }, 'google channel sweep failed')), SWEEP_MS);
+    sweep.unref();
+    app.addHook('onClose', async () => clearInterval(sweep));
+  }
   const meetings = new MeetingsService(sql, connection, sync, mirror, new MeetingsRepository(sql), outbox);
-  await googleConnectionRoutes(app, { connection, publicUrl: platform.config.PUBLIC_URL });
+  await googleConnectionRoutes(app, { connection, publicUrl: platform.config.PUBLIC_URL, disconnecting: (userId, forget) => push.disconnect(userId, forget) });
+  await googleNotificationRoutes(app, { push });
   await googleCalendarRoutes(app, { sync, events });
   await calendarScreenRoutes(app, { sync, events });
-  await agendaRoutes(app, { events });
+  await agendaRoutes(app, { events, services: platform.services, log: platform.log });
   await googleMeetRoutes(app, { meetings });
 };
 

@@ -1,22 +1,12 @@
+import { gunzipSync } from 'node:zlib';
 import t from 'tap';
-import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
+import { buildServiceApp, signToken } from '@asistente/kit/testing';
 import calendarService from '../src/app.js';
+import { calendarWithPeer, DAY, inDays } from './calendar-app.js';
 import { connectGoogle } from './connect.js';
-import { GooglePeer } from './google-peer.js';
 
 const PUBLIC_URL = 'http://app.ejemplo.test';
-const peer = await new GooglePeer().start();
-t.teardown(() => peer.stop());
-const platform = await createTestPlatform(t, { config: { ...peer.config(), PUBLIC_URL } });
-const app = await buildServiceApp(t, calendarService, platform);
-const sql = platform.db.sql;
-
-const DAY = 86_400_000;
-const inDays = (days: number, hour = 10) => {
-  const d = new Date(Date.now() + days * DAY);
-  d.setUTCHours(hour, 0, 0, 0);
-  return d;
-};
+const { peer, platform, app, sql } = await calendarWithPeer(t, PUBLIC_URL);
 
 t.test('not configured: status says so and connect answers 503 naming the variables', async (t) => {
   const bare = await buildServiceApp(t, calendarService, { ...platform, config: { ...platform.config, GOOGLE_CLIENT_ID: undefined, GOOGLE_CLIENT_SECRET: undefined } });
@@ -123,6 +113,36 @@ t.test('events: create, read normalised, update, delete; Google first, then the 
     select type, data from calendar.outbox where user_id = ${userId} order by occurred_at, type`;
   t.same(outbox.map((r) => r.type), ['calendar.event.created', 'calendar.event.updated', 'calendar.event.deleted']);
   t.same(outbox[0]!.data, { eventId: event.id, source: 'google' });
+});
+
+t.test('all-day events from the grid: Google gets date and the exclusive end, the view the last day', async (t) => {
+  const email = 'todo-el-dia@ejemplo.com';
+  const { authorization } = await connectGoogle(app, peer, email);
+  const first = inDays(3, 0).toISOString().slice(0, 10);
+  const last = inDays(4, 0).toISOString().slice(0, 10);
+  const after = inDays(5, 0).toISOString().slice(0, 10);
+  const created = await app.inject({ method: 'POST', url: '/events', headers: { authorization }, payload: { title: 'Feria', startTime: first, endTime: last, allDay: true } });
+  t.equal(created.statusCode, 201, created.body);
+  const id = created.json().id as string;
+  t.match(peer.event(email, email, id), { start: { date: first }, end: { date: after } }, 'Google: the day after the last');
+  t.match(created.json(), { allDay: true, type: 'reminder', startDate: first, endDate: last });
+
+  const updated = await app.inject({ method: 'PUT', url: `/events/${id}`, headers: { authorization }, payload: { title: 'Feria', startTime: first, endTime: first, allDay: true } });
+  t.equal(updated.statusCode, 200, updated.body);
+  t.match(peer.event(email, email, id), { end: { date: last } }, 'one day: end is the next day');
+  const month = await app.inject({ url: `/google/events/calendar/primary?dateFrom=${inDays(0, 0).toISOString()}&dateTo=${inDays(10, 0).toISOString()}`, headers: { authorization } });
+  t.match(month.json(), [{ id, startDate: first, endDate: first, allDay: true }]);
+
+  const timed = await app.inject({ method: 'PUT', url: `/events/${id}`, headers: { authorization }, payload: { title: 'Feria', startTime: inDays(3).toISOString(), endTime: inDays(3, 12).toISOString(), allDay: false } });
+  t.equal(timed.statusCode, 200, timed.body);
+  t.match(timed.json(), { allDay: false, type: 'meeting', startDate: inDays(3).toISOString() }, 'and back to a timed event');
+
+  const reversed = await app.inject({ method: 'POST', url: '/events', headers: { authorization }, payload: { title: 'Mal', startTime: last, endTime: first, allDay: true } });
+  t.equal(reversed.statusCode, 400);
+  t.equal(reversed.json().message, 'La fecha de fin no puede ser anterior a la de inicio');
+  const notADay = await app.inject({ method: 'POST', url: '/events', headers: { authorization }, payload: { title: 'Mal', startTime: inDays(3).toISOString(), endTime: last, allDay: true } });
+  t.equal(notADay.json().message, 'La fecha de inicio debe ser una fecha (AAAA-MM-DD) en un evento de todo el día');
+  t.equal((await app.inject({ method: 'DELETE', url: `/events/${id}`, headers: { authorization } })).statusCode, 204);
 });
 
 t.test('bad input: 400 in Spanish and nothing written to Google; unknown calendar 404', async (t) => {
@@ -318,6 +338,29 @@ t.test('agenda across calendars and free slots for the assistant', async (t) => 
     'working hours 09:00-18:00 Madrid, minus the busy meeting; a transparent event and a shared calendar do not block');
   t.same(slots.json()[0], { start: local(9), end: local(10) });
 
+  // Outlook through the teams service (a stand-in answers its documented route): a timed event blocks,
+  // an all-day or cancelled one does not; a failing teams service leaves the Google answer as it was.
+  const outlookQueries: string[] = [];
+  const outlook = (over: Record<string, unknown>) => ({ id: 'o', title: 'Outlook', startTime: local(13, 30), endTime: local(14, 30), allDay: false, status: 'confirmed', source: 'msteams', ...over });
+  let teamsAnswer: { statusCode: number; body: string } = {
+    statusCode: 200,
+    body: JSON.stringify([outlook({}), outlook({ id: 'a', allDay: true, startTime: ymd, endTime: ymd }), outlook({ id: 'c', status: 'cancelled', startTime: local(9), endTime: local(10) })]),
+  };
+  platform.services.attachInProcess(async (request) => {
+    if (!request.url.startsWith('/api/microsoft/events?')) return app.inject(request);
+    outlookQueries.push(request.url);
+    return teamsAnswer;
+  });
+  t.teardown(() => platform.services.attachInProcess((request) => app.inject(request)));
+  const withOutlook = await app.inject({ url: `/events/free-slots?dateFrom=${ymd}&dateTo=${ymd}T23:59:59Z&durationMinutes=60`, headers: { authorization } });
+  t.same(withOutlook.json().map((s: { start: string }) => s.start), [local(9), local(11, 30), local(12, 30), local(14, 30), local(15, 30), local(16, 30)], 'the Outlook meeting is busy too');
+  t.match(outlookQueries[0], /dateFrom=.*&dateTo=/, 'asked for the same range');
+  teamsAnswer = { statusCode: 409, body: JSON.stringify({ message: 'Conecta Microsoft' }) };
+  const noOutlook = await app.inject({ url: `/events/free-slots?dateFrom=${ymd}&dateTo=${ymd}T23:59:59Z&durationMinutes=60`, headers: { authorization } });
+  t.same(noOutlook.json(), slots.json(), 'without a Microsoft connection, Google alone');
+  teamsAnswer = { statusCode: 200, body: '{"no":"es una lista"}' };
+  t.same((await app.inject({ url: `/events/free-slots?dateFrom=${ymd}&dateTo=${ymd}T23:59:59Z&durationMinutes=60`, headers: { authorization } })).json(), slots.json(), 'a malformed answer is ignored');
+
   const saturday = new Date(Date.parse(`${ymd}T00:00:00Z`) + 5 * DAY).toISOString().slice(0, 10);
   const weekend = await app.inject({ url: `/events/free-slots?dateFrom=${saturday}&dateTo=${saturday}T23:59:59Z&durationMinutes=30`, headers: { authorization } });
   t.same(weekend.json(), [], 'no weekend slots');
@@ -364,4 +407,20 @@ t.test('two processes (two plugin instances, each with its own view cache) never
   t.same(await titles(app), ['Escrita en la otra réplica'], 'the first instance sees the write at once');
   await other.inject({ method: 'DELETE', url: `/events/${created.json().id}`, headers: { authorization } });
   t.same(await titles(app), [], 'and the delete');
+
+  // The browser revalidates a month it holds: 304 without a body while the mirror has not changed.
+  const held = await app.inject({ url, headers: { authorization } });
+  const etag = held.headers.etag as string;
+  t.match(etag, /^W\/"[\w-]+"$/);
+  const zipped = await app.inject({ url, headers: { authorization, 'accept-encoding': 'gzip, deflate, br' } });
+  t.equal(zipped.headers['content-encoding'], 'gzip', 'gzipped for a client that takes it');
+  t.same(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8')), held.json());
+  const again = await app.inject({ url, headers: { authorization, 'if-none-match': etag } });
+  t.equal(again.statusCode, 304);
+  t.equal(again.body, '');
+  await other.inject({ method: 'POST', url: '/events', headers: { authorization }, payload: { title: 'Otra', startTime: start.toISOString(), endTime: new Date(start.getTime() + 3_600_000).toISOString() } });
+  const changed = await app.inject({ url, headers: { authorization, 'if-none-match': etag } });
+  t.equal(changed.statusCode, 200, 'a change is a new tag');
+  t.not(changed.headers.etag, etag);
+  t.same(peer.apiRequests('/watch'), [], 'no push channels while PUBLIC_URL is not https (Google refuses them)');
 });

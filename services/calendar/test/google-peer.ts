@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * A protocol-faithful stand-in for Google, for the real `google-auth-library` and `@googleapis/calendar`
  * clients: the OAuth 2 endpoints (authorization with immediate consent, token with code and refresh grants,
  * revoke) and the Calendar v3 subset the service uses (calendarList, events list with pageToken, syncToken
- * and 410, insert with conference data, patch, delete), with Google's error bodies. Tests steer it: expire
+ * and 410, insert with conference data, patch, delete, events.watch and channels.stop), with Google's error bodies. Tests steer it: expire
  * tokens, revoke grants, invalidate sync tokens, edit events "in Google", fail the next calls with 429/403.
  */
 
@@ -24,6 +24,19 @@ interface StoredEvent {
   event: GEvent;
   seq: number;
   deleted: boolean;
+}
+
+/** A push channel opened with events.watch (Google posts to `address` when the calendar changes). */
+export interface PeerChannel {
+  id: string;
+  resourceId: string;
+  email: string;
+  calendarId: string;
+  address: string;
+  token: string | undefined;
+  expiration: number;
+  stopped: boolean;
+  messages: number;
 }
 
 interface Account {
@@ -69,6 +82,9 @@ export class GooglePeer {
   private readonly refreshTokens = new Map<string, { email: string; revoked: boolean }>();
   private readonly invalidSyncTokens = new Set<string>();
   private failures: { status: number; reason: string }[] = [];
+  /** While set, events.watch answers only once it settles (a channel opening caught in flight). */
+  private watchGate: Promise<void> | undefined;
+  readonly channels: PeerChannel[] = [];
   /** Who consents at the authorization endpoint next (the account must exist). */
   consentAs = '';
   /** When set, the authorization endpoint answers error=access_denied. */
@@ -151,6 +167,40 @@ export class GooglePeer {
   /** The next API calls answer these statuses (429 → rateLimitExceeded, 403 → rateLimitExceeded). */
   failNext(...statuses: number[]): void {
     this.failures.push(...statuses.map((status) => ({ status, reason: 'rateLimitExceeded' })));
+  }
+
+  /** Holds every events.watch answer until the returned release is called. */
+  holdWatches(): () => void {
+    let release!: () => void;
+    this.watchGate = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.watchGate = undefined;
+      release();
+    };
+  }
+
+  /** Every channel ever opened on a calendar, stopped or not. */
+  channelsOf(email: string, calendarId = email): PeerChannel[] {
+    return this.channels.filter((c) => c.email === email && c.calendarId === calendarId);
+  }
+
+  /** The channels still open for a calendar (not stopped, not expired). */
+  openChannels(email: string, calendarId = email): PeerChannel[] {
+    return this.channels.filter((c) => c.email === email && c.calendarId === calendarId && !c.stopped && c.expiration > Date.now());
+  }
+
+  /** The headers of the notification Google would post to the channel's address (state 'exists': something changed). */
+  notification(channel: PeerChannel, state: 'sync' | 'exists' | 'not_exists' = 'exists'): Record<string, string> {
+    channel.messages += 1;
+    return {
+      'x-goog-channel-id': channel.id,
+      ...(channel.token !== undefined ? { 'x-goog-channel-token': channel.token } : {}),
+      'x-goog-channel-expiration': new Date(channel.expiration).toUTCString(),
+      'x-goog-resource-id': channel.resourceId,
+      'x-goog-resource-uri': `${this.url}/calendar/v3/calendars/${encodeURIComponent(channel.calendarId)}/events?alt=json`,
+      'x-goog-resource-state': state,
+      'x-goog-message-number': String(channel.messages),
+    };
   }
 
   apiRequests(pathPart: string, method?: string): RecordedRequest[] {
@@ -259,6 +309,12 @@ export class GooglePeer {
         items: account.calendars.map((c) => ({ kind: 'calendar#calendarListEntry', accessRole: 'owner', ...c })),
       });
     }
+    if (path[0] === 'channels' && path[1] === 'stop' && method === 'POST') return this.stopChannel(body as Record<string, unknown> | undefined, res);
+    if (path[0] === 'calendars' && path[2] === 'events' && path[3] === 'watch' && method === 'POST') {
+      const watch = () => this.watch(account, path[1]!, body as Record<string, unknown> | undefined, res);
+      if (this.watchGate) return void this.watchGate.then(watch);
+      return watch();
+    }
     if (path[0] !== 'calendars' || path[2] !== 'events') return googleError(res, 404, 'Not Found', 'notFound', 'NOT_FOUND');
     const calendarId = path[1]!;
     const events = account.events.get(calendarId);
@@ -301,6 +357,44 @@ export class GooglePeer {
     }
     if (method === 'GET') return json(res, 200, stored.event);
     googleError(res, 405, 'Method Not Allowed', 'methodNotAllowed', 'METHOD_NOT_ALLOWED');
+  }
+
+  private watch(account: Account, calendarId: string, body: Record<string, unknown> | undefined, res: ServerResponse): void {
+    if (!account.events.has(calendarId)) return googleError(res, 404, 'Not Found', 'notFound', 'NOT_FOUND');
+    const id = typeof body?.id === 'string' ? body.id : '';
+    const address = typeof body?.address === 'string' ? body.address : '';
+    if (!id || body?.type !== 'web_hook') return googleError(res, 400, 'Required', 'required', 'INVALID_ARGUMENT');
+    if (!address.startsWith('https://')) return googleError(res, 400, 'WebHook callback must be HTTPS: ' + address, 'push.webhookUrlNotHttps', 'INVALID_ARGUMENT');
+    if (this.channels.some((c) => c.id === id)) return googleError(res, 400, `Channel id ${id} not unique`, 'channelIdNotUnique', 'INVALID_ARGUMENT');
+    const ttl = Number((body?.params as { ttl?: string } | undefined)?.ttl ?? 604_800);
+    const channel: PeerChannel = {
+      id,
+      resourceId: randomBytes(12).toString('base64url'),
+      email: account.email,
+      calendarId,
+      address,
+      token: typeof body?.token === 'string' ? body.token : undefined,
+      expiration: Date.now() + Math.min(ttl, 2_592_000) * 1000,
+      stopped: false,
+      messages: 0,
+    };
+    this.channels.push(channel);
+    json(res, 200, {
+      kind: 'api#channel',
+      id,
+      resourceId: channel.resourceId,
+      resourceUri: `${this.url}/calendar/v3/calendars/${encodeURIComponent(calendarId)}/events?alt=json`,
+      ...(channel.token !== undefined ? { token: channel.token } : {}),
+      expiration: String(channel.expiration),
+    });
+  }
+
+  private stopChannel(body: Record<string, unknown> | undefined, res: ServerResponse): void {
+    const channel = this.channels.find((c) => c.id === body?.id && c.resourceId === body?.resourceId && !c.stopped);
+    if (!channel) return googleError(res, 404, `Channel '${String(body?.id)}' not found for project`, 'notFound', 'NOT_FOUND');
+    channel.stopped = true;
+    res.writeHead(204);
+    res.end();
   }
 
   private list(events: Map<string, StoredEvent>, query: Record<string, string>, res: ServerResponse): void {

@@ -5,10 +5,13 @@ import { ContactsImporter } from './domain/contacts-importer.js';
 import { ContactsMerge } from './domain/contacts-merge.js';
 import { ContactsRepository } from './domain/contacts.repository.js';
 import { ContactsService } from './domain/contacts.service.js';
+import { SavedViews } from './domain/saved-views.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { contactRoutes } from './routes/contacts.js';
 import { importExportRoutes } from './routes/import-export.js';
+import { importPreviewRoutes } from './routes/import-preview.js';
 import { personRoutes } from './routes/person.js';
+import { viewRoutes } from './routes/views.js';
 
 /** The contacts service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
 const contactsService: ServicePlugin = async (fastify, { platform }) => {
@@ -28,6 +31,8 @@ const contactsService: ServicePlugin = async (fastify, { platform }) => {
     repository,
     maxUploadBytes: platform.config.CONTACTS_IMPORT_MAX_BYTES,
   });
+  await importPreviewRoutes(app);
+  await viewRoutes(app, { views: new SavedViews(platform.db.sql) });
 };
 
 export default contactsService;

@@ -6,6 +6,7 @@ import { Credentials } from './domain/credentials.js';
 import { MailboxSync } from './domain/mailbox-sync.js';
 import { MessagesRepository } from './domain/messages.repository.js';
 import { MessagesService } from './domain/messages.service.js';
+import { DraftsService } from './domain/drafts.js';
 import { MailSender } from './domain/sender.js';
 import { SyncManager } from './domain/sync-manager.js';
 import { TemplatesRepository } from './domain/templates.repository.js';
@@ -66,7 +67,8 @@ const emailService: ServicePlugin = async (fastify, { platform }) => {
   });
   await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), platform.services, log) });
   await trackingRoutes(app, { tracking: new TrackingService(sql, outbox, signer) });
-  await messageRoutes(app, { messages, sender });
+  const drafts = new DraftsService(accountsRepository, messagesRepository, messages, credentials, sync, log);
+  await messageRoutes(app, { messages, sender, drafts });
 
   // Watchers start once the app listens and stop before the database closes.
   app.addHook('onReady', async () => {

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { ListResponse } from 'imapflow';
-import { createTestPlatform } from '@asistente/kit/testing';
+import { createTestPlatform, type Teardown } from '@asistente/kit/testing';
 import { AccountsRepository } from '../src/domain/accounts.repository.js';
 import { Credentials } from '../src/domain/credentials.js';
 import { mapFolders } from '../src/domain/folders.js';
@@ -12,6 +12,31 @@ import { eventually, otherMailApp, rawMail } from './fixtures/imap-peer.js';
 
 const entry = (path: string, specialUse?: string): ListResponse =>
   ({ path, name: path.split('/').pop()!, flags: new Set<string>(), ...(specialUse ? { specialUse } : {}) }) as unknown as ListResponse;
+
+/** A Dovecot of its own with one user, another mail app logged in to it, and the user's account stored. */
+async function connectedAccount(t: Teardown, user: string, password: string, userId: string) {
+  const dovecot = await startDovecot({ users: [{ user, password }] });
+  t.teardown(() => dovecot.stop());
+  const phone = await otherMailApp(dovecot.host, dovecot.port, user, password);
+  t.teardown(async () => {
+    await phone.logout().catch(() => {});
+    phone.close();
+  });
+  const platform = await createTestPlatform(t);
+  const sql = platform.db.sql;
+  const accounts = new AccountsRepository(sql);
+  const messages = new MessagesRepository(sql);
+  const credentials = new Credentials(platform.secrets, accounts, {} as never);
+  const server = { host: dovecot.host, port: dovecot.port, secure: false, user };
+  const row = await accounts.upsert(userId, {
+    provider: 'imap',
+    email: user,
+    imap: server,
+    smtp: server,
+    credentialsEnc: credentials.seal(userId, { kind: 'password', imapPassword: password, smtpPassword: password }),
+  });
+  return { dovecot, phone, platform, sql, accounts, messages, row, account: await credentials.open(row) };
+}
 
 t.test('folders: special use first, the usual names (Spanish too) when the server has none', async (t) => {
   t.same(
@@ -32,29 +57,7 @@ t.test('folders: special use first, the usual names (Spanish too) when the serve
 
 t.test('a UIDVALIDITY change resyncs the folder; incremental syncs fetch only new UIDs', async (t) => {
   const USER = 'eva@example.com';
-  const PASSWORD = 'clave-de-eva';
-  const dovecot = await startDovecot({ users: [{ user: USER, password: PASSWORD }] });
-  t.teardown(() => dovecot.stop());
-  const phone = await otherMailApp(dovecot.host, dovecot.port, USER, PASSWORD);
-  t.teardown(async () => {
-    await phone.logout().catch(() => {});
-    phone.close();
-  });
-  const platform = await createTestPlatform(t);
-  const sql = platform.db.sql;
-  const accounts = new AccountsRepository(sql);
-  const messages = new MessagesRepository(sql);
-  const credentials = new Credentials(platform.secrets, accounts, {} as never);
-  const userId = '00000000-0000-4000-8000-00000000000e';
-  const server = { host: dovecot.host, port: dovecot.port, secure: false, user: USER };
-  const row = await accounts.upsert(userId, {
-    provider: 'imap',
-    email: USER,
-    imap: server,
-    smtp: server,
-    credentialsEnc: credentials.seal(userId, { kind: 'password', imapPassword: PASSWORD, smtpPassword: PASSWORD }),
-  });
-  const account = await credentials.open(row);
+  const { phone, platform, sql, messages, account } = await connectedAccount(t, USER, 'clave-de-eva', '00000000-0000-4000-8000-00000000000e');
   const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 2 }, platform.log);
   const subjects = async () =>
     (await sql<{ subject: string }[]>`select subject from email.messages where folder = 'drafts' order by uid`).map((r) => r.subject);
@@ -122,4 +125,84 @@ t.test('a refused password disconnects the account (no retry loop); connecting i
     return current?.connected && current.lastSyncAt;
   });
   t.pass('synced again with the new password');
+});
+
+t.test('the first sync stores summaries: preview from the first text part in any encoding, attachments from the structure', async (t) => {
+  const USER = 'lola@example.com';
+  const { phone, platform, sql, messages, account } = await connectedAccount(t, USER, 'clave-de-lola', '00000000-0000-4000-8000-00000000001a');
+  const head = (subject: string, type: string) =>
+    [`From: Ana <ana@example.org>`, `To: ${USER}`, `Subject: ${subject}`, `Date: ${new Date().toUTCString()}`, 'MIME-Version: 1.0', type].join('\r\n');
+  await phone.append(
+    'INBOX',
+    `${head('Base64', 'Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64')}\r\n\r\n${Buffer.from('Años de señales, ¿qué tal?').toString('base64')}\r\n`,
+  );
+  await phone.append(
+    'INBOX',
+    `${head('QP', 'Content-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: quoted-printable')}\r\n\r\nCami=F3n con ca=\r\nf=E9\r\n`,
+  );
+  await phone.append(
+    'INBOX',
+    [
+      head('Mixto', 'Content-Type: multipart/mixed; boundary="m"'),
+      '',
+      '--m',
+      'Content-Type: multipart/alternative; boundary="a"',
+      '',
+      '--a',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      '<html><head><style>p{color:red}</style></head><body><p>Hola <b>Lola</b> &amp; equipo</p></body></html>',
+      '--a--',
+      '--m',
+      'Content-Type: application/pdf; name="f.pdf"',
+      'Content-Disposition: attachment; filename="f.pdf"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      Buffer.from('%PDF').toString('base64'),
+      '--m--',
+      '',
+    ].join('\r\n'),
+  );
+  const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log);
+  t.same(await sync.sync(phone, account, ['inbox']), [{ folder: 'inbox', inserted: 3 }]);
+  const rows = await sql<{ subject: string; preview: string; hasAttachments: boolean; bodyFetched: boolean; fromAddr: string }[]>`
+    select subject, preview, has_attachments, body_fetched, from_addr from email.messages order by uid`;
+  t.same(
+    rows.map((r) => [r.subject, r.preview, r.hasAttachments, r.bodyFetched, r.fromAddr]),
+    [
+      ['Base64', 'Años de señales, ¿qué tal?', false, false, 'Ana <ana@example.org>'],
+      ['QP', 'Camión con café', false, false, 'Ana <ana@example.org>'],
+      ['Mixto', 'Hola Lola & equipo', true, false, 'Ana <ana@example.org>'],
+    ],
+  );
+
+  // CONDSTORE: the next sync reads only what changed since the stored HIGHESTMODSEQ.
+  const modseq = async () => (await messages.folders(account.id)).get('inbox')!.highestModseq;
+  const first = await modseq();
+  t.ok(first !== null && first !== undefined && first > 0n, 'HIGHESTMODSEQ kept (Dovecot has CONDSTORE)');
+  const state = async () =>
+    (await sql<{ subject: string; isRead: boolean }[]>`select subject, is_read from email.messages order by uid`).map((r) => [r.subject, r.isRead]);
+  let lock = await phone.getMailboxLock('INBOX');
+  try {
+    await phone.messageFlagsAdd({ subject: 'QP' }, ['\\Seen']);
+    await phone.messageDelete({ subject: 'Base64' });
+  } finally {
+    lock.release();
+  }
+  await sync.sync(phone, account, ['inbox']);
+  t.same(await state(), [['QP', true], ['Mixto', false]], 'changed flag and expunge applied');
+  t.ok((await modseq())! > first!, 'modseq moved on');
+
+  // A server without CONDSTORE: every flag is read, as before.
+  phone.enabled.delete('CONDSTORE');
+  t.teardown(() => phone.enabled.add('CONDSTORE'));
+  lock = await phone.getMailboxLock('INBOX');
+  try {
+    await phone.messageFlagsRemove({ subject: 'QP' }, ['\\Seen']);
+  } finally {
+    lock.release();
+  }
+  await sync.sync(phone, account, ['inbox']);
+  t.same(await state(), [['QP', false], ['Mixto', false]], 'fallback reads all flags');
+  t.equal(await modseq(), null, 'no modseq without CONDSTORE');
 });

@@ -210,7 +210,9 @@ t.test('a mail: sanitised HTML, remote images only when allowed, attachments dow
 
   const budget = page.data.find((m) => m.subject === 'Presupuesto')!;
   const full = (await app.inject({ url: `/emails/${budget.id}`, headers: auth })).json<{ attachments: { id: string; name: string; size: number }[]; from: string }>();
-  t.match(full.attachments, [{ name: 'presupuesto.pdf', size: 30 }]);
+  t.match(full.attachments, [{ name: 'presupuesto.pdf', size: 30 }], 'the body and attachments fetched on first open');
+  const [kept] = await platform.db.sql<{ bodyFetched: boolean }[]>`select body_fetched from email.messages where id = ${budget.id}`;
+  t.equal(kept?.bodyFetched, true, 'and kept for the next open');
   const file = await app.inject({ url: `/emails/${budget.id}/attachments/${full.attachments[0]!.id}`, headers: auth });
   t.equal(file.statusCode, 200);
   t.equal(file.headers['content-type'], 'application/pdf');
@@ -241,10 +243,23 @@ t.test('send, reply and forward go through SMTP with the right headers; a copy i
   const sentEvents = await platform.db.sql`select 1 from email.outbox where type = 'email.message.sent'`;
   t.equal(sentEvents.length, 1);
 
+  const accountId = (await app.inject({ url: '/emails/integrations', headers: auth })).json<{ id: string }[]>()[0]!.id;
+  const chosen = await app.inject({ method: 'POST', url: '/emails/send', headers: auth, payload: { to: 'x@empresa.com', subject: 'Desde la cuenta', body: 'b', accountId } });
+  t.equal(chosen.statusCode, 200, 'sent from the account asked for');
+  t.same((await smtp.waitFor(2)).envelope.from, USER);
+  const foreign = await app.inject({
+    method: 'POST',
+    url: '/emails/send',
+    headers: { authorization: signToken(app).authorization },
+    payload: { to: 'x@empresa.com', subject: 'Ajena', body: 'b', accountId },
+  });
+  t.equal(foreign.statusCode, 404, "another user's account");
+  t.equal(foreign.json().message, 'Cuenta de correo no encontrada');
+
   const meeting = (await list()).data.find((m) => m.subject === 'Reunión del jueves')!;
   const replied = await app.inject({ method: 'POST', url: `/emails/${meeting.id}/reply`, headers: auth, payload: { body: 'Confirmado', track: false } });
   t.equal(replied.statusCode, 200, replied.body);
-  const reply = await smtp.waitFor(2);
+  const reply = await smtp.waitFor(3);
   t.equal(reply.parsed.subject, 'Re: Reunión del jueves');
   t.equal(reply.parsed.inReplyTo, '<reunion@cliente.com>');
   t.match(String(reply.parsed.references), 'reunion@cliente.com');
@@ -254,7 +269,7 @@ t.test('send, reply and forward go through SMTP with the right headers; a copy i
   const budget = (await list()).data.find((m) => m.subject === 'Presupuesto')!;
   const forwarded = await app.inject({ method: 'POST', url: `/emails/${budget.id}/forward`, headers: auth, payload: { to: 'socio@empresa.com', body: 'Para revisar' } });
   t.equal(forwarded.statusCode, 200, forwarded.body);
-  const forward = await smtp.waitFor(3);
+  const forward = await smtp.waitFor(4);
   t.equal(forward.parsed.subject, 'Fwd: Presupuesto');
   t.equal(forward.parsed.attachments[0]?.filename, 'presupuesto.pdf');
   t.equal(forward.parsed.attachments[0]?.content.toString(), '%PDF-1.4 presupuesto de prueba');
@@ -282,6 +297,48 @@ t.test('bad input answers 400 in Spanish and sends nothing', async (t) => {
   t.equal(folder.statusCode, 400);
   t.equal(folder.json().message, 'Carpeta inválida: usa inbox, sent, drafts o trash');
   t.equal(smtp.received.length, before, 'nothing sent');
+});
+
+t.test('drafts: saved on the server, continued (the previous version replaced), sent and then removed', async (t) => {
+  const save = (payload: object, headers = auth) => app.inject({ method: 'POST', url: '/emails/drafts', headers, payload });
+  const bad = await save({ to: 'no-es-correo', subject: 'x' });
+  t.equal(bad.statusCode, 400);
+  t.equal(bad.json().message, 'Correo inválido: no-es-correo');
+
+  const first = await save({ subject: 'Borrador de oferta', body: 'Primera versión' });
+  t.equal(first.statusCode, 200, first.body);
+  const firstId = first.json<{ id: string }>().id;
+  const opened = (await app.inject({ url: `/emails/${firstId}`, headers: auth })).json<{ folder: string; subject: string; text: string }>();
+  t.match(opened, { folder: 'drafts', subject: 'Borrador de oferta', text: 'Primera versión' });
+
+  t.equal((await save({ draftId: firstId, subject: 'Ajeno' }, { authorization: signToken(app).authorization })).statusCode, 404, "another user's draft");
+  const second = await save({ draftId: firstId, to: 'cliente@empresa.com', subject: 'Borrador de oferta', body: 'Segunda versión' });
+  t.equal(second.statusCode, 200, second.body);
+  const secondId = second.json<{ id: string }>().id;
+  t.equal((await app.inject({ url: `/emails/${firstId}`, headers: auth })).statusCode, 404, 'the previous version is gone');
+  const onServer = async () => {
+    const lock = await phone.getMailboxLock('Drafts');
+    try {
+      // Servers hold back expunges during SEARCH: a NOOP first brings this session's view up to date.
+      await phone.noop();
+      return ((await phone.search({ subject: 'Borrador de oferta' }, { uid: true })) || []).length;
+    } finally {
+      lock.release();
+    }
+  };
+  t.equal(await onServer(), 1, 'one version on the server');
+
+  const before = smtp.received.length;
+  const sent = await app.inject({
+    method: 'POST',
+    url: '/emails/send',
+    headers: auth,
+    payload: { to: 'cliente@empresa.com', subject: 'Borrador de oferta', body: 'Segunda versión', draftId: secondId, track: false },
+  });
+  t.equal(sent.statusCode, 200, sent.body);
+  t.equal((await smtp.waitFor(before + 1)).parsed.subject, 'Borrador de oferta');
+  t.equal((await app.inject({ url: `/emails/${secondId}`, headers: auth })).statusCode, 404, 'sent: no longer a draft');
+  t.equal(await onServer(), 0, 'removed from Drafts on the server');
 });
 
 t.test('delete moves to the server Trash; from Trash it is gone for good', async (t) => {

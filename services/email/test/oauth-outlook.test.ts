@@ -1,43 +1,25 @@
 import t from 'tap';
-import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
-import emailService from '../src/app.js';
-import { startDovecot } from './fixtures/dovecot.js';
-import { eventually, otherMailApp, rawMail } from './fixtures/imap-peer.js';
-import { startOAuthPeer } from './fixtures/oauth-peer.js';
-import { startSmtpPeer } from './fixtures/smtp-peer.js';
+import { eventually } from './fixtures/imap-peer.js';
+import { startOAuthMailbox } from './fixtures/oauth-mailbox.js';
 
 const USER = 'ana@contoso.example';
 const CLIENT_ID = 'id-de-aplicacion-azure';
 const CLIENT_SECRET = 'secreto-azure';
 
-const provider = await startOAuthPeer(CLIENT_ID, CLIENT_SECRET);
-t.teardown(() => provider.close());
-const dovecot = await startDovecot({ users: [{ user: USER, password: 'solo-para-la-prueba' }], oauth2IntrospectionUrl: `${provider.url}/introspect` });
-t.teardown(() => dovecot.stop());
-const smtp = await startSmtpPeer({ acceptToken: (user, token) => provider.validTokens.get(user) === token });
-t.teardown(() => smtp.close());
-
-const phone = await otherMailApp(dovecot.host, dovecot.port, USER, 'solo-para-la-prueba');
-t.teardown(async () => {
-  await phone.logout().catch(() => {});
-  phone.close();
-});
-await phone.append('INBOX', rawMail({ from: 'jefe@contoso.example', to: USER, subject: 'Hola desde Outlook', body: 'Prueba' }));
-
-const platform = await createTestPlatform(t, {
-  config: {
-    PUBLIC_URL: 'https://asistente.example',
+const { provider, smtp, phone, app, auth } = await startOAuthMailbox(t, {
+  user: USER,
+  clientId: CLIENT_ID,
+  clientSecret: CLIENT_SECRET,
+  inbox: { from: 'jefe@contoso.example', subject: 'Hola desde Outlook' },
+  config: ({ provider, dovecot, smtp }) => ({
     MICROSOFT_CLIENT_ID: CLIENT_ID,
     MICROSOFT_CLIENT_SECRET: CLIENT_SECRET,
     MICROSOFT_TENANT: 'organizations',
     MICROSOFT_LOGIN_URL: provider.url,
     OUTLOOK_IMAP_URL: `imap://127.0.0.1:${dovecot.port}`,
     OUTLOOK_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-  },
+  }),
 });
-const app = await buildServiceApp(t, emailService, platform);
-const owner = signToken(app);
-const auth = { authorization: owner.authorization };
 
 t.test('Outlook: the Microsoft identity platform flow, then XOAUTH2 to IMAP and SMTP; Gmail unconfigured says so', async (t) => {
   const gmail = await app.inject({ url: '/emails/integrations/gmail/connect', headers: auth });

@@ -1,45 +1,27 @@
 import t from 'tap';
-import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
-import emailService from '../src/app.js';
-import { startDovecot } from './fixtures/dovecot.js';
-import { eventually, otherMailApp, rawMail } from './fixtures/imap-peer.js';
-import { startOAuthPeer } from './fixtures/oauth-peer.js';
-import { startSmtpPeer } from './fixtures/smtp-peer.js';
+import { eventually } from './fixtures/imap-peer.js';
+import { startOAuthMailbox } from './fixtures/oauth-mailbox.js';
 
 const USER = 'ana@gmail.example';
 const CLIENT_ID = 'cliente-de-prueba.apps.example';
 const CLIENT_SECRET = 'secreto-del-cliente';
 
 // Access tokens that expire at once: every use of the account goes through the refresh grant.
-const provider = await startOAuthPeer(CLIENT_ID, CLIENT_SECRET, 1);
-t.teardown(() => provider.close());
-const dovecot = await startDovecot({ users: [{ user: USER, password: 'solo-para-la-prueba' }], oauth2IntrospectionUrl: `${provider.url}/introspect` });
-t.teardown(() => dovecot.stop());
-// The SMTP peer accepts the bearer the provider issued last, like Dovecot through introspection.
-const smtp = await startSmtpPeer({ acceptToken: (user, token) => provider.validTokens.get(user) === token });
-t.teardown(() => smtp.close());
-
-const phone = await otherMailApp(dovecot.host, dovecot.port, USER, 'solo-para-la-prueba');
-t.teardown(async () => {
-  await phone.logout().catch(() => {});
-  phone.close();
-});
-await phone.append('INBOX', rawMail({ from: 'luis@cliente.com', to: USER, subject: 'Hola por OAuth', body: 'Prueba' }));
-
-const platform = await createTestPlatform(t, {
-  config: {
-    PUBLIC_URL: 'https://asistente.example',
+const { provider, smtp, platform, app, auth } = await startOAuthMailbox(t, {
+  user: USER,
+  clientId: CLIENT_ID,
+  clientSecret: CLIENT_SECRET,
+  tokenTtl: 1,
+  inbox: { from: 'luis@cliente.com', subject: 'Hola por OAuth' },
+  config: ({ provider, dovecot, smtp }) => ({
     GOOGLE_CLIENT_ID: CLIENT_ID,
     GOOGLE_CLIENT_SECRET: CLIENT_SECRET,
     GOOGLE_AUTH_URL: `${provider.url}/auth`,
     GOOGLE_TOKEN_URL: `${provider.url}/token`,
     GMAIL_IMAP_URL: `imap://127.0.0.1:${dovecot.port}`,
     GMAIL_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-  },
+  }),
 });
-const app = await buildServiceApp(t, emailService, platform);
-const owner = signToken(app);
-const auth = { authorization: owner.authorization };
 
 t.test('a provider without a client id answers 503 saying what to set', async (t) => {
   const res = await app.inject({ url: '/emails/integrations/outlook/connect', headers: auth });

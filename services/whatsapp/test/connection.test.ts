@@ -1,6 +1,6 @@
 import t from 'tap';
 import { DisconnectReason } from '@whiskeysockets/baileys';
-import { createTestPlatform } from '@asistente/kit/testing';
+import { createTestPlatform, signToken } from '@asistente/kit/testing';
 import { OWN_JID, FakePhone } from './support/fake-socket.js';
 import { until, user, whatsappApp } from './support/harness.js';
 
@@ -131,3 +131,51 @@ t.test("a live lease of another replica is respected: this one does not open a s
   t.equal(h.phone.sockets.length, before);
   t.equal((await u.call('GET', '/whatsapp/health-panel')).body.owner, 'other-replica');
 });
+
+t.test(
+  'a logout or disconnect asked of a replica that does not hold the socket reaches its owner at once',
+  { skip: process.env.DATABASE_URL ? false : 'two replicas need PostgreSQL (the embedded database has one replica and no notifications)' },
+  async (t) => {
+    // Lease ticks far apart: only the notification can make the owner let go within the test.
+    const slow = { exclusive: false, lease: { ttlMs: 120_000, tickMs: 60_000, connectWaitMs: 5_000 } };
+    const a = await whatsappApp(t, platform, slow);
+    const b = await whatsappApp(t, platform, slow, new FakePhone());
+    const onA = user(a.app);
+    const onB = sameUserOn(b.app, onA.userId);
+
+    // The first time with a scan; after the disconnect the link is kept and A reconnects without a QR.
+    const link = async (scan: boolean) => {
+      await onA.call('POST', '/whatsapp/connect');
+      if (scan) a.phone.current.scan();
+      await until(async () => (await onA.call('GET', '/whatsapp/status')).body.state === 'connected', 'connected on A');
+      t.equal((await onB.call('GET', '/whatsapp/health-panel')).body.owner, a.sessions().owner, 'A holds the socket');
+      return a.phone.current;
+    };
+
+    const first = await link(true);
+    t.same((await onB.call('POST', '/whatsapp/disconnect')).body, { success: true });
+    t.ok(first.ended, "A's socket was closed by the time B answered");
+    t.equal(a.sessions().local(onA.userId), undefined);
+    t.match((await onA.call('GET', '/whatsapp/status')).body, { state: 'disconnected' });
+
+    const second = await link(false);
+    const reset = await onB.call('POST', '/whatsapp/logout');
+    t.match(reset.body, { success: true, connected: false, qrCode: /^data:image/ }, 'a new QR right away');
+    t.ok(second.loggedOut, 'the owner unlinked the device');
+    t.equal(a.sessions().local(onA.userId), undefined, 'A dropped its socket');
+    t.equal((await onA.call('GET', '/whatsapp/health-panel')).body.owner, b.sessions().owner, 'the new connection is on B');
+    t.equal((await sql`select count(*)::int as n from whatsapp.auth_state where user_id = ${onA.userId}`)[0]?.n, 0, 'the old creds are gone');
+  },
+);
+
+/** The same user signed in against another replica (tokens are the platform's). */
+function sameUserOn(app: Awaited<ReturnType<typeof whatsappApp>>['app'], userId: string) {
+  const { authorization } = signToken(app, userId);
+  return {
+    userId,
+    call: async (method: 'GET' | 'POST', url: string) => {
+      const response = await app.inject({ method, url: `/api${url}`, headers: { authorization } });
+      return { status: response.statusCode, body: response.json() as Record<string, unknown> };
+    },
+  };
+}

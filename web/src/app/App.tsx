@@ -8,12 +8,12 @@ import { Toasts } from '../ui/Toasts';
 import { GuestOnly, RequireAuth } from './guards';
 import { Layout } from './Layout';
 import { NotFound } from './NotFound';
-import { PROTECTED_ROUTES } from './routes';
+import { findRoute } from './routes';
 
 /** The signed-in area: one layout that stays mounted while the screen inside it changes. */
 function ProtectedScreens() {
   const [location] = useLocation();
-  const route = PROTECTED_ROUTES.find((r) => r.path === location);
+  const route = findRoute(location);
   if (!route) return <NotFound />;
   return (
     <RequireAuth>

@@ -14,6 +14,7 @@ function route(path: string, load: () => Promise<ComponentType>): ProtectedRoute
 export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   route('/', () => import('../features/dashboard/DashboardPage').then((m) => m.DashboardPage)),
   route('/contacts', () => import('../features/contacts/ContactsPage').then((m) => m.ContactsPage)),
+  route('/contacts/:id', () => import('../features/contacts/person/ContactPage').then((m) => m.ContactPage)),
   route('/calendar', () => import('../features/calendar/CalendarPage').then((m) => m.CalendarPage)),
   route('/whatsapp', () => import('../features/whatsapp/WhatsAppPage').then((m) => m.WhatsAppPage)),
   route('/emails', () => import('../features/emails/EmailsPage').then((m) => m.EmailsPage)),
@@ -24,9 +25,19 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   route('/settings', () => import('../features/settings/SettingsPage').then((m) => m.SettingsPage)),
 ];
 
+/** The route of a location: exact paths, or one `:param` segment matching any single segment. */
+export function findRoute(location: string): ProtectedRoute | undefined {
+  const parts = location.split('/');
+  return PROTECTED_ROUTES.find((r) => {
+    if (r.path === location) return true;
+    const pattern = r.path.split('/');
+    return pattern.length === parts.length && pattern.every((p, i) => p === parts[i] || (p.startsWith(':') && parts[i] !== ''));
+  });
+}
+
 /** Starts fetching a screen's chunk while the session check is still in flight. */
 export function preloadScreen(path: string): void {
-  PROTECTED_ROUTES.find((r) => r.path === path)
+  findRoute(path)
     ?.load()
     .catch(() => undefined);
 }

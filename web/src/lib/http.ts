@@ -98,7 +98,15 @@ export interface FileDownload {
 }
 
 export async function getFile(path: string, searchParams?: Record<string, string>): Promise<FileDownload> {
-  const response = await send(path, kyOptions('get', searchParams ? { searchParams } : {}));
+  return toDownload(await send(path, kyOptions('get', searchParams ? { searchParams } : {})));
+}
+
+/** A file answered to a POST (an export of a selection too large for a query string). */
+export async function postFile(path: string, body: unknown): Promise<FileDownload> {
+  return toDownload(await send(path, kyOptions('post', {}, { json: body })));
+}
+
+async function toDownload(response: KyResponse): Promise<FileDownload> {
   const disposition = response.headers.get('Content-Disposition') ?? '';
   const filename = /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? null;
   return { blob: await response.blob(), filename };

@@ -1,14 +1,34 @@
 import fastifyJwt from '@fastify/jwt';
+import { createVerifier } from 'fast-jwt';
 // Re-exported so every importer of the kit also loads @fastify/jwt's request/instance augmentations.
 export type { JWT } from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthorized } from '../http/errors.js';
 import type { Revocations } from './revocations.js';
+import { acceptsTokenCheckedProof, TOKEN_CHECKED_HEADER, tokenCheckedProof } from './token-checked.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Slack for clocks and rounding when checking a token's lifetime against the configured one. */
 const LIFETIME_SLACK_SECONDS = 5;
+/** Verified tokens whose claims are kept (the clients active at once, each with its token). */
+const VERIFIED_TOKENS_CACHED = 10_000;
+
+/** The claims a verified token is required to carry (`ims` is optional). */
+interface VerifiedClaims {
+  sub: unknown;
+  jti: unknown;
+  exp: number;
+  iat: number;
+  ims?: unknown;
+}
+
+/** The token of an `Authorization: Bearer <token>` header (the scheme in any case), as @fastify/jwt reads it. */
+function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const parts = header.split(' ');
+  return parts.length === 2 && /^bearer$/i.test(parts[0]!) && parts[1] ? parts[1] : undefined;
+}
 
 export interface TokenSettings {
   secret: string;
@@ -45,6 +65,8 @@ declare module 'fastify' {
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** The revocations the token check consults (logout, password change, unknown users). */
     revocations: Revocations;
+    /** For the gateway's proxy: the proof that this request's token was just checked, once it was. */
+    tokenCheckedProof: (request: Pick<FastifyRequest, 'headers'>) => string | undefined;
   }
   interface FastifyContextConfig {
     /** Routes reachable without a token (login, register, health, OAuth callbacks). */
@@ -55,6 +77,11 @@ declare module 'fastify' {
 export interface AuthPluginOptions {
   tokens: TokenSettings;
   revocations: Revocations;
+  /**
+   * Take the gateway's proof (`TOKEN_CHECKED_HEADER`) in place of this process's own revocation read.
+   * On in the services; the gateway, which faces clients, turns it off and drops the header they send.
+   */
+  acceptTokenCheckedProof?: boolean;
 }
 
 /**
@@ -65,42 +92,53 @@ export interface AuthPluginOptions {
  * in the embedded topology the gateway and the services share it.
  */
 export const authPlugin = fp<AuthPluginOptions>(
-  async (app, { tokens, revocations }) => {
+  async (app, { tokens, revocations, acceptTokenCheckedProof = true }) => {
     if (app.hasDecorator('authenticate')) return;
+    // Signing (auth, tests) goes through @fastify/jwt; verification does not (see `verifyToken`).
     await app.register(fastifyJwt, {
       secret: tokens.secret,
       // @fastify/jwt takes a number as seconds (it converts to fast-jwt's milliseconds itself).
       sign: { algorithm: 'HS256', iss: tokens.issuer, aud: tokens.audience, expiresIn: tokens.ttlSeconds },
-      verify: {
-        algorithms: ['HS256'],
-        allowedIss: tokens.issuer,
-        allowedAud: tokens.audience,
-        requiredClaims: ['sub', 'jti', 'exp', 'iat', 'iss', 'aud'],
-      },
-      formatUser: (payload) => {
-        const claims = payload as unknown as { sub: string; jti: string; exp: number; iat: number; ims?: unknown };
-        const issuedAtMs = typeof claims.ims === 'number' && Number.isFinite(claims.ims) ? claims.ims : claims.iat * 1000;
-        return { id: claims.sub, jti: claims.jti, exp: claims.exp, issuedAtMs };
-      },
+    });
+    // Made once: request.jwtVerify() merges its options and resolves the secret through a callback
+    // waterfall on every request, which cost the gateway and each service more than the check itself.
+    // The cache keeps a verified token's claims (never beyond its exp); revocation is asked every time.
+    const verifyToken = createVerifier({
+      key: tokens.secret,
+      algorithms: ['HS256'],
+      allowedIss: tokens.issuer,
+      allowedAud: tokens.audience,
+      requiredClaims: ['sub', 'jti', 'exp', 'iat', 'iss', 'aud'],
+      cache: VERIFIED_TOKENS_CACHED,
     });
     const maxLifetime = tokens.ttlSeconds + LIFETIME_SLACK_SECONDS;
     app.decorate('revocations', revocations);
     // Embedded, the gateway and the service both ask; the second check is free.
-    const verified = new WeakSet<FastifyRequest>();
+    const verified = new WeakSet<object>();
     app.decorate('authenticate', async (request: FastifyRequest) => {
       if (verified.has(request)) return;
+      const token = bearerToken(request.headers.authorization);
+      if (!token) throw unauthorized();
+      let claims: VerifiedClaims;
       try {
-        await request.jwtVerify();
+        claims = verifyToken(token) as VerifiedClaims;
       } catch {
         throw unauthorized();
       }
-      const { id, jti, exp, issuedAtMs = 0 } = request.user;
+      const { sub: id, jti, exp } = claims;
+      const issuedAtMs = typeof claims.ims === 'number' && Number.isFinite(claims.ims) ? claims.ims : claims.iat * 1000;
       // A sub that is not a uuid would reach the database as a type error (500), and no user has one.
       if (typeof id !== 'string' || !UUID.test(id) || typeof jti !== 'string') throw unauthorized();
       // Tokens signed with a longer lifetime than configured (the old 7,000-day ones) are not honoured.
       if (exp - Math.floor(issuedAtMs / 1000) > maxLifetime) throw unauthorized();
-      if (!(await revocations.isValid({ id, jti, issuedAtMs }))) throw unauthorized();
+      const checkedAtGateway = acceptTokenCheckedProof && acceptsTokenCheckedProof(tokens.secret, token, request.headers[TOKEN_CHECKED_HEADER]);
+      if (!checkedAtGateway && !(await revocations.isValid({ id, jti, issuedAtMs }))) throw unauthorized();
+      request.user = { id, jti, exp, issuedAtMs };
       verified.add(request);
+    });
+    app.decorate('tokenCheckedProof', (request: Pick<FastifyRequest, 'headers'>) => {
+      const token = verified.has(request) ? bearerToken(request.headers.authorization) : undefined;
+      return token ? tokenCheckedProof(tokens.secret, token) : undefined;
     });
   },
   { name: 'asistente-auth' },

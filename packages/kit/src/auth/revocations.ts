@@ -1,3 +1,4 @@
+import { CoalescedRead } from '../db/coalesced-read.js';
 import type { Database, Sql } from '../db/database.js';
 
 /** What a token says about itself, as the check needs it. */
@@ -38,6 +39,11 @@ export class Revocations {
   private readonly listeners = new Set<(ended: SessionsEnded) => void>();
   /** Test helper only (signToken): users this process takes as existing without a row. */
   private readonly vouched = new Set<string>();
+  /**
+   * The requests a client sends at once (a screen's parallel reads) carry the same token: they share one
+   * check, never one begun before they arrived, so a logout committed earlier is always seen.
+   */
+  private readonly checks = new CoalescedRead<boolean>();
 
   constructor(protected readonly sql: Sql) {}
 
@@ -90,6 +96,10 @@ export class Revocations {
   /** Whether the token may still be used: its user exists, it was not logged out nor ended by a password change. */
   async isValid(token: TokenIdentity): Promise<boolean> {
     if (this.vouched.has(token.id)) return !(await this.isRevoked(token.jti));
+    return this.checks.read(`${token.id} ${token.jti} ${token.issuedAtMs}`, () => this.readValidity(token));
+  }
+
+  private async readValidity(token: TokenIdentity): Promise<boolean> {
     const [row] = await this.sql<{ validAfter: Date | null; keptJti: string | null; known: boolean; revoked: boolean }[]>`
       select s.valid_after, s.kept_jti, s.user_id is not null as known,
              exists (select 1 from platform.revoked_tokens where jti = ${token.jti}) as revoked

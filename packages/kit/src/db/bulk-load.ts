@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { Database, TransactionSql } from './database.js';
+import { allowLongStatements, type Database, type TransactionSql } from './database.js';
 
 /** A row of text values (null = SQL NULL), in the order of `columns`. */
 export type TextRow = (string | null)[];
@@ -20,6 +20,7 @@ export async function bulkLoad(
   columns: string[],
   rows: AsyncIterable<TextRow>,
 ): Promise<number> {
+  await allowLongStatements(tx);
   return db.kind === 'postgres' ? copyIn(tx, table, columns, rows) : insertBatches(tx, table, columns, rows);
 }
 

@@ -3,6 +3,7 @@ import postgres from 'postgres';
 import type { Logger } from 'pino';
 import { startEmbeddedPostgres } from './embedded.js';
 import { migrate } from './migrate.js';
+import { UNLIMITED_PIPELINE, unblockedSocket } from './unblocked-socket.js';
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- postgres.js's own default for "no custom types"
 type NoCustomTypes = {};
@@ -21,6 +22,12 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
   poolMax: number;
+  /**
+   * PostgreSQL cancels a pool statement after this long (0 or unset = never): a database that hangs fails
+   * requests with 503 in seconds. Not applied to migrations (their own connection) nor embedded (PGlite
+   * keeps no timers); imports and rebuilds lift it per transaction with allowLongStatements.
+   */
+  statementTimeoutMs?: number | undefined;
   migrateOnStart: boolean;
   log: Logger;
   /** Embedded only: start from this dump of a migrated database (tests: see testing/pglite-template). */
@@ -31,7 +38,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { log } = options;
   if (options.databaseUrl) {
     if (options.migrateOnStart) await migrate(options.databaseUrl, log).catch(unreachable(options.databaseUrl));
-    const sql = connect(options.databaseUrl, options.poolMax);
+    const sql = connect(options.databaseUrl, options.poolMax, options.statementTimeoutMs);
     return { sql, kind: 'postgres', url: options.databaseUrl, close: () => sql.end({ timeout: 5 }) };
   }
   const pgDir = options.dataDir.startsWith('memory://') ? options.dataDir : path.join(options.dataDir, 'pg');
@@ -39,7 +46,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   log.info({ dataDir: pgDir }, 'embedded Postgres (PGlite) started');
   // Migrations close their connection before the shared client opens: the socket serves one at a time.
   await migrate(embedded.url, log);
-  const sql = connect(embedded.url, 1);
+  const sql = connect(embedded.url, 1, 0, true);
   return {
     sql,
     kind: 'pglite',
@@ -83,12 +90,39 @@ function unreachable(url: string) {
 /** Seconds to wait for a new connection: a database that does not answer fails requests in seconds, not minutes. */
 const CONNECT_TIMEOUT_SECONDS = 5;
 
-function connect(url: string, max: number): Sql {
+function connect(url: string, max: number, statementTimeoutMs = 0, shared = false): Sql {
   return postgres(url, {
     max,
+    // The embedded database's one shared connection: see unblockedSocket.
+    ...(shared ? { socket: unblockedSocket(url), max_pipeline: UNLIMITED_PIPELINE } : {}),
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
     transform: postgres.camel,
     onnotice: () => {},
-    connection: { application_name: 'mi-asistente' },
+    // A startup parameter: every pooled connection (LISTEN's too, which it never bothers: it waits idle) has it.
+    connection: { application_name: 'mi-asistente', ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) },
   });
+}
+
+/**
+ * Lifts the pool's statement timeout for the rest of `tx`: a long import, a bulk load or a rebuild runs as
+ * long as it needs (it holds its own connection; the other requests keep theirs and their limit).
+ */
+export async function allowLongStatements(tx: TransactionSql): Promise<void> {
+  await tx`set local statement_timeout = 0`;
+}
+
+/**
+ * Runs `rows` on a connection of its own with no statement timeout, for a cursor paced by its reader (a
+ * streamed export to a slow client holds one statement open as long as it reads). The connection gets the
+ * pool's limit back before it returns to the pool, also when the reader stops early.
+ */
+export async function* withoutStatementTimeout<T>(sql: Sql, rows: (connection: Sql) => AsyncIterable<T>): AsyncGenerator<T> {
+  const connection = await sql.reserve();
+  try {
+    await connection`set statement_timeout = 0`;
+    yield* rows(connection);
+  } finally {
+    await connection`reset statement_timeout`.catch(() => undefined);
+    connection.release();
+  }
 }

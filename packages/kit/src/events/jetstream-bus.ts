@@ -271,7 +271,11 @@ export class JetStreamBus implements EventBus {
     this.watchdog.unref();
     void (async () => {
       for await (const status of this.nc!.status()) {
-        if (status.type === 'disconnect' || status.type === 'reconnect') log.warn({ status: status.type }, 'NATS');
+        if (status.type !== 'disconnect' && status.type !== 'reconnect') continue;
+        log.warn({ status: status.type }, 'NATS');
+        // Disconnected, nothing can be published: say so at once (the watchdog's check would wait for a timeout).
+        if (status.type === 'disconnect') this.streamReady = false;
+        else void this.check();
       }
     })();
   }

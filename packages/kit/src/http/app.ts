@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './errors.js';
 import { findInputProblem } from './input-guard.js';
 import type { LiveStreams } from './live-streams.js';
+import { createSerializerCompiler } from './serializer.js';
 import { createValidatorCompiler } from './validator.js';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -70,6 +71,7 @@ export function createHttpApp(options: HttpAppOptions): App {
   const { streams } = options;
   if (streams) app.addHook('preClose', async () => streams.closeAll());
   app.setValidatorCompiler(createValidatorCompiler());
+  app.setSerializerCompiler(createSerializerCompiler());
   app.setErrorHandler(errorHandler);
   if (!options.ownNotFoundHandler) app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', async (request, reply) => {

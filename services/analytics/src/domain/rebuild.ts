@@ -1,5 +1,5 @@
 import type { DomainEvent } from '@asistente/contracts';
-import type { Sql } from '@asistente/kit';
+import { allowLongStatements, type Sql } from '@asistente/kit';
 import { RollupsRepository } from './rollups.repository.js';
 import { Tally } from './tally.js';
 
@@ -17,6 +17,7 @@ export interface RebuildReport {
 export async function rebuildRollups(sql: Sql, chunk = 5000): Promise<RebuildReport> {
   const rollups = new RollupsRepository(sql);
   return sql.begin(async (tx) => {
+    await allowLongStatements(tx);
     await tx`delete from analytics.hourly`;
     await tx`delete from analytics.totals`;
     await tx`delete from analytics.whatsapp_chats`;

@@ -16,6 +16,14 @@ export interface WriteOptions {
   notifyAttendees?: boolean;
 }
 
+/** A push channel to open: Google posts to `address` with the channel id and `token` when events change. */
+export interface ChannelRequest {
+  id: string;
+  address: string;
+  token: string;
+  ttlSeconds: number;
+}
+
 /**
  * One connected calendar account: the capability the domain speaks, whatever the provider (Cal.com's `Calendar`
  * interface, reduced to what the product does). Implementations throw ProviderError.
@@ -27,6 +35,9 @@ export interface CalendarProvider {
   createEvent(calendarId: string, input: EventInput, options?: WriteOptions): Promise<EventRecord>;
   updateEvent(calendarId: string, eventId: string, input: Partial<EventInput>, options?: WriteOptions): Promise<EventRecord>;
   deleteEvent(calendarId: string, eventId: string, options?: WriteOptions): Promise<void>;
+  /** Opens a push channel on the calendar's events; the provider says when it expires. */
+  watchEvents(calendarId: string, channel: ChannelRequest): Promise<{ resourceId: string; expiresAt: Date }>;
+  stopChannel(id: string, resourceId: string): Promise<void>;
 }
 
 export type ProviderErrorKind =

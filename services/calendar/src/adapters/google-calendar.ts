@@ -1,7 +1,7 @@
 import type { calendar_v3 } from '@googleapis/calendar';
 import type { CalendarRecord, EventInput, EventRecord } from '../domain/event-record.js';
 import { withBackoff, type BackoffOptions } from './backoff.js';
-import { ProviderError, type CalendarProvider, type EventChanges, type WriteOptions } from './calendar-provider.js';
+import { ProviderError, type CalendarProvider, type ChannelRequest, type EventChanges, type WriteOptions } from './calendar-provider.js';
 import { fromGoogleCalendar, fromGoogleEvent, toGoogleEvent } from './google-events.js';
 import { isRateLimited, toProviderError } from './google-errors.js';
 
@@ -100,6 +100,28 @@ export class GoogleCalendar implements CalendarProvider {
     } catch (error) {
       // 410 Gone: already deleted in Google; the state the user asked for holds.
       if (error instanceof ProviderError && error.kind === 'sync_expired') return;
+      throw error;
+    }
+  }
+
+  async watchEvents(calendarId: string, channel: ChannelRequest): Promise<{ resourceId: string; expiresAt: Date }> {
+    const { data } = await this.call(() =>
+      this.api.events.watch({
+        calendarId,
+        requestBody: { id: channel.id, type: 'web_hook', address: channel.address, token: channel.token, params: { ttl: String(channel.ttlSeconds) } },
+      }),
+    );
+    const expiration = Number(data.expiration);
+    if (!data.resourceId || !Number.isFinite(expiration)) throw new ProviderError('unavailable', 'Google answered a channel without resourceId or expiration');
+    return { resourceId: data.resourceId, expiresAt: new Date(expiration) };
+  }
+
+  async stopChannel(id: string, resourceId: string): Promise<void> {
+    try {
+      await this.call(() => this.api.channels.stop({ requestBody: { id, resourceId } }));
+    } catch (error) {
+      // Already expired or stopped: the state asked for holds.
+      if (error instanceof ProviderError && error.kind === 'not_found') return;
       throw error;
     }
   }

@@ -69,8 +69,16 @@ export function toGoogleEvent(input: Partial<EventInput>, conference: boolean): 
   if (input.title !== undefined) body.summary = input.title;
   if (input.description !== undefined) body.description = input.description;
   if (input.location !== undefined) body.location = input.location;
-  if (input.startTime) body.start = { dateTime: input.startTime.toISOString() };
-  if (input.endTime) body.end = { dateTime: input.endTime.toISOString() };
+  if (input.allDay) {
+    // Google's all-day form; the null clears the other one when a timed event becomes all-day.
+    if (input.startTime) body.start = { date: input.startTime.toISOString().slice(0, 10), dateTime: null };
+    if (input.endTime) body.end = { date: input.endTime.toISOString().slice(0, 10), dateTime: null };
+  } else {
+    // An explicit timed form (allDay false) clears the date an all-day event had.
+    const clear = input.allDay === false ? { date: null } : {};
+    if (input.startTime) body.start = { dateTime: input.startTime.toISOString(), ...clear };
+    if (input.endTime) body.end = { dateTime: input.endTime.toISOString(), ...clear };
+  }
   if (input.attendees !== undefined) body.attendees = input.attendees.map((email) => ({ email }));
   if (conference) {
     body.conferenceData = { createRequest: { requestId: randomUUID(), conferenceSolutionKey: { type: 'hangoutsMeet' } } };

@@ -1,4 +1,4 @@
-import type { Sql } from '@asistente/kit';
+import { CoalescedRead, type Logger, type Sql } from '@asistente/kit';
 import { ProviderError, type CalendarProvider } from '../adapters/calendar-provider.js';
 import type { GoogleAccountsRepository } from './google-accounts.repository.js';
 import type { GoogleConnectionService } from './google-connection.service.js';
@@ -15,36 +15,48 @@ const MIRROR_HISTORY_MS = 365 * 86_400_000;
 /**
  * Keeps the local mirror of a user's Google calendars: the calendar list, and each calendar's events through
  * Google's incremental sync (nextSyncToken; a 410 means the token expired and everything is listed again).
- * Concurrent requests for the same refresh share one call to Google.
+ * Concurrent requests for the same refresh share one call to Google. A mirror older than a minute is
+ * refreshed in the background while the view answers from it (a view never waits on Google unless the
+ * mirror is empty or the screen forces a refresh).
  */
 export class CalendarSyncService {
   private readonly inFlight = new Map<string, Promise<void>>();
   /** When each user last made us ask Google for an unknown calendar id. */
   private readonly unknownLookups = new Map<string, number>();
+  /** Every view starts with this read: concurrent views of one user share it. */
+  /** Told of every calendar just synced (push channels are opened or renewed from here). */
+  private synced: ((userId: string, calendarId: string) => void) | undefined;
+  private readonly accountReads = new CoalescedRead<Awaited<ReturnType<MirrorRepository['accountCalendars']>>>();
 
   constructor(
     private readonly sql: Sql,
     private readonly connection: GoogleConnectionService,
     private readonly accounts: GoogleAccountsRepository,
     private readonly mirror: MirrorRepository,
+    private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** The user's calendars, from Google when the mirrored list is stale or `force`. */
   async calendars(userId: string, force = false): Promise<MirroredCalendar[]> {
     if (!this.connection.configured) throw notConfigured();
-    const account = await this.accounts.find(userId);
-    if (!account) throw notConnected();
-    if (force || account.revokedAt || this.stale(account.calendarsSyncedAt)) {
-      await this.once(`list:${userId}`, async () => {
-        const provider = await this.connection.provider(userId);
-        const calendars = await this.connection.guard(userId, () => provider.listCalendars()).catch((e: unknown) => {
-          throw toAppError(e, calendarNotFound);
-        });
-        await this.mirror.replaceCalendars(userId, calendars);
-        await this.accounts.markCalendarsSynced(userId);
+    const mirrored = await this.accountReads.read(userId, () => this.mirror.accountCalendars(userId));
+    if (!mirrored) throw notConnected();
+    const { account, calendars } = mirrored;
+    if (!force && !account.revokedAt && !this.stale(account.calendarsSyncedAt)) return calendars;
+    const listing = this.once(`list:${userId}`, async () => {
+      const provider = await this.connection.provider(userId);
+      const listed = await this.connection.guard(userId, () => provider.listCalendars()).catch((e: unknown) => {
+        throw toAppError(e, calendarNotFound);
       });
+      await this.mirror.replaceCalendars(userId, listed);
+      await this.accounts.markCalendarsSynced(userId);
+    });
+    if (!force && !account.revokedAt && account.calendarsSyncedAt) {
+      this.inBackground(listing, 'calendar list');
+      return calendars;
     }
+    await listing;
     return this.mirror.calendars(userId);
   }
 
@@ -64,18 +76,33 @@ export class CalendarSyncService {
   }
 
   /**
-   * Brings the calendar's mirrored events up to date when they are older than a minute, or always with `force`.
-   * True when it asked Google (the calendar's version read before may then be out of date).
+   * Brings the calendar's mirrored events up to date: now with `force` or when never mirrored, in the
+   * background when older than a minute. True when it waited on Google (the calendar's version read before
+   * may then be out of date).
    */
   async refreshEvents(userId: string, calendar: MirroredCalendar, force = false): Promise<boolean> {
     if (!force && !this.stale(calendar.syncedAt)) return false;
-    await this.once(`events:${userId}:${calendar.id}`, async () => {
+    const refresh = this.once(`events:${userId}:${calendar.id}`, async () => {
       const provider = await this.connection.provider(userId);
       await this.connection.guard(userId, () => this.sync(userId, calendar, provider)).catch((e: unknown) => {
         throw toAppError(e, calendarNotFound);
       });
     });
+    if (!force && calendar.syncedAt) {
+      this.inBackground(refresh, 'calendar events');
+      return false;
+    }
+    await refresh;
     return true;
+  }
+
+  /** A refresh nobody waits for: its failure (a revoked grant is already marked by the guard) is only logged. */
+  private inBackground(work: Promise<void>, what: string): void {
+    work.catch((error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : error }, `background ${what} refresh failed`));
+  }
+
+  onSynced(listener: (userId: string, calendarId: string) => void): void {
+    this.synced = listener;
   }
 
   private async sync(userId: string, calendar: MirroredCalendar, provider: CalendarProvider): Promise<void> {
@@ -93,6 +120,7 @@ export class CalendarSyncService {
       await this.mirror.upsertEvents(tx, userId, changes.upserts);
       await this.mirror.markSynced(tx, userId, calendar.id, changes.nextSyncToken);
     });
+    this.synced?.(userId, calendar.id);
   }
 
   private stale(syncedAt: Date | null): boolean {

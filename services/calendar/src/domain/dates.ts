@@ -16,6 +16,16 @@ export function parseInstant(text: string, what: string): Date {
   return new Date(ms);
 }
 
+/** A calendar date (YYYY-MM-DD) as its midnight UTC; `what` names it in the 400. */
+export function parseDay(text: string, what: string): Date {
+  const value = text.trim();
+  const ms = DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) {
+    throw badRequest(`${what} debe ser una fecha (AAAA-MM-DD) en un evento de todo el día`, 'INVALID_DATE');
+  }
+  return new Date(ms);
+}
+
 export interface Range {
   from: Date;
   to: Date;

@@ -30,8 +30,10 @@ export interface EventRecord {
 /** What the product writes to a provider's calendar. */
 export interface EventInput {
   title: string;
+  /** Timed: instants. All-day: midnight UTC of the first day and of the day after the last (Google's end). */
   startTime: Date;
   endTime: Date;
+  allDay?: boolean | undefined;
   description?: string | undefined;
   location?: string | undefined;
   attendees?: string[] | undefined;

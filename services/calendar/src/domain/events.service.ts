@@ -8,13 +8,16 @@ import type { GoogleConnectionService } from './google-connection.service.js';
 import type { MirroredCalendar, MirrorRepository } from './mirror.repository.js';
 import { toGoogleEvent } from './normalize.js';
 import { toAppError } from './provider-errors.js';
-import { ViewCache } from './view-cache.js';
+import { jsonView, ViewCache, type JsonView } from './view-cache.js';
 
 /**
  * Events of the user's Google calendars: reads answer from the mirror (refreshed when older than a minute),
  * writes go to Google first and then to the mirror, with their domain event in the same transaction.
  */
 export class EventsService {
+  /** Views being aggregated, by cache key. */
+  private readonly building = new Map<string, Promise<JsonView>>();
+
   constructor(
     private readonly sql: Sql,
     private readonly connection: GoogleConnectionService,
@@ -30,8 +33,8 @@ export class EventsService {
     return this.mirror.eventsInRange(userId, [calendar.id], range.from, range.to, limit);
   }
 
-  /** The normalised events of one calendar, as the JSON array text the database aggregates. */
-  async normalized(userId: string, calendarId: string, range: Range, force = false): Promise<string> {
+  /** The normalised events of one calendar, as the JSON array the database aggregates. */
+  async normalized(userId: string, calendarId: string, range: Range, force = false): Promise<JsonView> {
     const calendar = await this.sync.calendar(userId, calendarId);
     const synced = await this.sync.refreshEvents(userId, calendar, force);
     return this.view(userId, [calendar], range, synced);
@@ -41,8 +44,8 @@ export class EventsService {
     return (await this.inCalendar(userId, calendarId, range, force, limit)).map(toGoogleEvent);
   }
 
-  /** Every mirrored calendar of the user (the assistant's view of their agenda), normalised, as JSON text. */
-  async normalizedAcrossCalendars(userId: string, range: Range, force = false): Promise<string> {
+  /** Every mirrored calendar of the user (the assistant's view of their agenda), normalised. */
+  async normalizedAcrossCalendars(userId: string, range: Range, force = false): Promise<JsonView> {
     const { calendars, synced } = await this.freshCalendars(userId, force);
     return this.view(userId, calendars, range, synced);
   }
@@ -51,15 +54,25 @@ export class EventsService {
    * The aggregate, from the process's cache when the calendars' versions read for this request still name it.
    * After a sync those versions are out of date: the database answers and nothing is cached.
    */
-  private async view(userId: string, calendars: MirroredCalendar[], range: Range, synced: boolean): Promise<string> {
+  private async view(userId: string, calendars: MirroredCalendar[], range: Range, synced: boolean): Promise<JsonView> {
     const ids = calendars.map((c) => c.id);
-    if (synced) return this.mirror.normalizedInRange(userId, ids, range.from, range.to);
+    if (synced) return jsonView(await this.mirror.normalizedInRange(userId, ids, range.from, range.to));
     const key = ViewCache.key(userId, calendars, range);
     const cached = this.views.get(key);
     if (cached !== undefined) return cached;
-    const json = await this.mirror.normalizedInRange(userId, ids, range.from, range.to);
-    this.views.set(key, json);
-    return json;
+    // Same key, same versions, same answer: the requests that miss together share one aggregate.
+    const building = this.building.get(key);
+    if (building) return building;
+    const build = this.mirror
+      .normalizedInRange(userId, ids, range.from, range.to)
+      .then((json) => {
+        const view = jsonView(json);
+        this.views.set(key, view);
+        return view;
+      })
+      .finally(() => this.building.delete(key));
+    this.building.set(key, build);
+    return build;
   }
 
   /** The events of the user's calendars that `only` keeps (free/busy reads them). */

@@ -11,6 +11,12 @@ export interface MirroredCalendar extends CalendarRecord {
 
 type Db = Sql | TransactionSql;
 
+/** What a view needs of the Google account: whether the grant was revoked and how old the calendar list is. */
+export interface AccountMarks {
+  revokedAt: Date | null;
+  calendarsSyncedAt: Date | null;
+}
+
 const EVENT_COLUMNS = [
   'userId', 'calendarId', 'id', 'summary', 'description', 'location', 'allDay', 'startAt', 'endAt', 'startDate', 'endDate',
   'attendees', 'status', 'transparency', 'recurrence', 'recurringEventId', 'hangoutLink', 'htmlLink', 'createdAt', 'updatedAt',
@@ -31,6 +37,26 @@ export class MirrorRepository {
       select id, summary, background_color, is_primary as primary, access_role, sync_token, synced_at, version::text as version
       from calendar.calendars where user_id = ${userId}
       order by is_primary desc, position, summary`;
+  }
+
+  /**
+   * The account's sync marks and its mirrored calendars in one round trip (every view starts here).
+   * No account: undefined.
+   */
+  async accountCalendars(userId: string): Promise<{ account: AccountMarks; calendars: MirroredCalendar[] } | undefined> {
+    const rows = await this.sql<(AccountMarks & { [K in keyof MirroredCalendar]: MirroredCalendar[K] | null })[]>`
+      select a.revoked_at, a.calendars_synced_at,
+             c.id, c.summary, c.background_color, c.is_primary as primary, c.access_role, c.sync_token, c.synced_at,
+             c.version::text as version
+      from calendar.google_accounts a left join calendar.calendars c on c.user_id = a.user_id
+      where a.user_id = ${userId}
+      order by c.is_primary desc, c.position, c.summary`;
+    const [first] = rows;
+    if (!first) return undefined;
+    const calendars = rows.flatMap(({ revokedAt: _r, calendarsSyncedAt: _c, id, version, ...rest }) =>
+      id === null || version === null ? [] : [{ ...rest, id, version } as MirroredCalendar],
+    );
+    return { account: { revokedAt: first.revokedAt, calendarsSyncedAt: first.calendarsSyncedAt }, calendars };
   }
 
   /** Replaces the calendar list, keeping the sync state (and events) of calendars that remain. */

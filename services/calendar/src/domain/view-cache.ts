@@ -1,21 +1,46 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { Range } from './dates.js';
 
+const compress = promisify(gzip);
+
+/** A view ready to send: the JSON as UTF-8 bytes (encoded once, not on every answer) and its entity tag. */
+export interface JsonView {
+  body: Buffer;
+  /** Weak: the plain and the gzipped bytes are the same view. */
+  etag: string;
+  /** The gzipped bytes, made on the first request that accepts them and kept with the view. */
+  gzipped: () => Promise<Buffer>;
+}
+
+/** The view of a JSON text the database built; the tag is a hash of the bytes, so equal answers share it. */
+export function jsonView(json: string): JsonView {
+  const body = Buffer.from(json, 'utf8');
+  let gzipped: Promise<Buffer> | undefined;
+  return {
+    body,
+    etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
+    gzipped: () => (gzipped ??= compress(body)),
+  };
+}
+
 /**
- * Views of the mirror (a month's normalised events as JSON text) kept in this process, keyed by the versions of
- * the calendars they were built from. The versions come from the database on every request, so a change made
+ * Views of the mirror (a month's normalised events) kept in this process, keyed by the versions of the
+ * calendars they were built from. The versions come from the database on every request, so a change made
  * by any process (a sync, a write) is a different key: a replica never serves another's stale view.
  */
 export class ViewCache {
-  private readonly entries = new Map<string, string>();
+  private readonly entries = new Map<string, JsonView>();
   private size = 0;
 
-  constructor(private readonly maxChars = 16 * 1024 * 1024) {}
+  constructor(private readonly maxBytes = 16 * 1024 * 1024) {}
 
   static key(userId: string, calendars: { id: string; version: string }[], range: Range): string {
     return JSON.stringify([userId, calendars.map((c) => [c.id, c.version]), range.from.getTime(), range.to.getTime()]);
   }
 
-  get(key: string): string | undefined {
+  get(key: string): JsonView | undefined {
     const value = this.entries.get(key);
     if (value !== undefined) {
       // Most recently used last: eviction takes from the front.
@@ -25,19 +50,19 @@ export class ViewCache {
     return value;
   }
 
-  set(key: string, value: string): void {
-    if (value.length > this.maxChars / 16) return;
+  set(key: string, value: JsonView): void {
+    if (value.body.byteLength > this.maxBytes / 16) return;
     const previous = this.entries.get(key);
     if (previous !== undefined) {
-      this.size -= previous.length;
+      this.size -= previous.body.byteLength;
       this.entries.delete(key);
     }
     this.entries.set(key, value);
-    this.size += value.length;
+    this.size += value.body.byteLength;
     for (const [oldest, old] of this.entries) {
-      if (this.size <= this.maxChars) break;
+      if (this.size <= this.maxBytes) break;
       this.entries.delete(oldest);
-      this.size -= old.length;
+      this.size -= old.body.byteLength;
     }
   }
 }

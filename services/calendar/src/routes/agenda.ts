@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { CalendarEvent, DateRangeQuery, ErrorResponse, FreeSlot, FreeSlotsQuery } from '@asistente/contracts';
-import type { App } from '@asistente/kit';
+import type { App, Logger, ServiceClient } from '@asistente/kit';
 import { parseRange } from '../domain/dates.js';
 import type { EventsService } from '../domain/events.service.js';
 import { DEFAULT_WORKING_HOURS, freeSlots } from '../domain/free-slots.js';
-import { sendJsonText } from './json-text.js';
+import { microsoftBusy } from '../domain/microsoft-busy.js';
+import { sendJsonView } from './json-text.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse };
 /** Free slots are asked for the coming days or weeks, not a year. */
@@ -13,17 +14,24 @@ const MAX_SLOT_RANGE_DAYS = 62;
 /** Calendars whose events take the user's time: their own, not the ones they only subscribe to. */
 const ownCalendar = (c: { accessRole: string | null; primary: boolean }) => c.primary || c.accessRole === 'owner';
 
+interface AgendaDeps {
+  events: EventsService;
+  /** The sibling services (the teams service's Outlook calendar counts as busy time). */
+  services: ServiceClient;
+  log: Logger;
+}
+
 /** The user's agenda across calendars and their free time (the assistant books meetings from these). */
-export async function agendaRoutes(app: App, { events }: { events: EventsService }): Promise<void> {
+export async function agendaRoutes(app: App, { events, services, log }: AgendaDeps): Promise<void> {
   app.get('/events', {
     schema: { querystring: DateRangeQuery, response: { 200: Type.Array(CalendarEvent), ...errors } },
     handler: async (request, reply) => {
       const { dateFrom, dateTo, calendarId, refresh } = request.query;
       const range = parseRange(dateFrom, dateTo);
-      const json = calendarId
+      const view = calendarId
         ? await events.normalized(request.user.id, calendarId, range, refresh === true)
         : await events.normalizedAcrossCalendars(request.user.id, range, refresh === true);
-      return sendJsonText(reply, json);
+      return sendJsonView(request, reply, view);
     },
   });
 
@@ -38,9 +46,14 @@ export async function agendaRoutes(app: App, { events }: { events: EventsService
         ...(workEnd ? { end: workEnd } : {}),
         ...(timeZone ? { timeZone } : {}),
       };
-      const busy = (await events.acrossCalendars(request.user.id, range, false, ownCalendar))
+      const [google, outlook] = await Promise.all([
+        events.acrossCalendars(request.user.id, range, false, ownCalendar),
+        microsoftBusy(services, log, request.user.id, range),
+      ]);
+      const busy = google
         .filter((e) => e.transparency !== 'transparent' && e.status !== 'cancelled')
-        .map((e) => ({ start: e.startAt.getTime(), end: e.endAt.getTime() }));
+        .map((e) => ({ start: e.startAt.getTime(), end: e.endAt.getTime() }))
+        .concat(outlook);
       return freeSlots(busy, range.from.getTime(), range.to.getTime(), durationMinutes, hours, Date.now()).map((s) => ({
         start: new Date(s.start).toISOString(),
         end: new Date(s.end).toISOString(),

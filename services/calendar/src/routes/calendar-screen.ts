@@ -15,7 +15,7 @@ import type { CalendarSyncService } from '../domain/calendar-sync.service.js';
 import { checkRange, parseRange } from '../domain/dates.js';
 import type { EventsService } from '../domain/events.service.js';
 import { toCalendarEntry } from './calendar-entry.js';
-import { sendJsonText } from './json-text.js';
+import { sendJsonView } from './json-text.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse };
 const RangeOnly = Type.Object({
@@ -48,7 +48,7 @@ export async function calendarScreenRoutes(app: App, { sync, events }: { sync: C
       const range = dateFrom || dateTo
         ? parseRange(dateFrom ?? '', dateTo ?? '')
         : monthRange(now.getUTCFullYear(), now.getUTCMonth() + 1);
-      return sendJsonText(reply, await events.normalized(request.user.id, request.params.calendarId, range, refresh === true));
+      return sendJsonView(request, reply, await events.normalized(request.user.id, request.params.calendarId, range, refresh === true));
     },
   });
 
@@ -56,7 +56,7 @@ export async function calendarScreenRoutes(app: App, { sync, events }: { sync: C
     schema: { params: MonthParams, querystring: Type.Object({ refresh: Type.Optional(Type.Boolean()) }), response: { 200: Type.Array(CalendarEvent), ...errors } },
     handler: async (request, reply) => {
       const { calendarId, year, month } = request.params;
-      return sendJsonText(reply, await events.normalized(request.user.id, calendarId, monthRange(year, month), request.query.refresh === true));
+      return sendJsonView(request, reply, await events.normalized(request.user.id, calendarId, monthRange(year, month), request.query.refresh === true));
     },
   });
 

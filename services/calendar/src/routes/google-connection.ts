@@ -5,7 +5,14 @@ import type { GoogleConnectionService } from '../domain/google-connection.servic
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 503: ErrorResponse };
 
 /** Google's OAuth: the consent URL, the public callback, status and disconnect. */
-export async function googleConnectionRoutes(app: App, { connection, publicUrl }: { connection: GoogleConnectionService; publicUrl: string }): Promise<void> {
+interface ConnectionDeps {
+  connection: GoogleConnectionService;
+  publicUrl: string;
+  /** Runs the disconnect (`forget`) so that the push channels are stopped at Google while the grant still works. */
+  disconnecting: (userId: string, forget: () => Promise<void>) => Promise<void>;
+}
+
+export async function googleConnectionRoutes(app: App, { connection, publicUrl, disconnecting }: ConnectionDeps): Promise<void> {
   app.get('/google/redirect', {
     schema: { response: { 200: UrlResponse, ...errors } },
     handler: (request) => ({ url: connection.authorizationUrl(request.user.id) }),
@@ -29,7 +36,8 @@ export async function googleConnectionRoutes(app: App, { connection, publicUrl }
   app.post('/google/google-calendar/disconnect', {
     schema: { response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
-      await connection.disconnect(request.user.id);
+      const userId = request.user.id;
+      await disconnecting(userId, () => connection.disconnect(userId));
       return { success: true as const };
     },
   });

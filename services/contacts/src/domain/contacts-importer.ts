@@ -1,5 +1,5 @@
 import type { ImportReport } from '@asistente/contracts';
-import { badRequest, createEvent, type Database, type Logger, type Outbox, type Sql, type TextRow, type TransactionSql } from '@asistente/kit';
+import { allowLongStatements, badRequest, createEvent, type Database, type EventEnvelope, type Logger, type Outbox, type Sql, type TextRow, type TransactionSql } from '@asistente/kit';
 import { readCsv, type ColumnMapping } from './csv-records.js';
 import { importRow, TAG_SEPARATOR } from './import-row.js';
 
@@ -33,6 +33,9 @@ function emptyBatch(): Batch {
   return { line: [], firstName: [], lastName: [], email: [], phone: [], company: [], tags: [], phoneE164: [] };
 }
 
+/** What an import event announces: the counts of one batch (and the failures read since the last one). */
+type ImportCounts = { created: number; updated: number; skipped: number; failed: number };
+
 /** What one batch did (or would do) to the contacts with an email, by lowercased address. */
 interface BatchOutcome {
   keys: { key: string; inserted: boolean }[];
@@ -49,8 +52,10 @@ const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve)
  * flat. A dry run reads the same batches against the stored contacts and
  * writes nothing at all (no staging table, no WAL). Counts are per address
  * across the whole file: an address seen in several batches counts once.
- * An import stopped midway (a crash) leaves the batches already merged;
- * importing the same file again completes it, since the merge is an upsert.
+ * An import stopped midway (a crash) leaves the batches already merged, each
+ * with its event (appended in the batch's transaction, so analytics counts
+ * exactly what was written); importing the same file again completes it,
+ * since the merge is an upsert and unchanged rows are skipped.
  */
 export class ContactsImporter {
   constructor(
@@ -69,9 +74,30 @@ export class ContactsImporter {
     const updated = new Set<string>();
     let createdWithoutEmail = 0;
 
+    let eventsAppended = 0;
+    let failedAnnounced = 0;
+    // What a batch adds to the import's counts: an address counts once across the whole file.
+    const batchCounts = (outcome: BatchOutcome, rows: number): ImportCounts => {
+      let batchCreated = outcome.insertedWithoutEmail;
+      let batchUpdated = 0;
+      for (const { key, inserted } of outcome.keys) {
+        if (inserted) batchCreated++;
+        else if (!created.has(key) && !updated.has(key)) batchUpdated++;
+      }
+      return { created: batchCreated, updated: batchUpdated, skipped: rows - batchCreated - batchUpdated, failed: failed - failedAnnounced };
+    };
     const apply = async (batch: Batch) => {
-      const outcome = dryRun ? await this.compare(userId, batch) : await this.merge(userId, batch);
-      for (const { key, inserted } of outcome.keys) (inserted ? created : updated).add(key);
+      const outcome = dryRun
+        ? await this.compare(userId, batch)
+        : await this.merge(userId, batch, (merged) => createEvent('contacts.contact.imported', userId, batchCounts(merged, batch.line.length)));
+      if (!dryRun) {
+        eventsAppended++;
+        failedAnnounced = failed;
+      }
+      for (const { key, inserted } of outcome.keys) {
+        if (inserted) created.add(key);
+        else if (!created.has(key)) updated.add(key);
+      }
       createdWithoutEmail += outcome.insertedWithoutEmail;
       await yieldToOthers();
     };
@@ -92,7 +118,6 @@ export class ContactsImporter {
         batch = emptyBatch();
       }
     }
-    if (batch.line.length > 0) await apply(batch);
     if (records === 0 && csv.unreadable.length === 0) {
       throw badRequest('El archivo no tiene filas de contactos: solo la cabecera', 'CSV_NO_ROWS');
     }
@@ -101,8 +126,8 @@ export class ContactsImporter {
       if (errors.length < MAX_REPORTED_ERRORS) errors.push(bad);
     }
     errors.sort((a, b) => a.line - b.line);
+    if (batch.line.length > 0) await apply(batch);
 
-    for (const key of created) updated.delete(key);
     const report: ImportReport = {
       created: created.size + createdWithoutEmail,
       updated: updated.size,
@@ -112,11 +137,11 @@ export class ContactsImporter {
     };
     report.skipped = valid - report.created - report.updated;
     if (dryRun) return report;
-    await this.db.sql.begin((tx) =>
-      this.outbox.append(tx, [
-        createEvent('contacts.contact.imported', userId, { created: report.created, updated: report.updated, skipped: report.skipped, failed }),
-      ]),
-    );
+    // Failures after the last batch (or a file of nothing but failures) are announced on their own.
+    if (eventsAppended === 0 || failed > failedAnnounced) {
+      const rest: ImportCounts = { created: 0, updated: 0, skipped: 0, failed: failed - failedAnnounced };
+      await this.db.sql.begin((tx) => this.outbox.append(tx, [createEvent('contacts.contact.imported', userId, rest)]));
+    }
     if (report.created + report.updated >= SETTLE_AFTER_ROWS) await this.settle();
     return report;
   }
@@ -129,10 +154,12 @@ export class ContactsImporter {
    * database user that does not own the table) is logged, not answered.
    */
   private async settle(): Promise<void> {
-    const sql = this.db.sql;
     try {
-      await sql`select gin_clean_pending_list('contacts.contacts_search_trgm'::regclass)`;
-      await sql`analyze contacts.contacts`;
+      await this.db.sql.begin(async (tx) => {
+        await allowLongStatements(tx);
+        await tx`select gin_clean_pending_list('contacts.contacts_search_trgm'::regclass)`;
+        await tx`analyze contacts.contacts`;
+      });
     } catch (error) {
       this.log.warn({ err: error }, 'table statistics not refreshed after a large import');
     }
@@ -155,8 +182,10 @@ export class ContactsImporter {
    * tags are merged); unchanged contacts are not rewritten. Rows without one
    * are new contacts. One transaction per batch.
    */
-  private merge(userId: string, batch: Batch): Promise<BatchOutcome> {
+  private merge(userId: string, batch: Batch, announce: (outcome: BatchOutcome) => EventEnvelope): Promise<BatchOutcome> {
     return this.db.sql.begin(async (tx) => {
+      // An import's batch may outlast the requests' statement timeout on a busy server.
+      await allowLongStatements(tx);
       const keys = await tx<{ key: string; inserted: boolean }[]>`
         with source as (${this.source(tx, batch)})
         insert into contacts.contacts as c (user_id, first_name, last_name, email, phone, company, tags, phone_e164)
@@ -181,7 +210,9 @@ export class ContactsImporter {
           ${batch.phone}::text[], ${batch.company}::text[], ${batch.tags}::text[], ${batch.phoneE164}::text[])
           as r(first_name, last_name, email, phone, company, tags, phone_e164)
         where email is null`;
-      return { keys: [...keys], insertedWithoutEmail: inserted.count };
+      const outcome = { keys: [...keys], insertedWithoutEmail: inserted.count };
+      await this.outbox.append(tx, [announce(outcome)]);
+      return outcome;
     });
   }
 

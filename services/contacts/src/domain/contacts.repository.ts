@@ -1,6 +1,7 @@
 import { CONTACTS_TOTAL_CAP, type ContactSort, type ContactStats } from '@asistente/contracts';
-import type { Sql, TransactionSql } from '@asistente/kit';
+import { withoutStatementTimeout, type Sql, type TransactionSql } from '@asistente/kit';
 import type { ContactFields, ContactRow } from './contact.js';
+import { SearchTotals } from './search-totals.js';
 
 export interface ListFilter {
   search?: string | undefined;
@@ -54,6 +55,66 @@ export function searchTerm(search: string): string {
   return search;
 }
 
+/**
+ * The part of a long term the trigram index is asked for, when the whole term
+ * would make it read posting lists shared by most rows; the whole term is
+ * then checked on the few rows found. A term matches within its own part, so
+ * nothing is lost. Two cases, where the common part of the text comes first:
+ * a word with a number ('Nombre4242', 'contacto4242': the letters are in
+ * every row, the number in few), read from its last letter on ('e4242');
+ * and a phone's digits, whose first ones (country, '6' of a Spanish mobile)
+ * every phone shares, read from their last five.
+ */
+export function indexedPart(term: string): string | undefined {
+  if (/^\d+$/.test(term)) return term.length > 5 ? term.slice(-5) : undefined;
+  const numbered = /\p{L}\d{2,}$/u.exec(term) ?? /\p{L}\d{2,}/u.exec(term);
+  return numbered && numbered[0].length < term.length ? numbered[0] : undefined;
+}
+
+/** Short terms searched as the start of a word: letters and digits only, once folded. */
+const WORD_PREFIX = /^[a-z0-9]{1,2}$/;
+
+/** What starts a word in the search column: its start, or a separator found in names, mails and phones. */
+const WORD_START = "(^|[ @._+()/,'&-])";
+
+/** Close to contacts.fold (unaccent + lower), to pick the path; the SQL folds the term itself. */
+function foldInJs(term: string): string {
+  return term.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** How a query takes a value: as a parameter, or written into its text (`inline`). */
+type Bind = (value: string) => ReturnType<Sql['unsafe']>;
+
+/**
+ * A string as an SQL literal: an E'' string whose backslashes and quotes are
+ * escaped, so it means the same whatever standard_conforming_strings says.
+ * NUL cannot be sent in a query's text (the input guard refuses it anyway).
+ */
+export function sqlLiteral(value: string): string {
+  if (value.includes('\0')) throw new Error('NUL in an SQL literal');
+  return `E'${value.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+function safeInteger(value: number): number {
+  if (!Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`);
+  return value;
+}
+
+/**
+ * Sends a search with its values written in its text, as an unnamed
+ * statement: one round trip, planned with its own values. Prepared, the
+ * statement would be the same for every term, and after a few runs PostgreSQL
+ * may keep one generic plan for all: a walk in list order is right for
+ * 'empresa' (every row) and reads a million rows for 'zurbaran' (100), the
+ * trigram index the other way round. Unprepared with parameters, postgres.js
+ * asks the server their types first: two round trips for every search.
+ */
+function plannedEachTime<Query extends object>(query: Query): Query {
+  // postgres.js reads `options.prepare` per query when it sends it (as sql.unsafe's option does).
+  (query as unknown as { options: { prepare?: boolean } }).options.prepare = false;
+  return query;
+}
+
 /** The ORDER BY of a list order; each has an index to walk, both ways, with the id as tie-breaker. */
 function orderBy(sql: Sql, { sort, order }: ListOrder) {
   const dir = order === 'asc' ? sql`asc` : sql`desc`;
@@ -68,19 +129,45 @@ function orderBy(sql: Sql, { sort, order }: ListOrder) {
 }
 
 export class ContactsRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly totals = new SearchTotals(),
+  ) {}
 
-  where(userId: string, filter: ListFilter) {
+  /** Values as parameters (statements that may be prepared). */
+  private readonly param: Bind = (value) => this.sql`${value}`;
+  /** Values in the text (searches sent by `plannedEachTime`, which must carry no parameter). */
+  private readonly inline: Bind = (value) => this.sql.unsafe(sqlLiteral(value));
+  private readonly integer = (value: number) => this.sql.unsafe(String(safeInteger(value)));
+
+  where(userId: string, filter: ListFilter, bind: Bind = this.param) {
     const sql = this.sql;
     const term = filter.search?.trim() ? searchTerm(filter.search.trim()) : undefined;
-    // A term under three characters has no trigram: the trigram index would
-    // read all of itself. `search || ''` keeps the planner off it, on the
-    // walk in list order, which a short common term stops early.
-    const column = term && term.length < 3 ? sql`(search || '')` : sql`search`;
     return sql`
-      user_id = ${userId}
-      ${term ? sql`and ${column} like contacts.fold(${likePattern(term)})` : sql``}
-      ${filter.tag ? sql`and tags @> ${[filter.tag]}::text[]` : sql``}`;
+      user_id = ${bind(userId)}::uuid
+      ${term ? sql`and ${this.matches(term, bind)}` : sql``}
+      ${filter.tag ? sql`and tags @> array[${bind(filter.tag)}]::text[]` : sql``}`;
+  }
+
+  /**
+   * The search condition. A term of three characters or more is a substring
+   * (the trigram index). A shorter one has no trigram of its own, so a
+   * substring would read every row when it is rare: a short term of letters
+   * and digits matches the start of a word instead, which the same index
+   * finds through the word-start trigrams ('  z', ' zq') that pg_trgm draws
+   * from a regex whose separators are listed characters (a negated class or
+   * \m would give it none). Anything else keeps the substring, off the index
+   * (`search || ''`), on the walk in list order that a common term stops early.
+   */
+  private matches(term: string, bind: Bind) {
+    const sql = this.sql;
+    if (term.length >= 3) {
+      const part = indexedPart(term);
+      if (!part) return sql`search like contacts.fold(${bind(likePattern(term))})`;
+      return sql`search like contacts.fold(${bind(likePattern(part))}) and (search || '') like contacts.fold(${bind(likePattern(term))})`;
+    }
+    if (WORD_PREFIX.test(foldInJs(term))) return sql`search ~ (${bind(WORD_START)} || contacts.fold(${bind(term)}))`;
+    return sql`(search || '') like contacts.fold(${bind(likePattern(term))})`;
   }
 
   /** The WHERE of a bulk action's selection: the user's contacts among the ids, or matching the filter. */
@@ -91,11 +178,9 @@ export class ContactsRepository {
 
   /**
    * One page in the requested order and the total matching. Unfiltered, the
-   * total comes from owner_counts in the same query. Filtered, the matches
-   * are gathered once up to the cap (the trigram index finds a rare term's
-   * few rows; a common term fills the cap from the first rows read), counted
-   * and paged in the same query; past the cap the total is "more than", and
-   * the page walks the order's index, where a common term's rows are dense.
+   * total comes from owner_counts in the same query. Filtered, a total counted
+   * for the same filter at the user's current contacts version is reused and
+   * only the page is read; otherwise the total is counted with the page.
    */
   async page(userId: string, filter: ListFilter, order: ListOrder, limit: number, offset: number): Promise<Page> {
     const sql = this.sql;
@@ -108,44 +193,69 @@ export class ContactsRepository {
         order by ${orderBy(sql, order)}
         limit ${limit} offset ${offset}`;
       // Past the last page no row carries the total.
-      if (rows.length === 0) return { rows, total: offset === 0 ? 0 : await this.count(userId, filter), totalCapped: false };
+      if (rows.length === 0) return { rows, total: offset === 0 ? 0 : await this.count(userId), totalCapped: false };
       return { rows: rows.map(withoutTotal), total: Number(rows[0]!.total ?? 0), totalCapped: false };
     }
-    const found = await sql<(Partial<ContactRow> & { matched: string })[]>`
-      with matches as materialized (
-        select id from contacts.contacts where ${this.where(userId, filter)} limit ${CONTACTS_TOTAL_CAP + 1}
-      ), counted as (select count(*) as matched from matches)
-      select counted.matched, page.*
-      from counted left join lateral (
-        select ${sql.unsafe(ROW_COLUMNS)} from contacts.contacts
-        where id in (select id from matches) and counted.matched <= ${CONTACTS_TOTAL_CAP}
+    const key = SearchTotals.key(userId, filter.search?.trim() ? searchTerm(filter.search.trim()) : '', filter.tag);
+    const known = this.totals.get(key);
+    if (known) {
+      const paged = await this.filteredPage(userId, filter, order, limit, offset);
+      if (paged.version === known.version) return capped(paged.rows, known.matched);
+    }
+    const counted = await this.countedPage(userId, filter, order, limit, offset);
+    if (counted.version !== undefined) this.totals.set(key, { version: counted.version, matched: counted.matched });
+    return capped(counted.rows, counted.matched);
+  }
+
+  /** A filtered page alone, with the user's contacts version read in the same statement. */
+  private async filteredPage(userId: string, filter: ListFilter, order: ListOrder, limit: number, offset: number) {
+    const sql = this.sql;
+    const found = await plannedEachTime(sql<(Partial<ContactRow> & { version: string })[]>`
+      select owner.version, page.*
+      from (select version from contacts.owner_counts where user_id = ${this.inline(userId)}::uuid) owner
+      left join lateral (
+        select ${sql.unsafe(ROW_COLUMNS)} from contacts.contacts where ${this.where(userId, filter, this.inline)}
         order by ${orderBy(sql, order)}
-        limit ${limit} offset ${offset}
-      ) page on true`;
-    const matched = Number(found[0]?.matched ?? 0);
-    if (matched <= CONTACTS_TOTAL_CAP) {
-      const rows = found.filter((r) => r.id !== null && r.id !== undefined).map(withoutMatched);
-      return { rows, total: matched, totalCapped: false };
-    }
-    return { rows: await this.list(userId, filter, order, limit, offset), total: CONTACTS_TOTAL_CAP, totalCapped: true };
+        limit ${this.integer(limit)} offset ${this.integer(offset)}
+      ) page on true`);
+    return { version: found[0]?.version, rows: pageRows(found) };
   }
 
-  async list(userId: string, filter: ListFilter, order: ListOrder, limit: number, offset: number): Promise<ContactRow[]> {
-    return this.sql<ContactRow[]>`
-      select ${this.sql.unsafe(ROW_COLUMNS)}
-      from contacts.contacts
-      where ${this.where(userId, filter)}
-      order by ${orderBy(this.sql, order)}
-      limit ${limit} offset ${offset}`;
+  /**
+   * A filtered page and its total, counted up to the cap, in one query: the
+   * matches are gathered once up to the cap (the trigram index finds a rare
+   * term's few rows; a common term fills the cap from the first rows read),
+   * counted and paged from the rows already read (no second visit by id); past
+   * the cap the total is "more than", and the page walks the order's index,
+   * where a common term's rows are dense.
+   */
+  private async countedPage(userId: string, filter: ListFilter, order: ListOrder, limit: number, offset: number) {
+    const sql = this.sql;
+    const found = await plannedEachTime(sql<(Partial<ContactRow> & { matched: string; version: string | null })[]>`
+      with matches as materialized (
+        select ${sql.unsafe(ROW_COLUMNS)} from contacts.contacts where ${this.where(userId, filter, this.inline)} limit ${this.integer(CONTACTS_TOTAL_CAP + 1)}
+      ), counted as (
+        select count(*) as matched, (select version from contacts.owner_counts where user_id = ${this.inline(userId)}::uuid) as version from matches
+      )
+      select counted.matched, counted.version, page.*
+      from counted left join lateral (
+        (select * from matches
+          where counted.matched <= ${this.integer(CONTACTS_TOTAL_CAP)}
+          order by ${orderBy(sql, order)}
+          limit ${this.integer(limit)} offset ${this.integer(offset)})
+        union all
+        (select ${sql.unsafe(ROW_COLUMNS)} from contacts.contacts
+          where counted.matched > ${this.integer(CONTACTS_TOTAL_CAP)} and ${this.where(userId, filter, this.inline)}
+          order by ${orderBy(sql, order)}
+          limit ${this.integer(limit)} offset ${this.integer(offset)})
+      ) page on true`);
+    return { matched: Number(found[0]?.matched ?? 0), version: found[0]?.version ?? undefined, rows: pageRows(found) };
   }
 
-  async count(userId: string, filter: ListFilter): Promise<number> {
-    if (!filter.search?.trim() && !filter.tag) {
-      const [row] = await this.sql<{ total: string }[]>`select total from contacts.owner_counts where user_id = ${userId}`;
-      return Number(row?.total ?? 0);
-    }
-    const [row] = await this.sql<{ count: string }[]>`select count(*) from contacts.contacts where ${this.where(userId, filter)}`;
-    return Number(row?.count ?? 0);
+  /** The user's number of contacts, kept by triggers in owner_counts. */
+  async count(userId: string): Promise<number> {
+    const [row] = await this.sql<{ total: string }[]>`select total from contacts.owner_counts where user_id = ${userId}`;
+    return Number(row?.total ?? 0);
   }
 
   async countOwned(userId: string, ids: string[]): Promise<number> {
@@ -206,11 +316,12 @@ export class ContactsRepository {
 
   /** Rows in list order, fetched in chunks so an export never holds the whole table. */
   cursor(userId: string, selection: Selection, order: ListOrder = DEFAULT_ORDER, chunk = 2000): AsyncIterable<ContactRow[]> {
-    return this.sql<ContactRow[]>`
+    // The reader paces the cursor (a slow download): no statement timeout on it.
+    return withoutStatementTimeout(this.sql, (sql) => sql<ContactRow[]>`
       select first_name, last_name, email, phone, company, tags
       from contacts.contacts
       where ${this.selection(userId, selection)}
-      order by ${orderBy(this.sql, order)}`.cursor(chunk);
+      order by ${orderBy(this.sql, order)}`.cursor(chunk));
   }
 }
 
@@ -218,6 +329,12 @@ function withoutTotal({ total: _total, ...row }: ContactRow & { total: string | 
   return row;
 }
 
-function withoutMatched({ matched: _matched, ...row }: Partial<ContactRow> & { matched: string }): ContactRow {
-  return row as ContactRow;
+/** The contacts of a page query's rows (a page past the last match is one row of nulls from the left join). */
+function pageRows(found: (Partial<ContactRow> & { matched?: string; version?: string | null })[]): ContactRow[] {
+  return found.filter((r) => r.id !== null && r.id !== undefined).map(({ matched: _matched, version: _version, ...row }) => row as ContactRow);
+}
+
+/** A page with its total: past the cap, the total is the cap and "more than". */
+function capped(rows: ContactRow[], matched: number): Page {
+  return matched <= CONTACTS_TOTAL_CAP ? { rows, total: matched, totalCapped: false } : { rows, total: CONTACTS_TOTAL_CAP, totalCapped: true };
 }

@@ -1,10 +1,10 @@
-import type { FetchMessageObject, ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import type { MailFolder } from '@asistente/contracts';
 import { createEvent, type Logger, type Outbox, type Sql } from '@asistente/kit';
 import type { MailAccount } from './account.js';
 import { mapFolders } from './folders.js';
-import type { MessagesRepository, NewMessage } from './messages.repository.js';
-import { parseMessage } from './parse-message.js';
+import type { FolderState, MessagesRepository, NewMessage } from './messages.repository.js';
+import { fetchedPart, hasAttachments, PREVIEW_BYTES, previewPart, SUMMARY_QUERY, summaryOf, type TextPart } from './message-summary.js';
 
 export interface SyncWindow {
   /** First sync (or after a UIDVALIDITY change): messages of the last `days`… */
@@ -18,7 +18,8 @@ export interface FolderResult {
   inserted: number;
 }
 
-const FETCH_BATCH = 200;
+/** Messages per fetch and per insert transaction. */
+const FETCH_BATCH = 500;
 const ROLES: MailFolder[] = ['inbox', 'sent', 'drafts', 'trash'];
 
 /**
@@ -47,13 +48,62 @@ export class MailboxSync {
     return results;
   }
 
-  private async parse(account: MailAccount, role: MailFolder, message: FetchMessageObject): Promise<NewMessage> {
-    const internal = message.internalDate instanceof Date ? message.internalDate : new Date(message.internalDate ?? Date.now());
-    const mail = await parseMessage(message.source!, internal);
-    if (mail.parseError) {
-      this.log.warn({ accountId: account.id, folder: role, uid: message.uid, reason: mail.parseError }, 'message kept unparsed');
+  /**
+   * Envelope, flags and structure of a batch, plus the start of each message's first text part for the
+   * preview: `1` in one go (single-part and most multipart/alternative mail), other parts in a second
+   * fetch per part number. The body itself is fetched when the mail is opened.
+   */
+  private async fetchSummaries(client: ImapFlow, batch: number[]): Promise<NewMessage[]> {
+    const range = batch.join(',');
+    const fetched = await client.fetchAll(
+      range,
+      { ...SUMMARY_QUERY, headers: [...SUMMARY_QUERY.headers], bodyParts: [{ key: '1', start: 0, maxLength: PREVIEW_BYTES }] },
+      { uid: true },
+    );
+    const elsewhere = new Map<string, number[]>();
+    const parts = new Map<number, TextPart | undefined>();
+    for (const message of fetched) {
+      const part = previewPart(message.bodyStructure);
+      parts.set(message.uid, part);
+      if (part && part.key !== '1') elsewhere.set(part.key, [...(elsewhere.get(part.key) ?? []), message.uid]);
     }
-    return { uid: message.uid, isRead: message.flags?.has('\\Seen') ?? false, parsed: mail };
+    const previews = new Map<number, Buffer | undefined>();
+    for (const [key, uids] of elsewhere) {
+      const rows = await client.fetchAll(uids.join(','), { uid: true, bodyParts: [{ key, start: 0, maxLength: PREVIEW_BYTES }] }, { uid: true });
+      for (const row of rows) previews.set(row.uid, fetchedPart(row));
+    }
+    return fetched.map((message) => {
+      const part = parts.get(message.uid);
+      const raw = part?.key === '1' ? fetchedPart(message) : previews.get(message.uid);
+      return {
+        uid: message.uid,
+        isRead: message.flags?.has('\\Seen') ?? false,
+        parsed: summaryOf(message, raw, part),
+        hasAttachments: hasAttachments(message.bodyStructure),
+        bodyFetched: false,
+      };
+    });
+  }
+
+  private condstore(client: ImapFlow): boolean {
+    return client.enabled.has('CONDSTORE') && client.mailbox !== false && !client.mailbox.noModseq && client.mailbox.highestModseq !== undefined;
+  }
+
+  /**
+   * Read flags and expunges of what is already here. With CONDSTORE only the flags changed since the last
+   * sync travel (CHANGEDSINCE), and expunges come from one UID SEARCH; without it every flag is read.
+   */
+  private async syncFlags(client: ImapFlow, account: MailAccount, role: MailFolder, lastUid: number, since: bigint | null): Promise<void> {
+    const incremental = since !== null && this.condstore(client);
+    const flags = new Map<number, boolean>();
+    const options = incremental ? { uid: true, changedSince: since } : { uid: true };
+    if (!incremental || client.mailbox === false || client.mailbox.highestModseq !== since) {
+      for await (const message of client.fetch(`1:${lastUid}`, { uid: true, flags: true }, options)) {
+        flags.set(message.uid, message.flags?.has('\\Seen') ?? false);
+      }
+    }
+    const present = incremental ? ((await client.search({ uid: `1:${lastUid}` }, { uid: true })) || []) : undefined;
+    await this.messages.applyServerState(account.id, role, lastUid, flags, present);
   }
 
   /** Server paths of each role, for moves (Trash) and appends (Sent). */
@@ -66,7 +116,7 @@ export class MailboxSync {
     account: MailAccount,
     role: MailFolder,
     path: string,
-    known: { uidValidity: bigint; lastUid: number } | undefined,
+    known: FolderState | undefined,
   ): Promise<FolderResult> {
     const lock = await client.getMailboxLock(path);
     try {
@@ -94,15 +144,12 @@ export class MailboxSync {
       let highest = lastUid;
       const batches: number[][] = [];
       for (let i = 0; i < uids.length; i += FETCH_BATCH) batches.push(uids.slice(i, i + FETCH_BATCH));
-      const fetchBatch = (batch: number[]) =>
-        client.fetchAll(batch.join(','), { uid: true, flags: true, source: true, internalDate: true }, { uid: true });
-      // Pipelined: the next batch streams in from the server while this one is parsed and stored.
-      let next = batches[0] ? fetchBatch(batches[0]) : undefined;
+      // Pipelined: the next batch streams in from the server while this one is stored.
+      let next = batches[0] ? this.fetchSummaries(client, batches[0]) : undefined;
       for (let b = 0; b < batches.length; b++) {
         const batch = batches[b]!;
-        const fetched = await next!;
-        next = batches[b + 1] ? fetchBatch(batches[b + 1]!) : undefined;
-        const parsed = await Promise.all(fetched.filter((m) => m.source).map((message) => this.parse(account, role, message)));
+        const parsed = await next!;
+        next = batches[b + 1] ? this.fetchSummaries(client, batches[b + 1]!) : undefined;
         const batchHighest = Math.max(highest, ...batch);
         const ids = await this.sql.begin(async (tx) => {
           const ids = await this.messages.insertMany(tx, account.userId, account.id, role, parsed);
@@ -121,13 +168,9 @@ export class MailboxSync {
       }
       if (uids.length === 0) await this.messages.saveFolder(this.sql, account.id, { role, path, uidValidity, lastUid: highest });
 
-      if (!fresh && lastUid > 0) {
-        const flags = new Map<number, boolean>();
-        for await (const message of client.fetch(`1:${lastUid}`, { uid: true, flags: true }, { uid: true })) {
-          flags.set(message.uid, message.flags?.has('\\Seen') ?? false);
-        }
-        await this.messages.applyServerState(account.id, role, lastUid, flags);
-      }
+      if (!fresh && lastUid > 0) await this.syncFlags(client, account, role, lastUid, known.highestModseq ?? null);
+      // Taken at SELECT: a change made while this sync ran has a higher modseq and is read next time.
+      await this.messages.saveModseq(account.id, role, this.condstore(client) ? (mailbox.highestModseq ?? null) : null);
       return { folder: role, inserted };
     } finally {
       lock.release();

@@ -7,6 +7,8 @@ export interface FolderState {
   path: string;
   uidValidity: bigint;
   lastUid: number;
+  /** HIGHESTMODSEQ when the flags were last read (CONDSTORE servers only). */
+  highestModseq?: bigint | null;
 }
 
 export interface MessageSummaryRow {
@@ -32,6 +34,7 @@ export interface MessageRow extends MessageSummaryRow {
   replyTo: string | null;
   textBody: string;
   htmlBody: string | null;
+  bodyFetched: boolean;
 }
 
 export interface AttachmentInfoRow {
@@ -49,6 +52,9 @@ export interface NewMessage {
   uid: number;
   isRead: boolean;
   parsed: ParsedMessage;
+  hasAttachments: boolean;
+  /** False when only the summary was fetched: the body and attachments come on first open. */
+  bodyFetched: boolean;
 }
 
 export interface ListFilter {
@@ -60,14 +66,36 @@ export interface ListFilter {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** The `email.attachments` rows of one message, in the order the mail lists them. */
+function attachmentRows(messageId: string, attachments: ParsedMessage['attachments']) {
+  return attachments.map((a, position) => ({ messageId, position, name: a.name, contentType: a.contentType, size: a.size, content: a.content }));
+}
+
 /** `email.folders`, `email.messages` and `email.attachments`: the local copy of each mailbox. */
 export class MessagesRepository {
   constructor(private readonly sql: Sql) {}
 
   async folders(accountId: string): Promise<Map<MailFolder, FolderState>> {
-    const rows = await this.sql<{ role: MailFolder; path: string; uidValidity: string; lastUid: string }[]>`
-      select role, path, uid_validity, last_uid from email.folders where account_id = ${accountId}`;
-    return new Map(rows.map((r) => [r.role, { role: r.role, path: r.path, uidValidity: BigInt(r.uidValidity), lastUid: Number(r.lastUid) }]));
+    const rows = await this.sql<{ role: MailFolder; path: string; uidValidity: string; lastUid: string; highestModseq: string | null }[]>`
+      select role, path, uid_validity, last_uid, highest_modseq from email.folders where account_id = ${accountId}`;
+    return new Map(
+      rows.map((r) => [
+        r.role,
+        {
+          role: r.role,
+          path: r.path,
+          uidValidity: BigInt(r.uidValidity),
+          lastUid: Number(r.lastUid),
+          highestModseq: r.highestModseq === null ? null : BigInt(r.highestModseq),
+        },
+      ]),
+    );
+  }
+
+  /** Saved once the flags up to it are applied, so a sync cut short reads them again. */
+  async saveModseq(accountId: string, folder: MailFolder, modseq: bigint | null): Promise<void> {
+    await this.sql`update email.folders set highest_modseq = ${modseq === null ? null : modseq.toString()}
+      where account_id = ${accountId} and role = ${folder}`;
   }
 
   async saveFolder(tx: TransactionSql | Sql, accountId: string, state: FolderState): Promise<void> {
@@ -86,7 +114,7 @@ export class MessagesRepository {
   /** Inserts what is not there yet; answers the ids of the rows actually inserted. */
   async insertMany(tx: TransactionSql, userId: string, accountId: string, folder: MailFolder, messages: NewMessage[]): Promise<string[]> {
     if (messages.length === 0) return [];
-    const rows = messages.map(({ uid, isRead, parsed }) => ({
+    const rows = messages.map(({ uid, isRead, parsed, hasAttachments, bodyFetched }) => ({
       userId,
       accountId,
       folder,
@@ -103,31 +131,32 @@ export class MessagesRepository {
       htmlBody: parsed.html,
       preview: parsed.preview,
       isRead,
-      hasAttachments: parsed.attachments.length > 0,
+      hasAttachments,
       parseError: parsed.parseError,
       sentAt: parsed.sentAt,
+      bodyFetched,
     }));
     const inserted = await tx<{ id: string; uid: string }[]>`
       insert into email.messages ${tx(rows)}
       on conflict (account_id, folder, uid) do nothing
       returning id, uid`;
     const byUid = new Map(messages.map((m) => [m.uid, m]));
-    const attachments = inserted.flatMap(({ id, uid }) =>
-      (byUid.get(Number(uid))?.parsed.attachments ?? []).map((a, position) => ({
-        messageId: id,
-        position,
-        name: a.name,
-        contentType: a.contentType,
-        size: a.size,
-        content: a.content,
-      })),
-    );
+    const attachments = inserted.flatMap(({ id, uid }) => attachmentRows(id, byUid.get(Number(uid))?.parsed.attachments ?? []));
     if (attachments.length > 0) await tx`insert into email.attachments ${tx(attachments)}`;
     return inserted.map((r) => r.id);
   }
 
-  /** Read flags as the server has them now; messages gone from the server (expunged) are removed. */
-  async applyServerState(accountId: string, folder: MailFolder, upToUid: number, flags: Map<number, boolean>): Promise<void> {
+  /**
+   * Read flags as the server has them now (all of them, or only those changed since the last modseq);
+   * messages up to `upToUid` not `present` on the server (expunged) are removed.
+   */
+  async applyServerState(
+    accountId: string,
+    folder: MailFolder,
+    upToUid: number,
+    flags: Map<number, boolean>,
+    present: number[] = [...flags.keys()],
+  ): Promise<void> {
     const uids = [...flags.keys()];
     const seen = uids.filter((uid) => flags.get(uid));
     const unseen = uids.filter((uid) => !flags.get(uid));
@@ -141,7 +170,7 @@ export class MessagesRepository {
           where account_id = ${accountId} and folder = ${folder} and is_read and uid = any(${unseen}::bigint[])`;
       }
       await tx`delete from email.messages
-        where account_id = ${accountId} and folder = ${folder} and uid <= ${upToUid} and not (uid = any(${uids}::bigint[]))`;
+        where account_id = ${accountId} and folder = ${folder} and uid <= ${upToUid} and not (uid = any(${present}::bigint[]))`;
     });
   }
 
@@ -180,10 +209,33 @@ export class MessagesRepository {
   async find(userId: string, id: string): Promise<MessageRow | undefined> {
     const [row] = await this.sql<MessageRow[]>`
       select id, user_id, account_id, folder, uid, message_id, in_reply_to, refs, from_addr, to_addrs, cc_addrs,
-             reply_to, subject, preview, text_body, html_body, is_read, sent_at, has_attachments
+             reply_to, subject, preview, text_body, html_body, is_read, sent_at, has_attachments, body_fetched
       from email.messages where user_id = ${userId} and id = ${id}`;
     // bigint arrives as a string; UIDs fit a double exactly (they are 32-bit).
     return row && { ...row, uid: Number(row.uid) };
+  }
+
+  /**
+   * The body and attachments fetched on first open. Only the first caller stores them (a concurrent open
+   * finds `body_fetched` already set and stores nothing).
+   */
+  async storeBody(id: string, parsed: ParsedMessage): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const [row] = await tx<{ id: string }[]>`
+        update email.messages
+        set text_body = ${parsed.text}, html_body = ${parsed.html}, cc_addrs = ${parsed.cc}, refs = coalesce(refs, ${parsed.refs}),
+            parse_error = ${parsed.parseError}, has_attachments = ${parsed.attachments.length > 0}, body_fetched = true
+        where id = ${id} and not body_fetched
+        returning id`;
+      if (!row || parsed.attachments.length === 0) return;
+      await tx`insert into email.attachments ${tx(attachmentRows(id, parsed.attachments))}`;
+    });
+  }
+
+  async idByMessageId(accountId: string, folder: MailFolder, messageId: string): Promise<string | undefined> {
+    const [row] = await this.sql<{ id: string }[]>`
+      select id from email.messages where account_id = ${accountId} and folder = ${folder} and message_id = ${messageId} limit 1`;
+    return row?.id;
   }
 
   attachmentsOf(messageId: string): Promise<AttachmentInfoRow[]> {

@@ -1,10 +1,11 @@
 import type { ImapFlow } from 'imapflow';
 import type { EmailDetail, EmailList, EmailListQuery } from '@asistente/contracts';
-import { AppError, notFound, type Logger } from '@asistente/kit';
+import { AppError, CoalescedRead, notFound, type Logger } from '@asistente/kit';
 import { closeImap, MailConnectError, openImap } from '../adapters/imap-client.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { imapAuth, type Credentials } from './credentials.js';
 import type { AttachmentRow, MessageRow, MessagesRepository } from './messages.repository.js';
+import { parseMessage } from './parse-message.js';
 import { sanitizeMailHtml, textToHtml } from './sanitize.js';
 import type { SyncManager } from './sync-manager.js';
 
@@ -18,6 +19,9 @@ export function mailServerError(error: unknown): never {
 
 /** Reading and changing the synced mail; every change is made on the server first, then here. */
 export class MessagesService {
+  /** The same list page asked by several clients at once (tabs, devices, refreshes) is read once for all of them. */
+  private readonly pages = new CoalescedRead<EmailList>();
+
   constructor(
     private readonly messages: MessagesRepository,
     private readonly accounts: AccountsRepository,
@@ -26,7 +30,12 @@ export class MessagesService {
     private readonly log: Logger,
   ) {}
 
-  async list(userId: string, query: EmailListQuery): Promise<EmailList> {
+  list(userId: string, query: EmailListQuery): Promise<EmailList> {
+    const key = JSON.stringify([userId, query.folder, query.search ?? null, query.limit, query.page]);
+    return this.pages.read(key, () => this.readPage(userId, query));
+  }
+
+  private async readPage(userId: string, query: EmailListQuery): Promise<EmailList> {
     const { rows, total, unread } = await this.messages.page(userId, {
       folder: query.folder,
       search: query.search,
@@ -65,10 +74,44 @@ export class MessagesService {
       attachments: attachments.map((a) => ({ id: a.id, name: a.name, size: a.size, contentType: a.contentType })),
       folder: row.folder,
       remoteImagesBlocked: safe.remoteImagesBlocked,
+      // The composer ends the text with a line break the owner did not type.
+      ...(row.folder === 'drafts' ? { text: row.textBody.replace(/\s+$/, '') } : {}),
     };
   }
 
+  /** The message with its body: fetched from the server and kept on first open (the sync stores summaries). */
   async find(userId: string, id: string): Promise<MessageRow> {
+    const row = await this.row(userId, id);
+    if (row.bodyFetched) return row;
+    let source: Buffer | undefined;
+    await this.onServer(row, async (client) => {
+      const message = await client.fetchOne(String(row.uid), { uid: true, source: true }, { uid: true });
+      source = message ? message.source : undefined;
+    });
+    // Gone from the server meanwhile: what the sync stored is all there is (the next sync removes it).
+    if (!source) return { ...row, textBody: row.preview };
+    const parsed = await parseMessage(source, row.sentAt);
+    if (parsed.parseError) this.log.warn({ accountId: row.accountId, uid: row.uid, reason: parsed.parseError }, 'message kept unparsed');
+    await this.messages.storeBody(row.id, parsed);
+    return this.row(userId, id);
+  }
+
+  /** One of the owner's drafts (404 for anything else). */
+  async draft(userId: string, id: string): Promise<MessageRow> {
+    const row = await this.messages.find(userId, id);
+    if (!row || row.folder !== 'drafts') throw notFound('Borrador no encontrado');
+    return row;
+  }
+
+  /** A sent draft leaves Drafts for good, on the server and here. */
+  async discardDraft(row: MessageRow): Promise<void> {
+    await this.onServer(row, async (client) => {
+      await client.messageDelete(String(row.uid), { uid: true });
+    });
+    await this.messages.delete(row.id);
+  }
+
+  private async row(userId: string, id: string): Promise<MessageRow> {
     const row = await this.messages.find(userId, id);
     if (!row) throw notFound(NOT_FOUND);
     return row;
@@ -82,7 +125,7 @@ export class MessagesService {
 
   /** Sets \Seen on the server, so the mail is read in the owner's other mail apps too. */
   async markRead(userId: string, id: string): Promise<void> {
-    const row = await this.find(userId, id);
+    const row = await this.row(userId, id);
     if (row.isRead) return;
     await this.onServer(row, async (client) => {
       await client.messageFlagsAdd(String(row.uid), ['\\Seen'], { uid: true });
@@ -92,7 +135,7 @@ export class MessagesService {
 
   /** To the server's Trash; from Trash (or without one), deleted for good. */
   async delete(userId: string, id: string): Promise<{ permanently: boolean }> {
-    const row = await this.find(userId, id);
+    const row = await this.row(userId, id);
     const folders = await this.messages.folders(row.accountId);
     const trash = folders.get('trash')?.path;
     const permanently = row.folder === 'trash' || !trash;

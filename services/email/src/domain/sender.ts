@@ -17,6 +17,7 @@ import { imapAuth, smtpAuth, type Credentials } from './credentials.js';
 import type { MessageRow, MessagesRepository } from './messages.repository.js';
 import { mailServerError, type MessagesService } from './messages.service.js';
 import { addressesIn, bareAddress, parseRecipients } from './recipients.js';
+import { sendingAccount } from './sending-account.js';
 import { escapeHtml, looksLikeHtml, sanitizeMailHtml, textToHtml } from './sanitize.js';
 import type { SyncManager } from './sync-manager.js';
 import { addTracking, type TrackingSigner } from './tracking.js';
@@ -88,9 +89,14 @@ export class MailSender {
     };
     if (!draft.subject) throw badRequest('El asunto es requerido', 'VALIDATION_ERROR');
     if (!draft.body.trim()) throw badRequest('El mensaje es requerido', 'VALIDATION_ERROR');
-    const [account] = await this.accounts.list(userId);
-    if (!account) throw badRequest('Conecta una cuenta de correo antes de enviar', 'NO_MAIL_ACCOUNT');
-    return this.deliver(account, draft);
+    const saved = body.draftId ? await this.reader.draft(userId, body.draftId) : undefined;
+    const account = saved ? await this.accountOf(saved) : await sendingAccount(this.accounts, userId, body.accountId);
+    const sent = await this.deliver(account, draft);
+    if (saved) {
+      // Sent already: a draft left behind is a nuisance, not a failed send.
+      await this.reader.discardDraft(saved).catch((error: unknown) => this.log.warn({ err: error, accountId: account.id }, 'sent draft not removed'));
+    }
+    return sent;
   }
 
   async reply(userId: string, id: string, body: ReplyBody): Promise<EmailSent> {

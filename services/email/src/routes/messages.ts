@@ -1,4 +1,5 @@
 import {
+  DraftSaved,
   EmailAttachmentParams,
   EmailDeleted,
   EmailDetail,
@@ -10,10 +11,12 @@ import {
   ForwardBody,
   IdParams,
   ReplyBody,
+  SaveDraftBody,
   SendEmailBody,
   SuccessResponse,
 } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
+import type { DraftsService } from '../domain/drafts.js';
 import type { MessagesService } from '../domain/messages.service.js';
 import type { MailSender } from '../domain/sender.js';
 
@@ -21,7 +24,10 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 502
 /** 25 MB of attachments travel as base64 inside JSON (4/3 of it) plus the text. */
 const SEND_BODY_LIMIT = 36 * 1024 * 1024;
 
-export async function messageRoutes(app: App, { messages, sender }: { messages: MessagesService; sender: MailSender }): Promise<void> {
+export async function messageRoutes(
+  app: App,
+  { messages, sender, drafts }: { messages: MessagesService; sender: MailSender; drafts: DraftsService },
+): Promise<void> {
   app.get('/emails', {
     schema: { querystring: EmailListQuery, response: { 200: EmailList, ...errors } },
     handler: (request) => messages.list(request.user.id, request.query),
@@ -31,6 +37,11 @@ export async function messageRoutes(app: App, { messages, sender }: { messages: 
     bodyLimit: SEND_BODY_LIMIT,
     schema: { body: SendEmailBody, response: { 200: EmailSent, ...errors } },
     handler: (request) => sender.send(request.user.id, request.body),
+  });
+
+  app.post('/emails/drafts', {
+    schema: { body: SaveDraftBody, response: { 200: DraftSaved, ...errors } },
+    handler: (request) => drafts.save(request.user.id, request.body),
   });
 
   app.get('/emails/:id', {

@@ -29,6 +29,9 @@ export interface StatePatch {
 }
 
 /** `whatsapp.accounts`: one row per user, the shared view of its connection and the socket lease. */
+/** NOTIFY channel of the disconnects and logouts asked of a replica that does not hold the socket. */
+const HAND_OVER_CHANNEL = 'whatsapp_hand_over';
+
 export class AccountsRepository {
   constructor(private readonly sql: Sql) {}
 
@@ -105,6 +108,15 @@ export class AccountsRepository {
         for update skip locked)
       returning user_id`;
     return rows.map((r) => r.userId);
+  }
+
+  /** Wakes every replica listening (PostgreSQL only: the embedded socket does not carry notifications). */
+  async notifyHandOver(payload: string): Promise<void> {
+    await this.sql`select pg_notify(${HAND_OVER_CHANNEL}, ${payload})`;
+  }
+
+  listenHandOver(onPayload: (payload: string) => void): Promise<{ unlisten: () => Promise<void> }> {
+    return this.sql.listen(HAND_OVER_CHANNEL, onPayload);
   }
 
   async release(owner: string, userId?: string): Promise<void> {

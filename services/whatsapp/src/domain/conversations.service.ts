@@ -1,4 +1,5 @@
 import type { ConversationList, ConversationsQuery, MessageList, MessagesQuery, WhatsAppStats } from '@asistente/contracts';
+import { CoalescedRead } from '@asistente/kit';
 import { toMessage } from './message-view.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import type { ChatRow, MessagesRepository } from './messages.repository.js';
@@ -18,14 +19,19 @@ function toConversation(row: ChatRow) {
 
 /** Reads: the inbox, a chat's history (page 1 newest; opening it marks it read) and the figures. */
 export class ConversationsService {
+  /** The same inbox page asked by several clients at once (tabs, devices, polls) is read once for all of them. */
+  private readonly pages = new CoalescedRead<ConversationList>();
+
   constructor(
     private readonly messages: MessagesRepository,
     private readonly accounts: AccountsRepository,
   ) {}
 
-  async list(userId: string, query: ConversationsQuery): Promise<ConversationList> {
-    const { rows, total } = await this.messages.conversations(userId, query.search, query.limit, (query.page - 1) * query.limit);
-    return { data: rows.map(toConversation), pagination: { total, page: query.page, limit: query.limit } };
+  list(userId: string, query: ConversationsQuery): Promise<ConversationList> {
+    return this.pages.read(JSON.stringify([userId, query.search ?? null, query.limit, query.page]), async () => {
+      const { rows, total } = await this.messages.conversations(userId, query.search, query.limit, (query.page - 1) * query.limit);
+      return { data: rows.map(toConversation), pagination: { total, page: query.page, limit: query.limit } };
+    });
   }
 
   async history(userId: string, query: MessagesQuery): Promise<MessageList> {

@@ -19,6 +19,13 @@ export interface LeaseTiming {
 export const DEFAULT_LEASE: LeaseTiming = { ttlMs: 20_000, tickMs: 5_000, connectWaitMs: 25_000 };
 
 const WAIT_POLL_MS = 100;
+/** A disconnect or logout asked of a replica that does not hold the socket, for the one that does. */
+interface HandOver {
+  userId: string;
+  action: 'disconnect' | 'logout';
+  /** The replica that sent it. */
+  from: string;
+}
 
 /**
  * The sockets of this replica. A lease row in Postgres names the one replica that holds an account's socket:
@@ -31,6 +38,7 @@ export class SessionManager {
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private closed = false;
+  private unlisten: (() => Promise<void>) | undefined;
 
   private readonly accounts: AccountsRepository;
   private readonly authState: AuthStateRepository;
@@ -49,6 +57,7 @@ export class SessionManager {
 
   /** Reconnects the accounts that were connected before a restart (no QR: the creds are in the database). */
   start(): void {
+    if (!this.exclusive) this.listenForHandOver();
     this.ticking = this.tick(this.exclusive);
     this.timer = setInterval(() => {
       if (!this.ticking) this.ticking = this.tick(false);
@@ -59,6 +68,7 @@ export class SessionManager {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    await this.unlisten?.().catch(() => undefined);
     await this.ticking;
     for (const session of this.sessions.values()) {
       session.stop();
@@ -88,6 +98,56 @@ export class SessionManager {
       this.log.error({ err: error }, 'whatsapp lease tick failed');
     } finally {
       this.ticking = undefined;
+    }
+  }
+
+  /**
+   * A disconnect or logout asked of another replica reaches the socket's owner here at once, through
+   * PostgreSQL's NOTIFY (delivered when the request's writes are visible), instead of at the next lease tick.
+   */
+  private listenForHandOver(): void {
+    this.accounts
+      .listenHandOver((payload) => void this.onHandOver(payload))
+      .then(({ unlisten }) => {
+        if (this.closed) void unlisten().catch(() => undefined);
+        else this.unlisten = unlisten;
+      })
+      .catch((error: unknown) => this.log.warn({ err: error }, 'whatsapp hand-over notifications unavailable; the lease tick applies them'));
+  }
+
+  private async onHandOver(payload: string): Promise<void> {
+    let request: HandOver;
+    try {
+      request = JSON.parse(payload) as HandOver;
+    } catch {
+      return;
+    }
+    // Our own request was applied to our own socket before it was sent.
+    if (request.from === this.owner) return;
+    const session = this.sessions.get(request.userId);
+    if (!session) return;
+    try {
+      this.sessions.delete(request.userId);
+      if (request.action === 'logout') await session.logout();
+      else session.stop();
+      await session.idle();
+      await this.accounts.release(this.owner, request.userId);
+    } catch (error) {
+      this.log.error({ err: error }, 'whatsapp hand-over failed');
+    }
+  }
+
+  /** Tells the replica that holds the account's socket (when not this one) to drop it now. */
+  private async handOver(userId: string, action: HandOver['action']): Promise<void> {
+    if (this.exclusive) return;
+    const request: HandOver = { userId, action, from: this.owner };
+    await this.accounts.notifyHandOver(JSON.stringify(request));
+    // The new socket of a logout may only start once the owner let go (a dead owner's lease runs out instead).
+    const deadline = Date.now() + Math.min(this.lease.ttlMs, this.lease.connectWaitMs);
+    while (Date.now() < deadline) {
+      const account = await this.accounts.find(userId);
+      if (!account || !this.isLive(account) || account.leaseOwner === this.owner) return;
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
     }
   }
 
@@ -156,7 +216,7 @@ export class SessionManager {
       session.stop();
       await session.idle();
       this.sessions.delete(userId);
-    }
+    } else await this.handOver(userId, 'disconnect');
     await this.accounts.setState(userId, { state: 'disconnected', qrEnc: null, error: null });
     await this.accounts.release(this.owner, userId);
   }
@@ -169,7 +229,7 @@ export class SessionManager {
       await session.logout();
       await session.idle();
       this.sessions.delete(userId);
-    }
+    } else await this.handOver(userId, 'logout');
     await this.authState.wipe(userId);
     await this.accounts.setState(userId, { state: 'logged_out', qrEnc: null, error: null, linked: false, phone: null, name: null });
     await this.accounts.release(this.owner, userId);

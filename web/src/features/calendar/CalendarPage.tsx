@@ -136,7 +136,7 @@ export function CalendarPage() {
           item={dialog.item}
           calendarId={newEventCalendar}
           defaultStart={defaultStart(dialog.day)}
-          readOnly={dialog.item ? dialog.item.event.source !== 'google' || dialog.item.allDay : false}
+          readOnly={dialog.item ? dialog.item.event.source !== 'google' : false}
           onClose={close}
           onSaved={saved}
         />

@@ -1,8 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../lib/errors';
 import { fromLocalInput, toLocalInput } from '../../lib/local-datetime';
+import { dayKey } from './month';
 import { toast } from '../../lib/toasts';
-import type { FieldErrors } from '../../lib/validation';
+import { timedEventErrors, type FieldErrors } from '../../lib/validation';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { TextField } from '../../ui/TextField';
@@ -10,15 +11,16 @@ import { useForm } from '../../ui/use-form';
 import { createEvent, deleteEvent, updateEvent } from './api';
 import { formatRange, type DisplayEvent } from './display-event';
 
-type Fields = { title: string; start: string; end: string; location: string };
+/** Timed events use start/end (datetime-local); all-day ones firstDay/lastDay (dates, the last one inclusive). */
+type Fields = { title: string; start: string; end: string; firstDay: string; lastDay: string; location: string };
+type Checked = 'title' | 'start' | 'end' | 'firstDay' | 'lastDay';
 
-function validate(form: Fields): FieldErrors<'title' | 'start' | 'end'> {
-  const start = fromLocalInput(form.start);
-  const end = fromLocalInput(form.end);
+
+function validateAllDay(form: Fields): FieldErrors<Checked> {
   return {
     title: form.title.trim() ? undefined : 'El título es requerido',
-    start: start ? undefined : 'La fecha de inicio es requerida',
-    end: !end ? 'La fecha de fin es requerida' : start && end <= start ? 'La fecha de fin debe ser posterior a la de inicio' : undefined,
+    firstDay: form.firstDay ? undefined : 'La fecha de inicio es requerida',
+    lastDay: !form.lastDay ? 'La fecha de fin es requerida' : form.firstDay && form.lastDay < form.firstDay ? 'La fecha de fin no puede ser anterior a la de inicio' : undefined,
   };
 }
 
@@ -29,7 +31,7 @@ interface EventFormModalProps {
   calendarId: string;
   /** Start of a new event (the day clicked, at 09:00). */
   defaultStart: Date;
-  /** Teams events and all-day events are shown, not edited here. */
+  /** Teams events are shown, not edited here. */
   readOnly: boolean;
   onClose: () => void;
   onSaved: () => void;
@@ -37,11 +39,20 @@ interface EventFormModalProps {
 
 /** Create, edit or delete an event of the grid; writes go to Google first, then the mirror. */
 export function EventFormModal({ item, calendarId, defaultStart, readOnly, onClose, onSaved }: EventFormModalProps) {
-  const start = item ? item.start : defaultStart;
-  const end = item ? item.end : new Date(defaultStart.getTime() + 3_600_000);
+  const [allDay, setAllDay] = useState(item?.allDay ?? false);
+  // An all-day event opened as timed starts at the default hour of its first day.
+  const start = item && !item.allDay ? item.start : item ? new Date(item.start.getFullYear(), item.start.getMonth(), item.start.getDate(), defaultStart.getHours()) : defaultStart;
+  const end = item && !item.allDay ? item.end : new Date(start.getTime() + 3_600_000);
   const { formRef, values, bind, check, dirty } = useForm<Fields>(
-    { title: item?.event.title ?? '', start: toLocalInput(start), end: toLocalInput(end), location: item?.event.location ?? '' },
-    validate,
+    {
+      title: item?.event.title ?? '',
+      start: toLocalInput(start),
+      end: toLocalInput(end),
+      firstDay: item?.firstDay ?? dayKey(start),
+      lastDay: item?.lastDay ?? dayKey(start),
+      location: item?.event.location ?? '',
+    },
+    allDay ? validateAllDay : timedEventErrors,
   );
   const [description, setDescription] = useState(item?.event.description ?? '');
   const [busy, setBusy] = useState(false);
@@ -55,10 +66,11 @@ export function EventFormModal({ item, calendarId, defaultStart, readOnly, onClo
     if (!check()) return;
     const form = {
       title: values.title.trim(),
-      startTime: fromLocalInput(values.start)!,
-      endTime: fromLocalInput(values.end)!,
+      startTime: allDay ? values.firstDay : fromLocalInput(values.start)!,
+      endTime: allDay ? values.lastDay : fromLocalInput(values.end)!,
       description: description.trim(),
       location: values.location.trim(),
+      allDay,
     };
     setBusy(true);
     try {
@@ -98,9 +110,7 @@ export function EventFormModal({ item, calendarId, defaultStart, readOnly, onClo
             Unirse a la reunión
           </a>
         )}
-        <p className="muted">
-          {item.event.source === 'msteams' ? 'Los eventos de Teams se editan en Microsoft Teams.' : 'Los eventos de todo el día se editan en Google Calendar.'}
-        </p>
+        {item.event.source === 'msteams' && <p className="muted">Los eventos de Teams se editan en Microsoft Teams.</p>}
         <div className="modal-actions">
           {item.event.source === 'google' && (
             <Button variant="danger" onClick={() => void remove()} disabled={busy}>
@@ -116,14 +126,28 @@ export function EventFormModal({ item, calendarId, defaultStart, readOnly, onClo
   }
 
   return (
-    <Modal title={item ? 'Editar Evento' : 'Nuevo Evento'} onClose={onClose} dirty={dirty || description !== (item?.event.description ?? '')}>
+    <Modal
+      title={item ? 'Editar Evento' : 'Nuevo Evento'}
+      onClose={onClose}
+      dirty={dirty || description !== (item?.event.description ?? '') || allDay !== (item?.allDay ?? false)}
+    >
       <form ref={formRef} onSubmit={onSubmit} noValidate>
         {serverError && <p className="form-error" role="alert">{serverError}</p>}
         <TextField label="Título" autoFocus {...bind('title')} />
-        <div className="form-row">
-          <TextField label="Inicio" type="datetime-local" {...bind('start')} />
-          <TextField label="Fin" type="datetime-local" {...bind('end')} />
-        </div>
+        <label className="cal-all-day">
+          <input type="checkbox" checked={allDay} onChange={(e) => setAllDay(e.currentTarget.checked)} /> Todo el día
+        </label>
+        {allDay ? (
+          <div className="form-row">
+            <TextField label="Inicio" type="date" {...bind('firstDay')} />
+            <TextField label="Fin" type="date" hint="Último día del evento" {...bind('lastDay')} />
+          </div>
+        ) : (
+          <div className="form-row">
+            <TextField label="Inicio" type="datetime-local" {...bind('start')} />
+            <TextField label="Fin" type="datetime-local" {...bind('end')} />
+          </div>
+        )}
         <div className="field">
           <label htmlFor={descriptionId}>Descripción</label>
           <textarea id={descriptionId} rows={3} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />

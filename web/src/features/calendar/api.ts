@@ -44,10 +44,12 @@ export const getTeamsEvents = (calendarId: string | null, range: Range) =>
 
 export interface EventForm {
   title: string;
+  /** Instants, or with `allDay` the first and last day (YYYY-MM-DD, the last one inclusive). */
   startTime: string;
   endTime: string;
   description: string;
   location: string;
+  allDay: boolean;
 }
 
 export const createEvent = (calendarId: string, form: EventForm) => sendJson<SourceEvent>('post', 'events', { ...form, calendarId });

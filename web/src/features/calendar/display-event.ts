@@ -12,8 +12,11 @@ export interface DisplayEvent {
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+/** What an event without a title is called (the services send it too; this covers any that does not). */
+export const UNTITLED = '(sin título)';
 
-export function toDisplay(event: SourceEvent): DisplayEvent {
+export function toDisplay(source: SourceEvent): DisplayEvent {
+  const event = source.title?.trim() ? source : { ...source, title: UNTITLED };
   const allDay = event.allDay || DATE_ONLY.test(event.startDate);
   if (allDay) {
     const firstDay = event.startDate.slice(0, 10);

@@ -10,21 +10,28 @@ import { EmptyState } from '../../ui/EmptyState';
 import { Icon } from '../../ui/Icon';
 import { PageHeader } from '../../ui/PageHeader';
 import { Pagination } from '../../ui/Pagination';
-import { deleteContacts, exportContacts, restoreContacts } from './api';
+import { deleteContacts, exportContacts, exportSelection, restoreContacts, tagContacts, type ContactSelection } from './api';
+import { BulkBar } from './BulkBar';
+import { BulkTagDialog } from './BulkTagDialog';
 import { ContactModal } from './ContactModal';
 import { ContactsFilters } from './ContactsFilters';
 import { ContactStatsCards } from './ContactStatsCards';
 import { ContactsTable } from './ContactsTable';
 import { ImportModal } from './ImportModal';
+import { SavedViews } from './SavedViews';
 import type { Contact } from './types';
 import { useContactList } from './use-contact-list';
 import { useContactMeta } from './use-contact-meta';
+import { useBulkRun } from './use-bulk-run';
 import { useListUrl } from './use-list-url';
+import { useSelection } from './use-selection';
+import './contacts.css';
 
 type Dialog =
   | { kind: 'create' }
   | { kind: 'edit'; contact: Contact }
-  | { kind: 'delete'; ids: string[] }
+  | { kind: 'delete'; selection: ContactSelection; count: number }
+  | { kind: 'tag'; selection: ContactSelection; count: number }
   | { kind: 'import' }
   | null;
 
@@ -41,14 +48,17 @@ export function ContactsPage() {
   const typed = useDebounced(searchText.trim(), SEARCH_DEBOUNCE_MS);
   const setPage = (next: number, replace = false) => view.update({ page: next }, replace);
   const [version, setVersion] = useState(0);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [dialog, setDialog] = useState<Dialog>(null);
   const [deleting, setDeleting] = useState(false);
-  const [undo, setUndo] = useState<{ token: string; count: number } | null>(null);
+  const [undo, setUndo] = useState<{ tokens: string[]; count: number } | null>(null);
   const list = useContactList({ page, search, tag, order }, version);
   const meta = useContactMeta(version);
   const contacts = list.data?.contacts ?? [];
   const total = list.data?.total ?? 0;
+  const selection = useSelection(`${search}|${tag}|${order}|${version}`);
+  const bulk = useBulkRun();
+  const selectedCount = selection.allMatching ? total : selection.ids.size;
+  const pagePicked = contacts.length > 0 && contacts.every((c) => selection.ids.has(c.id));
 
   // The dashboard's "new contact" action lands here with ?nuevo=1.
   useEffect(() => {
@@ -64,17 +74,14 @@ export function ContactsPage() {
   useEffect(() => {
     if (search !== searchText.trim()) setSearchText(search);
   }, [search]);
-  useEffect(() => setSelected(new Set()), [page, search, tag, order, version]);
 
   const reload = () => setVersion((v) => v + 1);
 
-  const toggle = (id: string) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-  const toggleAll = () => setSelected((s) => (contacts.every((c) => s.has(c.id)) ? new Set() : new Set(contacts.map((c) => c.id))));
+  /** What the bulk bar acts on: the picked ids, or every contact the search and tag match. */
+  const picked = (): { selection: ContactSelection; count: number } =>
+    selection.allMatching
+      ? { selection: { filter: { ...(search ? { search } : {}), ...(tag ? { tag } : {}) } }, count: total }
+      : { selection: { ids: [...selection.ids] }, count: selection.ids.size };
 
   // "Deshacer" is offered for a few seconds after a delete.
   useEffect(() => {
@@ -83,15 +90,18 @@ export function ContactsPage() {
     return () => clearTimeout(timer);
   }, [undo]);
 
-  const confirmDelete = async (ids: string[]) => {
+  const confirmDelete = async (target: ContactSelection, count: number) => {
     setDeleting(true);
+    setDialog(null);
     try {
-      // One transaction: all of them go, or none.
-      const { deleted, undoToken } = await deleteContacts(ids);
+      // Each request is one transaction: a chunk goes whole, or not at all.
+      const results = await bulk.run('Eliminando', target, count, deleteContacts);
+      const deleted = results.reduce((n, r) => n + r.deleted, 0);
       toast.success(deleted === 1 ? 'Contacto eliminado' : `${deleted} contactos eliminados`);
-      setUndo({ token: undoToken, count: deleted });
-      // Emptying the last page steps back to the previous one.
-      if (deleted >= contacts.length && page > 1) setPage(page - 1, true);
+      setUndo({ tokens: results.map((r) => r.undoToken), count: deleted });
+      // Emptying the last page steps back to the previous one; a whole filter gone returns to the first.
+      if (target.filter && page > 1) setPage(1, true);
+      else if (deleted >= contacts.length && page > 1) setPage(page - 1, true);
     } catch (err) {
       toast.error(errorMessage(err));
     } finally {
@@ -105,7 +115,8 @@ export function ContactsPage() {
     if (!undo) return;
     setUndo(null);
     try {
-      const { count } = await restoreContacts(undo.token);
+      let count = 0;
+      for (const token of undo.tokens) count += (await restoreContacts(token)).count;
       toast.success(count === 1 ? 'Contacto restaurado' : `${count} contactos restaurados`);
     } catch (err) {
       toast.error(errorMessage(err));
@@ -117,6 +128,30 @@ export function ContactsPage() {
     try {
       const { blob, filename } = await exportContacts(search, tag);
       saveBlob(blob, filename ?? 'contactos.csv');
+      toast.success('Contactos exportados');
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
+  };
+
+  const applyTags = async (target: ContactSelection, count: number, change: { add?: string[]; remove?: string[] }) => {
+    setDialog(null);
+    try {
+      const results = await bulk.run(change.add ? 'Añadiendo etiqueta' : 'Quitando etiqueta', target, count, (part) => tagContacts(part, change));
+      const changed = results.reduce((n, r) => n + r.count, 0);
+      toast.success(changed === 1 ? '1 contacto actualizado' : `${changed} contactos actualizados`);
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
+    reload();
+  };
+
+  const downloadSelection = async () => {
+    const { selection: target, count } = picked();
+    try {
+      // One file: the selection goes in one request, whatever its size.
+      const [file] = await bulk.run('Exportando', target, count, exportSelection, { chunked: false });
+      if (file) saveBlob(file.blob, file.filename ?? 'contactos.csv');
       toast.success('Contactos exportados');
     } catch (err) {
       toast.error(errorMessage(err));
@@ -148,7 +183,9 @@ export function ContactsPage() {
         }
       />
       <ContactStatsCards stats={meta.stats} />
-      <section className="card" aria-label="Contactos">
+      <div className="contacts-layout">
+      <SavedViews current={view} />
+      <section className="card contacts-main" aria-label="Contactos">
         <div className="card-toolbar">
           <ContactsFilters
             search={searchText}
@@ -159,16 +196,20 @@ export function ContactsPage() {
             order={order}
             onOrder={(next) => view.update({ order: next, page: 1 })}
           />
-          {selected.size > 0 && (
-            <div className="bulk-actions">
-              <span>{selected.size === 1 ? '1 seleccionado' : `${selected.size} seleccionados`}</span>
-              <Button variant="danger" small onClick={() => setDialog({ kind: 'delete', ids: [...selected] })}>
-                <Icon name="trash" size={16} />
-                Eliminar seleccionados
-              </Button>
-            </div>
-          )}
         </div>
+        {(selectedCount > 0 || bulk.progress) && (
+          <BulkBar
+            count={selectedCount}
+            matching={pagePicked && total > contacts.length ? { total, capped: list.data?.totalCapped === true } : null}
+            allMatching={selection.allMatching}
+            progress={bulk.progress}
+            onSelectAllMatching={selection.selectAllMatching}
+            onClear={selection.clear}
+            onTag={() => setDialog({ kind: 'tag', ...picked() })}
+            onExport={() => void downloadSelection()}
+            onDelete={() => setDialog({ kind: 'delete', ...picked() })}
+          />
+        )}
         {list.failed && !list.data ? (
           <EmptyState
             title="No se pudieron cargar los contactos"
@@ -194,12 +235,12 @@ export function ContactsPage() {
         ) : (
           <ContactsTable
             contacts={contacts}
-            selected={selected}
+            selected={selection.ids}
             busy={list.loading}
-            onToggle={toggle}
-            onToggleAll={toggleAll}
+            onToggle={(index, shift) => selection.toggle(contacts, index, shift)}
+            onToggleAll={() => selection.togglePage(contacts)}
             onEdit={(contact) => setDialog({ kind: 'edit', contact })}
-            onDelete={(contact) => setDialog({ kind: 'delete', ids: [contact.id] })}
+            onDelete={(contact) => setDialog({ kind: 'delete', selection: { ids: [contact.id] }, count: 1 })}
           />
         )}
         {undo && (
@@ -217,6 +258,7 @@ export function ContactsPage() {
         )}
         {list.data && <Pagination page={list.data.page} pageSize={list.data.limit} total={total} onPage={setPage} />}
       </section>
+      </div>
 
       {(dialog?.kind === 'create' || dialog?.kind === 'edit') && (
         <ContactModal
@@ -230,16 +272,24 @@ export function ContactsPage() {
       )}
       {dialog?.kind === 'delete' && (
         <ConfirmDialog
-          title={dialog.ids.length === 1 ? 'Eliminar contacto' : 'Eliminar contactos'}
+          title={dialog.count === 1 ? 'Eliminar contacto' : 'Eliminar contactos'}
           message={
-            dialog.ids.length === 1
+            dialog.count === 1
               ? '¿Estás seguro de que quieres eliminar este contacto?'
-              : `¿Estás seguro de que quieres eliminar estos ${dialog.ids.length} contactos?`
+              : `¿Estás seguro de que quieres eliminar estos ${dialog.count.toLocaleString('es-ES')} contactos?`
           }
           confirmLabel={deleting ? 'Eliminando...' : 'Eliminar'}
           busy={deleting}
-          onConfirm={() => void confirmDelete(dialog.ids)}
+          onConfirm={() => void confirmDelete(dialog.selection, dialog.count)}
           onCancel={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'tag' && (
+        <BulkTagDialog
+          count={dialog.count}
+          tags={meta.tags}
+          onApply={(change) => void applyTags(dialog.selection, dialog.count, change)}
+          onClose={() => setDialog(null)}
         />
       )}
       {dialog?.kind === 'import' && <ImportModal onClose={() => setDialog(null)} onImported={reload} />}

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { Link } from 'wouter';
 import { Icon } from '../../ui/Icon';
 import { fullName, type Contact } from './types';
 
@@ -6,7 +7,8 @@ interface ContactsTableProps {
   contacts: Contact[];
   selected: ReadonlySet<string>;
   busy: boolean;
-  onToggle: (id: string) => void;
+  /** A row's checkbox clicked (its index on the page), with or without shift held. */
+  onToggle: (index: number, shift: boolean) => void;
   onToggleAll: () => void;
   onEdit: (contact: Contact) => void;
   onDelete: (contact: Contact) => void;
@@ -41,7 +43,7 @@ export function ContactsTable({ contacts, selected, busy, onToggle, onToggleAll,
           </tr>
         </thead>
         <tbody>
-          {contacts.map((contact) => {
+          {contacts.map((contact, index) => {
             const name = fullName(contact);
             return (
               <tr key={contact.id} className={selected.has(contact.id) ? 'selected' : undefined}>
@@ -50,16 +52,16 @@ export function ContactsTable({ contacts, selected, busy, onToggle, onToggleAll,
                     type="checkbox"
                     aria-label={`Seleccionar ${name}`}
                     checked={selected.has(contact.id)}
-                    onChange={() => onToggle(contact.id)}
+                    onClick={(e) => onToggle(index, e.shiftKey)}
                   />
                 </td>
                 <td>
-                  <span className="contact-name">
+                  <Link href={`/contacts/${contact.id}`} className="contact-name">
                     <span className="avatar avatar-sm" aria-hidden="true">
                       {contact.firstName.charAt(0).toUpperCase()}
                     </span>
                     {name}
-                  </span>
+                  </Link>
                 </td>
                 <td>{contact.email ?? '—'}</td>
                 <td>{contact.phone ?? '—'}</td>

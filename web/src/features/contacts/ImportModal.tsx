@@ -3,7 +3,8 @@ import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
-import { importContacts } from './api';
+import { importContacts, previewImport, type ImportPreview } from './api';
+import { ImportMapping } from './ImportMapping';
 import type { ImportReport } from './types';
 
 interface ImportModalProps {
@@ -16,6 +17,37 @@ export function ImportModal({ onClose, onImported }: ImportModalProps) {
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [mapping, setMapping] = useState<string[]>([]);
+  const [check, setCheck] = useState<ImportReport | null>(null);
+
+  /** The chosen mapping as the import takes it: every CSV header -> its field ('' = left out). */
+  const map = (): Record<string, string> | undefined =>
+    preview?.format === 'csv' ? Object.fromEntries(preview.headers.map((h, i) => [h, mapping[i] ?? ''])) : undefined;
+
+  const pick = (picked: File | null) => {
+    setFile(picked);
+    setPreview(null);
+    setCheck(null);
+    setReport(null);
+    if (!picked) return;
+    previewImport(picked).then(
+      (answer) => {
+        setPreview(answer);
+        setMapping(answer.mapping);
+      },
+      (err: unknown) => toast.error(errorMessage(err)),
+    );
+  };
+
+  const dryRun = async () => {
+    if (!file) return;
+    try {
+      setCheck(await importContacts(file, () => undefined, map(), true));
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
+  };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -23,7 +55,7 @@ export function ImportModal({ onClose, onImported }: ImportModalProps) {
     setProgress(0);
     setReport(null);
     try {
-      setReport(await importContacts(file, setProgress));
+      setReport(await importContacts(file, setProgress, map()));
       onImported();
     } catch (err) {
       toast.error(errorMessage(err));
@@ -36,7 +68,7 @@ export function ImportModal({ onClose, onImported }: ImportModalProps) {
   const percent = Math.round((progress ?? 0) * 100);
 
   return (
-    <Modal title="Importar contactos" onClose={onClose}>
+    <Modal title="Importar contactos" onClose={onClose} wide>
       <form onSubmit={onSubmit}>
         <p className="muted">
           Sube un archivo CSV con una fila de encabezados y una fila por contacto. Columnas: nombre, apellido, correo,
@@ -47,11 +79,43 @@ export function ImportModal({ onClose, onImported }: ImportModalProps) {
           <input
             id={fileId}
             type="file"
-            accept=".csv,text/csv"
+            accept=".csv,.vcf,text/csv,text/vcard"
             disabled={uploading}
-            onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+            onChange={(e) => pick(e.currentTarget.files?.[0] ?? null)}
           />
         </div>
+        {preview && !report && (
+          <ImportMapping
+            preview={preview}
+            mapping={mapping}
+            onChange={(index, field) => {
+              setMapping((m) => m.map((f, i) => (i === index ? field : f)));
+              setCheck(null);
+            }}
+          />
+        )}
+        {preview && !report && (
+          <div className="import-check">
+            <Button variant="secondary" small onClick={() => void dryRun()} disabled={uploading}>
+              Comprobar filas
+            </Button>
+            {check && (
+              <div role="status" aria-label="Filas que fallarán">
+                {check.errors.length === 0 ? (
+                  <p>Ninguna fila fallará.</p>
+                ) : (
+                  <ul className="import-errors">
+                    {check.errors.map((e) => (
+                      <li key={e.line}>
+                        Línea {e.line}: {e.message}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </div>
+            )}
+          </div>
+        )}
         {uploading && (
           <div className="progress-block">
             <label htmlFor={`${fileId}-progress`}>{percent < 100 ? `Subiendo archivo... ${percent}%` : 'Procesando contactos...'}</label>
@@ -71,8 +135,6 @@ export function ImportModal({ onClose, onImported }: ImportModalProps) {
     </Modal>
   );
 }
-
-const ERRORS_SHOWN = 50;
 
 function ImportSummary({ report }: { report: ImportReport }) {
   return (
@@ -96,13 +158,12 @@ function ImportSummary({ report }: { report: ImportReport }) {
         <>
           <h4>Líneas con errores</h4>
           <ul className="import-errors">
-            {report.errors.slice(0, ERRORS_SHOWN).map((e) => (
+            {report.errors.map((e) => (
               <li key={e.line}>
                 Línea {e.line}: {e.message}
               </li>
             ))}
           </ul>
-          {report.errors.length > ERRORS_SHOWN && <p className="muted">Y {report.errors.length - ERRORS_SHOWN} líneas más con errores.</p>}
         </>
       )}
     </section>

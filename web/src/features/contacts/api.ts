@@ -1,4 +1,5 @@
-import { getFile, getJson, sendJson, type FileDownload } from '../../lib/http';
+import type { ContactSelection, ContactView, ContactViewBody, ImportPreview } from '@asistente/contracts';
+import { getFile, getJson, postFile, sendDelete, sendJson, type FileDownload } from '../../lib/http';
 import { uploadFile } from '../../lib/upload';
 import { PAGE_SIZE, type Contact, type ContactInput, type ContactPage, type ContactQuery, type ContactStats, type ImportReport } from './types';
 
@@ -22,15 +23,34 @@ export const createContact = (input: ContactInput) => sendJson<Contact>('post', 
 
 export const updateContact = (id: string, input: ContactInput) => sendJson<Contact>('put', `contacts/${id}`, input);
 
-/** Deletes the picked contacts in one transaction; the token undoes it for a while. */
-export const deleteContacts = (ids: string[]) =>
-  sendJson<{ deleted: number; undoToken: string; undoUntil: string }>('post', 'contacts/bulk/delete', { selection: { ids } });
+export type { ContactSelection };
+
+/** Deletes the picked contacts (or every match of a filter) in one transaction; the token undoes it for a while. */
+export const deleteContacts = (selection: ContactSelection) =>
+  sendJson<{ deleted: number; undoToken: string; undoUntil: string }>('post', 'contacts/bulk/delete', { selection });
+
+/** Adds or removes tags on a selection in one transaction; answers how many contacts changed. */
+export const tagContacts = (selection: ContactSelection, change: { add?: string[]; remove?: string[] }) =>
+  sendJson<{ count: number }>('post', 'contacts/bulk/tags', { selection, ...change });
+
+/** The CSV of a selection (picked ids, or every match of a filter). */
+export const exportSelection = (selection: ContactSelection) => postFile('contacts/export', { selection });
 
 /** Puts a bulk delete back exactly, ids included. */
 export const restoreContacts = (undoToken: string) => sendJson<{ count: number }>('post', 'contacts/bulk/restore', { undoToken });
 
-export const importContacts = (file: File, onProgress: (fraction: number) => void) =>
-  uploadFile<ImportReport>('contacts/import', file, 'text/csv', onProgress);
+/** Imports a file with the columns mapped as chosen (header -> field, '' to leave one out); a dry run writes nothing. */
+export function importContacts(file: File, onProgress: (fraction: number) => void, map?: Record<string, string>, dryRun = false) {
+  const query = new URLSearchParams();
+  if (map && Object.keys(map).length > 0) query.set('map', JSON.stringify(map));
+  if (dryRun) query.set('dryRun', 'true');
+  const text = query.toString();
+  return uploadFile<ImportReport>(text ? `contacts/import?${text}` : 'contacts/import', file, 'text/csv', onProgress);
+}
+
+/** What the import would make of a file's columns: read from its first bytes only. */
+export const previewImport = (file: File) =>
+  uploadFile<ImportPreview>('contacts/import/preview', file.slice(0, 256 * 1024), 'text/csv', () => undefined);
 
 /** The CSV of the contacts the current search and tag show. */
 export function exportContacts(search: string, tag: string): Promise<FileDownload> {
@@ -39,3 +59,12 @@ export function exportContacts(search: string, tag: string): Promise<FileDownloa
   if (tag) searchParams.tag = tag;
   return getFile('contacts/export', searchParams);
 }
+
+export type { ContactView, ContactViewBody, ImportPreview };
+
+export const listViews = async () => (await getJson<{ views: ContactView[] }>('contacts/views')).views;
+
+export const createView = (body: ContactViewBody) =>
+  sendJson<ContactView>('post', 'contacts/views', body);
+
+export const deleteView = (id: string) => sendDelete(`contacts/views/${id}`);

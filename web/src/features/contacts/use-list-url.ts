@@ -24,6 +24,23 @@ function isOrder(value: string | null): value is ListOrder {
   return LIST_ORDERS.some((o) => o.value === value);
 }
 
+/** The address of a list view (defaults left out). */
+export function listHref(view: Partial<ListView>): string {
+  const query = new URLSearchParams();
+  if (view.search) query.set('q', view.search);
+  if (view.tag) query.set('etiqueta', view.tag);
+  if (view.page && view.page > 1) query.set('pagina', String(view.page));
+  if (view.order && view.order !== DEFAULT_ORDER) query.set('orden', view.order);
+  const text = query.toString();
+  return text ? `/contacts?${text}` : '/contacts';
+}
+
+/** A saved sort (`name` + `asc`) as a list order, when it is one the list offers. */
+export function orderOf(sort: string, direction: string): ListOrder {
+  const value = `${sort}-${direction}`;
+  return isOrder(value) ? value : DEFAULT_ORDER;
+}
+
 /**
  * The list's search, tag, page and order live in the URL (?q=&etiqueta=&pagina=&orden=), so a view
  * can be shared and survives a reload and the back button. `update` pushes a history entry, or
@@ -40,15 +57,6 @@ export function useListUrl(): ListView & { update: (patch: Partial<ListView>, re
     page: Number.isInteger(page) && page >= 1 ? page : 1,
     order: isOrder(order) ? order : DEFAULT_ORDER,
   };
-  const update = (patch: Partial<ListView>, replace = false) => {
-    const next = { ...view, ...patch };
-    const query = new URLSearchParams();
-    if (next.search) query.set('q', next.search);
-    if (next.tag) query.set('etiqueta', next.tag);
-    if (next.page > 1) query.set('pagina', String(next.page));
-    if (next.order !== DEFAULT_ORDER) query.set('orden', next.order);
-    const text = query.toString();
-    navigate(text ? `/contacts?${text}` : '/contacts', { replace });
-  };
+  const update = (patch: Partial<ListView>, replace = false) => navigate(listHref({ ...view, ...patch }), { replace });
   return { ...view, update };
 }

@@ -5,16 +5,20 @@ import { isEmail } from '../../lib/validation';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { TextField } from '../../ui/TextField';
-import { fillTemplate, forwardEmail, replyEmail, sendEmail, type EmailDetail, type EmailTemplate, type OutgoingAttachment } from './api';
+import { fillTemplate, forwardEmail, replyEmail, saveDraft, sendEmail, type EmailDetail, type EmailIntegration, type EmailTemplate, type OutgoingAttachment } from './api';
 import { formatSize, readAsAttachment } from './format';
 
-export type ComposeMode = { kind: 'new'; template?: EmailTemplate } | { kind: 'reply'; email: EmailDetail } | { kind: 'forward'; email: EmailDetail };
+export type ComposeMode = { kind: 'new'; template?: EmailTemplate; draft?: EmailDetail } | { kind: 'reply'; email: EmailDetail } | { kind: 'forward'; email: EmailDetail };
 
 interface ComposeModalProps {
   mode: ComposeMode;
   templates: EmailTemplate[];
+  /** The owner's mailboxes: a "De" picker when there are several. */
+  accounts: EmailIntegration[];
   onClose: () => void;
   onSent: () => void;
+  /** A draft was saved on the server (the Borradores list changed). */
+  onDraftSaved: () => void;
 }
 
 const MAX_ATTACHMENTS = 25 * 1024 * 1024;
@@ -30,11 +34,15 @@ function recipientsError(list: string): string | undefined {
 const prefixed = (prefix: string, subject: string) => (new RegExp(`^${prefix}\\s*:`, 'i').test(subject) ? subject : `${prefix}: ${subject}`);
 
 /** 'Redactar Correo' (with templates), and the same form answering or forwarding the open mail. */
-export function ComposeModal({ mode, templates, onClose, onSent }: ComposeModalProps) {
-  const [to, setTo] = useState('');
-  const [cc, setCc] = useState('');
-  const [subject, setSubject] = useState(mode.kind === 'new' ? (mode.template?.subject ?? '') : '');
-  const [body, setBody] = useState(mode.kind === 'new' ? (mode.template?.body ?? '') : '');
+export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDraftSaved }: ComposeModalProps) {
+  const draft = mode.kind === 'new' ? mode.draft : undefined;
+  const [accountId, setAccountId] = useState(accounts[0]?.id ?? '');
+  const [draftId, setDraftId] = useState(draft?.id);
+  const [savingDraft, setSavingDraft] = useState(false);
+  const [to, setTo] = useState(draft?.to ?? '');
+  const [cc, setCc] = useState(draft?.cc ?? '');
+  const [subject, setSubject] = useState(mode.kind === 'new' ? (draft?.subject ?? mode.template?.subject ?? '') : '');
+  const [body, setBody] = useState(mode.kind === 'new' ? (draft?.text ?? mode.template?.body ?? '') : '');
   const [templateId, setTemplateId] = useState(mode.kind === 'new' ? (mode.template?.id ?? '') : '');
   const [all, setAll] = useState(false);
   const [track, setTrack] = useState(true);
@@ -42,7 +50,10 @@ export function ComposeModal({ mode, templates, onClose, onSent }: ComposeModalP
   const [errors, setErrors] = useState<{ to?: string | undefined; subject?: string | undefined; body?: string | undefined; files?: string | undefined }>({});
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const dirty = Boolean(to || cc || body || files.length || (mode.kind === 'new' && subject && !mode.template));
+  // What the last saved draft holds: closing after saving loses nothing.
+  const [savedDraft, setSavedDraft] = useState(draft ? JSON.stringify([draft.to, draft.cc, draft.subject, draft.text ?? '']) : null);
+  const unsaved = savedDraft !== JSON.stringify([to, cc, subject, body]) || files.length > 0;
+  const dirty = unsaved && Boolean(to || cc || body || files.length || (mode.kind === 'new' && subject && !mode.template));
 
   const applyTemplate = async (id: string) => {
     setTemplateId(id);
@@ -80,13 +91,37 @@ export function ComposeModal({ mode, templates, onClose, onSent }: ComposeModalP
       else if (mode.kind === 'forward') await forwardEmail(mode.email.id, { to, body, track });
       else {
         const attachments: OutgoingAttachment[] = await Promise.all(files.map(readAsAttachment));
-        await sendEmail({ to, ...(cc.trim() ? { cc } : {}), subject, body, track, ...(attachments.length ? { attachments } : {}) });
+        await sendEmail({
+          to,
+          ...(cc.trim() ? { cc } : {}),
+          subject,
+          body,
+          track,
+          ...(attachments.length ? { attachments } : {}),
+          ...(draftId ? { draftId } : accountId ? { accountId } : {}),
+        });
       }
       toast.success(mode.kind === 'forward' ? 'Correo reenviado' : 'Correo enviado');
       onSent();
     } catch (err) {
       setFailure(errorMessage(err));
       setSending(false);
+    }
+  };
+
+  const keepDraft = async () => {
+    setSavingDraft(true);
+    setFailure(null);
+    try {
+      const saved = await saveDraft({ to, cc, subject, body, ...(draftId ? { draftId } : accountId ? { accountId } : {}) });
+      setDraftId(saved.id);
+      setSavedDraft(JSON.stringify([to, cc, subject, body]));
+      toast.success('Borrador guardado');
+      onDraftSaved();
+    } catch (err) {
+      setFailure(errorMessage(err));
+    } finally {
+      setSavingDraft(false);
     }
   };
 
@@ -101,12 +136,29 @@ export function ComposeModal({ mode, templates, onClose, onSent }: ComposeModalP
           <Button variant="secondary" onClick={onClose}>
             Cancelar
           </Button>
+          {mode.kind === 'new' && (
+            <Button variant="secondary" disabled={sending || savingDraft} onClick={() => void keepDraft()}>
+              {savingDraft ? 'Guardando...' : 'Guardar borrador'}
+            </Button>
+          )}
           <Button disabled={sending} onClick={() => void submit()}>
             {sending ? 'Enviando...' : 'Enviar'}
           </Button>
         </>
       }
     >
+      {mode.kind === 'new' && !draftId && accounts.length > 1 && (
+        <div className="field">
+          <label htmlFor="compose-from">De</label>
+          <select id="compose-from" value={accountId} onChange={(e) => setAccountId(e.target.value)}>
+            {accounts.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.email}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       {mode.kind === 'new' && templates.length > 0 && (
         <div className="field">
           <label htmlFor="compose-template">Plantilla</label>

@@ -140,6 +140,7 @@ export function EmailsPage() {
               onBack={mailbox.close}
               onReply={() => setCompose({ kind: 'reply', email: selected })}
               onForward={() => setCompose({ kind: 'forward', email: selected })}
+              onEditDraft={() => setCompose({ kind: 'new', draft: selected })}
               onDelete={() => setConfirmDelete(true)}
               onShowImages={() => mailbox.open(selected.id, true)}
             />
@@ -152,7 +153,9 @@ export function EmailsPage() {
         <ComposeModal
           mode={compose}
           templates={templates ?? []}
+          accounts={accounts.accounts ?? []}
           onClose={() => setCompose(null)}
+          onDraftSaved={reloadList}
           onSent={() => {
             setCompose(null);
             reloadList();

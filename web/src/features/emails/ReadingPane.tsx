@@ -11,6 +11,8 @@ interface ReadingPaneProps {
   onBack: () => void;
   onReply: () => void;
   onForward: () => void;
+  /** Drafts: continue writing it in the compose modal. */
+  onEditDraft: () => void;
   onDelete: () => void;
   onShowImages: () => void;
   deleting: boolean;
@@ -22,7 +24,7 @@ const frameDocument = (body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><base target="_blank"><style>body{font-family:system-ui,sans-serif;font-size:15px;line-height:1.5;color:#111827;margin:0;padding:4px;overflow-wrap:anywhere}img{max-width:100%;height:auto}table{max-width:100%}</style></head><body>${body}</body></html>`;
 
 /** Spec: from, to, date, the HTML body, attachments with name and size; Responder, Reenviar and Eliminar. */
-export function ReadingPane({ email, onBack, onReply, onForward, onDelete, onShowImages, deleting }: ReadingPaneProps) {
+export function ReadingPane({ email, onBack, onReply, onForward, onEditDraft, onDelete, onShowImages, deleting }: ReadingPaneProps) {
   const [downloading, setDownloading] = useState<string | null>(null);
   const article = useRef<HTMLElement>(null);
 
@@ -49,6 +51,11 @@ export function ReadingPane({ email, onBack, onReply, onForward, onDelete, onSho
         <Button variant="ghost" small className="mail-back" onClick={onBack}>
           ← Volver
         </Button>
+        {email.folder === 'drafts' && (
+          <Button small onClick={onEditDraft}>
+            Continuar borrador
+          </Button>
+        )}
         <Button variant="secondary" small onClick={onReply}>
           Responder
         </Button>

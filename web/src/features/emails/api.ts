@@ -39,8 +39,12 @@ export interface ComposeBody {
   body: string;
   attachments?: OutgoingAttachment[];
   track: boolean;
+  accountId?: string;
+  draftId?: string;
 }
 export const sendEmail = (body: ComposeBody) => sendJson<EmailSent>('post', 'emails/send', body);
+export const saveDraft = (body: { to: string; cc: string; subject: string; body: string; accountId?: string; draftId?: string }) =>
+  sendJson<{ success: true; id: string }>('post', 'emails/drafts', body);
 export const replyEmail = (id: string, body: { body: string; all: boolean; track: boolean }) => sendJson<EmailSent>('post', `emails/${id}/reply`, body);
 export const forwardEmail = (id: string, body: { to: string; body: string; track: boolean }) => sendJson<EmailSent>('post', `emails/${id}/forward`, body);
 

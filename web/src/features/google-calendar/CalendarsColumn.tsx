@@ -13,7 +13,7 @@ export function CalendarsColumn({ calendars, error, selected, onSelect }: Calend
       <h2 id="gcal-calendars" className="card-title">
         Calendarios
       </h2>
-      {error && <p className="gcal-alert" role="alert">{error}</p>}
+      {error && <p className="alert-warning" role="alert">{error}</p>}
       {!calendars && !error && <p className="muted">Cargando calendarios...</p>}
       <ul className="gcal-calendar-list">
         {calendars?.map((c) => (

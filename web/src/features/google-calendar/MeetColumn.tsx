@@ -13,7 +13,7 @@ export function MeetColumn({ meetings, error }: MeetColumnProps) {
       <h2 id="gcal-meet" className="card-title">
         Google Meet
       </h2>
-      {error && <p className="gcal-alert" role="alert">{error}</p>}
+      {error && <p className="alert-warning" role="alert">{error}</p>}
       {!meetings && !error && <p className="muted">Cargando reuniones...</p>}
       {meetings && meetings.length === 0 && <p className="muted">Aún no has creado reuniones de Meet</p>}
       <ul className="gcal-events">

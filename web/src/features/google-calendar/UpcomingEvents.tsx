@@ -13,7 +13,7 @@ export function UpcomingEvents({ events, error }: UpcomingEventsProps) {
       <h2 id="gcal-upcoming" className="card-title">
         Próximos eventos
       </h2>
-      {error && <p className="gcal-alert" role="alert">{error}</p>}
+      {error && <p className="alert-warning" role="alert">{error}</p>}
       {!events && !error && <p className="muted">Cargando eventos...</p>}
       {events && events.length === 0 && <p className="muted">No hay eventos próximos</p>}
       <ul className="gcal-events">

@@ -79,7 +79,7 @@ export function AutoRepliesView({ children }: { children?: ReactNode }) {
           Nueva respuesta
         </Button>
       </div>
-      {failed && <p className="wa-alert">No se pudieron cargar las respuestas automáticas.</p>}
+      {failed && <p className="alert-warning">No se pudieron cargar las respuestas automáticas.</p>}
       {replies?.length === 0 && <p className="muted">Todavía no tienes respuestas automáticas.</p>}
       {replies && replies.length > 0 && (
         <ul className="wa-reply-list">

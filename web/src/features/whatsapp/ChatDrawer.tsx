@@ -126,7 +126,7 @@ export function ChatDrawer({ conversation, onClose, headerExtra }: ChatDrawerPro
             Cargando...
           </p>
         )}
-        {history.failed && <p className="wa-alert">No se pudieron cargar mensajes.</p>}
+        {history.failed && <p className="alert-warning">No se pudieron cargar mensajes.</p>}
         {!history.loading && !history.failed && history.messages.length === 0 && <p className="muted">Aún no hay mensajes en este chat.</p>}
         {history.messages.map((m) => (
           <div key={m.id} className={`wa-bubble ${m.type === 'outgoing' ? 'is-out' : 'is-in'}`} data-status={m.status}>

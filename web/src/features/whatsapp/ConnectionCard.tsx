@@ -26,12 +26,12 @@ export function ConnectionCard({ connection }: { connection: Connection }) {
         </p>
       )}
       {!connected && status?.state === 'error' && status.error && (
-        <p className="wa-alert" role="alert">
+        <p className="alert-warning" role="alert">
           {status.error}
         </p>
       )}
       {!connected && status?.state === 'logged_out' && (
-        <p className="wa-alert" role="alert">
+        <p className="alert-warning" role="alert">
           {status.error ?? 'El teléfono cerró la sesión.'} Pulsa «Conectar WhatsApp» para vincularlo de nuevo.
         </p>
       )}

@@ -48,7 +48,7 @@ export function ConversationsView({ onOpen, version }: { onOpen: (c: Conversatio
         <label htmlFor="wa-search">Buscar conversación</label>
         <input id="wa-search" type="search" placeholder="Nombre o teléfono" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
       </div>
-      {failed && <p className="wa-alert">No se pudieron cargar las conversaciones.</p>}
+      {failed && <p className="alert-warning">No se pudieron cargar las conversaciones.</p>}
       {rows === null && !failed && (
         <p className="muted" role="status">
           Cargando...

@@ -37,7 +37,7 @@ export function HealthPanel({ version }: { version: unknown }) {
       <h2 id={titleId} className="card-title">
         Salud de la conexión
       </h2>
-      {failed && <p className="wa-alert">No se pudo cargar el estado de la conexión.</p>}
+      {failed && <p className="alert-warning">No se pudo cargar el estado de la conexión.</p>}
       {health === null && !failed && (
         <p className="muted" role="status">
           Cargando...

@@ -110,8 +110,8 @@ export function PromptsTab({ children }: { children?: ReactNode }) {
         <h2 id={titleId} className="card-title">
           Asistente IA
         </h2>
-        {loadFailed && <p className="wa-alert">No se pudo cargar la configuración guardada; se muestra la copia de este navegador.</p>}
-        {savedOnlyHere && <p className="wa-alert">Guardado solo en este navegador: el servidor no respondió.</p>}
+        {loadFailed && <p className="alert-warning">No se pudo cargar la configuración guardada; se muestra la copia de este navegador.</p>}
+        {savedOnlyHere && <p className="alert-warning">Guardado solo en este navegador: el servidor no respondió.</p>}
         <form onSubmit={(e) => void onSubmit(e)} noValidate>
           <div className="form-row">
             <TextField label="Nombre del asistente" value={config.name} maxLength={80} onInput={(e) => set('name', e.currentTarget.value)} />

@@ -6,7 +6,7 @@ import type { WhatsAppStats } from './api';
 export function StatCards({ stats, failed }: { stats: WhatsAppStats | null; failed: boolean }) {
   return (
     <>
-      {failed && stats === null && <p className="wa-alert">No se pudieron cargar las cifras de WhatsApp.</p>}
+      {failed && stats === null && <p className="alert-warning">No se pudieron cargar las cifras de WhatsApp.</p>}
       <div className="stat-grid">
         <StatCard label="Mensajes enviados" value={stats?.sent ?? null} stale={failed} icon={<Icon name="message" />} tone="green" />
         <StatCard label="Mensajes recibidos" value={stats?.received ?? null} stale={failed} icon={<Icon name="mail" />} tone="blue" />

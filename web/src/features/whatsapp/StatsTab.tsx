@@ -3,7 +3,7 @@ import type { WhatsAppStats } from './api';
 /** The Estadísticas tab: the month's traffic in figures and proportions. */
 export function StatsTab({ stats, failed }: { stats: WhatsAppStats | null; failed: boolean }) {
   if (stats === null) {
-    return failed ? <p className="wa-alert">No se pudieron cargar las estadísticas.</p> : <p className="muted" role="status">Cargando...</p>;
+    return failed ? <p className="alert-warning">No se pudieron cargar las estadísticas.</p> : <p className="muted" role="status">Cargando...</p>;
   }
   const total = stats.sent + stats.received;
   const share = (n: number) => (total === 0 ? 0 : Math.round((n / total) * 1000) / 10);
@@ -13,7 +13,7 @@ export function StatsTab({ stats, failed }: { stats: WhatsAppStats | null; faile
   ];
   return (
     <div className="wa-stats">
-      {failed && <p className="wa-alert">Estas cifras pueden no estar actualizadas.</p>}
+      {failed && <p className="alert-warning">Estas cifras pueden no estar actualizadas.</p>}
       <dl className="wa-stats-figures">
         <div>
           <dt>Enviados</dt>

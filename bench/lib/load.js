@@ -1,0 +1,31 @@
+import autocannon from 'autocannon';
+import { printTable } from './table.js';
+
+/** Unmeasured load before each measured run: the servers' JIT, pools and caches warm, as in steady use. */
+export const WARM_UP_SECONDS = 2;
+
+/**
+ * `connections` clients hammering GET `url` for `duration` seconds, after `WARM_UP_SECONDS` of the same
+ * load that is not counted; any error or non-2xx answer fails the benchmark, since a fast error is not a
+ * figure.
+ */
+export async function measure(url, title, { connections, duration, headers = {} }) {
+  const warmUp = await autocannon({ url, connections, duration: WARM_UP_SECONDS, headers });
+  if (warmUp.errors || warmUp.non2xx) throw new Error(`${title} (warm-up): ${warmUp.errors} errors, ${warmUp.non2xx} non-2xx answers`);
+  const result = await autocannon({ url, connections, duration, headers });
+  if (result.errors || result.non2xx) throw new Error(`${title}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/** The runs of `measure` as a table, each beside the reference run of the same benchmark (hello world). */
+export function printLoadTable(runs, reference = runs[0]) {
+  printTable(
+    runs.map((r) => ({
+      endpoint: r.title,
+      'req/s': Math.round(r.rps).toLocaleString('en'),
+      'p50 ms': r.p50,
+      'p99 ms': r.p99,
+      'vs hello': `${(r.rps / reference.rps).toFixed(2)}x`,
+    })),
+  );
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import contactsService from '@asistente/contacts';
+import { acceptsTokenCheckedProof, TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof } from '@asistente/kit';
+import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
+import { buildGateway } from '../src/gateway.js';
+import { ROUTES } from '../src/routing-table.js';
+
+/**
+ * Distributed, the gateway checks a token against the revocations and the service behind would check it
+ * again: one more database round trip per request. The gateway now hands the service a short-lived proof
+ * of its check, bound to the exact token and made with the token secret; the service still verifies the
+ * token itself and skips only its revocation read.
+ */
+const secret = randomBytes(32).toString('hex');
+const jti = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { jti: string }).jti;
+
+t.test('a proof holds for its own token, unaltered, for two seconds', async (t) => {
+  const now = Date.now();
+  const proof = tokenCheckedProof(secret, 'token-a', now);
+  t.ok(acceptsTokenCheckedProof(secret, 'token-a', proof, now));
+  t.ok(acceptsTokenCheckedProof(secret, 'token-a', proof, now + TOKEN_CHECKED_TTL_MS), 'until its end');
+  t.notOk(acceptsTokenCheckedProof(secret, 'token-a', proof, now + TOKEN_CHECKED_TTL_MS + 1), 'not after');
+  t.notOk(acceptsTokenCheckedProof(secret, 'token-b', proof, now), 'another token');
+  t.notOk(acceptsTokenCheckedProof('otro-secreto', 'token-a', proof, now), 'another secret');
+  const [until, mac] = proof.split('.');
+  t.notOk(acceptsTokenCheckedProof(secret, 'token-a', `${Number(until) + 1000}.${mac}`, now), 'a later end with the same mac');
+  const far = tokenCheckedProof(secret, 'token-a', now + 60_000);
+  t.notOk(acceptsTokenCheckedProof(secret, 'token-a', far, now), 'one that ends too far ahead');
+  for (const bad of [undefined, '', '.', 'x.y', `${until}.`, `${until}`, ['a', 'b'], 42]) {
+    t.notOk(acceptsTokenCheckedProof(secret, 'token-a', bad, now), `refused: ${JSON.stringify(bad)}`);
+  }
+});
+
+t.test('the gateway sends its proof for a checked token and never passes on one a client sent', async (t) => {
+  const seen: IncomingHttpHeaders[] = [];
+  const upstream = createServer((req, res) => {
+    seen.push(req.headers);
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
+  const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  const platform = await createTestPlatform(t, { config: { ...Object.fromEntries(ROUTES.map((r) => [r.urlVariable, url])), JWT_SECRET: secret } });
+  const gateway = await buildGateway(platform, 'distributed');
+  const base = await gateway.listen({ port: 0, host: '127.0.0.1' });
+  t.teardown(() => gateway.close());
+
+  const { token, authorization } = signToken(gateway);
+  const forged = `${Date.now() + 1000}.no-es-una-prueba`;
+  t.equal((await fetch(`${base}/api/contacts`, { headers: { authorization, [TOKEN_CHECKED_HEADER]: forged } })).status, 200);
+  const proxied = seen.at(-1)![TOKEN_CHECKED_HEADER];
+  t.not(proxied, forged, 'the client\'s header is not passed on');
+  // Checked as of the moment it was made (its end minus its life), so a slow machine cannot age it here.
+  const madeAt = Number(String(proxied).split('.')[0]) - TOKEN_CHECKED_TTL_MS;
+  t.ok(acceptsTokenCheckedProof(secret, token, proxied, madeAt), 'the gateway\'s proof for this token');
+
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [TOKEN_CHECKED_HEADER]: tokenCheckedProof(secret, token) },
+    body: '{}',
+  });
+  t.equal(login.status, 200);
+  t.equal(seen.at(-1)![TOKEN_CHECKED_HEADER], undefined, 'a public route carries no proof, not even a valid one a client replays');
+
+  const refused = await fetch(`${base}/api/contacts`, { headers: { authorization: 'Bearer no.es.token' } });
+  t.equal(refused.status, 401);
+  t.equal(seen.length, 2, 'a refused token never reaches the service');
+});
+
+t.test('the service skips its own revocation read only on a valid proof for the very token', async (t) => {
+  const platform = await createTestPlatform(t, { config: { JWT_SECRET: secret } });
+  const service = await buildServiceApp(t, contactsService, platform);
+  const { userId, token, authorization } = signToken(service);
+  await platform.revocations.revoke(jti(token), userId, new Date(Date.now() + 3_600_000));
+  const list = (headers: Record<string, string>) => service.inject({ url: '/contacts', headers: { authorization, ...headers } });
+
+  t.equal((await list({})).statusCode, 401, 'revoked, no proof: the service reads the revocation');
+  t.equal((await list({ [TOKEN_CHECKED_HEADER]: tokenCheckedProof('otro-secreto', token) })).statusCode, 401, 'a proof made with another secret');
+  t.equal((await list({ [TOKEN_CHECKED_HEADER]: tokenCheckedProof(secret, 'otro.token.firmado') })).statusCode, 401, 'a proof for another token');
+  t.equal((await list({ [TOKEN_CHECKED_HEADER]: tokenCheckedProof(secret, token, Date.now() - 3_000) })).statusCode, 401, 'an expired proof');
+  t.equal((await list({ [TOKEN_CHECKED_HEADER]: tokenCheckedProof(secret, token) })).statusCode, 200, 'the gateway vouched for this token just now');
+  const forged = await service.inject({ url: '/contacts', headers: { authorization: 'Bearer no.es.token', [TOKEN_CHECKED_HEADER]: tokenCheckedProof(secret, 'no.es.token') } });
+  t.equal(forged.statusCode, 401, 'a proof never stands in for the token\'s own signature');
+});

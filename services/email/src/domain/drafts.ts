@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import type { DraftSaved, SaveDraftBody } from '@asistente/contracts';
+import { AppError, badRequest, notFound, type Logger } from '@asistente/kit';
+import { closeImap, openImap } from '../adapters/imap-client.js';
+import type { AccountsRepository } from './accounts.repository.js';
+import { imapAuth, type Credentials } from './credentials.js';
+import type { MessagesRepository } from './messages.repository.js';
+import { mailServerError, type MessagesService } from './messages.service.js';
+import { parseRecipients } from './recipients.js';
+import { sendingAccount } from './sending-account.js';
+import type { SyncManager } from './sync-manager.js';
+
+/**
+ * Drafts live on the server, in its Drafts folder, like any mail app's: saving APPENDs a new version
+ * (flagged \Draft) and removes the previous one, so the owner can continue it here or on their phone.
+ */
+export class DraftsService {
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly messages: MessagesRepository,
+    private readonly reader: MessagesService,
+    private readonly credentials: Credentials,
+    private readonly sync: SyncManager,
+    private readonly log: Logger,
+  ) {}
+
+  async save(userId: string, body: SaveDraftBody): Promise<DraftSaved> {
+    const to = parseRecipients(body.to, false);
+    const cc = parseRecipients(body.cc, false);
+    const previous = body.draftId ? await this.reader.draft(userId, body.draftId) : undefined;
+    const row = previous ? await this.accounts.byId(previous.accountId) : await sendingAccount(this.accounts, userId, body.accountId);
+    if (!row) throw notFound('Cuenta de correo no encontrada');
+    const path = (await this.messages.folders(row.id)).get('drafts')?.path;
+    if (!path) throw badRequest('Esta cuenta no tiene carpeta de borradores', 'NO_DRAFTS_FOLDER');
+    const messageId = `<${randomUUID()}@${row.email.split('@')[1] ?? 'localhost'}>`;
+    const raw = await new MailComposer({
+      from: row.email,
+      to,
+      cc,
+      subject: body.subject ?? '',
+      text: body.body ?? '',
+      messageId,
+      date: new Date(),
+    })
+      .compile()
+      .build();
+    const account = await this.credentials.open(row).catch(mailServerError);
+    await this.sync
+      .serialize(account.id, async () => {
+        const client = await openImap(account.imap, imapAuth(account), this.log);
+        try {
+          await client.append(path, raw, ['\\Draft', '\\Seen']);
+          if (previous) {
+            const lock = await client.getMailboxLock(path);
+            try {
+              await client.messageDelete(String(previous.uid), { uid: true });
+            } finally {
+              lock.release();
+            }
+          }
+        } finally {
+          await closeImap(client);
+        }
+        if (previous) await this.messages.delete(previous.id);
+        await this.sync.syncNow(account, ['drafts']);
+      })
+      .catch(mailServerError);
+    const id = await this.messages.idByMessageId(account.id, 'drafts', messageId);
+    if (!id) throw new AppError(502, 'MAIL_SERVER_ERROR', 'El servidor no guardó el borrador');
+    return { success: true, id };
+  }
+}
