@@ -1,8 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { Worker } from 'node:worker_threads';
 
 export interface EmbeddedPostgres {
   url: string;
@@ -11,25 +8,90 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
+/** What the worker answers: its address once listening, a dump, or that it has stopped. */
+type WorkerMessage = { kind: 'ready'; url: string } | { kind: 'dump'; data: ArrayBuffer } | { kind: 'stopped' };
+
 /**
- * Starts PGlite (Postgres in WASM) behind a loopback socket so the rest of
- * the code talks to it with the same driver as a real server. The socket
- * accepts one connection: callers must share a single `max: 1` client.
- * `dataDir` = 'memory://' keeps everything in memory (tests); `template`, a
- * dump of an already-migrated database, skips initdb and the migrations.
+ * The worker's body, plain JavaScript run with `eval` so that it loads the same from the sources (tsx does
+ * not hook worker threads) and from the build. Its modules come as URLs resolved here, in the kit's own
+ * package, so they are the same copies whatever the working directory.
+ */
+const WORKER_BODY = `
+const { parentPort, workerData } = require('node:worker_threads');
+(async () => {
+  const [{ PGlite }, { pg_trgm }, { unaccent }, { PGLiteSocketServer }] = await Promise.all(workerData.modules.map((url) => import(url)));
+  const template = workerData.template ? new Blob([workerData.template]) : undefined;
+  const db = await PGlite.create({ dataDir: workerData.dataDir, extensions: { pg_trgm, unaccent }, ...(template ? { loadDataDir: template } : {}) });
+  // Two, not one: the migrations' connection may still be closing here when the shared client connects
+  // (the socket queue runs one query at a time and keeps a transaction to its own connection).
+  const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 2 });
+  await server.start();
+  const [host, port] = server.getServerConn().split(':');
+  parentPort.on('message', async (message) => {
+    if (message === 'dump') {
+      const data = await (await db.dumpDataDir('none')).arrayBuffer();
+      parentPort.postMessage({ kind: 'dump', data }, [data]);
+    } else if (message === 'stop') {
+      await server.stop();
+      await db.close();
+      parentPort.postMessage({ kind: 'stopped' });
+    }
+  });
+  parentPort.postMessage({ kind: 'ready', url: 'postgres://postgres@' + host + ':' + port + '/postgres' });
+})();
+`;
+
+const MODULES = ['@electric-sql/pglite', '@electric-sql/pglite/contrib/pg_trgm', '@electric-sql/pglite/contrib/unaccent', '@electric-sql/pglite-socket'].map(
+  (specifier) => import.meta.resolve(specifier),
+);
+
+/**
+ * Starts PGlite (Postgres in WASM) in a worker thread behind a loopback socket, so the rest of the code
+ * talks to it with the same driver as a real server, and the database's work (all of it synchronous WASM)
+ * runs beside the process's own instead of stalling its event loop. PGlite is one session: callers must
+ * share a single `max: 1` client. `dataDir` = 'memory://' keeps everything in memory (tests);
+ * `template`, a dump of an already-migrated database, skips initdb and the migrations.
  */
 export async function startEmbeddedPostgres(dataDir: string, template?: Blob): Promise<EmbeddedPostgres> {
   if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
-  const db = await PGlite.create({ dataDir, extensions: { pg_trgm, unaccent }, ...(template ? { loadDataDir: template } : {}) });
-  const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1' });
-  await server.start();
-  const [host, port] = server.getServerConn().split(':');
+  const templateData = template ? await template.arrayBuffer() : undefined;
+  const worker = new Worker(WORKER_BODY, {
+    eval: true,
+    workerData: { dataDir, modules: MODULES, template: templateData },
+    ...(templateData ? { transferList: [templateData] } : {}),
+  });
+  let stopping = false;
+  const next = (kind: WorkerMessage['kind']) =>
+    new Promise<WorkerMessage>((resolve, reject) => {
+      const onMessage = (message: WorkerMessage) => {
+        if (message.kind !== kind) return;
+        worker.off('message', onMessage).off('error', reject);
+        resolve(message);
+      };
+      worker.on('message', onMessage).once('error', reject);
+    });
+  const ready = (await next('ready')) as Extract<WorkerMessage, { kind: 'ready' }>;
+  // Past start-up, a database that dies takes the process with it, as it did in the main thread: the
+  // launcher restarts it rather than serving every request a connection error.
+  worker.on('error', (error) => {
+    if (!stopping) throw error;
+  });
+  worker.on('exit', (code) => {
+    if (!stopping) throw new Error(`The embedded database stopped (worker exit code ${code})`);
+  });
   return {
-    url: `postgres://postgres@${host}:${port}/postgres`,
-    dump: () => db.dumpDataDir('none'),
+    url: ready.url,
+    async dump() {
+      const answer = next('dump');
+      worker.postMessage('dump');
+      return new Blob([((await answer) as Extract<WorkerMessage, { kind: 'dump' }>).data]);
+    },
     async stop() {
-      await server.stop();
-      await db.close();
+      stopping = true;
+      const answer = next('stopped');
+      worker.postMessage('stop');
+      await answer;
+      await worker.terminate();
     },
   };
 }
