@@ -1,7 +1,7 @@
 import t from 'tap';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { waMessage } from './support/fake-socket.js';
-import { until, user, whatsappApp, type Harness } from './support/harness.js';
+import { linkedUser, until, whatsappApp, type Harness } from './support/harness.js';
 
 // The inbox reads only the chats' summary columns (last message, direction, unread) kept by the writes:
 // these tests check that the summary stays what the messages say, whatever order or repetition they come in.
@@ -25,23 +25,20 @@ interface Row {
   unread: number;
 }
 
-async function linkedUser(h: Harness) {
-  const u = user(h.app);
-  await u.call('POST', '/whatsapp/connect');
-  h.phone.current.scan();
-  await until(async () => (await u.call('GET', '/whatsapp/status')).body.state === 'connected', 'connected');
-  const idle = () => h.sessions().local(u.userId)!.idle();
+/** A linked user who reads the inbox once everything the phone sent is stored. */
+async function inboxUser(h: Harness) {
+  const u = await linkedUser(h);
   const inbox = async (query = '') => {
-    await idle();
+    await u.idle();
     const { body } = await u.call('GET', `/whatsapp/conversations${query}`);
     return body as unknown as { data: Row[]; pagination: { total: number; page: number; limit: number } };
   };
-  return { ...u, idle, inbox, socket: () => h.phone.current };
+  return { ...u, inbox };
 }
 
 t.test('newest activity first, paginated with its total, the summary of the newest message', async (t) => {
   const h = await whatsappApp(t, platform);
-  const u = await linkedUser(h);
+  const u = await inboxUser(h);
   const t0 = now() - 600;
   u.socket().notify([
     waMessage({ id: 'O1', remoteJid: BEA, text: 'Hola, soy Bea', at: t0, pushName: 'Bea' }),
@@ -69,7 +66,7 @@ t.test('newest activity first, paginated with its total, the summary of the newe
 
 t.test('unread: duplicates and replays count once, opening marks read, an answer becomes the preview', async (t) => {
   const h = await whatsappApp(t, platform);
-  const u = await linkedUser(h);
+  const u = await inboxUser(h);
   const t0 = now() - 300;
   const burst = [
     waMessage({ id: 'U1', remoteJid: BEA, text: 'uno', at: t0, pushName: 'Bea' }),
@@ -101,7 +98,7 @@ t.test('unread: duplicates and replays count once, opening marks read, an answer
 
 t.test('the @lid and the phone of one person are one conversation; search by name or phone digits', async (t) => {
   const h = await whatsappApp(t, platform);
-  const u = await linkedUser(h);
+  const u = await inboxUser(h);
   const t0 = now() - 120;
   u.socket().notify([waMessage({ id: 'L1', remoteJid: JOSE_LID, text: 'Hola', at: t0, pushName: 'José Pérez' })]);
   u.socket().notify([waMessage({ id: 'L2', remoteJid: JOSE_LID, remoteJidAlt: JOSE, text: 'Soy José', at: t0 + 1 })]);

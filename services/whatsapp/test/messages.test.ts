@@ -2,7 +2,7 @@ import t from 'tap';
 import { proto } from '@whiskeysockets/baileys';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { waMessage } from './support/fake-socket.js';
-import { until, user, whatsappApp, type Harness } from './support/harness.js';
+import { linkedUser, until, user, whatsappApp } from './support/harness.js';
 
 const platform = await createTestPlatform(t);
 const sql = platform.db.sql;
@@ -10,15 +10,6 @@ const sql = platform.db.sql;
 const ANA_PN = '34611222333@s.whatsapp.net';
 const ANA_LID = '98765432101234@lid';
 const now = () => Math.floor(Date.now() / 1000);
-
-async function linkedUser(h: Harness) {
-  const u = user(h.app);
-  await u.call('POST', '/whatsapp/connect');
-  h.phone.current.scan();
-  await until(async () => (await u.call('GET', '/whatsapp/status')).body.state === 'connected', 'connected');
-  const idle = () => h.sessions().local(u.userId)!.idle();
-  return { ...u, idle, socket: () => h.phone.current };
-}
 
 const outboxOf = (userId: string) =>
   sql<{ type: string; data: Record<string, unknown> }[]>`select type, data from whatsapp.outbox where user_id = ${userId} order by occurred_at, id`;

@@ -56,3 +56,16 @@ export function user(app: App) {
   };
   return { userId, authorization, call };
 }
+
+/**
+ * A user whose account is linked (connect, the phone scans, the connection opens), with `idle()` to wait
+ * until the session has stored everything the phone sent.
+ */
+export async function linkedUser(h: Harness) {
+  const u = user(h.app);
+  await u.call('POST', '/whatsapp/connect');
+  h.phone.current.scan();
+  await until(async () => (await u.call('GET', '/whatsapp/status')).body.state === 'connected', 'connected');
+  const idle = () => h.sessions().local(u.userId)!.idle();
+  return { ...u, idle, socket: () => h.phone.current };
+}

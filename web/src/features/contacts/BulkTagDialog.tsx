@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
+import { TextField } from '../../ui/TextField';
 
 interface BulkTagDialogProps {
   count: number;
@@ -11,7 +12,7 @@ interface BulkTagDialogProps {
 
 /** One tag added to, or removed from, every selected contact. */
 export function BulkTagDialog({ count, tags, onApply, onClose }: BulkTagDialogProps) {
-  const inputId = useId();
+  const listId = useId();
   const [tag, setTag] = useState('');
   const [error, setError] = useState<string | null>(null);
   const clean = tag.trim();
@@ -29,30 +30,22 @@ export function BulkTagDialog({ count, tags, onApply, onClose }: BulkTagDialogPr
   return (
     <Modal title={count === 1 ? 'Etiquetar 1 contacto' : `Etiquetar ${count.toLocaleString('es-ES')} contactos`} onClose={onClose}>
       <form onSubmit={onSubmit}>
-        <div className="field">
-          <label htmlFor={inputId}>Etiqueta</label>
-          <input
-            id={inputId}
-            list={`${inputId}-tags`}
-            value={tag}
-            maxLength={50}
-            aria-invalid={error ? true : undefined}
-            onInput={(e) => {
-              setTag(e.currentTarget.value);
-              setError(null);
-            }}
-          />
-          <datalist id={`${inputId}-tags`}>
-            {tags.map((t) => (
-              <option key={t} value={t} />
-            ))}
-          </datalist>
-          {error && (
-            <p className="field-error" role="alert">
-              {error}
-            </p>
-          )}
-        </div>
+        <TextField
+          label="Etiqueta"
+          list={listId}
+          value={tag}
+          maxLength={50}
+          error={error ?? undefined}
+          onInput={(e) => {
+            setTag(e.currentTarget.value);
+            setError(null);
+          }}
+        />
+        <datalist id={listId}>
+          {tags.map((t) => (
+            <option key={t} value={t} />
+          ))}
+        </datalist>
         <div className="modal-actions">
           <Button variant="secondary" onClick={onClose}>
             Cancelar

@@ -1,10 +1,11 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
 import { Icon } from '../../ui/Icon';
 import { Modal } from '../../ui/Modal';
+import { TextField } from '../../ui/TextField';
 import { createView, deleteView, listViews, type ContactView } from './api';
 import { listHref, orderOf, type ListView } from './use-list-url';
 
@@ -74,7 +75,6 @@ export function SavedViews({ current }: { current: ListView }) {
 }
 
 function SaveViewDialog({ current, onClose, onSaved }: { current: ListView; onClose: () => void; onSaved: () => void }) {
-  const nameId = useId();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -100,24 +100,16 @@ function SaveViewDialog({ current, onClose, onSaved }: { current: ListView; onCl
     <Modal title="Guardar vista" onClose={onClose} dirty={name.trim() !== ''}>
       <form onSubmit={onSubmit}>
         <p className="muted">Se guardan {summary || 'todos los contactos'} y el orden actual.</p>
-        <div className="field">
-          <label htmlFor={nameId}>Nombre de la vista</label>
-          <input
-            id={nameId}
-            value={name}
-            maxLength={60}
-            aria-invalid={error ? true : undefined}
-            onInput={(e) => {
-              setName(e.currentTarget.value);
-              setError(null);
-            }}
-          />
-          {error && (
-            <p className="field-error" role="alert">
-              {error}
-            </p>
-          )}
-        </div>
+        <TextField
+          label="Nombre de la vista"
+          value={name}
+          maxLength={60}
+          error={error ?? undefined}
+          onInput={(e) => {
+            setName(e.currentTarget.value);
+            setError(null);
+          }}
+        />
         <div className="modal-actions">
           <Button variant="secondary" onClick={onClose}>
             Cancelar
