@@ -5,6 +5,7 @@ export { openDatabase, allowLongStatements, withoutStatementTimeout, type Databa
 export { migrate, MIGRATIONS_DIR } from './db/migrate.js';
 export { bulkLoad, type TextRow } from './db/bulk-load.js';
 export { CoalescedRead } from './db/coalesced-read.js';
+export { LruMap } from './cache/lru-map.js';
 export { createEvent, type EventEnvelope } from './events/envelope.js';
 export type { EventBus, EventHandler, SignalHandler } from './events/bus.js';
 export { MemoryBus } from './events/memory-bus.js';

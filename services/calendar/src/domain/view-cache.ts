@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { LruMap } from '@asistente/kit';
 import type { Range } from './dates.js';
 
 const compress = promisify(gzip);
@@ -31,38 +32,23 @@ export function jsonView(json: string): JsonView {
  * by any process (a sync, a write) is a different key: a replica never serves another's stale view.
  */
 export class ViewCache {
-  private readonly entries = new Map<string, JsonView>();
-  private size = 0;
+  private readonly views: LruMap<JsonView>;
 
-  constructor(private readonly maxBytes = 16 * 1024 * 1024) {}
+  constructor(private readonly maxBytes = 16 * 1024 * 1024) {
+    this.views = new LruMap(maxBytes, (view) => view.body.byteLength);
+  }
 
   static key(userId: string, calendars: { id: string; version: string }[], range: Range): string {
     return JSON.stringify([userId, calendars.map((c) => [c.id, c.version]), range.from.getTime(), range.to.getTime()]);
   }
 
   get(key: string): JsonView | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      // Most recently used last: eviction takes from the front.
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
+    return this.views.get(key);
   }
 
+  /** A view over a sixteenth of the budget is not kept: one huge month would push out every other. */
   set(key: string, value: JsonView): void {
     if (value.body.byteLength > this.maxBytes / 16) return;
-    const previous = this.entries.get(key);
-    if (previous !== undefined) {
-      this.size -= previous.body.byteLength;
-      this.entries.delete(key);
-    }
-    this.entries.set(key, value);
-    this.size += value.body.byteLength;
-    for (const [oldest, old] of this.entries) {
-      if (this.size <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.size -= old.body.byteLength;
-    }
+    this.views.set(key, value);
   }
 }

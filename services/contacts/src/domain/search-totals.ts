@@ -1,3 +1,5 @@
+import { LruMap } from '@asistente/kit';
+
 /** A search's count of matches (up to the cap and one more) and the owner's contacts version it was read at. */
 export interface CountedTotal {
   version: string;
@@ -13,27 +15,21 @@ export interface CountedTotal {
  * never answers another's stale total. The least recently used are forgotten past `capacity`.
  */
 export class SearchTotals {
-  private readonly totals = new Map<string, CountedTotal>();
+  private readonly totals: LruMap<CountedTotal>;
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(capacity = 10_000) {
+    this.totals = new LruMap(capacity);
+  }
 
   static key(userId: string, term: string, tag: string | undefined): string {
     return JSON.stringify([userId, term, tag ?? null]);
   }
 
   get(key: string): CountedTotal | undefined {
-    const total = this.totals.get(key);
-    if (total !== undefined) {
-      // Most recently used last: eviction takes from the front.
-      this.totals.delete(key);
-      this.totals.set(key, total);
-    }
-    return total;
+    return this.totals.get(key);
   }
 
   set(key: string, total: CountedTotal): void {
-    this.totals.delete(key);
     this.totals.set(key, total);
-    if (this.totals.size > this.capacity) this.totals.delete(this.totals.keys().next().value!);
   }
 }
