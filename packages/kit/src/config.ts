@@ -96,6 +96,8 @@ export const ConfigSchema = Type.Object({
   OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** WhatsApp Web's socket address, for proxies and tests; Baileys' default otherwise. */
   WHATSAPP_WS_URL: Type.Optional(Type.String({ pattern: '^wss?://' })),
+  /** Least time between two automatic WhatsApp answers of one account (plus up to half again at random). */
+  WHATSAPP_AUTOMATED_GAP_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 2000 }),
   WEB_DIST: Type.Optional(Type.String({ minLength: 1 })),
   /** Seed the demo account at start (same as `npm start -- --demo`). */
   DEMO: Type.Boolean({ default: false }),

@@ -10,7 +10,7 @@ import { ContactsSyncService } from './domain/contacts-sync.service.js';
 import { ConversationsService } from './domain/conversations.service.js';
 import { InboundService } from './domain/inbound.service.js';
 import { MessagesRepository } from './domain/messages.repository.js';
-import { OutboundService } from './domain/outbound.service.js';
+import { OutboundService, type Pacing } from './domain/outbound.service.js';
 import { DEFAULT_LEASE, SessionManager, type LeaseTiming } from './domain/session-manager.js';
 import { autoReplyRoutes } from './routes/auto-replies.js';
 import { connectionRoutes } from './routes/connection.js';
@@ -22,6 +22,8 @@ export interface WhatsAppServiceOptions {
   /** Replaces the whole socket factory (tests). */
   factory?: SocketFactory;
   timing?: Partial<SessionTiming>;
+  /** Replaces WHATSAPP_AUTOMATED_GAP_MS (tests). */
+  pacing?: Pacing;
   lease?: Partial<LeaseTiming>;
   connectTimeoutMs?: number;
   /** Whether this process is the only replica (default: embedded database, no DATABASE_URL). */
@@ -60,7 +62,8 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
     const messages = new MessagesRepository(sql);
     const autoRepliesRepo = new AutoRepliesRepository(sql);
     const inbound = new InboundService(sql, messages, autoRepliesRepo, outbox, newMessageId, !platform.config.DATABASE_URL);
-    const outbound = new OutboundService(sql, messages, accounts, outbox, newMessageId, log);
+    const pacing = options.pacing ?? { automatedGapMs: platform.config.WHATSAPP_AUTOMATED_GAP_MS };
+    const outbound = new OutboundService(sql, messages, accounts, outbox, newMessageId, log, pacing);
     const timing = { ...DEFAULT_TIMING, ...options.timing };
     const sessions = new SessionManager(
       { factory, accounts, authState, messages, inbound, outbound, box: platform.secrets, log, timing },

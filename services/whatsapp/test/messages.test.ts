@@ -183,6 +183,28 @@ t.test('auto-replies: validation, uniqueness without case or accents, update, de
   t.same((await u.call('GET', '/whatsapp/auto-replies')).body.data, []);
 });
 
+t.test('automatic answers are paced: never two closer than the gap on one account, the owner\'s own messages in order', async (t) => {
+  const GAP = 300;
+  const h = await whatsappApp(t, platform, { pacing: { automatedGapMs: GAP } });
+  const u = await linkedUser(h);
+  await u.call('POST', '/whatsapp/auto-replies', { keyword: 'horario', response: 'De 9 a 18 h' });
+  const socket = u.socket();
+  const chats = ['34600000101', '34600000102', '34600000103'].map((digits) => `${digits}@s.whatsapp.net`);
+  socket.notify(chats.map((jid) => waMessage({ remoteJid: jid, text: '¿Qué horario tenéis?' })));
+  await until(() => socket.sent.length >= 1, 'the first answer');
+  const mine = await u.call('POST', '/whatsapp/messages', { jid: ANA_PN, type: 'text', text: 'Te escribo yo' });
+  t.equal(mine.status, 201);
+  await until(() => socket.sent.length === 4, 'three answers and the owner\'s message', 20_000);
+  t.same(
+    socket.sent.map((s) => s.jid),
+    [...chats, ANA_PN],
+    'in the order they were stored',
+  );
+  const answers = socket.sentAt.slice(0, 3);
+  const gaps = answers.slice(1).map((at, i) => at - answers[i]!);
+  t.ok(gaps.every((gap) => gap >= GAP), `answers ${gaps.join(' and ')} ms apart (gap ${GAP} ms)`);
+});
+
 t.test('keyword answers: whole words, longest wins, one per message, never groups or own, loop guard', async (t) => {
   const h = await whatsappApp(t, platform);
   const u = await linkedUser(h);

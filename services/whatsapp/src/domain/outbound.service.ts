@@ -11,11 +11,28 @@ const MAX_ATTEMPTS = 3;
 export const NOT_CONNECTED = 'WhatsApp no está conectado';
 
 /**
+ * Automatic answers (keyword and AI) leave at least `automatedGapMs` between them on one account, plus up to
+ * half of it again at random: WhatsApp bans numbers that send bursts like a bot (Baileys #1983, #2075).
+ * What the owner writes in the app is not held back, only kept in order behind an answer that waits.
+ */
+export interface Pacing {
+  automatedGapMs: number;
+}
+
+const isAutomated = (origin: string) => origin === 'keyword' || origin === 'ai';
+
+/** Waits without keeping the process alive: a shutdown does not wait for a paced answer. */
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/**
  * Reliable sending: a message is stored first (pending, with the WhatsApp id it will travel with) and the
  * socket owner delivers pending messages strictly in the order they were stored. A send accepted while the
  * socket is down waits for the reconnect; the fixed id means a retry is never a second message.
  */
 export class OutboundService {
+  /** When each account may send its next automatic answer. */
+  private readonly nextAutomatedAt = new Map<string, number>();
+
   constructor(
     private readonly sql: Sql,
     private readonly messages: MessagesRepository,
@@ -23,6 +40,7 @@ export class OutboundService {
     private readonly outbox: Outbox,
     private readonly newMessageId: () => string,
     private readonly log: Logger,
+    private readonly pacing: Pacing,
   ) {}
 
   async enqueue(
@@ -84,12 +102,21 @@ export class OutboundService {
       if (!isOpen()) return;
       const next = await this.messages.nextPending(userId);
       if (!next) return;
-      try {
-        await socket.sendText(next.chatJid, next.body, next.waId);
-      } catch (error) {
+      const automated = isAutomated(next.origin);
+      if (automated) {
+        for (let wait = this.waitBeforeAnswer(userId); wait > 0; wait = this.waitBeforeAnswer(userId)) await pause(wait);
+        if (!isOpen()) return;
+      }
+      const failure = await socket.sendText(next.chatJid, next.body, next.waId).then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+      // Counted from when the answer left (or was refused), so two answers are never closer than the gap.
+      if (automated) this.nextAutomatedAt.set(userId, Date.now() + this.pacing.automatedGapMs * (1 + Math.random() / 2));
+      if (failure) {
         if (!isOpen()) return; // the socket went away: the message waits for the reconnect
         const attempts = await this.messages.countAttempt(next.id);
-        this.log.warn({ err: error, attempts }, 'whatsapp send failed');
+        this.log.warn({ err: failure.error, attempts }, 'whatsapp send failed');
         if (attempts < MAX_ATTEMPTS) return; // the next drain (tick or reconnect) tries again, still first in line
         await this.messages.markFailed(next.id, 'WhatsApp no aceptó el mensaje');
         continue;
@@ -104,6 +131,10 @@ export class OutboundService {
         await this.outbox.append(tx, events);
       });
     }
+  }
+
+  private waitBeforeAnswer(userId: string): number {
+    return (this.nextAutomatedAt.get(userId) ?? 0) - Date.now();
   }
 }
 

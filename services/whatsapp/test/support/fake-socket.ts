@@ -22,6 +22,8 @@ export class FakeSocket {
   ended = false;
   loggedOut = false;
   readonly sent: SentMessage[] = [];
+  /** When each of `sent` was accepted (Date.now()). */
+  readonly sentAt: number[] = [];
   /** The next sends throw (a WhatsApp refusal while the socket stays open). */
   failSends = 0;
 
@@ -74,6 +76,7 @@ export class FakeSocket {
         }
         const text = (content as { text: string }).text;
         this.sent.push({ jid, text, messageId: options?.messageId });
+        this.sentAt.push(Date.now());
         const key = { remoteJid: jid, fromMe: true, id: options?.messageId ?? 'X' };
         setImmediate(() => this.ev.emit('messages.update', [{ key, update: { status: proto.WebMessageInfo.Status.SERVER_ACK } }]));
         return undefined;

@@ -8,6 +8,7 @@ import { FakePhone } from './fake-socket.js';
 export const FAST = {
   timing: { backoffBaseMs: 20, backoffMaxMs: 200, staleMs: 60_000, watchdogMs: 60_000 },
   lease: { ttlMs: 2_000, tickMs: 100, connectWaitMs: 5_000 },
+  pacing: { automatedGapMs: 0 },
 };
 
 /** Polls `check` until it holds (tests wait for states, never for time). */
