@@ -2,6 +2,7 @@ import t from 'tap';
 import type { BrowserContext, Page } from 'playwright-core';
 import { GooglePeer } from '../../services/calendar/test/google-peer.js';
 import {
+  api,
   browserSuite,
   launchBrowser,
   registerUser,
@@ -98,6 +99,25 @@ browserSuite(t, () => {
     await upcoming.getByText('Visita al almacén').waitFor();
     await upcoming.getByText('Polígono Sur').waitFor();
     t.equal(peer.liveEvents(EMAIL, EMAIL).filter((e) => e.summary === 'Visita al almacén').length, 1, 'in Google');
+  });
+
+  t.test('a Meet meeting planned from a contact\'s page, the contact invited, shown in its timeline', async (t) => {
+    const contact = await api<{ id: string }>(app, 'POST', 'contacts', { firstName: 'Rosa', lastName: 'Vidal', email: 'rosa.vidal@acme.com' }, session.token);
+    t.equal(contact.status, 201);
+    await page.goto(`/contacts/${contact.body.id}`);
+    await page.getByRole('heading', { name: 'Rosa Vidal', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Programar reunión' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Nueva Reunión Google Meet' });
+    t.equal(await dialog.getByLabel('Título').inputValue(), 'Reunión con Rosa Vidal');
+    t.equal(await dialog.getByLabel('Asistentes').inputValue(), 'rosa.vidal@acme.com', 'the contact is invited');
+    await dialog.getByRole('button', { name: 'Crear Reunión' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await toast(page, 'Reunión de Meet creada').waitFor();
+    const insert = peer.apiRequests('/events', 'POST').at(-1)!;
+    t.equal(insert.query.conferenceDataVersion, '1', 'a Meet conference');
+    t.match(insert.body, { summary: 'Reunión con Rosa Vidal', attendees: [{ email: 'rosa.vidal@acme.com' }] });
+    const activity = page.locator('section', { has: page.getByRole('heading', { name: 'Actividad' }) });
+    await activity.getByText('Reunión con Rosa Vidal').waitFor();
   });
 
   t.test('Google Calendar at 360 px wide', async (t) => {

@@ -330,6 +330,22 @@ browserSuite(t, () => {
     await shown(page, 'de 26');
   });
 
+  t.test('"Programar reunión" on a contact\'s page says where to connect a calendar when none is', async (t) => {
+    const contact = await api<{ id: string }>(app, 'POST', 'contacts', { firstName: 'Rosa', lastName: 'Vidal', email: 'rosa.vidal@acme.com' }, session.token);
+    await page.goto(`/contacts/${contact.body.id}`);
+    await page.getByRole('heading', { name: 'Rosa Vidal', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Programar reunión' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Programar reunión' });
+    await dialog.getByText('Para programar una reunión con Rosa Vidal, conecta Google Calendar (Google Meet) o Microsoft Teams.').waitFor();
+    await dialog.getByRole('link', { name: 'Conectar Microsoft Teams' }).waitFor();
+    await dialog.getByRole('link', { name: 'Conectar Google Calendar' }).click();
+    await page.waitForURL((url) => url.pathname === '/google-calendar');
+    await page.getByRole('button', { name: 'Conectar Google Calendar' }).waitFor();
+    t.equal((await api(app, 'DELETE', `contacts/${contact.body.id}`, undefined, session.token)).status, 204);
+    await page.goto('/contacts');
+    await shown(page, 'de 26');
+  });
+
   t.test('shift-click range, select all N matching, bulk tag, delete and Deshacer', async (t) => {
     const boxes = page.locator('tbody input[type=checkbox]');
     await boxes.nth(0).click();

@@ -27,7 +27,7 @@ export const splitAttendees = (text: string) =>
     .map((a) => a.trim())
     .filter(Boolean);
 
-interface ScheduleModalProps {
+export interface ScheduleModalProps {
   title: string;
   submitLabel: string;
   /** The toast once saved. */
@@ -39,19 +39,22 @@ interface ScheduleModalProps {
   onSubmit: (form: ScheduledForm) => Promise<unknown>;
   onClose: () => void;
   onCreated: () => void;
+  /** What the form starts with (a meeting planned from a contact: its name and address). */
+  initial?: { title?: string; attendees?: string[] } | undefined;
 }
 
 /**
  * A new timed event or meeting (Google's 'Nuevo Evento' and Meet meeting, Teams' meeting): title, start and
  * end (from the next full hour), and the attendees, description and location the caller asks for.
  */
-export function ScheduleModal({ title, submitLabel, savedMessage, attendees, description: withDescription = false, location = false, onSubmit, onClose, onCreated }: ScheduleModalProps) {
+export function ScheduleModal({ title, submitLabel, savedMessage, attendees, description: withDescription = false, location = false, onSubmit, onClose, onCreated, initial }: ScheduleModalProps) {
   const slot = nextHourSlot();
+  const start: Fields = { title: initial?.title ?? '', start: slot.start, end: slot.end, attendees: initial?.attendees?.join(', ') ?? '', location: '' };
   const validate = (form: Fields): FieldErrors<'title' | 'start' | 'end' | 'attendees'> => ({
     ...timedEventErrors(form),
     attendees: attendees && !splitAttendees(form.attendees).every(isEmail) ? attendees.invalid : undefined,
   });
-  const { formRef, values, bind, check, dirty } = useForm<Fields>({ title: '', start: slot.start, end: slot.end, attendees: '', location: '' }, validate);
+  const { formRef, values, bind, check, dirty } = useForm<Fields>(start, validate);
   const [saving, setSaving] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const descriptionId = useId();

@@ -119,7 +119,8 @@ export class ContactTimeline {
       .filter((e) => attendeeEmails(e).some((a) => emails.some((mail) => a.includes(mail))))
       .flatMap((e): TimelineItem[] => {
         const start = typeof e.start === 'object' && e.start ? (e.start as Json) : {};
-        const at = when(e.startDate && e.startTime ? `${String(e.startDate)}T${String(e.startTime)}` : (e.startDate ?? start.dateTime ?? start.date));
+        // The normalised event carries its start in startTime (an instant, or a date for all-day events).
+        const at = when(e.startTime) ?? when(e.startDate) ?? when(start.dateTime ?? start.date);
         if (!at) return [];
         return [{ channel: 'calendar', id: text(e.id), at, title: text(e.title, e.summary, e.subject) || '(sin título)', detail: text(e.location) }];
       });

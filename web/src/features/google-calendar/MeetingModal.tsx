@@ -1,13 +1,14 @@
-import { ScheduleModal } from '../../ui/ScheduleModal';
+import { ScheduleModal, type ScheduleModalProps } from '../../ui/ScheduleModal';
 import { createMeeting } from './api';
 
 interface MeetingModalProps {
   onClose: () => void;
   onCreated: () => void;
+  initial?: ScheduleModalProps['initial'];
 }
 
 /** 'Nueva Reunión Google Meet': an event with a Meet link, invitations emailed to the attendees. */
-export function MeetingModal({ onClose, onCreated }: MeetingModalProps) {
+export function MeetingModal({ onClose, onCreated, initial }: MeetingModalProps) {
   return (
     <ScheduleModal
       title="Nueva Reunión Google Meet"
@@ -18,6 +19,7 @@ export function MeetingModal({ onClose, onCreated }: MeetingModalProps) {
       onSubmit={({ title, startTime, endTime, attendees, description }) => createMeeting({ title, startTime, endTime, attendees, description })}
       onClose={onClose}
       onCreated={onCreated}
+      initial={initial}
     />
   );
 }

@@ -10,6 +10,7 @@ import { PageHeader } from '../../../ui/PageHeader';
 import { ContactModal } from '../ContactModal';
 import { fullName, type Contact } from '../types';
 import { getContact, getDuplicatesOf, getTimeline, mergeInto, type TimelineSection } from './api';
+import { ScheduleMeeting } from './ScheduleMeeting';
 import { Timeline } from './Timeline';
 import './contact-page.css';
 
@@ -102,10 +103,13 @@ export function ContactPage() {
         title={name}
         subtitle={contact.company ?? undefined}
         actions={
-          <Button variant="secondary" onClick={() => setEditing(true)}>
-            <Icon name="edit" size={18} />
-            Editar
-          </Button>
+          <>
+            {contact.email && <ScheduleMeeting name={name} email={contact.email} onCreated={() => setVersion((v) => v + 1)} />}
+            <Button variant="secondary" onClick={() => setEditing(true)}>
+              <Icon name="edit" size={18} />
+              Editar
+            </Button>
+          </>
         }
       />
       <div className="contact-grid">
