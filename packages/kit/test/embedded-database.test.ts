@@ -42,7 +42,9 @@ t.test('data on disk survives a stop and a start', async (t) => {
   await write`create table kept (v text)`;
   await write`insert into kept values ('guardado')`;
   await write.end();
+  await Promise.all([first.stop(), first.stop()]);
   await first.stop();
+  t.pass('stopping twice, at once or later, is the same stop');
 
   const second = await startEmbeddedPostgres(dir);
   t.teardown(() => second.stop());

@@ -60,15 +60,20 @@ export async function startEmbeddedPostgres(dataDir: string, template?: Blob): P
     workerData: { dataDir, modules: MODULES, template: templateData },
     ...(templateData ? { transferList: [templateData] } : {}),
   });
-  let stopping = false;
+  let stopping: Promise<void> | undefined;
+  /** The worker's next answer of this kind; an error or an exit before it fails the wait instead of hanging it. */
   const next = (kind: WorkerMessage['kind']) =>
     new Promise<WorkerMessage>((resolve, reject) => {
-      const onMessage = (message: WorkerMessage) => {
-        if (message.kind !== kind) return;
-        worker.off('message', onMessage).off('error', reject);
-        resolve(message);
+      const onExit = (code: number) => done(new Error(`The embedded database stopped (worker exit code ${code})`));
+      const done = (error: Error | undefined, message?: WorkerMessage) => {
+        worker.off('message', onMessage).off('error', done).off('exit', onExit);
+        if (error) reject(error);
+        else resolve(message!);
       };
-      worker.on('message', onMessage).once('error', reject);
+      const onMessage = (message: WorkerMessage) => {
+        if (message.kind === kind) done(undefined, message);
+      };
+      worker.on('message', onMessage).once('error', done).once('exit', onExit);
     });
   const ready = (await next('ready')) as Extract<WorkerMessage, { kind: 'ready' }>;
   // Past start-up, a database that dies takes the process with it, as it did in the main thread: the
@@ -86,12 +91,14 @@ export async function startEmbeddedPostgres(dataDir: string, template?: Blob): P
       worker.postMessage('dump');
       return new Blob([((await answer) as Extract<WorkerMessage, { kind: 'dump' }>).data]);
     },
-    async stop() {
-      stopping = true;
-      const answer = next('stopped');
-      worker.postMessage('stop');
-      await answer;
-      await worker.terminate();
+    stop() {
+      stopping ??= (async () => {
+        const answer = next('stopped');
+        worker.postMessage('stop');
+        await answer;
+        await worker.terminate();
+      })();
+      return stopping;
     },
   };
 }
