@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import t from 'tap';
 import type { Browser, Page, Request } from 'playwright-core';
 import {
@@ -188,6 +189,21 @@ browserSuite(t, () => {
     await page.waitForTimeout(1600); // the charts' entry animation, for the screenshot
     await screenshot(page, 'analytics');
     t.same(await seriousA11yViolations(page), [], 'analytics: no serious or critical accessibility findings');
+  });
+
+  t.test('Exportar CSV downloads every figure on screen, for the period shown', async (t) => {
+    await page.getByRole('heading', { name: 'Analytics', level: 1 }).waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportar CSV' }).click()]);
+    t.match(download.suggestedFilename(), /^analytics-30d-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    t.ok(csv.startsWith('\uFEFF'), 'a BOM for spreadsheet programs');
+    const totals = await figures<Totals>('dashboard', '30d');
+    t.ok(csv.includes(`Totales\r\nIndicador,Valor\r\nTotal Contactos,${totals.totalContacts}\r\n`), 'the totals as the API gives them');
+    const whatsapp = await figures<{ sent: number; received: number }>('whatsapp', '30d');
+    t.ok(csv.includes(`Estadísticas de WhatsApp\r\nIndicador,Valor\r\nEnviados,${whatsapp.sent}\r\nRecibidos,${whatsapp.received}\r\n`), 'the WhatsApp card');
+    for (const caption of ['Actividad General\r\nFecha,Actividad', 'Crecimiento de Contactos\r\nFecha,Contactos', 'Distribución por Canal\r\nCanal,Total', 'Estadísticas de Email', 'Productividad por Día\r\nDía,Emails,Mensajes,Reuniones,Contactos']) {
+      t.ok(csv.includes(caption), `${caption.split('\r\n')[0]} is in the report`);
+    }
   });
 
   t.test('changing the period reloads the seven figures in parallel', async (t) => {

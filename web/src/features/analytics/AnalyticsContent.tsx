@@ -1,54 +1,44 @@
 import { ChartCard } from './ChartCard';
-import { channelsOf } from './channels';
 import { EmailStatsCard } from './EmailStatsCard';
-import { longDate } from './format';
-import { isWeekly, weeklyActivity, weeklyGrowth } from './buckets';
 import { ActivityChart, ChannelChart, GrowthChart, ProductivityChart } from './lazy-charts';
+import { chartTables } from './report';
 import { TotalsCards } from './TotalsCards';
 import type { AnalyticsData } from './types';
 import { WhatsAppStatsCard } from './WhatsAppStatsCard';
 
 export function AnalyticsContent({ data, busy, stale = false }: { data: AnalyticsData; busy: boolean; stale?: boolean }) {
-  const channels = channelsOf(data);
-  const weekly = isWeekly(data.period);
-  const activity = weekly ? weeklyActivity(data.activity) : data.activity;
-  const growth = weekly ? weeklyGrowth(data.growth) : data.growth;
-  const dateColumn = weekly ? 'Semana del' : 'Fecha';
+  const { weekly, activity, growth, channels, productivity } = chartTables(data);
   return (
     <div className={stale ? 'analytics is-stale' : 'analytics'} aria-busy={busy}>
       <TotalsCards totals={data.totals} stale={stale} />
       <div className="analytics-grid">
         <ChartCard
           title="Actividad General"
-          empty={activity.length === 0}
-          table={{ caption: 'Actividad General', columns: [dateColumn, 'Actividad'], rows: activity.map((p) => [longDate(p.date), p.activity]) }}
+          empty={activity.points.length === 0}
+          table={activity.table}
         >
-          <ActivityChart points={activity} weekly={weekly} />
+          <ActivityChart points={activity.points} weekly={weekly} />
         </ChartCard>
         <ChartCard
           title="Crecimiento de Contactos"
-          empty={growth.length === 0}
-          table={{ caption: 'Crecimiento de Contactos', columns: [dateColumn, 'Contactos'], rows: growth.map((p) => [longDate(p.date), p.contacts]) }}
+          empty={growth.points.length === 0}
+          table={growth.table}
         >
-          <GrowthChart points={growth} weekly={weekly} />
+          <GrowthChart points={growth.points} weekly={weekly} />
         </ChartCard>
         <ChartCard
           title="Distribución por Canal"
-          empty={channels.every((c) => c.value === 0)}
-          table={{ caption: 'Distribución por Canal', columns: ['Canal', 'Total'], rows: channels.map((c) => [c.name, c.value]) }}
+          empty={channels.points.every((c) => c.value === 0)}
+          table={channels.table}
         >
-          <ChannelChart channels={channels} />
+          <ChannelChart channels={channels.points} />
         </ChartCard>
         <EmailStatsCard stats={data.emails} />
         <WhatsAppStatsCard stats={data.whatsapp} />
         <ChartCard
           title="Productividad por Día"
           empty={data.productivity.length === 0}
-          table={{
-            caption: 'Productividad por Día',
-            columns: ['Día', 'Emails', 'Mensajes', 'Reuniones', 'Contactos'],
-            rows: data.productivity.map((p) => [p.day, p.emails, p.messages, p.meetings, p.contacts]),
-          }}
+          table={productivity}
         >
           <ProductivityChart points={data.productivity} />
         </ChartCard>

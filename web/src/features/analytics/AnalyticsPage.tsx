@@ -1,11 +1,21 @@
 import { useState } from 'react';
+import { saveBlob } from '../../lib/download';
 import { useLiveData } from '../../lib/live-data';
+import { Button } from '../../ui/Button';
+import { Icon } from '../../ui/Icon';
 import { PageHeader } from '../../ui/PageHeader';
 import { LoadFailed, StaleNotice } from '../../ui/StaleNotice';
 import { AnalyticsContent } from './AnalyticsContent';
 import { loadAnalytics } from './api';
 import { PeriodSelect } from './PeriodSelect';
-import { DEFAULT_PERIOD, type AnalyticsPeriod } from './types';
+import { reportCsv, reportTables } from './report';
+import { DEFAULT_PERIOD, type AnalyticsData, type AnalyticsPeriod } from './types';
+
+/** The figures on screen, downloaded as `analytics-<period>-<date>.csv`. */
+function exportReport(data: AnalyticsData): void {
+  const today = new Date().toISOString().slice(0, 10);
+  saveBlob(new Blob([reportCsv(reportTables(data))], { type: 'text/csv;charset=utf-8' }), `analytics-${data.period}-${today}.csv`);
+}
 
 export function AnalyticsPage() {
   const [period, setPeriod] = useState<AnalyticsPeriod>(DEFAULT_PERIOD);
@@ -25,6 +35,10 @@ export function AnalyticsPage() {
               </p>
             )}
             <PeriodSelect value={period} onChange={setPeriod} />
+            <Button variant="secondary" disabled={!data} onClick={() => data && exportReport(data)}>
+              <Icon name="download" size={18} />
+              Exportar CSV
+            </Button>
           </>
         }
       />

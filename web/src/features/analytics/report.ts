@@ -1,0 +1,81 @@
+import { isWeekly, weeklyActivity, weeklyGrowth } from './buckets';
+import { channelsOf } from './channels';
+import type { ChartTableData } from './ChartTable';
+import { longDate } from './format';
+import type { AnalyticsData } from './types';
+
+/** The charts' figures as tables, as the screen shows them (weekly buckets for 90 days and a year). */
+export function chartTables(data: AnalyticsData) {
+  const weekly = isWeekly(data.period);
+  const activity = weekly ? weeklyActivity(data.activity) : data.activity;
+  const growth = weekly ? weeklyGrowth(data.growth) : data.growth;
+  const dateColumn = weekly ? 'Semana del' : 'Fecha';
+  const channels = channelsOf(data);
+  return {
+    weekly,
+    activity: { points: activity, table: { caption: 'Actividad General', columns: [dateColumn, 'Actividad'], rows: activity.map((p) => [longDate(p.date), p.activity]) } },
+    growth: { points: growth, table: { caption: 'Crecimiento de Contactos', columns: [dateColumn, 'Contactos'], rows: growth.map((p) => [longDate(p.date), p.contacts]) } },
+    channels: { points: channels, table: { caption: 'Distribución por Canal', columns: ['Canal', 'Total'], rows: channels.map((c) => [c.name, c.value]) } },
+    productivity: {
+      caption: 'Productividad por Día',
+      columns: ['Día', 'Emails', 'Mensajes', 'Reuniones', 'Contactos'],
+      rows: data.productivity.map((p) => [p.day, p.emails, p.messages, p.meetings, p.contacts]),
+    },
+  };
+}
+
+/** Every figure of the screen, the cards' included, as the tables of the exported report. */
+export function reportTables(data: AnalyticsData): ChartTableData[] {
+  const charts = chartTables(data);
+  const { totals, emails, whatsapp } = data;
+  return [
+    {
+      caption: 'Totales',
+      columns: ['Indicador', 'Valor'],
+      rows: [
+        ['Total Contactos', totals.totalContacts],
+        ['Eventos', totals.totalEvents],
+        ['Correos', totals.totalEmails],
+        ['Mensajes', totals.totalMessages],
+      ],
+    },
+    charts.activity.table,
+    charts.growth.table,
+    charts.channels.table,
+    {
+      caption: 'Estadísticas de Email',
+      columns: ['Indicador', 'Valor'],
+      rows: [
+        ['Enviados', emails.sent],
+        ['Recibidos', emails.received],
+        ['Abiertos', emails.opened],
+        ['Clicks', emails.clicked],
+      ],
+    },
+    {
+      caption: 'Estadísticas de WhatsApp',
+      columns: ['Indicador', 'Valor'],
+      rows: [
+        ['Enviados', whatsapp.sent],
+        ['Recibidos', whatsapp.received],
+        ['Contactos', whatsapp.contacts],
+        ['Auto-respuestas', whatsapp.autoReplies],
+      ],
+    },
+    charts.productivity,
+  ];
+}
+
+const cell = (value: string | number) => {
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+/**
+ * The report as CSV: each table under its caption, a blank line between tables, CRLF line ends and a BOM so
+ * spreadsheet programs read the accents (as the contacts export).
+ */
+export function reportCsv(tables: ChartTableData[]): string {
+  const blocks = tables.map((t) => [cell(t.caption), t.columns.map(cell).join(','), ...t.rows.map((row) => row.map(cell).join(','))].join('\r\n'));
+  return `\uFEFF${blocks.join('\r\n\r\n')}\r\n`;
+}
