@@ -24,44 +24,35 @@ export function chartTables(data: AnalyticsData) {
   };
 }
 
+/** A card's figures as a table of two columns. */
+const figureTable = (caption: string, rows: [string, number][]): ChartTableData => ({ caption, columns: ['Indicador', 'Valor'], rows });
+
 /** Every figure of the screen, the cards' included, as the tables of the exported report. */
 export function reportTables(data: AnalyticsData): ChartTableData[] {
   const charts = chartTables(data);
   const { totals, emails, whatsapp } = data;
   return [
-    {
-      caption: 'Totales',
-      columns: ['Indicador', 'Valor'],
-      rows: [
-        ['Total Contactos', totals.totalContacts],
-        ['Eventos', totals.totalEvents],
-        ['Correos', totals.totalEmails],
-        ['Mensajes', totals.totalMessages],
-      ],
-    },
+    figureTable('Totales', [
+      ['Total Contactos', totals.totalContacts],
+      ['Eventos', totals.totalEvents],
+      ['Correos', totals.totalEmails],
+      ['Mensajes', totals.totalMessages],
+    ]),
     charts.activity.table,
     charts.growth.table,
     charts.channels.table,
-    {
-      caption: 'Estadísticas de Email',
-      columns: ['Indicador', 'Valor'],
-      rows: [
-        ['Enviados', emails.sent],
-        ['Recibidos', emails.received],
-        ['Abiertos', emails.opened],
-        ['Clicks', emails.clicked],
-      ],
-    },
-    {
-      caption: 'Estadísticas de WhatsApp',
-      columns: ['Indicador', 'Valor'],
-      rows: [
-        ['Enviados', whatsapp.sent],
-        ['Recibidos', whatsapp.received],
-        ['Contactos', whatsapp.contacts],
-        ['Auto-respuestas', whatsapp.autoReplies],
-      ],
-    },
+    figureTable('Estadísticas de Email', [
+      ['Enviados', emails.sent],
+      ['Recibidos', emails.received],
+      ['Abiertos', emails.opened],
+      ['Clicks', emails.clicked],
+    ]),
+    figureTable('Estadísticas de WhatsApp', [
+      ['Enviados', whatsapp.sent],
+      ['Recibidos', whatsapp.received],
+      ['Contactos', whatsapp.contacts],
+      ['Auto-respuestas', whatsapp.autoReplies],
+    ]),
     charts.productivity,
   ];
 }
