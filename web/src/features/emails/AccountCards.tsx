@@ -49,7 +49,7 @@ export function AccountCards({ accounts, providers, error, onChanged, onOpenImap
   return (
     <div className="mail-accounts">
       {error && (
-        <p className="mail-alert" role="alert">
+        <p className="alert-warning" role="alert">
           {error}
         </p>
       )}
@@ -79,7 +79,7 @@ export function AccountCards({ accounts, providers, error, onChanged, onOpenImap
                 </Button>
               </div>
             ))}
-            {oauth && !oauth.configured && <p className="mail-alert">{oauth.message}</p>}
+            {oauth && !oauth.configured && <p className="alert-warning">{oauth.message}</p>}
             {provider === 'imap' ? (
               <Button small onClick={onOpenImap}>
                 Conectar IMAP/SMTP

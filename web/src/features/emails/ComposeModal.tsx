@@ -221,7 +221,7 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
         <input type="checkbox" checked={track} onChange={(e) => setTrack(e.target.checked)} /> Seguimiento de aperturas y clics
       </label>
       {failure && (
-        <p className="mail-alert" role="alert">
+        <p className="alert-warning" role="alert">
           {failure}
         </p>
       )}

@@ -129,7 +129,7 @@ export function EmailsPage() {
         </section>
         <section className="card mail-pane" aria-label="Lectura">
           {mailbox.selectedError && (
-            <p className="mail-alert" role="alert">
+            <p className="alert-warning" role="alert">
               {mailbox.selectedError}
             </p>
           )}

@@ -162,7 +162,7 @@ export function ImapModal({ onClose, onConnected }: ImapModalProps) {
         </p>
       )}
       {error && (
-        <p className="mail-alert" role="alert">
+        <p className="alert-warning" role="alert">
           {error}
         </p>
       )}

@@ -14,7 +14,7 @@ interface MessageListProps {
 export function MessageList({ list, error, selectedId, showRecipient, onOpen }: MessageListProps) {
   if (error) {
     return (
-      <p className="mail-alert" role="alert">
+      <p className="alert-warning" role="alert">
         {error}
       </p>
     );

@@ -54,7 +54,7 @@ export function TemplateModal({ onClose, onSaved }: { onClose: () => void; onSav
         <p className="field-hint">Variables: {'{nombre_cliente}'}, {'{nombre}'}, {'{empresa}'}, {'{correo}'}</p>
       </div>
       {error && (
-        <p className="mail-alert" role="alert">
+        <p className="alert-warning" role="alert">
           {error}
         </p>
       )}

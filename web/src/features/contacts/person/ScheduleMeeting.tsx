@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { getStatus as getGoogleStatus } from '../../google-calendar/api';
 import { MeetingModal as GoogleMeetingModal } from '../../google-calendar/MeetingModal';
-import { useGoogleStatus } from '../../google-calendar/use-google-status';
+import { getStatus as getTeamsStatus } from '../../teams/api';
 import { MeetingModal as TeamsMeetingModal } from '../../teams/MeetingModal';
-import { useTeamsStatus } from '../../teams/use-teams-status';
 import { Button } from '../../../ui/Button';
 import { Icon } from '../../../ui/Icon';
 import { Modal } from '../../../ui/Modal';
@@ -20,13 +20,19 @@ interface ScheduleMeetingProps {
  * when only Microsoft is connected; with neither, where to connect one.
  */
 export function ScheduleMeeting({ name, email, onCreated }: ScheduleMeetingProps) {
-  const google = useGoogleStatus();
-  const teams = useTeamsStatus();
-  const [open, setOpen] = useState(false);
-  const loading = (google.status === null && !google.error) || (teams.status === null && !teams.error);
-  const provider = google.status?.connected ? 'google' : teams.status?.connected ? 'teams' : null;
+  // null: closed; otherwise the provider the meeting goes to, asked when the button is pressed (not on every
+  // contact page shown), 'none' when neither is connected.
+  const [provider, setProvider] = useState<'google' | 'teams' | 'none' | null>(null);
+  const [asking, setAsking] = useState(false);
+  const open = async () => {
+    setAsking(true);
+    const [google, teams] = await Promise.allSettled([getGoogleStatus(), getTeamsStatus()]);
+    setAsking(false);
+    const connected = (answer: PromiseSettledResult<{ connected: boolean }>) => answer.status === 'fulfilled' && answer.value.connected;
+    setProvider(connected(google) ? 'google' : connected(teams) ? 'teams' : 'none');
+  };
   const initial = { title: `Reunión con ${name}`, attendees: [email] };
-  const close = () => setOpen(false);
+  const close = () => setProvider(null);
   const created = () => {
     close();
     onCreated();
@@ -34,13 +40,13 @@ export function ScheduleMeeting({ name, email, onCreated }: ScheduleMeetingProps
 
   return (
     <>
-      <Button variant="secondary" disabled={loading} onClick={() => setOpen(true)}>
+      <Button variant="secondary" disabled={asking} onClick={() => void open()}>
         <Icon name="video" size={18} />
         Programar reunión
       </Button>
-      {open && provider === 'google' && <GoogleMeetingModal initial={initial} onClose={close} onCreated={created} />}
-      {open && provider === 'teams' && <TeamsMeetingModal initial={initial} onClose={close} onCreated={created} />}
-      {open && provider === null && (
+      {provider === 'google' && <GoogleMeetingModal initial={initial} onClose={close} onCreated={created} />}
+      {provider === 'teams' && <TeamsMeetingModal initial={initial} onClose={close} onCreated={created} />}
+      {provider === 'none' && (
         <Modal title="Programar reunión" onClose={close}>
           <p>Para programar una reunión con {name}, conecta Google Calendar (Google Meet) o Microsoft Teams.</p>
           <div className="modal-actions">
