@@ -115,6 +115,14 @@ export const DateRangeQuery = Type.Object({
 });
 export type DateRangeQuery = Static<typeof DateRangeQuery>;
 
+/** GET /events/with-attendee: the events of a range that list exactly this address among their attendees. */
+export const AttendeeEventsQuery = Type.Object({
+  dateFrom: Type.String({ maxLength: 40, messages: { required: 'Indica dateFrom (fecha de inicio)' } }),
+  dateTo: Type.String({ maxLength: 40, messages: { required: 'Indica dateTo (fecha de fin)' } }),
+  attendee: Type.String({ maxLength: 254, pattern: EMAIL_PATTERN, messages: { required: 'Indica el correo del invitado', pattern: 'Correo de invitado inválido', maxLength: 'Correo de invitado inválido' } }),
+});
+export type AttendeeEventsQuery = Static<typeof AttendeeEventsQuery>;
+
 const HourText = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', messages: { pattern: 'La hora debe tener el formato HH:mm' } });
 
 export const FreeSlotsQuery = Type.Object({

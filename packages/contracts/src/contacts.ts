@@ -62,6 +62,22 @@ export const ContactListQuery = Type.Object({
 });
 export type ContactListQuery = Static<typeof ContactListQuery>;
 
+/**
+ * GET /contacts/by-whatsapp: the contacts a WhatsApp phone JID belongs to, matched exactly on the phone (never a
+ * fuzzy search): what binds an assistant run for a customer to that customer's own record.
+ */
+export const ContactWhatsAppQuery = Type.Object({
+  jid: Type.String({
+    maxLength: 60,
+    pattern: '^\\d{6,20}(:\\d+)?@s\\.whatsapp\\.net$',
+    messages: { required: 'Indica el chat de WhatsApp (jid)', pattern: 'Identificador de chat de WhatsApp inválido', type: 'Identificador de chat de WhatsApp inválido', maxLength: 'Identificador de chat de WhatsApp inválido' },
+  }),
+});
+export type ContactWhatsAppQuery = Static<typeof ContactWhatsAppQuery>;
+
+export const ContactMatches = Type.Object({ contacts: Type.Array(Contact) });
+export type ContactMatches = Static<typeof ContactMatches>;
+
 /** A search or tag filter counts its matches exactly up to this many; beyond it `total` is this and `totalCapped` true ("más de 1000"). */
 export const CONTACTS_TOTAL_CAP = 1000;
 

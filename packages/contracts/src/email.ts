@@ -97,6 +97,8 @@ export const EmailListQuery = Type.Object({
     { default: 'inbox' },
   ),
   search: Type.Optional(Type.String({ maxLength: 200 })),
+  /** Only mail from or to exactly this address (the assistant bound to one customer). */
+  address: Type.Optional(Type.String({ maxLength: 254, pattern: EMAIL_PATTERN, messages: { pattern: 'Correo inválido', maxLength: 'Correo inválido', type: 'Correo inválido' } })),
 });
 export type EmailListQuery = Static<typeof EmailListQuery>;
 

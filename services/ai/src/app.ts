@@ -7,6 +7,7 @@ import { AssistantConfigService } from './domain/assistant-config.service.js';
 import { AssistantRunService } from './domain/assistant-run.service.js';
 import { ChatStateService } from './domain/chat-state.service.js';
 import { ChatStatesRepository } from './domain/chat-states.repository.js';
+import { CustomerBookingsRepository } from './domain/customer-bookings.repository.js';
 import { ProviderKeysRepository } from './domain/provider-keys.repository.js';
 import { ProviderKeysService } from './domain/provider-keys.service.js';
 import { RunsRepository } from './domain/runs.repository.js';
@@ -37,7 +38,8 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     const assistant = new AssistantConfigService(new AssistantConfigRepository(sql));
     const runs = new RunsRepository(sql);
     const model = options.model ?? new OpenAiLanguageModel({ ...OPENAI_DEFAULTS, baseURL: platform.config.OPENAI_BASE_URL });
-    const runner = new AssistantRunService({ sql, outbox: platform.outbox('ai'), keys, assistant, runs, services: platform.services, model });
+    const bookings = new CustomerBookingsRepository(sql);
+    const runner = new AssistantRunService({ sql, outbox: platform.outbox('ai'), keys, assistant, runs, bookings, services: platform.services, model });
     const chats = new ChatStateService(new ChatStatesRepository(sql), runs, assistant);
     const timer = options.quietTimer ?? new TimeoutQuietTimer(AUTO_REPLY_QUIET_MS);
     const consumer = new AutoReplyConsumer({ assistant, chats, runner, services: platform.services, timer, log: platform.log });

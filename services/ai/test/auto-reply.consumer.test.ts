@@ -30,7 +30,7 @@ t.beforeEach(() => peer.reset());
 let phones = 0;
 async function owner(config: Partial<AssistantConfig> = {}) {
   const { userId, authorization } = signToken(app);
-  const call = <T>(method: 'GET' | 'PUT', url: string, payload?: object) =>
+  const call = <T>(method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
     app.inject({ method, url: `/api${url}`, headers: { authorization }, ...(payload ? { payload } : {}) }).then((r) => r.json<T>());
   await call('PUT', '/ai/provider/openai/key', { apiKey: KEY });
   await call('PUT', '/ai/assistant', { ...DEFAULT_CONFIG, autoReply: true, internalSources: [], ...config });
@@ -198,12 +198,13 @@ t.test('prompt injection: customer text is data, tools are read-only, the owner 
   t.equal(request!.body.messages.length, 2, 'one user message, nothing injected as another role');
   t.same(JSON.parse(user!.content!.slice(user!.content!.indexOf('\n') + 1)), { mensajes: [attack] }, 'carried verbatim as a JSON value');
   const tools = (request!.body.tools ?? []).map((tool) => tool.function.name);
-  t.same(tools, ['buscar_contactos', 'leer_contacto', 'leer_mensajes_whatsapp', 'listar_eventos', 'buscar_huecos_libres', 'pasar_a_persona']);
+  t.same(tools, ['leer_ficha_del_cliente', 'leer_mensajes_del_chat', 'listar_reuniones_del_cliente', 'buscar_huecos_libres', 'pasar_a_persona'], "the customer's bound tools");
   t.notOk(tools.includes('agendar_reunion'), 'no tool writes while canBookMeetings is off');
 });
 
-t.test('canBookMeetings: free slots offered and a confirmed one booked with Google Meet', async (t) => {
+t.test('canBookMeetings: free slots offered and a confirmed one booked with Google Meet, inviting the chat contact only', async (t) => {
   const o = await owner({ internalSources: ['calendar'], canBookMeetings: true });
+  await o.call('POST', '/contacts', { firstName: 'Marta', lastName: 'Gómez', phone: `+${o.jid.split('@')[0]}`, email: 'marta@example.com' });
   const start = new Date(Date.now() + 2 * 86_400_000);
   start.setUTCHours(10, 0, 0, 0);
   const end = new Date(start.getTime() + 30 * 60_000);
@@ -217,18 +218,18 @@ t.test('canBookMeetings: free slots offered and a confirmed one booked with Goog
   calendar.connect(o.userId);
   peer.reset();
   peer.reply(
-    { toolCalls: [{ name: 'agendar_reunion', arguments: { titulo: 'Llamada con Marta', inicio: start.toISOString(), fin: end.toISOString(), correo_cliente: 'marta@example.com' } }] },
+    { toolCalls: [{ name: 'agendar_reunion', arguments: { titulo: 'Llamada con Marta', inicio: start.toISOString(), fin: end.toISOString(), correo_cliente: 'otra@example.com' } }] },
     { text: 'Listo, te espero: https://meet.google.com/abc-defg-hij' },
   );
   await o.customer('El jueves a las 10 me va bien');
   await timer.quiet();
   t.same(
     (peer.requests[0]!.body.tools ?? []).map((tool) => tool.function.name),
-    ['listar_eventos', 'buscar_huecos_libres', 'agendar_reunion', 'pasar_a_persona'],
+    ['listar_reuniones_del_cliente', 'buscar_huecos_libres', 'agendar_reunion', 'pasar_a_persona'],
   );
   t.same(calendar.meetings, [
     { userId: o.userId, title: 'Llamada con Marta', startTime: start.toISOString(), endTime: end.toISOString(), attendees: ['marta@example.com'], description: 'Reunión agendada por el asistente de WhatsApp' },
-  ]);
+  ], "the address the model wrote is ignored: the chat contact's own is invited");
   t.match(peer.requests[1]!.body.messages.at(-1)!.content, 'meet.google.com');
   t.equal(o.sent().at(-1)!.text, 'Listo, te espero: https://meet.google.com/abc-defg-hij');
 

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { AiRunResult, AiToolCall, Contact, ContactList } from '@asistente/contracts';
+import type { AiRunResult, AiToolCall, Contact } from '@asistente/contracts';
 import { AppError, conflict, createEvent, notFound, ServiceCallError, type Outbox, type ServiceClient, type Sql } from '@asistente/kit';
 import { LanguageModelError, type ChatMessage, type LanguageModel, type ModelFailure } from '../adapters/openai.js';
 import type { FullAssistantConfig } from './assistant-config.js';
 import type { AssistantConfigService } from './assistant-config.service.js';
+import type { CustomerBookingsRepository } from './customer-bookings.repository.js';
+import { customerReach } from './customer-reach.js';
 import { costUsd } from './pricing.js';
 import { customerMessage, HANDOFF_TOOL, systemMessage } from './prompt.js';
 import type { ProviderKeysService } from './provider-keys.service.js';
 import type { RunsRepository } from './runs.repository.js';
+import { OWNER_REACH } from './tools/reach.js';
 import { offeredTools, UsableSources } from './tools/registry.js';
 import type { AssistantTool, ToolContext } from './tools/tool.js';
 
@@ -62,22 +65,27 @@ export class AssistantRunService {
       keys: ProviderKeysService;
       assistant: AssistantConfigService;
       runs: RunsRepository;
+      bookings: CustomerBookingsRepository;
       services: Pick<ServiceClient, 'request'>;
       model: LanguageModel;
       now?: () => Date;
     },
   ) {}
 
-  /** POST /ai/run: the owner's question, optionally about a contact or a chat. */
+  /**
+   * POST /ai/run. Without a jid, the owner's own question (optionally about a contact): the owner's reach.
+   * With a jid, the message is a customer's in that chat: the run acts for that customer only.
+   */
   async run(userId: string, request: RunRequest): Promise<RunOutcome> {
     const config = await this.deps.assistant.get(userId);
-    const context: ToolContext = { userId, services: this.deps.services, jid: request.jid };
-    const contact = await this.contactFor(userId, request.contactId, request.jid);
-    const lines = request.jid ? customerMessage([request.message]) : request.message;
+    const named = request.contactId ? await this.contactById(userId, request.contactId) : undefined;
+    const reach = request.jid ? await customerReach(this.deps.services, userId, request.jid) : OWNER_REACH;
+    const context: ToolContext = { userId, services: this.deps.services, reach, bookings: this.deps.bookings };
     return this.execute(userId, config, context, {
       trigger: 'manual',
-      customerName: contact?.firstName,
-      userText: lines,
+      // A customer's run is named after the chat's own contact, never one the request points at.
+      customerName: reach.kind === 'customer' ? reach.contact?.firstName : named?.firstName,
+      userText: reach.kind === 'customer' ? customerMessage([request.message]) : request.message,
       customerChat: false,
       booking: false,
       countsAsReply: false,
@@ -86,11 +94,11 @@ export class AssistantRunService {
 
   /** An automatic answer to a WhatsApp chat (the consumer checked the rails before). */
   async answerChat(userId: string, config: FullAssistantConfig, request: ChatRunRequest): Promise<RunOutcome> {
-    const context: ToolContext = { userId, services: this.deps.services, jid: request.jid };
-    const contact = await this.contactFor(userId, undefined, request.jid);
+    const reach = await customerReach(this.deps.services, userId, request.jid);
+    const context: ToolContext = { userId, services: this.deps.services, reach, bookings: this.deps.bookings };
     return this.execute(userId, config, context, {
       trigger: 'whatsapp',
-      customerName: contact?.firstName,
+      customerName: reach.contact?.firstName,
       userText: customerMessage(request.customerLines),
       customerChat: true,
       booking: config.canBookMeetings,
@@ -178,7 +186,7 @@ export class AssistantRunService {
         id: randomUUID(),
         userId,
         trigger: run.trigger,
-        chatId: context.jid ?? null,
+        chatId: context.reach.kind === 'customer' ? context.reach.jid : null,
         model: config.model,
         promptTokens: usage.promptTokens,
         completionTokens: usage.completionTokens,
@@ -192,21 +200,14 @@ export class AssistantRunService {
     return { answer, model: config.model, usage: { ...usage, totalTokens }, costUsd: cost, toolCalls, handoff };
   }
 
-  /** The contact a run is about: by id (404 when it is not this user's), or by the chat's phone number. */
-  private async contactFor(userId: string, contactId: string | undefined, jid: string | undefined): Promise<Contact | undefined> {
-    const services = this.deps.services;
-    if (contactId) {
-      try {
-        return await services.request<Contact>('contacts', userId, `/contacts/${contactId}`);
-      } catch (error) {
-        if (error instanceof ServiceCallError && error.statusCode === 404) throw notFound('Contacto no encontrado');
-        return undefined;
-      }
+  /** The contact the owner's question is about: 404 when it is not this user's. */
+  private async contactById(userId: string, contactId: string): Promise<Contact | undefined> {
+    try {
+      return await this.deps.services.request<Contact>('contacts', userId, `/contacts/${contactId}`);
+    } catch (error) {
+      if (error instanceof ServiceCallError && error.statusCode === 404) throw notFound('Contacto no encontrado');
+      return undefined;
     }
-    const phone = jid?.endsWith('@s.whatsapp.net') ? jid.split('@')[0] : undefined;
-    if (!phone) return undefined;
-    const list = await services.request<ContactList>('contacts', userId, '/contacts', { query: { search: phone, limit: 1 } }).catch(() => undefined);
-    return list?.contacts[0];
   }
 }
 

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { CalendarEvent, DateRangeQuery, ErrorResponse, FreeSlot, FreeSlotsQuery } from '@asistente/contracts';
+import { AttendeeEventsQuery, CalendarEvent, DateRangeQuery, ErrorResponse, FreeSlot, FreeSlotsQuery } from '@asistente/contracts';
 import type { App, Logger, ServiceClient } from '@asistente/kit';
 import { parseRange } from '../domain/dates.js';
 import type { EventsService } from '../domain/events.service.js';
 import { DEFAULT_WORKING_HOURS, freeSlots } from '../domain/free-slots.js';
 import { microsoftBusy } from '../domain/microsoft-busy.js';
+import { toCalendarEvent } from '../domain/normalize.js';
 import { sendJsonView } from './json-text.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse };
@@ -32,6 +33,17 @@ export async function agendaRoutes(app: App, { events, services, log }: AgendaDe
         ? await events.normalized(request.user.id, calendarId, range, refresh === true)
         : await events.normalizedAcrossCalendars(request.user.id, range, refresh === true);
       return sendJsonView(request, reply, view);
+    },
+  });
+
+  // One customer's meetings (the assistant answering that customer sees these, never the whole agenda).
+  app.get('/events/with-attendee', {
+    schema: { querystring: AttendeeEventsQuery, response: { 200: Type.Array(CalendarEvent), ...errors } },
+    handler: async (request) => {
+      const { dateFrom, dateTo, attendee } = request.query;
+      const address = attendee.trim().toLowerCase();
+      const found = await events.acrossCalendars(request.user.id, parseRange(dateFrom, dateTo));
+      return found.filter((e) => e.attendees.some((a) => a.trim().toLowerCase() === address)).map(toCalendarEvent);
     },
   });
 

@@ -269,6 +269,23 @@ export class ContactsRepository {
     return row;
   }
 
+  /**
+   * The contacts whose phone is exactly one of these numbers: by E.164 (its index), or, for a phone stored
+   * without a valid E.164, by its digits alone (found through the search column's trigrams, then compared whole).
+   */
+  async byPhone(userId: string, numbers: { e164: string[]; digits: string[] }, limit: number): Promise<ContactRow[]> {
+    const sql = this.sql;
+    const byDigits = numbers.digits.map(
+      (digits) => sql`(search like ${`%${digits}%`} and regexp_replace(phone, '[^0-9]', '', 'g') = ${digits})`,
+    );
+    return sql<ContactRow[]>`
+      select * from contacts.contacts
+      where user_id = ${userId}
+        and (phone_e164 = any(${numbers.e164}::text[]) or (phone_e164 is null and phone is not null and (${byDigits.reduce((either, part) => sql`${either} or ${part}`)})))
+      order by updated_at desc, id
+      limit ${limit}`;
+  }
+
   async insert(tx: TransactionSql, userId: string, fields: ContactFields): Promise<ContactRow> {
     const values = written({ ...fields, userId });
     const [row] = await tx<ContactRow[]>`

@@ -1,10 +1,13 @@
-import type { Contact, ContactBody, ContactList, ContactListQuery, ContactStats } from '@asistente/contracts';
+import type { Contact, ContactBody, ContactList, ContactListQuery, ContactMatches, ContactStats } from '@asistente/contracts';
 import { conflict, createEvent, notFound, type Outbox, type Sql } from '@asistente/kit';
 import { contactFields, toContact } from './contact.js';
 import { DEFAULT_ORDER, type ContactsRepository } from './contacts.repository.js';
+import { whatsAppNumbers } from './whatsapp-match.js';
 
 const UNIQUE_VIOLATION = '23505';
 const NOT_FOUND = 'Contacto no encontrado';
+/** Contacts one phone may name: the same person entered twice, never a list to browse. */
+const MAX_PHONE_MATCHES = 5;
 
 function duplicateEmail(error: unknown): never {
   if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
@@ -25,6 +28,12 @@ export class ContactsService {
     const order = { sort: query.sort ?? DEFAULT_ORDER.sort, order: query.order ?? (query.sort && query.sort !== 'createdAt' ? 'asc' : 'desc') };
     const { rows, total, totalCapped } = await this.contacts.page(userId, filter, order, query.limit, (query.page - 1) * query.limit);
     return { contacts: rows.map(toContact), total, page: query.page, limit: query.limit, ...(totalCapped ? { totalCapped } : {}) };
+  }
+
+  /** The contacts of a WhatsApp phone JID, matched exactly (a handful at most: duplicates of one person). */
+  async byWhatsApp(userId: string, jid: string): Promise<ContactMatches> {
+    const rows = await this.contacts.byPhone(userId, whatsAppNumbers(jid), MAX_PHONE_MATCHES);
+    return { contacts: rows.map(toContact) };
   }
 
   async get(userId: string, id: string): Promise<Contact> {

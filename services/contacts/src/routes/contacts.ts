@@ -4,8 +4,10 @@ import {
   ContactBody,
   ContactList,
   ContactListQuery,
+  ContactMatches,
   ContactStats,
   ContactTags,
+  ContactWhatsAppQuery,
   ErrorResponse,
   IdParams,
 } from '@asistente/contracts';
@@ -28,6 +30,11 @@ export async function contactRoutes(app: App, { contacts }: { contacts: Contacts
   app.get('/contacts/tags', {
     schema: { response: { 200: ContactTags, ...errors } },
     handler: async (request) => ({ tags: await contacts.tags(request.user.id) }),
+  });
+
+  app.get('/contacts/by-whatsapp', {
+    schema: { querystring: ContactWhatsAppQuery, response: { 200: ContactMatches, ...errors } },
+    handler: (request) => contacts.byWhatsApp(request.user.id, request.query.jid),
   });
 
   app.get('/contacts/:id', {

@@ -60,11 +60,20 @@ export interface NewMessage {
 export interface ListFilter {
   folder: MailFolder;
   search?: string | undefined;
+  /** Only messages from or to exactly this address. */
+  address?: string | undefined;
   limit: number;
   offset: number;
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, (c) => `\\${c}`);
+
+/**
+ * The address whole, as a header lists it (`a@x.es`, `Ana <a@x.es>`, `a@x.es, b@y.es`): `na@x.es` inside
+ * `ana@x.es` is another person, so a substring is not enough.
+ */
+const wholeAddress = (address: string) => `(^|[\\s<,;:"'(])${escapeRegex(address)}($|[\\s>,;:"')])`;
 
 /** The `email.attachments` rows of one message, in the order the mail lists them. */
 function attachmentRows(messageId: string, attachments: ParsedMessage['attachments']) {
@@ -181,12 +190,13 @@ export class MessagesRepository {
 
   async page(userId: string, filter: ListFilter): Promise<{ rows: MessageSummaryRow[]; total: number; unread: number }> {
     const search = filter.search?.trim().toLowerCase().replaceAll('\u0000', '');
-    const where = search
-      ? this.sql`user_id = ${userId} and folder = ${filter.folder} and search like ${`%${escapeLike(search)}%`}`
-      : this.sql`user_id = ${userId} and folder = ${filter.folder}`;
+    const address = filter.address?.trim().toLowerCase();
+    const where = this.sql`user_id = ${userId} and folder = ${filter.folder}
+      ${search ? this.sql`and search like ${`%${escapeLike(search)}%`}` : this.sql``}
+      ${address ? this.sql`and search like ${`%${escapeLike(address)}%`} and lower(from_addr || ',' || to_addrs) ~ ${wholeAddress(address)}` : this.sql``}`;
     // One round trip: the counts row, joined to the page (no page rows: one row with null id).
-    // Totals come from the trigger-kept counters; only a search counts its matches.
-    const total = search
+    // Totals come from the trigger-kept counters; only a filter counts its matches.
+    const total = search || address
       ? this.sql`(select count(*) from email.messages where ${where})`
       : this.sql`coalesce((select total from email.folder_counts where user_id = ${userId} and folder = ${filter.folder}), 0)`;
     const result = await this.sql<(Omit<MessageSummaryRow, 'id'> & { id: string | null; total: string; unread: string })[]>`

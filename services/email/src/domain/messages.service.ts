@@ -31,7 +31,7 @@ export class MessagesService {
   ) {}
 
   list(userId: string, query: EmailListQuery): Promise<EmailList> {
-    const key = JSON.stringify([userId, query.folder, query.search ?? null, query.limit, query.page]);
+    const key = JSON.stringify([userId, query.folder, query.search ?? null, query.address ?? null, query.limit, query.page]);
     return this.pages.read(key, () => this.readPage(userId, query));
   }
 
@@ -39,6 +39,7 @@ export class MessagesService {
     const { rows, total, unread } = await this.messages.page(userId, {
       folder: query.folder,
       search: query.search,
+      address: query.address,
       limit: query.limit,
       offset: (query.page - 1) * query.limit,
     });

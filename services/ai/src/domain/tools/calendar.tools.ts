@@ -1,4 +1,4 @@
-import { dateTime, integer, listOf, saysConnected, text, type ToolContext, type ToolOutcome, type ToolSource } from './tool.js';
+import { dateTime, integer, listOf, saysConnected, type AssistantTool, type ToolContext, type ToolOutcome, type ToolSource } from './tool.js';
 
 const DAY_MS = 86_400_000;
 /** The widest window a tool reads at once, so one call never pulls a year of events into the prompt. */
@@ -10,7 +10,7 @@ export interface Slot {
 }
 
 /** [from, to] from the model's arguments: defaults to the next 7 days, never wider than MAX_RANGE_DAYS. */
-function range(args: Record<string, unknown>): { dateFrom: string; dateTo: string } {
+export function range(args: Record<string, unknown>): { dateFrom: string; dateTo: string } {
   const from = dateTime(args, 'desde') ?? new Date().toISOString();
   const fromMs = Date.parse(from);
   const requested = dateTime(args, 'hasta');
@@ -18,7 +18,7 @@ function range(args: Record<string, unknown>): { dateFrom: string; dateTo: strin
   return { dateFrom: from, dateTo: new Date(Math.max(toMs, fromMs)).toISOString() };
 }
 
-function compactEvent(raw: unknown): Record<string, unknown> {
+export function compactEvent(raw: unknown): Record<string, unknown> {
   const e = (raw ?? {}) as Record<string, unknown>;
   return { titulo: e.title ?? e.summary ?? null, inicio: e.start ?? e.startTime ?? null, fin: e.end ?? e.endTime ?? null, todoElDia: e.allDay ?? false };
 }
@@ -32,7 +32,7 @@ export async function freeSlots(context: ToolContext, dateFrom: string, dateTo: 
     .filter((slot): slot is Slot => typeof slot.start === 'string' && typeof slot.end === 'string');
 }
 
-const rangeProperties = {
+export const rangeProperties = {
   desde: { type: 'string', description: 'Inicio, fecha y hora ISO 8601' },
   hasta: { type: 'string', description: 'Fin, fecha y hora ISO 8601' },
 };
@@ -46,6 +46,18 @@ async function listSlots(context: ToolContext, args: Record<string, unknown>): P
     summary: `Buscó huecos libres de ${duration} min: ${slots.length} encontrado${slots.length === 1 ? '' : 's'}`,
   };
 }
+
+/** Free time carries nobody's data: the owner's runs and the customers' share this tool. */
+export const freeSlotsTool: AssistantTool = {
+  name: 'buscar_huecos_libres',
+  description: 'Busca huecos libres en los calendarios del negocio para una reunión de cierta duración. Solo lectura.',
+  parameters: {
+    type: 'object',
+    properties: { ...rangeProperties, duracion_minutos: { type: 'integer', minimum: 15, maximum: 240 } },
+    additionalProperties: false,
+  },
+  run: listSlots,
+};
 
 export const calendarSource: ToolSource = {
   name: 'calendar',
@@ -63,63 +75,6 @@ export const calendarSource: ToolSource = {
         return { result: { eventos: events }, summary: `Consultó el calendario: ${events.length} evento${events.length === 1 ? '' : 's'}` };
       },
     },
-    {
-      name: 'buscar_huecos_libres',
-      description: 'Busca huecos libres en los calendarios del negocio para una reunión de cierta duración. Solo lectura.',
-      parameters: {
-        type: 'object',
-        properties: { ...rangeProperties, duracion_minutos: { type: 'integer', minimum: 15, maximum: 240 } },
-        additionalProperties: false,
-      },
-      run: listSlots,
-    },
-  ],
-};
-
-/** The one tool that writes, offered only to automatic answers with canBookMeetings on and the calendar offered. */
-export const bookingSource: Pick<ToolSource, 'tools'> = {
-  tools: [
-    {
-      name: 'agendar_reunion',
-      description:
-        'Agenda una reunión con Google Meet en un hueco libre que el cliente eligió (compruébalo antes con buscar_huecos_libres). ' +
-        'Úsala solo cuando el cliente haya confirmado el día y la hora.',
-      parameters: {
-        type: 'object',
-        properties: {
-          titulo: { type: 'string' },
-          inicio: { type: 'string', description: 'ISO 8601' },
-          fin: { type: 'string', description: 'ISO 8601' },
-          correo_cliente: { type: 'string', description: 'Correo del cliente para invitarlo (opcional)' },
-        },
-        required: ['titulo', 'inicio', 'fin'],
-        additionalProperties: false,
-      },
-      run: async (context, args) => {
-        const start = dateTime(args, 'inicio');
-        const end = dateTime(args, 'fin');
-        if (!start || !end || Date.parse(end) <= Date.parse(start) || Date.parse(start) < Date.now()) {
-          return { result: { error: 'Fechas no válidas' }, summary: 'Intentó agendar con fechas no válidas' };
-        }
-        // The model may misread the slots: book only what the calendar confirms free right now.
-        const minutes = Math.round((Date.parse(end) - Date.parse(start)) / 60_000);
-        const slots = await freeSlots(context, start, end, minutes);
-        const free = slots.some((slot) => Date.parse(slot.start) <= Date.parse(start) && Date.parse(slot.end) >= Date.parse(end));
-        if (!free) return { result: { error: 'Ese hueco ya no está libre' }, summary: 'Intentó agendar en un hueco ocupado' };
-        const email = text(args, 'correo_cliente', 254);
-        const meeting = await context.services.request<Record<string, unknown>>('calendar', context.userId, '/google/google-meet/create', {
-          method: 'POST',
-          body: {
-            title: text(args, 'titulo', 200) ?? 'Reunión',
-            startTime: start,
-            endTime: end,
-            attendees: email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? [email] : [],
-            description: 'Reunión agendada por el asistente de WhatsApp',
-          },
-        });
-        const link = meeting.meetingUrl ?? meeting.hangoutLink ?? null;
-        return { result: { agendada: true, inicio: start, fin: end, enlace: link }, summary: `Agendó una reunión el ${start}` };
-      },
-    },
+    freeSlotsTool,
   ],
 };

@@ -1,15 +1,32 @@
 import type { InternalSource } from '@asistente/contracts';
-import { bookingSource, calendarSource } from './calendar.tools.js';
+import { calendarSource } from './calendar.tools.js';
 import { contactsSource } from './contacts.tools.js';
+import { bookingTool } from './customer/booking.tools.js';
+import { customerChatSource } from './customer/chat.tools.js';
+import { customerContactSource } from './customer/contact.tools.js';
+import { customerMailSource } from './customer/mail.tools.js';
+import { customerCalendarSource } from './customer/meetings.tools.js';
 import { emailsSource } from './emails.tools.js';
 import type { AssistantTool, ToolContext, ToolSource } from './tool.js';
 import { whatsappSource } from './whatsapp.tools.js';
 
-const SOURCES: Record<InternalSource, ToolSource> = {
+/** The owner's tools: search and read across each source, as far as the owner's token reaches. */
+const OWNER_SOURCES: Record<InternalSource, ToolSource> = {
   contacts: contactsSource,
   whatsapp: whatsappSource,
   emails: emailsSource,
   calendar: calendarSource,
+};
+
+/**
+ * A customer run's tools, bound to that customer by the run's reach: none takes an argument that names a
+ * contact, a chat or an address, so no answer of the model can widen them.
+ */
+const CUSTOMER_SOURCES: Record<InternalSource, ToolSource> = {
+  contacts: customerContactSource,
+  whatsapp: customerChatSource,
+  emails: customerMailSource,
+  calendar: customerCalendarSource,
 };
 
 /** How long a source that answered "usable" is taken at its word before it is asked again. */
@@ -44,10 +61,11 @@ export async function offeredTools(
   options: { booking: boolean },
   usable: UsableSources = new UsableSources(),
 ): Promise<AssistantTool[]> {
-  const sources = configured.map((name) => SOURCES[name]);
+  const table = context.reach.kind === 'customer' ? CUSTOMER_SOURCES : OWNER_SOURCES;
+  const sources = configured.map((name) => table[name]);
   const answers = await Promise.all(sources.map((source) => usable.check(source, context)));
   const offered = sources.filter((_, i) => answers[i]);
-  // Booking rides on the calendar source: offered only when that one is.
   const tools = offered.flatMap((source) => source.tools);
-  return options.booking && offered.includes(calendarSource) ? [...tools, ...bookingSource.tools] : tools;
+  // Booking is for a customer's chat and rides on the calendar source: offered only when that one is.
+  return options.booking && offered.includes(CUSTOMER_SOURCES.calendar) ? [...tools, bookingTool] : tools;
 }

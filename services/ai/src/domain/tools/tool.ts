@@ -1,12 +1,18 @@
 import type { ServiceClient } from '@asistente/kit';
 import type { ToolSpec } from '../../adapters/openai.js';
+import type { CustomerBookingsRepository } from '../customer-bookings.repository.js';
+import type { CustomerReach, Reach } from './reach.js';
 
-/** Who a tool acts for: every sibling call carries this user's short-lived token, so it sees only their data. */
+/**
+ * Who a tool acts for: every sibling call carries this user's short-lived token, so it sees only their data;
+ * `reach` says whether the run speaks for the owner (all of it) or for one customer (their own data only).
+ */
 export interface ToolContext {
   userId: string;
   services: Pick<ServiceClient, 'request'>;
-  /** The chat the run is about, if any (the default chat of the WhatsApp tool). */
-  jid?: string | undefined;
+  reach: Reach;
+  /** The per-chat daily count of the meetings a customer run books. */
+  bookings: Pick<CustomerBookingsRepository, 'reserve' | 'release'>;
 }
 
 export interface ToolOutcome {
@@ -72,4 +78,10 @@ export function saysConnected(answer: unknown, depth = 2): boolean {
 /** Whether a WhatsApp message was written by the business (`type`/`direction` outgoing, `from: 'me'`, `fromMe`). */
 export function isFromBusiness(message: Record<string, unknown>): boolean {
   return message.fromMe === true || message.type === 'outgoing' || message.direction === 'outgoing' || message.from === 'me';
+}
+
+/** The customer a bound tool answers for; the registry never offers those tools to an owner run. */
+export function customerOf(context: ToolContext): CustomerReach {
+  if (context.reach.kind !== 'customer') throw new Error('a customer tool ran outside a customer run');
+  return context.reach;
 }

@@ -16,18 +16,17 @@ export const whatsappSource: ToolSource = {
   tools: [
     {
       name: 'leer_mensajes_whatsapp',
-      description:
-        'Lee los mensajes recientes de un chat de WhatsApp del negocio (por defecto, el chat de esta conversación). Solo lectura.',
+      description: 'Lee los mensajes recientes de un chat de WhatsApp del negocio. Solo lectura.',
       parameters: {
         type: 'object',
         properties: {
-          jid: { type: 'string', description: 'Id del chat (opcional: por defecto el de la conversación)' },
+          jid: { type: 'string', description: 'Id del chat' },
           limite: { type: 'integer', minimum: 1, maximum: 50 },
         },
         additionalProperties: false,
       },
-      run: async ({ services, userId, jid: current }, args) => {
-        const jid = text(args, 'jid', 200) ?? current;
+      run: async ({ services, userId }, args) => {
+        const jid = text(args, 'jid', 200);
         if (!jid) return { result: { error: 'Indica el chat (jid)' }, summary: 'Pidió mensajes sin indicar el chat' };
         const limit = integer(args, 'limite', 1, 50, 20);
         const answer = await services.request('whatsapp', userId, '/whatsapp/messages', { query: { jid, limit } });

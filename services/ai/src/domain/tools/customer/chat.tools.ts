@@ -1,0 +1,22 @@
+import { compactMessage, whatsappSource } from '../whatsapp.tools.js';
+import { customerOf, integer, listOf, type ToolSource } from '../tool.js';
+
+/** This chat's history only: the chat comes from the run, never from an argument. */
+export const customerChatSource: ToolSource = {
+  name: whatsappSource.name,
+  isAvailable: whatsappSource.isAvailable,
+  tools: [
+    {
+      name: 'leer_mensajes_del_chat',
+      description: 'Lee los mensajes recientes de este chat de WhatsApp con el cliente. Solo lectura.',
+      parameters: { type: 'object', properties: { limite: { type: 'integer', minimum: 1, maximum: 50 } }, additionalProperties: false },
+      run: async (context, args) => {
+        const { jid } = customerOf(context);
+        const limit = integer(args, 'limite', 1, 50, 20);
+        const answer = await context.services.request('whatsapp', context.userId, '/whatsapp/messages', { query: { jid, limit } });
+        const messages = listOf(answer, 'messages').map(compactMessage);
+        return { result: { mensajes: messages }, summary: `Leyó ${messages.length} mensajes de este chat` };
+      },
+    },
+  ],
+};
