@@ -7,10 +7,12 @@ import { chownSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ImapFlow } from 'imapflow';
+import { HostGuard } from '@asistente/kit';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { AccountsRepository } from '../services/email/src/domain/accounts.repository.ts';
 import { Credentials } from '../services/email/src/domain/credentials.ts';
 import { MailboxSync } from '../services/email/src/domain/mailbox-sync.ts';
+import { MailServers } from '../services/email/src/domain/mail-servers.ts';
 import { MessagesRepository } from '../services/email/src/domain/messages.repository.ts';
 import { PREVIEW_BYTES, SUMMARY_QUERY } from '../services/email/src/domain/message-summary.ts';
 import { startDovecot } from '../services/email/test/fixtures/dovecot.ts';
@@ -83,7 +85,8 @@ try {
   const sql = platform.db.sql;
   const accounts = new AccountsRepository(sql);
   const messages = new MessagesRepository(sql);
-  const credentials = new Credentials(platform.secrets, accounts, {});
+  // Dovecot on loopback: allowed, as an operator allows a LAN mail server (ALLOWED_PRIVATE_ADDRESSES).
+  const credentials = new Credentials(platform.secrets, accounts, {}, new MailServers(new HostGuard('127.0.0.1')));
   const userId = '00000000-0000-4000-8000-000000000001';
   const server = { host: dovecot.host, port: dovecot.port, secure: false, user: USER };
   const row = await accounts.upsert(userId, {

@@ -144,6 +144,11 @@ export const EmailDetail = Type.Object({
   folder: MailFolder,
   /** Remote images were found and left out (the reading pane offers to show them). */
   remoteImagesBlocked: Type.Boolean(),
+  /**
+   * Only on a mail over MAIL_MAX_MESSAGE_BYTES: `body` is the start of its text (1 MB at most) and each
+   * attachment is fetched from the mail server when downloaded.
+   */
+  partial: Type.Optional(Type.Literal(true)),
   /** Drafts only: the text as written, for the compose modal to continue it. */
   text: Type.Optional(Type.String()),
 });

@@ -92,6 +92,13 @@ export const ConfigSchema = Type.Object({
   /** First sync of a mailbox: how many days back, and at most how many messages per folder. */
   EMAIL_SYNC_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
   EMAIL_SYNC_MAX_PER_FOLDER: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 2000 }),
+  /** Mail accounts one user may connect; the next answers 409. */
+  MAIL_MAX_ACCOUNTS: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
+  /**
+   * A mail larger than this is never fetched whole: opening it reads the start of its text and its list of
+   * attachments, and each attachment streams from the server when downloaded (25 MB).
+   */
+  MAIL_MAX_MESSAGE_BYTES: Type.Integer({ minimum: 65_536, maximum: 1_073_741_824, default: 26_214_400 }),
   /** OpenAI-compatible API root (a proxy, an Azure-compatible endpoint, a test peer); the SDK's default otherwise. */
   OPENAI_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** WhatsApp Web's socket address, for proxies and tests; Baileys' default otherwise. */

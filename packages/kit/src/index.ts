@@ -27,4 +27,5 @@ export { createPlatform, type Platform, type PlatformOptions } from './platform.
 export { runService, type ServicePlugin } from './service.js';
 export { closeOnSignals, HARD_DEADLINE_MS } from './shutdown.js';
 export { SERVICE_PORTS } from './service-ports.js';
+export { HostGuard, HostNotAllowedError, HOST_NOT_ALLOWED_MESSAGE, type CheckedHost, type Resolver } from './net/host-guard.js';
 export * from './secrets/index.js';

@@ -2,6 +2,7 @@ import { authPlugin, OAuthStateSigner, requireAuth, type App, type ServicePlugin
 import { OAuthProvider } from './adapters/oauth-provider.js';
 import { AccountsRepository } from './domain/accounts.repository.js';
 import { AccountsService } from './domain/accounts.service.js';
+import { AttachmentDownloads } from './domain/attachment-downloads.js';
 import { Credentials } from './domain/credentials.js';
 import { MailboxSync } from './domain/mailbox-sync.js';
 import { MessagesRepository } from './domain/messages.repository.js';
@@ -44,7 +45,15 @@ const emailService: ServicePlugin = async (fastify, { platform }) => {
   );
   const sync = new SyncManager(accountsRepository, messagesRepository, credentials, mailboxSync, log);
   const signer = new TrackingSigner(platform.tokens.secret);
-  const messages = new MessagesService(messagesRepository, accountsRepository, credentials, sync, log);
+  const messages = new MessagesService(
+    messagesRepository,
+    accountsRepository,
+    credentials,
+    sync,
+    log,
+    new AttachmentDownloads(credentials, log),
+    config.MAIL_MAX_MESSAGE_BYTES,
+  );
   const sender = new MailSender(
     sql,
     accountsRepository,
@@ -59,7 +68,7 @@ const emailService: ServicePlugin = async (fastify, { platform }) => {
   );
 
   await integrationRoutes(app, {
-    accounts: new AccountsService(accountsRepository, credentials, sync, log),
+    accounts: new AccountsService(accountsRepository, credentials, sync, log, config.MAIL_MAX_ACCOUNTS),
     oauth,
     states: new OAuthStateSigner(platform.tokens.secret),
     screenUrl: `${publicUrl}/emails`,

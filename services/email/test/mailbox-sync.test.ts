@@ -1,14 +1,19 @@
 import t from 'tap';
 import type { ListResponse } from 'imapflow';
+import { HostGuard } from '@asistente/kit';
 import { createTestPlatform, type Teardown } from '@asistente/kit/testing';
 import { AccountsRepository } from '../src/domain/accounts.repository.js';
 import { Credentials } from '../src/domain/credentials.js';
 import { mapFolders } from '../src/domain/folders.js';
+import { MailServers } from '../src/domain/mail-servers.js';
 import { MailboxSync } from '../src/domain/mailbox-sync.js';
 import { MessagesRepository } from '../src/domain/messages.repository.js';
 import { SyncManager } from '../src/domain/sync-manager.js';
 import { startDovecot } from './fixtures/dovecot.js';
 import { eventually, otherMailApp, rawMail } from './fixtures/imap-peer.js';
+
+// Dovecot listens on loopback: the operator's own network, as ALLOWED_PRIVATE_ADDRESSES would say.
+const localServers = new MailServers(new HostGuard('127.0.0.1'));
 
 const entry = (path: string, specialUse?: string): ListResponse =>
   ({ path, name: path.split('/').pop()!, flags: new Set<string>(), ...(specialUse ? { specialUse } : {}) }) as unknown as ListResponse;
@@ -26,7 +31,7 @@ async function connectedAccount(t: Teardown, user: string, password: string, use
   const sql = platform.db.sql;
   const accounts = new AccountsRepository(sql);
   const messages = new MessagesRepository(sql);
-  const credentials = new Credentials(platform.secrets, accounts, {} as never);
+  const credentials = new Credentials(platform.secrets, accounts, {} as never, localServers);
   const server = { host: dovecot.host, port: dovecot.port, secure: false, user };
   const row = await accounts.upsert(userId, {
     provider: 'imap',
@@ -94,7 +99,7 @@ t.test('a refused password disconnects the account (no retry loop); connecting i
   const sql = platform.db.sql;
   const accounts = new AccountsRepository(sql);
   const messages = new MessagesRepository(sql);
-  const credentials = new Credentials(platform.secrets, accounts, {} as never);
+  const credentials = new Credentials(platform.secrets, accounts, {} as never, localServers);
   const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log);
   const manager = new SyncManager(accounts, messages, credentials, sync, platform.log);
   t.teardown(() => manager.close());

@@ -7,6 +7,11 @@ export function connectionReason(error: unknown, host: string, port: number): st
   if (e.authenticationFailed || e.code === 'EAUTH' || e.responseCode === 535) {
     return 'el servidor rechazó el usuario o la contraseña';
   }
+  // imapflow with doSTARTTLS required, nodemailer with requireTLS: the server would not encrypt, so the
+  // password was not sent.
+  if (/does not support STARTTLS|Error upgrading connection with STARTTLS/.test(e.message ?? '')) {
+    return `${host}:${port} no ofrece conexión cifrada (STARTTLS) y la contraseña no se envía sin cifrar; activa SSL/TLS (puertos 993 y 465) o pide al proveedor que active STARTTLS`;
+  }
   switch (e.code) {
     case 'ECONNREFUSED':
       return `${host}:${port} rechazó la conexión`;

@@ -1,6 +1,6 @@
 import { ImapFlow } from 'imapflow';
 import type { Logger } from '@asistente/kit';
-import { isLoopback, type ServerSettings } from '../domain/account.js';
+import type { CheckedServer } from '../domain/account.js';
 import { connectionReason, withDeadline } from './connect-errors.js';
 
 export type ImapAuth = { user: string; pass: string } | { user: string; accessToken: string };
@@ -24,13 +24,17 @@ export interface ImapOptions {
   idle?: boolean;
 }
 
-export function createImapClient(settings: ServerSettings, auth: ImapAuth, options: ImapOptions = {}): ImapFlow {
+export function createImapClient(settings: CheckedServer, auth: ImapAuth, options: ImapOptions = {}): ImapFlow {
+  const { target } = settings;
   return new ImapFlow({
-    host: settings.host,
+    // The address the guard checked, so no second DNS answer is asked; the certificate is checked for the name.
+    host: target.address,
+    servername: target.servername,
     port: settings.port,
     secure: settings.secure,
-    // Loopback peers (tests, a local bridge) speak plain IMAP; anywhere else STARTTLS is used when offered.
-    ...(!settings.secure && isLoopback(settings.host) ? { doSTARTTLS: false } : {}),
+    // No password in clear: STARTTLS is required, or the login never starts. Only the operator's own
+    // network (ALLOWED_PRIVATE_ADDRESSES) may speak plain IMAP, using STARTTLS when offered.
+    ...(settings.secure ? {} : { doSTARTTLS: target.plaintextAllowed ? undefined : true }),
     auth,
     logger: false,
     connectionTimeout: 8_000,
@@ -44,7 +48,7 @@ export function createImapClient(settings: ServerSettings, auth: ImapAuth, optio
  * A logged-in client. A failed connect is closed here (imapflow otherwise keeps the process alive), and
  * the failure becomes a MailConnectError with the reason in Spanish.
  */
-export async function openImap(settings: ServerSettings, auth: ImapAuth, log?: Logger, options: ImapOptions = {}): Promise<ImapFlow> {
+export async function openImap(settings: CheckedServer, auth: ImapAuth, log?: Logger, options: ImapOptions = {}): Promise<ImapFlow> {
   const client = createImapClient(settings, auth, options);
   client.on('error', (error: unknown) => log?.debug({ err: error }, 'imap connection error'));
   try {

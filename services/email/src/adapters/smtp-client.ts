@@ -1,18 +1,22 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
-import { isLoopback, type ServerSettings } from '../domain/account.js';
+import type { CheckedServer } from '../domain/account.js';
 import { connectionReason, withDeadline } from './connect-errors.js';
 import { CONNECT_DEADLINE_MS, MailConnectError } from './imap-client.js';
 
 export type SmtpAuth = { user: string; pass: string } | { type: 'OAuth2'; user: string; accessToken: string };
 
-export function createSmtpTransport(settings: ServerSettings, auth: SmtpAuth): Transporter<SMTPTransport.SentMessageInfo> {
+export function createSmtpTransport(settings: CheckedServer, auth: SmtpAuth): Transporter<SMTPTransport.SentMessageInfo> {
+  const { target } = settings;
   return nodemailer.createTransport({
-    host: settings.host,
+    // The address the guard checked, so no second DNS answer is asked; the certificate is checked for the name.
+    host: target.address,
+    servername: target.servername,
     port: settings.port,
     secure: settings.secure,
-    // STARTTLS is required off loopback: a password never crosses the network in clear.
-    requireTLS: !settings.secure && !isLoopback(settings.host),
+    // A password never crosses the network in clear: STARTTLS is required except on the operator's own
+    // network (ALLOWED_PRIVATE_ADDRESSES), where it is used when offered.
+    requireTLS: !settings.secure && !target.plaintextAllowed,
     auth,
     connectionTimeout: 8_000,
     greetingTimeout: 5_000,
@@ -21,7 +25,7 @@ export function createSmtpTransport(settings: ServerSettings, auth: SmtpAuth): T
 }
 
 /** Logs in and out once: proves the settings before anything is stored. */
-export async function verifySmtp(settings: ServerSettings, auth: SmtpAuth): Promise<void> {
+export async function verifySmtp(settings: CheckedServer, auth: SmtpAuth): Promise<void> {
   const transport = createSmtpTransport(settings, auth);
   try {
     await withDeadline(transport.verify(), CONNECT_DEADLINE_MS, () => Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }));
@@ -34,7 +38,7 @@ export async function verifySmtp(settings: ServerSettings, auth: SmtpAuth): Prom
 
 /** Sends a message already built (raw RFC 5322) to the envelope's recipients. */
 export async function sendRaw(
-  settings: ServerSettings,
+  settings: CheckedServer,
   auth: SmtpAuth,
   envelope: { from: string; to: string[] },
   raw: Buffer,

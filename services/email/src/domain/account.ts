@@ -1,11 +1,17 @@
 import type { EmailIntegration, MailProviderName } from '@asistente/contracts';
+import type { CheckedHost } from '@asistente/kit';
 
 export interface ServerSettings {
   host: string;
   port: number;
-  /** TLS from the first byte (993/465); false means STARTTLS when offered (plain only on loopback). */
+  /** TLS from the first byte (993/465); false means STARTTLS, required except on ALLOWED_PRIVATE_ADDRESSES. */
   secure: boolean;
   user: string;
+}
+
+/** Settings whose host went through the host guard: connections go to `target.address`, nowhere else. */
+export interface CheckedServer extends ServerSettings {
+  target: CheckedHost;
 }
 
 /** What is sealed in `credentials_enc`: passwords of an IMAP/SMTP account or the tokens of an OAuth one. */
@@ -32,14 +38,14 @@ export interface AccountRow {
   error: string | null;
 }
 
-/** An account ready to talk to its servers: settings plus the opened secret. */
+/** An account ready to talk to its servers: settings checked plus the opened secret. */
 export interface MailAccount {
   id: string;
   userId: string;
   provider: MailProviderName;
   email: string;
-  imap: ServerSettings;
-  smtp: ServerSettings;
+  imap: CheckedServer;
+  smtp: CheckedServer;
   secret: MailSecret;
 }
 
@@ -61,10 +67,4 @@ export function toIntegration(row: AccountRow): EmailIntegration {
     lastSyncAt: row.lastSyncAt ? row.lastSyncAt.toISOString() : null,
     error: row.error,
   };
-}
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i;
-
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.test(host);
 }

@@ -1,5 +1,5 @@
 import type { MailProviderName } from '@asistente/contracts';
-import type { Sql } from '@asistente/kit';
+import type { Sql, TransactionSql } from '@asistente/kit';
 import type { AccountRow, ServerSettings } from './account.js';
 
 export interface NewAccount {
@@ -10,12 +10,20 @@ export interface NewAccount {
   credentialsEnc: string;
 }
 
+/** Storing the account would pass the user's limit (upsert's `maxAccounts`). */
+export class AccountLimitReached extends Error {
+  constructor() {
+    super('mail account limit reached');
+    this.name = 'AccountLimitReached';
+  }
+}
+
 /** `email.accounts`: one row per connected mailbox. */
 export class AccountsRepository {
   constructor(private readonly sql: Sql) {}
 
-  private columns() {
-    return this.sql`id, user_id, provider, email, imap_host, imap_port, imap_secure, imap_user,
+  private columns(sql: TransactionSql | Sql = this.sql) {
+    return sql`id, user_id, provider, email, imap_host, imap_port, imap_secure, imap_user,
       smtp_host, smtp_port, smtp_secure, smtp_user, credentials_enc, connected, last_sync_at, error`;
   }
 
@@ -40,21 +48,44 @@ export class AccountsRepository {
     return this.sql<AccountRow[]>`select ${this.columns()} from email.accounts where connected order by created_at`;
   }
 
-  /** Reconnecting the same address replaces its settings and credentials and keeps its mail. */
-  async upsert(userId: string, account: NewAccount): Promise<AccountRow> {
+  /** Whether `account` would be one more than `maxAccounts` (reconnecting an address already here never is). */
+  async full(
+    userId: string,
+    account: Pick<NewAccount, 'provider' | 'email'>,
+    maxAccounts: number,
+    tx: TransactionSql | Sql = this.sql,
+  ): Promise<boolean> {
+    const [row] = await tx<{ known: boolean; accounts: string }[]>`
+      select exists (select 1 from email.accounts
+                     where user_id = ${userId} and provider = ${account.provider} and lower(email) = lower(${account.email})) as known,
+             (select count(*) from email.accounts where user_id = ${userId}) as accounts`;
+    return !row!.known && Number(row!.accounts) >= maxAccounts;
+  }
+
+  /**
+   * Reconnecting the same address replaces its settings and credentials and keeps its mail. A new address
+   * beyond `maxAccounts` is not stored: AccountLimitReached.
+   */
+  async upsert(userId: string, account: NewAccount, maxAccounts = Number.POSITIVE_INFINITY): Promise<AccountRow> {
     const { imap, smtp } = account;
-    const [row] = await this.sql<AccountRow[]>`
-      insert into email.accounts (user_id, provider, email, imap_host, imap_port, imap_secure, imap_user,
-        smtp_host, smtp_port, smtp_secure, smtp_user, credentials_enc)
-      values (${userId}, ${account.provider}, ${account.email}, ${imap.host}, ${imap.port}, ${imap.secure}, ${imap.user},
-        ${smtp.host}, ${smtp.port}, ${smtp.secure}, ${smtp.user}, ${account.credentialsEnc})
-      on conflict (user_id, provider, lower(email)) do update set
-        imap_host = excluded.imap_host, imap_port = excluded.imap_port, imap_secure = excluded.imap_secure,
-        imap_user = excluded.imap_user, smtp_host = excluded.smtp_host, smtp_port = excluded.smtp_port,
-        smtp_secure = excluded.smtp_secure, smtp_user = excluded.smtp_user,
-        credentials_enc = excluded.credentials_enc, connected = true, error = null, updated_at = now()
-      returning ${this.columns()}`;
-    return row!;
+    return this.sql.begin(async (tx) => {
+      // Two connects at once would each count the other's row as missing: one user's count and insert run
+      // one at a time under a lock of theirs (held until commit).
+      await tx`select pg_advisory_xact_lock(hashtextextended(${`email.accounts:${userId}`}, 0))`;
+      if (await this.full(userId, account, maxAccounts, tx)) throw new AccountLimitReached();
+      const [row] = await tx<AccountRow[]>`
+        insert into email.accounts (user_id, provider, email, imap_host, imap_port, imap_secure, imap_user,
+          smtp_host, smtp_port, smtp_secure, smtp_user, credentials_enc)
+        values (${userId}, ${account.provider}, ${account.email}, ${imap.host}, ${imap.port}, ${imap.secure}, ${imap.user},
+          ${smtp.host}, ${smtp.port}, ${smtp.secure}, ${smtp.user}, ${account.credentialsEnc})
+        on conflict (user_id, provider, lower(email)) do update set
+          imap_host = excluded.imap_host, imap_port = excluded.imap_port, imap_secure = excluded.imap_secure,
+          imap_user = excluded.imap_user, smtp_host = excluded.smtp_host, smtp_port = excluded.smtp_port,
+          smtp_secure = excluded.smtp_secure, smtp_user = excluded.smtp_user,
+          credentials_enc = excluded.credentials_enc, connected = true, error = null, updated_at = now()
+        returning ${this.columns(tx)}`;
+      return row!;
+    });
   }
 
   async updateCredentials(id: string, credentialsEnc: string): Promise<void> {

@@ -1,10 +1,10 @@
 import type { EmailIntegration, ImapIntegrationBody } from '@asistente/contracts';
-import { badRequest, notFound, type Logger } from '@asistente/kit';
+import { badRequest, conflict, notFound, type AppError, type Logger } from '@asistente/kit';
 import { closeImap, MailConnectError, openImap } from '../adapters/imap-client.js';
 import type { OAuthProvider, TokenSet } from '../adapters/oauth-provider.js';
 import { verifySmtp } from '../adapters/smtp-client.js';
-import { toIntegration, type MailSecret, type ServerSettings } from './account.js';
-import type { AccountsRepository } from './accounts.repository.js';
+import { toIntegration, type AccountRow, type MailSecret, type ServerSettings } from './account.js';
+import { AccountLimitReached, type AccountsRepository, type NewAccount } from './accounts.repository.js';
 import { imapAuth, smtpAuth, type Credentials } from './credentials.js';
 import type { SyncManager } from './sync-manager.js';
 
@@ -15,6 +15,8 @@ export class AccountsService {
     private readonly credentials: Credentials,
     private readonly sync: SyncManager,
     private readonly log: Logger,
+    /** MAIL_MAX_ACCOUNTS: mailboxes one user may connect. */
+    private readonly maxAccounts: number,
   ) {}
 
   async list(userId: string): Promise<EmailIntegration[]> {
@@ -31,8 +33,9 @@ export class AccountsService {
   async connectImap(userId: string, body: ImapIntegrationBody): Promise<EmailIntegration> {
     const { email } = body.credentials;
     const { imapServer, smtpServer, secret } = passwordAccount(body);
+    await this.ensureRoom(userId, { provider: 'imap', email: email.trim() });
     await this.verify(imapServer, smtpServer, secret);
-    const row = await this.accounts.upsert(userId, {
+    const row = await this.store(userId, {
       provider: 'imap',
       email: email.trim(),
       imap: imapServer,
@@ -50,8 +53,9 @@ export class AccountsService {
     const imapServer: ServerSettings = { ...provider.imap, user: email };
     const smtpServer: ServerSettings = { ...provider.smtp, user: email };
     const secret: MailSecret = { kind: 'oauth', accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt };
+    await this.ensureRoom(userId, { provider: provider.name, email });
     await this.verify(imapServer, smtpServer, secret);
-    const row = await this.accounts.upsert(userId, {
+    const row = await this.store(userId, {
       provider: provider.name,
       email,
       imap: imapServer,
@@ -67,6 +71,22 @@ export class AccountsService {
     if (!row) throw notFound('Cuenta de correo no encontrada');
     await this.sync.stop(id);
     await this.accounts.delete(userId, id);
+  }
+
+  /** Refused before any login, so a user at the limit opens no connection to any server. */
+  private async ensureRoom(userId: string, account: Pick<NewAccount, 'provider' | 'email'>): Promise<void> {
+    if (await this.accounts.full(userId, account, this.maxAccounts)) throw this.tooMany();
+  }
+
+  /** The limit checked again where it holds under concurrent connects: in the insert's transaction. */
+  private async store(userId: string, account: NewAccount): Promise<AccountRow> {
+    return this.accounts.upsert(userId, account, this.maxAccounts).catch((error: unknown) => {
+      throw error instanceof AccountLimitReached ? this.tooMany() : error;
+    });
+  }
+
+  private tooMany(): AppError {
+    return conflict(`Has alcanzado el máximo de ${this.maxAccounts} cuentas de correo`, 'MAIL_ACCOUNTS_LIMIT');
   }
 
   private async verify(imap: ServerSettings, smtp: ServerSettings, secret: MailSecret): Promise<void> {

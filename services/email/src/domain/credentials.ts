@@ -4,6 +4,7 @@ import type { OAuthProvider, OAuthProviderName } from '../adapters/oauth-provide
 import type { SmtpAuth } from '../adapters/smtp-client.js';
 import { imapSettings, smtpSettings, type AccountRow, type MailAccount, type MailSecret } from './account.js';
 import type { AccountsRepository } from './accounts.repository.js';
+import type { MailServers } from './mail-servers.js';
 
 /** The AAD of an account's credentials: the registry's table and column, so rotate-keys opens them too. */
 export function credentialsContext(userId: string): SecretContext {
@@ -15,13 +16,16 @@ const REFRESH_MARGIN_MS = 2 * 60_000;
 
 /**
  * Opens an account's sealed credentials for one use, refreshing an OAuth access token when it is about to
- * expire (and sealing the new one). Nothing opened here is kept or logged.
+ * expire (and sealing the new one), with its servers' hosts resolved and checked for this use: a saved
+ * host that now resolves to a refused address fails here, before any connection. Nothing opened here is
+ * kept or logged.
  */
 export class Credentials {
   constructor(
     private readonly box: SecretBox,
     private readonly accounts: AccountsRepository,
     private readonly oauth: Record<OAuthProviderName, OAuthProvider>,
+    private readonly servers: MailServers,
   ) {}
 
   seal(userId: string, secret: MailSecret): string {
@@ -29,6 +33,7 @@ export class Credentials {
   }
 
   async open(row: AccountRow): Promise<MailAccount> {
+    const { imap, smtp } = await this.servers.check(imapSettings(row), smtpSettings(row));
     let secret = JSON.parse(this.box.open(row.credentialsEnc, credentialsContext(row.userId))) as MailSecret;
     if (secret.kind === 'oauth' && secret.expiresAt - REFRESH_MARGIN_MS < Date.now() && row.provider !== 'imap') {
       const tokens = await this.oauth[row.provider].refresh(secret.refreshToken);
@@ -40,8 +45,8 @@ export class Credentials {
       userId: row.userId,
       provider: row.provider,
       email: row.email,
-      imap: imapSettings(row),
-      smtp: smtpSettings(row),
+      imap,
+      smtp,
       secret,
     };
   }

@@ -50,6 +50,34 @@ export function hasAttachments(structure: MessageStructureObject | undefined): b
   return structure ? leaves(structure).some(isAttachment) : false;
 }
 
+export interface AttachmentPart {
+  /** IMAP part number: what a download asks the server for. */
+  part: string;
+  name: string;
+  contentType: string;
+  /** Decoded bytes, estimated from the encoded size the structure gives. */
+  size: number;
+}
+
+/** Base64 carries 3 bytes in 4 characters, in lines of 76 plus CRLF. */
+function decodedSize(node: MessageStructureObject): number {
+  const encoded = node.size ?? 0;
+  return node.encoding?.toLowerCase() === 'base64' ? Math.floor(((encoded * 76) / 78) * 0.75) : encoded;
+}
+
+/** The attachments the structure lists, named as a mail app shows them (mailparser's fallback name too). */
+export function attachmentParts(structure: MessageStructureObject | undefined): AttachmentPart[] {
+  if (!structure) return [];
+  return leaves(structure)
+    .filter(isAttachment)
+    .map((node, i) => ({
+      part: node.part ?? '1',
+      name: clean(node.dispositionParameters?.filename ?? node.parameters?.name ?? `adjunto-${i + 1}`),
+      contentType: node.type || 'application/octet-stream',
+      size: decodedSize(node),
+    }));
+}
+
 /** The part the preview is read from: the first plain-text part, else the first HTML one. */
 export function previewPart(structure: MessageStructureObject | undefined): TextPart | undefined {
   if (!structure) return undefined;

@@ -1,6 +1,7 @@
 import type { MailFolder } from '@asistente/contracts';
 import type { Sql, TransactionSql } from '@asistente/kit';
 import type { ParsedMessage } from './parse-message.js';
+import type { PartialBody } from './partial-body.js';
 
 export interface FolderState {
   role: MailFolder;
@@ -35,6 +36,8 @@ export interface MessageRow extends MessageSummaryRow {
   textBody: string;
   htmlBody: string | null;
   bodyFetched: boolean;
+  /** Too large to fetch whole: the text is its start, the attachments are on the server. */
+  partial: boolean;
 }
 
 export interface AttachmentInfoRow {
@@ -45,7 +48,9 @@ export interface AttachmentInfoRow {
 }
 
 export interface AttachmentRow extends AttachmentInfoRow {
-  content: Buffer;
+  /** Null for a big mail's attachment: its bytes stay on the server, in body part `part`. */
+  content: Buffer | null;
+  part: string | null;
 }
 
 export interface NewMessage {
@@ -219,7 +224,7 @@ export class MessagesRepository {
   async find(userId: string, id: string): Promise<MessageRow | undefined> {
     const [row] = await this.sql<MessageRow[]>`
       select id, user_id, account_id, folder, uid, message_id, in_reply_to, refs, from_addr, to_addrs, cc_addrs,
-             reply_to, subject, preview, text_body, html_body, is_read, sent_at, has_attachments, body_fetched
+             reply_to, subject, preview, text_body, html_body, is_read, sent_at, has_attachments, body_fetched, partial
       from email.messages where user_id = ${userId} and id = ${id}`;
     // bigint arrives as a string; UIDs fit a double exactly (they are 32-bit).
     return row && { ...row, uid: Number(row.uid) };
@@ -242,6 +247,21 @@ export class MessagesRepository {
     });
   }
 
+  /** A big mail's first open: the start of its text and its attachments' names and parts, no bytes. */
+  async storePartialBody(id: string, body: PartialBody): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      const [row] = await tx<{ id: string }[]>`
+        update email.messages
+        set text_body = ${body.text}, html_body = ${body.html}, has_attachments = ${body.attachments.length > 0},
+            body_fetched = true, partial = true
+        where id = ${id} and not body_fetched
+        returning id`;
+      if (!row || body.attachments.length === 0) return;
+      const rows = body.attachments.map((a, position) => ({ messageId: id, position, name: a.name, contentType: a.contentType, size: a.size, part: a.part }));
+      await tx`insert into email.attachments ${tx(rows)}`;
+    });
+  }
+
   async idByMessageId(accountId: string, folder: MailFolder, messageId: string): Promise<string | undefined> {
     const [row] = await this.sql<{ id: string }[]>`
       select id from email.messages where account_id = ${accountId} and folder = ${folder} and message_id = ${messageId} limit 1`;
@@ -255,12 +275,12 @@ export class MessagesRepository {
 
   attachmentContents(messageId: string): Promise<AttachmentRow[]> {
     return this.sql<AttachmentRow[]>`
-      select id, name, content_type, size, content from email.attachments where message_id = ${messageId} order by position`;
+      select id, name, content_type, size, content, part from email.attachments where message_id = ${messageId} order by position`;
   }
 
   async attachment(userId: string, messageId: string, attachmentId: string): Promise<AttachmentRow | undefined> {
     const [row] = await this.sql<AttachmentRow[]>`
-      select a.id, a.name, a.content_type, a.size, a.content
+      select a.id, a.name, a.content_type, a.size, a.content, a.part
       from email.attachments a join email.messages m on m.id = a.message_id
       where m.user_id = ${userId} and m.id = ${messageId} and a.id = ${attachmentId}`;
     return row;

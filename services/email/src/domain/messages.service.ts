@@ -1,15 +1,27 @@
+import type { Readable } from 'node:stream';
 import type { ImapFlow } from 'imapflow';
 import type { EmailDetail, EmailList, EmailListQuery } from '@asistente/contracts';
 import { AppError, CoalescedRead, notFound, type Logger } from '@asistente/kit';
 import { closeImap, MailConnectError, openImap } from '../adapters/imap-client.js';
+import type { AccountRow } from './account.js';
 import type { AccountsRepository } from './accounts.repository.js';
+import type { AttachmentDownloads } from './attachment-downloads.js';
 import { imapAuth, type Credentials } from './credentials.js';
-import type { AttachmentRow, MessageRow, MessagesRepository } from './messages.repository.js';
+import type { MessageRow, MessagesRepository } from './messages.repository.js';
 import { parseMessage } from './parse-message.js';
+import { readPartialBody, type PartialBody } from './partial-body.js';
 import { sanitizeMailHtml, textToHtml } from './sanitize.js';
 import type { SyncManager } from './sync-manager.js';
 
 const NOT_FOUND = 'Correo no encontrado';
+const NO_ATTACHMENT = 'Adjunto no encontrado';
+
+export interface AttachmentFile {
+  name: string;
+  contentType: string;
+  /** Kept bytes, or a stream from the server for a big mail's attachment. */
+  content: Buffer | Readable;
+}
 
 /** 502 with the server's reason: the mailbox, not the request, is what failed. */
 export function mailServerError(error: unknown): never {
@@ -28,6 +40,9 @@ export class MessagesService {
     private readonly credentials: Credentials,
     private readonly sync: SyncManager,
     private readonly log: Logger,
+    private readonly downloads: AttachmentDownloads,
+    /** MAIL_MAX_MESSAGE_BYTES: larger mails are read in part (partial-body.ts), never whole. */
+    private readonly maxMessageBytes: number,
   ) {}
 
   list(userId: string, query: EmailListQuery): Promise<EmailList> {
@@ -75,6 +90,7 @@ export class MessagesService {
       attachments: attachments.map((a) => ({ id: a.id, name: a.name, size: a.size, contentType: a.contentType })),
       folder: row.folder,
       remoteImagesBlocked: safe.remoteImagesBlocked,
+      ...(row.partial ? { partial: true } : {}),
       // The composer ends the text with a line break the owner did not type.
       ...(row.folder === 'drafts' ? { text: row.textBody.replace(/\s+$/, '') } : {}),
     };
@@ -85,10 +101,21 @@ export class MessagesService {
     const row = await this.row(userId, id);
     if (row.bodyFetched) return row;
     let source: Buffer | undefined;
+    let partial: PartialBody | undefined;
     await this.onServer(row, async (client) => {
-      const message = await client.fetchOne(String(row.uid), { uid: true, source: true }, { uid: true });
+      // The size first: a mail over the limit is read in part and never travels whole.
+      const head = await client.fetchOne(String(row.uid), { uid: true, size: true, bodyStructure: true }, { uid: true });
+      if (head && (head.size ?? 0) > this.maxMessageBytes) {
+        partial = await readPartialBody(client, row.uid, head.bodyStructure);
+        return;
+      }
+      const message = head && (await client.fetchOne(String(row.uid), { uid: true, source: true }, { uid: true }));
       source = message ? message.source : undefined;
     });
+    if (partial) {
+      await this.messages.storePartialBody(row.id, partial);
+      return this.row(userId, id);
+    }
     // Gone from the server meanwhile: what the sync stored is all there is (the next sync removes it).
     if (!source) return { ...row, textBody: row.preview };
     const parsed = await parseMessage(source, row.sentAt);
@@ -118,10 +145,17 @@ export class MessagesService {
     return row;
   }
 
-  async attachment(userId: string, id: string, attachmentId: string): Promise<AttachmentRow> {
-    const row = await this.messages.attachment(userId, id, attachmentId);
-    if (!row) throw notFound('Adjunto no encontrado');
-    return row;
+  /** A kept attachment, or a big mail's one streamed from the server over a connection of its own. */
+  async attachment(userId: string, id: string, attachmentId: string): Promise<AttachmentFile> {
+    const file = await this.messages.attachment(userId, id, attachmentId);
+    if (!file) throw notFound(NO_ATTACHMENT);
+    const { name, contentType } = file;
+    if (file.content !== null) return { name, contentType, content: file.content };
+    if (file.part === null) throw notFound(NO_ATTACHMENT);
+    const row = await this.row(userId, id);
+    const { path, account } = await this.location(row);
+    const content = await this.downloads.open({ account, path, uid: row.uid, part: file.part }).catch(mailServerError);
+    return { name, contentType, content };
   }
 
   /** Sets \Seen on the server, so the mail is read in the owner's other mail apps too. */
@@ -154,10 +188,7 @@ export class MessagesService {
 
   /** Opens the message's folder over a connection of its own, in the account's queue. */
   private async onServer(row: MessageRow, task: (client: ImapFlow) => Promise<void>): Promise<void> {
-    const folders = await this.messages.folders(row.accountId);
-    const path = folders.get(row.folder)?.path;
-    const accountRow = await this.accounts.byId(row.accountId);
-    if (!path || !accountRow) throw notFound(NOT_FOUND);
+    const { path, account: accountRow } = await this.location(row);
     await this.sync
       .serialize(row.accountId, async () => {
         const account = await this.credentials.open(accountRow);
@@ -174,5 +205,14 @@ export class MessagesService {
         }
       })
       .catch(mailServerError);
+  }
+
+  /** The message's account and its folder's path on the server. */
+  private async location(row: MessageRow): Promise<{ path: string; account: AccountRow }> {
+    const folders = await this.messages.folders(row.accountId);
+    const path = folders.get(row.folder)?.path;
+    const account = await this.accounts.byId(row.accountId);
+    if (!path || !account) throw notFound(NOT_FOUND);
+    return { path, account };
   }
 }

@@ -132,11 +132,12 @@ export class MailSender {
     const to = parseRecipients(body.to, true);
     const original = await this.reader.find(userId, id);
     const account = await this.accountOf(original);
-    const attachments = (await this.messages.attachmentContents(original.id)).map((a) => ({
-      filename: a.name,
-      contentType: a.contentType,
-      content: a.content,
-    }));
+    const kept = await this.messages.attachmentContents(original.id);
+    // A big mail's attachments stay on its server: forwarding them would hold it whole, what the limit prevents.
+    if (original.partial && kept.length > 0) {
+      throw badRequest('Este correo es demasiado grande para reenviarlo con sus adjuntos: descárgalos y envíalos en un correo nuevo', 'MAIL_TOO_LARGE');
+    }
+    const attachments = kept.flatMap((a) => (a.content ? [{ filename: a.name, contentType: a.contentType, content: a.content }] : []));
     const lines = [
       '---------- Mensaje reenviado ----------',
       `De: ${original.fromAddr}`,

@@ -1,5 +1,5 @@
 import type { ImapFlow } from 'imapflow';
-import type { Logger } from '@asistente/kit';
+import { HostNotAllowedError, type Logger } from '@asistente/kit';
 import { closeImap, MailConnectError, openImap } from '../adapters/imap-client.js';
 import { OAuthGrantError } from '../adapters/oauth-provider.js';
 import type { MailAccount } from './account.js';
@@ -96,10 +96,10 @@ class AccountWatcher {
       this.inboxChanged();
     } catch (error) {
       log.warn({ err: error, accountId: this.accountId }, 'mail watcher failed');
-      if ((error instanceof MailConnectError && error.authFailed) || error instanceof OAuthGrantError) {
-        // Retrying a refused password or a revoked grant helps nobody (and can lock the mailbox).
-        const reason =
-          error instanceof MailConnectError ? error.message : 'El proveedor retiró el acceso: vuelve a conectar la cuenta';
+      if ((error instanceof MailConnectError && error.authFailed) || error instanceof OAuthGrantError || error instanceof HostNotAllowedError) {
+        // Retrying a refused password, a revoked grant or a host that now points inside the network helps
+        // nobody (and can lock the mailbox, or knock on an internal port every few minutes).
+        const reason = error instanceof OAuthGrantError ? 'El proveedor retiró el acceso: vuelve a conectar la cuenta' : error.message;
         await this.manager.accounts.markDisconnected(this.accountId, reason).catch(() => {});
         this.stopped = true;
         return;

@@ -45,15 +45,15 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
   });
 
   app.post('/emails/integrations/test', {
-    schema: { body: ImapIntegrationBody, response: { 200: SuccessResponse, ...errors } },
+    schema: { body: ImapIntegrationBody, response: { 200: SuccessResponse, 429: ErrorResponse, ...errors } },
     handler: async (request) => {
-      await accounts.test(request.body);
+      await accounts.test(request.user.id, request.body);
       return { success: true as const };
     },
   });
 
   app.post('/emails/integrations', {
-    schema: { body: ImapIntegrationBody, response: { 201: EmailIntegration, ...errors } },
+    schema: { body: ImapIntegrationBody, response: { 201: EmailIntegration, 429: ErrorResponse, ...errors } },
     handler: async (request, reply) => reply.code(201).send(await accounts.connectImap(request.user.id, request.body)),
   });
 

@@ -49,6 +49,7 @@ export async function messageRoutes(
     handler: (request) => messages.get(request.user.id, request.params.id, request.query.images === '1'),
   });
 
+  // A big mail's attachment arrives as a stream from the server: sent chunked, without a length.
   app.get('/emails/:id/attachments/:attachmentId', {
     schema: { params: EmailAttachmentParams },
     handler: async (request, reply) => {

@@ -89,6 +89,11 @@ export function ReadingPane({ email, onBack, onReply, onForward, onEditDraft, on
           </Button>
         </p>
       )}
+      {email.partial && (
+        <p className="alert-warning">
+          Este correo es muy grande: se muestra solo el comienzo del texto. Los adjuntos se descargan del servidor de correo al pulsarlos.
+        </p>
+      )}
       <iframe className="mail-frame" title="Contenido del correo" sandbox="allow-popups allow-popups-to-escape-sandbox" srcDoc={frameDocument(email.body)} />
       {email.attachments.length > 0 && (
         <section aria-label="Adjuntos" className="mail-attachments">
