@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import { parseAddressList } from './net/address-list.js';
 
 /**
  * Marks a variable every process of the distributed topology needs at boot (all are optional embedded).
@@ -89,6 +90,11 @@ export const ConfigSchema = Type.Object({
   GMAIL_SMTP_URL: Type.String({ pattern: '^smtps?://', default: 'smtps://smtp.gmail.com:465' }),
   OUTLOOK_IMAP_URL: Type.String({ pattern: '^imaps?://', default: 'imaps://outlook.office365.com:993' }),
   OUTLOOK_SMTP_URL: Type.String({ pattern: '^smtps?://', default: 'smtp://smtp.office365.com:587' }),
+  /**
+   * Private or special addresses that hosts users type (IMAP, SMTP) may still reach, and without TLS:
+   * comma-separated IPs or CIDR ranges, as Mastodon reads it (`127.0.0.1,192.168.1.0/24`). Empty: none.
+   */
+  ALLOWED_PRIVATE_ADDRESSES: Type.String({ pattern: '^[0-9A-Fa-f.:/, ]*$', default: '' }),
   /** First sync of a mailbox: how many days back, and at most how many messages per folder. */
   EMAIL_SYNC_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
   EMAIL_SYNC_MAX_PER_FOLDER: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 2000 }),
@@ -160,7 +166,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const shown = SENSITIVE.test(variable) ? '' : ` (got ${JSON.stringify(raw[variable] ?? null)})`;
     throw new ConfigError(variable, `${describe(first.schema)}${shown}`);
   }
-  return converted as Config;
+  const config = converted as Config;
+  try {
+    parseAddressList(config.ALLOWED_PRIVATE_ADDRESSES);
+  } catch (error) {
+    throw new ConfigError('ALLOWED_PRIVATE_ADDRESSES', `must list IP addresses or CIDR ranges: ${(error as Error).message}`);
+  }
+  return config;
 }
 
 function describe(schema: Record<string, unknown>): string {

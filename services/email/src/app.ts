@@ -1,9 +1,13 @@
-import { authPlugin, OAuthStateSigner, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, HostGuard, OAuthStateSigner, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { OAuthProvider } from './adapters/oauth-provider.js';
 import { AccountsRepository } from './domain/accounts.repository.js';
 import { AccountsService } from './domain/accounts.service.js';
 import { AttachmentDownloads } from './domain/attachment-downloads.js';
 import { Credentials } from './domain/credentials.js';
+import { LoginAttempts } from './domain/login-attempts.js';
+import { LoginFailuresRepository } from './domain/login-failures.repository.js';
+import { MailLogin } from './domain/mail-login.js';
+import { MailServers } from './domain/mail-servers.js';
 import { MailboxSync } from './domain/mailbox-sync.js';
 import { MessagesRepository } from './domain/messages.repository.js';
 import { MessagesService } from './domain/messages.service.js';
@@ -35,7 +39,10 @@ const emailService: ServicePlugin = async (fastify, { platform }) => {
   };
   const accountsRepository = new AccountsRepository(sql);
   const messagesRepository = new MessagesRepository(sql);
-  const credentials = new Credentials(platform.secrets, accountsRepository, oauth);
+  // Every connection to a mail server goes through the guard: resolved once, private addresses refused.
+  const servers = new MailServers(new HostGuard(config.ALLOWED_PRIVATE_ADDRESSES));
+  const credentials = new Credentials(platform.secrets, accountsRepository, oauth, servers);
+  const login = new MailLogin(servers, new LoginAttempts(new LoginFailuresRepository(sql)), log);
   const mailboxSync = new MailboxSync(
     sql,
     messagesRepository,
@@ -68,7 +75,7 @@ const emailService: ServicePlugin = async (fastify, { platform }) => {
   );
 
   await integrationRoutes(app, {
-    accounts: new AccountsService(accountsRepository, credentials, sync, log, config.MAIL_MAX_ACCOUNTS),
+    accounts: new AccountsService(accountsRepository, credentials, sync, login, config.MAIL_MAX_ACCOUNTS),
     oauth,
     states: new OAuthStateSigner(platform.tokens.secret),
     screenUrl: `${publicUrl}/emails`,

@@ -1,11 +1,10 @@
 import type { EmailIntegration, ImapIntegrationBody } from '@asistente/contracts';
-import { badRequest, conflict, notFound, type AppError, type Logger } from '@asistente/kit';
-import { closeImap, MailConnectError, openImap } from '../adapters/imap-client.js';
+import { badRequest, conflict, notFound, type AppError } from '@asistente/kit';
 import type { OAuthProvider, TokenSet } from '../adapters/oauth-provider.js';
-import { verifySmtp } from '../adapters/smtp-client.js';
 import { toIntegration, type AccountRow, type MailSecret, type ServerSettings } from './account.js';
 import { AccountLimitReached, type AccountsRepository, type NewAccount } from './accounts.repository.js';
-import { imapAuth, smtpAuth, type Credentials } from './credentials.js';
+import type { Credentials } from './credentials.js';
+import type { MailLogin } from './mail-login.js';
 import type { SyncManager } from './sync-manager.js';
 
 /** Connecting, listing and forgetting mailboxes. */
@@ -14,7 +13,7 @@ export class AccountsService {
     private readonly accounts: AccountsRepository,
     private readonly credentials: Credentials,
     private readonly sync: SyncManager,
-    private readonly log: Logger,
+    private readonly login: MailLogin,
     /** MAIL_MAX_ACCOUNTS: mailboxes one user may connect. */
     private readonly maxAccounts: number,
   ) {}
@@ -24,17 +23,17 @@ export class AccountsService {
   }
 
   /** The form's "probar conexión": both logins, nothing stored. */
-  async test(body: ImapIntegrationBody): Promise<void> {
+  async test(userId: string, body: ImapIntegrationBody): Promise<void> {
     const { imapServer, smtpServer, secret } = passwordAccount(body);
-    await this.verify(imapServer, smtpServer, secret);
+    await this.login.withPassword(userId, imapServer, smtpServer, secret);
   }
 
-  /** Logs in to both servers first: a wrong password or host answers 400 and nothing is stored. */
+  /** Logs in to both servers first: a wrong password or host answers 400 (429 after too many) and nothing is stored. */
   async connectImap(userId: string, body: ImapIntegrationBody): Promise<EmailIntegration> {
     const { email } = body.credentials;
     const { imapServer, smtpServer, secret } = passwordAccount(body);
     await this.ensureRoom(userId, { provider: 'imap', email: email.trim() });
-    await this.verify(imapServer, smtpServer, secret);
+    await this.login.withPassword(userId, imapServer, smtpServer, secret);
     const row = await this.store(userId, {
       provider: 'imap',
       email: email.trim(),
@@ -54,7 +53,7 @@ export class AccountsService {
     const smtpServer: ServerSettings = { ...provider.smtp, user: email };
     const secret: MailSecret = { kind: 'oauth', accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt };
     await this.ensureRoom(userId, { provider: provider.name, email });
-    await this.verify(imapServer, smtpServer, secret);
+    await this.login.withGrant(imapServer, smtpServer, secret);
     const row = await this.store(userId, {
       provider: provider.name,
       email,
@@ -87,16 +86,6 @@ export class AccountsService {
 
   private tooMany(): AppError {
     return conflict(`Has alcanzado el máximo de ${this.maxAccounts} cuentas de correo`, 'MAIL_ACCOUNTS_LIMIT');
-  }
-
-  private async verify(imap: ServerSettings, smtp: ServerSettings, secret: MailSecret): Promise<void> {
-    // Both at once, so a silent server costs one deadline (12 s), not two, and the answer stays within 15 s.
-    const checkImap = async () => closeImap(await openImap(imap, imapAuth({ imap, secret }), this.log));
-    const results = await Promise.allSettled([checkImap(), verifySmtp(smtp, smtpAuth({ smtp, secret }))]);
-    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (!failure) return;
-    if (failure.reason instanceof MailConnectError) throw badRequest(failure.reason.message, 'MAIL_CONNECT_FAILED');
-    throw failure.reason;
   }
 }
 
