@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { redactUrl } from './http/redact-url.js';
 
 /** Paths that may carry a credential; pino replaces them before anything is written. */
 export const REDACTED_PATHS = [
@@ -13,9 +14,35 @@ export const REDACTED_PATHS = [
   '*.secret',
 ];
 
+/** What Fastify's request serializer reads (its own, which this one replaces, logs `req.url` as received). */
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number } | null;
+}
+
+/** Fastify's request fields, with OAuth codes, states, tokens and the tracking MAC out of the URL. */
+function serializeRequest(req: LoggedRequest) {
+  return {
+    method: req.method,
+    url: typeof req.url === 'string' ? redactUrl(req.url) : req.url,
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 /** `destination` defaults to stdout; tests pass a memory stream to read what was logged. */
 export function createLogger(level: string, name: string, extra: LoggerOptions = {}, destination?: DestinationStream): Logger {
-  const options: LoggerOptions = { level, name, redact: { paths: REDACTED_PATHS, censor: '[redactado]' }, ...extra };
+  const options: LoggerOptions = {
+    level,
+    name,
+    redact: { paths: REDACTED_PATHS, censor: '[redactado]' },
+    serializers: { req: serializeRequest },
+    ...extra,
+  };
   return destination ? pino(options, destination) : pino(options);
 }
 

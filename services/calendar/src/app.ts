@@ -1,4 +1,4 @@
-import { authPlugin, OAuthStateSigner, requireAuth, type App, type Config, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, OAuthFlows, requireAuth, type App, type Config, type ServicePlugin } from '@asistente/kit';
 import { GoogleOAuth } from './adapters/google-oauth.js';
 import { CalendarSyncService } from './domain/calendar-sync.service.js';
 import { EventsService } from './domain/events.service.js';
@@ -16,13 +16,16 @@ import { googleConnectionRoutes } from './routes/google-connection.js';
 import { googleMeetRoutes } from './routes/google-meet.js';
 import { googleNotificationRoutes } from './routes/google-notifications.js';
 
+/** Registered in Google's console; the browser reaches it through the gateway. */
+const googleCallbackUrl = (config: Config) => `${config.PUBLIC_URL.replace(/\/$/, '')}/api/google/callback`;
+
 /** Google's client, or undefined until the administrator sets the client id and secret. */
 function googleOAuth(config: Config): GoogleOAuth | undefined {
   if (!config.GOOGLE_CLIENT_ID || !config.GOOGLE_CLIENT_SECRET) return undefined;
   return new GoogleOAuth({
     clientId: config.GOOGLE_CLIENT_ID,
     clientSecret: config.GOOGLE_CLIENT_SECRET,
-    redirectUri: `${config.PUBLIC_URL.replace(/\/$/, '')}/api/google/callback`,
+    redirectUri: googleCallbackUrl(config),
     authUrl: config.GOOGLE_AUTH_URL,
     tokenUrl: config.GOOGLE_TOKEN_URL,
     revokeUrl: config.GOOGLE_REVOKE_URL,
@@ -44,7 +47,7 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
     accounts,
     mirror,
     platform.secrets,
-    new OAuthStateSigner(platform.tokens.secret),
+    new OAuthFlows(platform.tokens.secret, sql, 'calendar').flow('google', googleCallbackUrl(platform.config)),
     platform.log,
   );
   const sync = new CalendarSyncService(sql, connection, accounts, mirror, platform.log);

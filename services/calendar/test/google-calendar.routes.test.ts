@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import t from 'tap';
-import { buildServiceApp, signToken } from '@asistente/kit/testing';
+import { buildServiceApp, oauthCookie, signToken } from '@asistente/kit/testing';
 import calendarService from '../src/app.js';
 import { calendarWithPeer, DAY, inDays } from './calendar-app.js';
 import { connectGoogle } from './connect.js';
@@ -28,6 +28,8 @@ t.test('connect: consent, sealed tokens, status, calendars', async (t) => {
   t.equal(auth.query.access_type, 'offline');
   t.equal(auth.query.redirect_uri, `${PUBLIC_URL}/api/google/callback`);
   t.match(auth.query.scope, /auth\/calendar/);
+  t.equal(auth.query.code_challenge_method, 'S256', 'PKCE on the consent');
+  t.match(auth.query.code_challenge, /^[A-Za-z0-9_-]{43}$/);
 
   const status = await app.inject({ url: '/google/google-calendar/status', headers: { authorization } });
   t.same(status.json(), { connected: true, email: 'ana@ejemplo.com', configured: true, needsReconnect: false, message: null });
@@ -57,9 +59,9 @@ t.test('a forged, foreign or denied callback connects nobody', async (t) => {
   peer.addAccount('denegado@ejemplo.com');
   peer.denyConsent = true;
   t.teardown(() => (peer.denyConsent = false));
-  const url = (await app.inject({ url: '/google/redirect', headers: { authorization: user.authorization } })).json<{ url: string }>().url;
-  const back = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
-  const denied = await app.inject({ url: `/google/callback${back.search}` });
+  const redirect = await app.inject({ url: '/google/redirect', headers: { authorization: user.authorization } });
+  const back = new URL((await fetch(redirect.json<{ url: string }>().url, { redirect: 'manual' })).headers.get('location')!);
+  const denied = await app.inject({ url: `/google/callback${back.search}`, headers: { cookie: oauthCookie(redirect.headers['set-cookie']) } });
   t.equal(denied.headers.location, `${PUBLIC_URL}/google-calendar?google=denied`);
   const status = await app.inject({ url: '/google/google-calendar/status', headers: { authorization: user.authorization } });
   t.equal(status.json().connected, false);

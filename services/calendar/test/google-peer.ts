@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -72,12 +72,19 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** RFC 7636 S256, as Google checks it: a code issued with a challenge needs the matching verifier, one without needs none. */
+export function pkceHolds(challenge: string | undefined, verifier: string | undefined): boolean {
+  if (challenge === undefined) return verifier === undefined;
+  return verifier !== undefined && createHash('sha256').update(verifier).digest('base64url') === challenge;
+}
+
 export class GooglePeer {
   readonly requests: RecordedRequest[] = [];
   private server: Server | undefined;
   private seq = 1;
   private readonly accounts = new Map<string, Account>();
-  private readonly codes = new Map<string, { email: string; redirectUri: string }>();
+  /** Issued codes, with the PKCE challenge the authorization request carried (S256), if any. */
+  private readonly codes = new Map<string, { email: string; redirectUri: string; challenge: string | undefined }>();
   private readonly accessTokens = new Map<string, { email: string; expiresAt: number; refresh: string }>();
   private readonly refreshTokens = new Map<string, { email: string; revoked: boolean }>();
   private readonly invalidSyncTokens = new Set<string>();
@@ -234,12 +241,17 @@ export class GooglePeer {
       res.end('Error 400: invalid_request');
       return;
     }
+    if (query.code_challenge && query.code_challenge_method !== 'S256') {
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end('Error 400: invalid_request (code_challenge_method)');
+      return;
+    }
     const back = new URL(query.redirect_uri);
     if (query.state) back.searchParams.set('state', query.state);
     if (this.denyConsent) back.searchParams.set('error', 'access_denied');
     else {
       const code = `4/${randomBytes(12).toString('base64url')}`;
-      this.codes.set(code, { email: this.consentAs, redirectUri: query.redirect_uri });
+      this.codes.set(code, { email: this.consentAs, redirectUri: query.redirect_uri, challenge: query.code_challenge });
       back.searchParams.set('code', code);
       back.searchParams.set('scope', query.scope ?? '');
     }
@@ -265,6 +277,7 @@ export class GooglePeer {
       const grant = this.codes.get(body.code ?? '');
       this.codes.delete(body.code ?? '');
       if (!grant || grant.redirectUri !== body.redirect_uri) return json(res, 400, { error: 'invalid_grant', error_description: 'Bad Request' });
+      if (!pkceHolds(grant.challenge, body.code_verifier)) return json(res, 400, { error: 'invalid_grant', error_description: 'Invalid code verifier.' });
       const refresh = `1//${randomBytes(16).toString('base64url')}`;
       this.refreshTokens.set(refresh, { email: grant.email, revoked: false });
       return json(res, 200, { ...this.issue(grant.email, refresh), refresh_token: refresh });

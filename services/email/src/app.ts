@@ -1,4 +1,4 @@
-import { authPlugin, HostGuard, OAuthStateSigner, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, HostGuard, OAuthFlows, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { OAuthProvider } from './adapters/oauth-provider.js';
 import { AccountsRepository } from './domain/accounts.repository.js';
 import { AccountsService } from './domain/accounts.service.js';
@@ -36,6 +36,11 @@ const emailService: ServicePlugin = async (fastify, { platform }) => {
   const oauth = {
     gmail: new OAuthProvider('gmail', config, `${publicUrl}/api/emails/integrations/gmail/callback`),
     outlook: new OAuthProvider('outlook', config, `${publicUrl}/api/emails/integrations/outlook/callback`),
+  };
+  const oauthFlows = new OAuthFlows(platform.tokens.secret, sql, 'email');
+  const flows = {
+    gmail: oauthFlows.flow('email-gmail', oauth.gmail.redirectUri),
+    outlook: oauthFlows.flow('email-outlook', oauth.outlook.redirectUri),
   };
   const accountsRepository = new AccountsRepository(sql);
   const messagesRepository = new MessagesRepository(sql);
@@ -77,7 +82,7 @@ const emailService: ServicePlugin = async (fastify, { platform }) => {
   await integrationRoutes(app, {
     accounts: new AccountsService(accountsRepository, credentials, sync, login, config.MAIL_MAX_ACCOUNTS),
     oauth,
-    states: new OAuthStateSigner(platform.tokens.secret),
+    flows,
     screenUrl: `${publicUrl}/emails`,
     log,
   });

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { oauthCookie } from '@asistente/kit/testing';
 import { eventually } from './fixtures/imap-peer.js';
 import { startOAuthMailbox } from './fixtures/oauth-mailbox.js';
 
@@ -30,14 +31,18 @@ t.test('Outlook: the Microsoft identity platform flow, then XOAUTH2 to IMAP and 
   const url = new URL(connect.json<{ url: string }>().url);
   t.equal(`${url.origin}${url.pathname}`, `${provider.url}/organizations/oauth2/v2.0/authorize`);
   t.match(url.searchParams.get('scope'), /IMAP\.AccessAsUser\.All .*SMTP\.Send .*offline_access/);
-  const state = url.searchParams.get('state')!;
+  t.equal(url.searchParams.get('code_challenge_method'), 'S256', 'PKCE');
+  const cookie = oauthCookie(connect.headers['set-cookie']);
+  const callback = new URL((await fetch(url, { redirect: 'manual' })).headers.get('location')!);
+  const state = callback.searchParams.get('state')!;
   // A Gmail callback cannot finish an Outlook flow.
-  const crossed = await app.inject({ url: `/emails/integrations/gmail/callback?code=code-${USER}&state=${encodeURIComponent(state)}` });
+  const crossed = await app.inject({ url: `/emails/integrations/gmail/callback${callback.search}`, headers: { cookie } });
   t.match(crossed.headers.location, /\/emails\?error=/);
 
-  const back = await app.inject({ url: `/emails/integrations/outlook/callback?code=code-${USER}&state=${encodeURIComponent(state)}` });
+  const back = await app.inject({ url: `/emails/integrations/outlook/callback?code=${callback.searchParams.get('code')}&state=${encodeURIComponent(state)}`, headers: { cookie } });
   t.equal(back.headers.location, 'https://asistente.example/emails?connected=outlook');
   t.match(provider.grants.at(-1), { grant_type: 'authorization_code', client_id: CLIENT_ID });
+  t.match(provider.grants.at(-1)?.code_verifier, /^[A-Za-z0-9_-]{43}$/, 'the code redeemed with its PKCE verifier');
 
   const list = await eventually('the Outlook inbox over XOAUTH2', async () => {
     const page = (await app.inject({ url: '/emails', headers: auth })).json<{ data: { subject: string }[] }>();

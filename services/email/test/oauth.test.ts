@@ -1,4 +1,5 @@
 import t from 'tap';
+import { oauthCookie } from '@asistente/kit/testing';
 import { eventually } from './fixtures/imap-peer.js';
 import { startOAuthMailbox } from './fixtures/oauth-mailbox.js';
 
@@ -43,17 +44,26 @@ t.test('Gmail: authorization code, tokens sealed, XOAUTH2 to IMAP and SMTP, refr
   t.equal(url.searchParams.get('client_id'), CLIENT_ID);
   t.equal(url.searchParams.get('redirect_uri'), 'https://asistente.example/api/emails/integrations/gmail/callback');
   t.match(url.searchParams.get('scope'), 'https://mail.google.com/');
-  const state = url.searchParams.get('state')!;
+  t.equal(url.searchParams.get('code_challenge_method'), 'S256', 'PKCE');
+  const cookie = oauthCookie(connect.headers['set-cookie']);
+  t.match(connect.headers['set-cookie'], /; Path=\/api\/emails\/integrations\/gmail\/callback; Max-Age=600; HttpOnly; SameSite=Lax; Secure$/);
+
+  // The provider's consent sends the browser back with a code and the state.
+  const consent = await fetch(url, { redirect: 'manual' });
+  const callback = new URL(consent.headers.get('location')!);
+  const state = callback.searchParams.get('state')!;
+  const code = callback.searchParams.get('code')!;
 
   // A forged or foreign state never completes a connection.
-  const forged = await app.inject({ url: `/emails/integrations/gmail/callback?code=code-${USER}&state=${state}x` });
+  const forged = await app.inject({ url: `/emails/integrations/gmail/callback?code=${code}&state=${state}x`, headers: { cookie } });
   t.equal(forged.statusCode, 302);
   t.match(forged.headers.location, /^https:\/\/asistente\.example\/emails\?error=/);
 
-  // The browser comes back with no bearer token: the route is public, the state names the user.
-  const back = await app.inject({ url: `/emails/integrations/gmail/callback?code=code-${USER}&state=${encodeURIComponent(state)}` });
+  // The browser comes back with no bearer token: the route is public, the state names the user, the cookie the browser.
+  const back = await app.inject({ url: `/emails/integrations/gmail/callback?code=${code}&state=${encodeURIComponent(state)}`, headers: { cookie } });
   t.equal(back.statusCode, 302);
   t.equal(back.headers.location, 'https://asistente.example/emails?connected=gmail');
+  t.match(back.headers['set-cookie'], /^asistente_oauth=; .*Max-Age=0/, 'the flow is over: the cookie goes');
   t.match(provider.grants[0], { grant_type: 'authorization_code', redirect_uri: 'https://asistente.example/api/emails/integrations/gmail/callback' });
 
   const [integration] = (await app.inject({ url: '/emails/integrations', headers: auth })).json<{ provider: string; email: string }[]>();

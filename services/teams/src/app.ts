@@ -1,10 +1,10 @@
-import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, OAuthFlows, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { CalendarsService } from './domain/calendars.service.js';
 import { ChannelsRepository } from './domain/channels.repository.js';
 import { ConnectionService } from './domain/connection.service.js';
 import { ConnectionsRepository } from './domain/connections.repository.js';
 import { MeetingsService } from './domain/meetings.service.js';
-import { microsoftSettings } from './domain/microsoft-settings.js';
+import { microsoftCallbackUrl, microsoftSettings } from './domain/microsoft-settings.js';
 import { TeamsService } from './domain/teams.service.js';
 import { calendarRoutes } from './routes/calendars.js';
 import { connectionRoutes } from './routes/connection.js';
@@ -22,7 +22,7 @@ const teamsService: ServicePlugin = async (fastify, { platform }) => {
     microsoftSettings(platform.config),
     new ConnectionsRepository(sql),
     platform.secrets,
-    platform.tokens.secret,
+    new OAuthFlows(platform.tokens.secret, sql, 'teams').flow('microsoft', microsoftCallbackUrl(platform.config)),
     platform.log,
   );
   await connectionRoutes(app, { connection });

@@ -2,7 +2,7 @@ import t from 'tap';
 import { Value } from '@sinclair/typebox/value';
 import { EVENT_DATA, type EventType } from '@asistente/contracts';
 import type { App, Platform } from '@asistente/kit';
-import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
+import { buildServiceApp, createTestPlatform, oauthCookie, signToken } from '@asistente/kit/testing';
 import teamsService from '../src/app.js';
 import { GraphPeer, PEER_CLIENT } from './peer/graph-peer.js';
 import { trustedPeerTls } from './peer/trusted.js';
@@ -53,6 +53,7 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
     t.equal(authUrl.pathname, '/common/oauth2/v2.0/authorize');
     t.equal(authUrl.searchParams.get('redirect_uri'), 'http://app.test/api/teams/callback');
     t.match(authUrl.searchParams.get('scope') ?? '', /offline_access.*Calendars\.ReadWrite.*OnlineMeetings\.ReadWrite.*ChannelMessage\.Send/);
+    t.equal(authUrl.searchParams.get('code_challenge_method'), 'S256', 'PKCE');
 
     t.same((await app.inject({ url: '/teams/status', headers: { authorization } })).json(), {
       connected: true,
@@ -75,15 +76,17 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
 
   t.test('the callback refuses a forged or foreign state and connects nobody', async (t) => {
     const { authorization, userId } = signToken(app);
-    const { authUrl } = (await app.inject({ method: 'POST', url: '/teams/connect', headers: { authorization } })).json<{ authUrl: string }>();
-    const consent = await fetch(authUrl, { redirect: 'manual' });
+    const started = await app.inject({ method: 'POST', url: '/teams/connect', headers: { authorization } });
+    const cookie = oauthCookie(started.headers['set-cookie']);
+    t.match(started.headers['set-cookie'], /; Path=\/api\/teams\/callback; Max-Age=600; HttpOnly; SameSite=Lax$/, 'no Secure while PUBLIC_URL is http');
+    const consent = await fetch(started.json<{ authUrl: string }>().authUrl, { redirect: 'manual' });
     const back = new URL(consent.headers.get('location') ?? '');
     back.searchParams.set('state', `${back.searchParams.get('state')}x`);
-    const forged = await app.inject({ url: `/teams/callback${back.search}` });
+    const forged = await app.inject({ url: `/teams/callback${back.search}`, headers: { cookie } });
     t.equal(forged.statusCode, 302);
     t.equal(forged.headers.location, 'http://app.test/teams?microsoft=invalid', 'a fixed outcome word, no text in the URL');
     const original = new URL(consent.headers.get('location') ?? '');
-    const denied = await app.inject({ url: `/microsoft/callback?error=access_denied&state=${encodeURIComponent(original.searchParams.get('state') ?? '')}` });
+    const denied = await app.inject({ url: `/microsoft/callback?error=access_denied&state=${encodeURIComponent(original.searchParams.get('state') ?? '')}`, headers: { cookie } });
     t.equal(denied.statusCode, 302, 'the second callback path answers too');
     t.equal(denied.headers.location, 'http://app.test/teams?microsoft=denied');
     t.same((await app.inject({ url: '/teams/status', headers: { authorization } })).json(), { connected: false, configured: true });
@@ -343,11 +346,12 @@ async function outboxOf(platform: Platform, userId: string) {
 
 /** The whole authorization-code round trip: connect, the identity platform's consent redirect, the callback. */
 async function connect(app: App, peer: GraphPeer, authorization: string): Promise<{ authUrl: string; location: string }> {
-  const { authUrl } = (await app.inject({ method: 'POST', url: '/teams/connect', headers: { authorization } })).json<{ authUrl: string }>();
+  const started = await app.inject({ method: 'POST', url: '/teams/connect', headers: { authorization } });
+  const { authUrl } = started.json<{ authUrl: string }>();
   const consent = await fetch(authUrl, { redirect: 'manual' });
   const back = new URL(consent.headers.get('location') ?? '');
   if (back.pathname !== '/api/teams/callback') throw new Error(`unexpected redirect ${back.toString()} from ${peer.url}`);
-  const callback = await app.inject({ url: `/teams/callback${back.search}` });
+  const callback = await app.inject({ url: `/teams/callback${back.search}`, headers: { cookie: oauthCookie(started.headers['set-cookie']) } });
   return { authUrl, location: String(callback.headers.location) };
 }
 

@@ -10,6 +10,7 @@ import { pgliteTemplate } from './pglite-template.js';
 import { createTestDatabase } from './test-database.js';
 
 export { createTestDatabase, type TestDatabase } from './test-database.js';
+export { oauthCookie } from './oauth-browser.js';
 
 /** The part of tap's Test the helpers use, so the kit does not depend on tap. */
 export interface Teardown {

@@ -1,5 +1,5 @@
 import { calendar } from '@googleapis/calendar';
-import { OAuth2Client, type Credentials } from 'google-auth-library';
+import { CodeChallengeMethod, OAuth2Client, type Credentials } from 'google-auth-library';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { GoogleCalendar } from './google-calendar.js';
 import { toProviderError } from './google-errors.js';
@@ -66,19 +66,21 @@ export class GoogleOAuth {
   }
 
   /** Where the browser goes to consent; `prompt=consent` so Google always hands back a refresh token. */
-  authorizationUrl(state: string): string {
+  authorizationUrl(state: string, codeChallenge: string): string {
     return this.oauthClient().generateAuthUrl({
       access_type: 'offline',
       prompt: 'consent',
       include_granted_scopes: true,
       scope: GOOGLE_SCOPES,
       state,
+      code_challenge: codeChallenge,
+      code_challenge_method: CodeChallengeMethod.S256,
     });
   }
 
-  async exchange(code: string): Promise<GoogleTokens> {
+  async exchange(code: string, codeVerifier: string): Promise<GoogleTokens> {
     try {
-      const { tokens } = await this.oauthClient().getToken(code);
+      const { tokens } = await this.oauthClient().getToken({ code, codeVerifier });
       return toTokens(tokens);
     } catch (error) {
       throw toProviderError(error, this.settings.tokenUrl);

@@ -1,4 +1,4 @@
-import { OAuthStateSigner, type Logger, type SecretBox, type SecretContext } from '@asistente/kit';
+import type { Logger, OAuthFlow, OAuthStart, SecretBox, SecretContext } from '@asistente/kit';
 import { GOOGLE_ACCESS_TOKEN_COLUMN, GOOGLE_REFRESH_TOKEN_COLUMN } from '@asistente/kit';
 import type { GoogleStatus } from '@asistente/contracts';
 import { ProviderError, type CalendarProvider } from '../adapters/calendar-provider.js';
@@ -7,10 +7,11 @@ import type { GoogleAccountsRepository, SealedTokens } from './google-accounts.r
 import type { MirrorRepository } from './mirror.repository.js';
 import { notConfigured, notConnected, reconnect, RECONNECT_MESSAGE } from './provider-errors.js';
 
-const FLOW = 'google';
-
-/** Where the callback sends the browser back: the screen, with the outcome for a message. */
-export type CallbackOutcome = 'connected' | 'denied' | 'invalid' | 'failed' | 'unconfigured';
+/**
+ * Where the callback sends the browser back: the screen, with the outcome for a message. `mismatch`: the
+ * callback came to a browser that did not start the flow, or the state was already used.
+ */
+export type CallbackOutcome = 'connected' | 'denied' | 'invalid' | 'mismatch' | 'failed' | 'unconfigured';
 
 /**
  * The user's Google connection: the consent URL, the callback that stores the sealed tokens, status,
@@ -22,7 +23,7 @@ export class GoogleConnectionService {
     private readonly accounts: GoogleAccountsRepository,
     private readonly mirror: MirrorRepository,
     private readonly box: SecretBox,
-    private readonly states: OAuthStateSigner,
+    private readonly flow: OAuthFlow,
     private readonly log: Logger,
   ) {}
 
@@ -42,19 +43,32 @@ export class GoogleConnectionService {
     };
   }
 
-  authorizationUrl(userId: string): string {
+  /** The consent URL, and the cookie that binds the flow to the browser asking for it. */
+  authorizationUrl(userId: string): { url: string; cookie: string } {
     if (!this.oauth) throw notConfigured();
-    return this.oauth.authorizationUrl(this.states.sign({ userId, flow: FLOW }));
+    const start: OAuthStart = this.flow.start(userId);
+    return { url: this.oauth.authorizationUrl(start.state, start.codeChallenge), cookie: start.cookie };
   }
 
-  /** Finishes the consent: only a state this service signed for this flow, minutes ago, is accepted. */
-  async complete(query: { code?: string | undefined; state?: string | undefined; error?: string | undefined }): Promise<CallbackOutcome> {
+  /** The `Set-Cookie` value the callback answers with, whatever the outcome: the flow is over. */
+  get clearCookie(): string {
+    return this.flow.clearCookie;
+  }
+
+  /**
+   * Finishes the consent: only a state this service signed for this flow minutes ago, presented by the
+   * browser that started it, for the first time; anything else exchanges no code.
+   */
+  async complete(
+    query: { code?: string | undefined; state?: string | undefined; error?: string | undefined },
+    cookieHeader: string | undefined,
+  ): Promise<CallbackOutcome> {
     if (!this.oauth) return 'unconfigured';
-    const state = query.state ? this.states.verify(query.state, FLOW) : undefined;
-    if (!state) return 'invalid';
+    const state = await this.flow.finish(query.state, cookieHeader);
+    if (!state.ok) return state.reason === 'invalid' ? 'invalid' : 'mismatch';
     if (query.error || !query.code) return 'denied';
     try {
-      const tokens = await this.oauth.exchange(query.code);
+      const tokens = await this.oauth.exchange(query.code, state.codeVerifier);
       const calendar = this.oauth.calendar(tokens, () => {});
       const calendars = await calendar.listCalendars();
       // The primary calendar's id is the account's address.

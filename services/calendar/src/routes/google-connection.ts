@@ -15,15 +15,20 @@ interface ConnectionDeps {
 export async function googleConnectionRoutes(app: App, { connection, publicUrl, disconnecting }: ConnectionDeps): Promise<void> {
   app.get('/google/redirect', {
     schema: { response: { 200: UrlResponse, ...errors } },
-    handler: (request) => ({ url: connection.authorizationUrl(request.user.id) }),
+    handler: (request, reply) => {
+      const { url, cookie } = connection.authorizationUrl(request.user.id);
+      void reply.header('set-cookie', cookie);
+      return { url };
+    },
   });
 
-  // Google sends the browser here: no bearer token, the signed state says whose connection this is.
+  // Google sends the browser here: no bearer token; the signed state says whose connection this is, the cookie that this is their browser.
   app.get('/google/callback', {
     config: { public: true },
     schema: { querystring: GoogleCallbackQuery },
     handler: async (request, reply) => {
-      const outcome = await connection.complete(request.query);
+      const outcome = await connection.complete(request.query, request.headers.cookie);
+      void reply.header('set-cookie', connection.clearCookie);
       return reply.redirect(`${publicUrl.replace(/\/$/, '')}/google-calendar?google=${outcome}`, 302);
     },
   });

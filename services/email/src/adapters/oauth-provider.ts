@@ -126,7 +126,8 @@ export class OAuthProvider {
     return { clientId, clientSecret };
   }
 
-  authorizationUrl(state: string): string {
+  /** `codeChallenge`: PKCE S256 (RFC 7636), which both Google and Microsoft check at the code exchange. */
+  authorizationUrl(state: string, codeChallenge: string): string {
     const { clientId } = this.assertConfigured();
     const url = new URL(this.settings.authUrl);
     const params = {
@@ -135,14 +136,16 @@ export class OAuthProvider {
       response_type: 'code',
       scope: this.settings.scope,
       state,
+      code_challenge: codeChallenge,
+      code_challenge_method: 'S256',
       ...this.settings.extraParams,
     };
     for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
     return url.toString();
   }
 
-  async exchangeCode(code: string): Promise<TokenSet> {
-    const tokens = await this.tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri });
+  async exchangeCode(code: string, codeVerifier: string): Promise<TokenSet> {
+    const tokens = await this.tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri, code_verifier: codeVerifier });
     if (!tokens.refreshToken) throw new Error('the token endpoint returned no refresh token');
     return tokens;
   }

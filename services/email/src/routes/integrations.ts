@@ -10,7 +10,7 @@ import {
   OAuthProvidersStatus,
   SuccessResponse,
 } from '@asistente/contracts';
-import { AppError, type App, type Logger, type OAuthStateSigner } from '@asistente/kit';
+import { AppError, type App, type Logger, type OAuthFlow } from '@asistente/kit';
 import type { OAuthProvider, OAuthProviderName } from '../adapters/oauth-provider.js';
 import type { AccountsService } from '../domain/accounts.service.js';
 
@@ -19,14 +19,15 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 503
 export interface IntegrationDeps {
   accounts: AccountsService;
   oauth: Record<OAuthProviderName, OAuthProvider>;
-  states: OAuthStateSigner;
+  /** Each provider's flow: browser-bound, single-use state and PKCE. */
+  flows: Record<OAuthProviderName, OAuthFlow>;
   /** Where the browser returns after the provider's consent screen. */
   screenUrl: string;
   log: Logger;
 }
 
 export async function integrationRoutes(app: App, deps: IntegrationDeps): Promise<void> {
-  const { accounts, oauth, states, screenUrl, log } = deps;
+  const { accounts, oauth, flows, screenUrl, log } = deps;
 
   app.get('/emails/integrations', {
     schema: { response: { 200: Type.Array(EmailIntegration), ...errors } },
@@ -67,25 +68,30 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
 
   app.get('/emails/integrations/:provider/connect', {
     schema: { params: OAuthProviderParams, response: { 200: AuthorizationUrl, ...errors } },
-    handler: (request) => {
+    handler: (request, reply) => {
       const provider = oauth[request.params.provider];
       provider.assertConfigured();
-      return { url: provider.authorizationUrl(states.sign({ userId: request.user.id, flow: `email-${provider.name}` })) };
+      const start = flows[provider.name].start(request.user.id);
+      void reply.header('set-cookie', start.cookie);
+      return { url: provider.authorizationUrl(start.state, start.codeChallenge) };
     },
   });
 
-  // The provider sends the browser here: no bearer token, the signed state says whose account it is.
+  // The provider sends the browser here: no bearer token; the signed state says whose account it is, the cookie that this is their browser.
   app.get('/emails/integrations/:provider/callback', {
     config: { public: true },
     schema: { params: OAuthProviderParams, querystring: OAuthCallbackQuery },
     handler: async (request, reply) => {
       const provider = oauth[request.params.provider];
-      const back = (params: Record<string, string>) => reply.redirect(`${screenUrl}?${new URLSearchParams(params).toString()}`);
-      const state = request.query.state ? states.verify(request.query.state, `email-${provider.name}`) : undefined;
-      if (!state) return back({ error: 'La autorización caducó o no es válida. Vuelve a conectar la cuenta.' });
+      const flow = flows[provider.name];
+      const back = (params: Record<string, string>) =>
+        reply.header('set-cookie', flow.clearCookie).redirect(`${screenUrl}?${new URLSearchParams(params).toString()}`);
+      const state = await flow.finish(request.query.state, request.headers.cookie);
+      if (!state.ok && state.reason === 'invalid') return back({ error: 'La autorización caducó o no es válida. Vuelve a conectar la cuenta.' });
+      if (!state.ok) return back({ error: 'No se pudo completar la conexión. Vuelve a intentarlo desde esta pantalla.' });
       if (request.query.error || !request.query.code) return back({ error: 'No se concedió el acceso a la cuenta de correo.' });
       try {
-        const tokens = await provider.exchangeCode(request.query.code);
+        const tokens = await provider.exchangeCode(request.query.code, state.codeVerifier);
         await accounts.connectOAuth(state.userId, provider, tokens);
         return back({ connected: provider.name });
       } catch (error) {

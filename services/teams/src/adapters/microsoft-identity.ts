@@ -44,7 +44,8 @@ export const unreachable = () =>
 export class MicrosoftIdentity {
   constructor(private readonly settings: MicrosoftSettings) {}
 
-  authorizeUrl(state: string): string {
+  /** `codeChallenge`: PKCE S256, which the identity platform checks when the code is redeemed. */
+  authorizeUrl(state: string, codeChallenge: string): string {
     const { loginUrl, tenant, clientId, redirectUri } = this.settings;
     const query = new URLSearchParams({
       client_id: clientId,
@@ -53,13 +54,15 @@ export class MicrosoftIdentity {
       response_mode: 'query',
       scope: MICROSOFT_SCOPES.join(' '),
       state,
+      code_challenge: codeChallenge,
+      code_challenge_method: 'S256',
       prompt: 'select_account',
     });
     return `${loginUrl}/${encodeURIComponent(tenant)}/oauth2/v2.0/authorize?${query.toString()}`;
   }
 
-  redeemCode(code: string): Promise<TokenSet> {
-    return this.token({ grant_type: 'authorization_code', code, redirect_uri: this.settings.redirectUri });
+  redeemCode(code: string, codeVerifier: string): Promise<TokenSet> {
+    return this.token({ grant_type: 'authorization_code', code, redirect_uri: this.settings.redirectUri, code_verifier: codeVerifier });
   }
 
   refresh(refreshToken: string): Promise<TokenSet> {

@@ -3,8 +3,8 @@ import {
   AppError,
   MICROSOFT_ACCESS_TOKEN_COLUMN,
   MICROSOFT_REFRESH_TOKEN_COLUMN,
-  OAuthStateSigner,
   type Logger,
+  type OAuthFlow,
   type SecretBox,
   type SecretContext,
 } from '@asistente/kit';
@@ -15,7 +15,6 @@ import type { ConnectionRow, ConnectionsRepository } from './connections.reposit
 import { graphFailure } from './graph-errors.js';
 import { NOT_CONFIGURED_MESSAGE, notConfigured, type MicrosoftSettings } from './microsoft-settings.js';
 
-const FLOW = 'microsoft';
 /** Refresh this long before Microsoft's expiry, so a token never dies mid-request. */
 const EXPIRY_MARGIN_MS = 60_000;
 
@@ -34,21 +33,25 @@ export interface UserGraph {
   msUserId: string;
 }
 
-/** What the callback reports to the screen in `?microsoft=`. */
-export type ConnectOutcome = 'connected' | 'denied' | 'invalid' | 'failed' | 'forbidden' | 'unreachable' | 'unconfigured';
+/**
+ * What the callback reports to the screen in `?microsoft=`. `mismatch`: the callback came to a browser that
+ * did not start the flow, or the state was already used.
+ */
+export type ConnectOutcome = 'connected' | 'denied' | 'invalid' | 'mismatch' | 'failed' | 'forbidden' | 'unreachable' | 'unconfigured';
 
-/** Where the callback sends the browser: the Teams screen, with the outcome in the query. */
+/** Where the callback sends the browser: the Teams screen, with the outcome in the query; and the cookie that ends the flow. */
 export interface CallbackOutcome {
   ok: boolean;
   location: string;
+  clearCookie: string;
 }
 
 /**
- * The user's Microsoft 365 connection: the OAuth authorization-code flow (signed, user-bound state),
+ * The user's Microsoft 365 connection: the OAuth authorization-code flow (signed, user- and browser-bound,
+ * single-use state; PKCE),
  * tokens sealed at rest, refreshed before expiry or after Graph refuses them, and a Graph client per call.
  */
 export class ConnectionService {
-  private readonly signer: OAuthStateSigner;
   private readonly identity: MicrosoftIdentity | undefined;
   /** One refresh in flight per user in this process: concurrent calls share it. */
   private readonly refreshing = new Map<string, Promise<TokenSet>>();
@@ -57,10 +60,9 @@ export class ConnectionService {
     private readonly settings: MicrosoftSettings | undefined,
     private readonly connections: ConnectionsRepository,
     private readonly box: SecretBox,
-    jwtSecret: string,
+    private readonly flow: OAuthFlow,
     private readonly log: Logger,
   ) {
-    this.signer = new OAuthStateSigner(jwtSecret);
     this.identity = settings ? new MicrosoftIdentity(settings) : undefined;
   }
 
@@ -71,8 +73,11 @@ export class ConnectionService {
     return { connected: true, configured: true, account: { name: row.displayName, email: row.email } };
   }
 
-  authorizeUrl(userId: string): string {
-    return this.requireIdentity().authorizeUrl(this.signer.sign({ userId, flow: FLOW }));
+  /** The consent URL, and the cookie that binds the flow to the browser asking for it. */
+  authorizeUrl(userId: string): { url: string; cookie: string } {
+    const identity = this.requireIdentity();
+    const start = this.flow.start(userId);
+    return { url: identity.authorizeUrl(start.state, start.codeChallenge), cookie: start.cookie };
   }
 
   /**
@@ -80,15 +85,19 @@ export class ConnectionService {
    * a fixed word the screen turns into its own sentence (no text of ours or Microsoft's travels in the URL,
    * so a crafted link cannot put words in the app's mouth).
    */
-  async completeCallback(query: { code?: string; state?: string; error?: string }): Promise<CallbackOutcome> {
+  async completeCallback(query: { code?: string; state?: string; error?: string }, cookieHeader: string | undefined): Promise<CallbackOutcome> {
     const screen = this.settings?.screenUrl ?? '/teams';
-    const back = (outcome: ConnectOutcome): CallbackOutcome => ({ ok: outcome === 'connected', location: `${screen}?microsoft=${outcome}` });
+    const back = (outcome: ConnectOutcome): CallbackOutcome => ({
+      ok: outcome === 'connected',
+      location: `${screen}?microsoft=${outcome}`,
+      clearCookie: this.flow.clearCookie,
+    });
     if (!this.identity) return back('unconfigured');
-    const state = query.state ? this.signer.verify(query.state, FLOW) : undefined;
-    if (!state) return back('invalid');
+    const state = await this.flow.finish(query.state, cookieHeader);
+    if (!state.ok) return back(state.reason === 'invalid' ? 'invalid' : 'mismatch');
     if (query.error || !query.code) return back(query.error === 'access_denied' ? 'denied' : 'failed');
     try {
-      const tokens = await this.identity.redeemCode(query.code);
+      const tokens = await this.identity.redeemCode(query.code, state.codeVerifier);
       const graph = this.graphWith(state.userId, { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken });
       const me = await graph.me().catch((error: unknown) => {
         throw graphFailure(error);

@@ -22,6 +22,9 @@ export const notConfigured = () => new AppError(503, 'MICROSOFT_NOT_CONFIGURED',
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
+/** Where Microsoft sends the browser back (registered in Azure), as the browser sees it through the gateway. */
+export const microsoftCallbackUrl = (config: Config): string => `${trimSlash(config.PUBLIC_URL)}/api/teams/callback`;
+
 export function microsoftSettings(config: Config): MicrosoftSettings | undefined {
   const { MICROSOFT_CLIENT_ID: clientId, MICROSOFT_CLIENT_SECRET: clientSecret } = config;
   if (!clientId || !clientSecret) return undefined;
@@ -32,7 +35,7 @@ export function microsoftSettings(config: Config): MicrosoftSettings | undefined
     tenant: config.MICROSOFT_TENANT,
     loginUrl: trimSlash(config.MICROSOFT_LOGIN_URL),
     graphUrl: trimSlash(config.MICROSOFT_GRAPH_URL),
-    redirectUri: `${publicUrl}/api/teams/callback`,
+    redirectUri: microsoftCallbackUrl(config),
     screenUrl: `${publicUrl}/teams`,
   };
 }

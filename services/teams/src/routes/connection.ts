@@ -21,14 +21,22 @@ export async function connectionRoutes(app: App, { connection }: { connection: C
 
   app.post('/teams/connect', {
     schema: { response: { 200: TeamsConnectResponse, ...errors } },
-    handler: (request) => ({ authUrl: connection.authorizeUrl(request.user.id) }),
+    handler: (request, reply) => {
+      const { url, cookie } = connection.authorizeUrl(request.user.id);
+      void reply.header('set-cookie', cookie);
+      return { authUrl: url };
+    },
   });
 
   // The spec's Calendario names the same start as /microsoft/login (GET answers { url }; POST too).
   for (const method of ['get', 'post'] as const) {
     app[method]('/microsoft/login', {
       schema: { response: { 200: MicrosoftLoginResponse, ...errors } },
-      handler: (request) => ({ url: connection.authorizeUrl(request.user.id) }),
+      handler: (request, reply) => {
+        const { url, cookie } = connection.authorizeUrl(request.user.id);
+        void reply.header('set-cookie', cookie);
+        return { url };
+      },
     });
   }
 
@@ -40,14 +48,15 @@ export async function connectionRoutes(app: App, { connection }: { connection: C
     },
   });
 
-  // Microsoft sends the browser here (no bearer token): the signed state says whose connection it is.
+  // Microsoft sends the browser here (no bearer token): the signed state says whose connection it is, the
+  // cookie (scoped to /api/teams/callback, the redirect URI) that this is their browser.
   for (const path of ['/teams/callback', '/microsoft/callback']) {
     app.get(path, {
       config: { public: true },
       schema: { querystring: CallbackQuery },
       handler: async (request, reply) => {
-        const outcome = await connection.completeCallback(request.query);
-        return reply.redirect(outcome.location, 302);
+        const outcome = await connection.completeCallback(request.query, request.headers.cookie);
+        return reply.header('set-cookie', outcome.clearCookie).redirect(outcome.location, 302);
       },
     });
   }

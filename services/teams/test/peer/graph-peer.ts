@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,6 +55,12 @@ export const PEER_CLIENT = { id: 'cliente-de-prueba', secret: 'secreto-de-prueba
 
 const odataError = (code: string, message: string) => ({ error: { code, message, innerError: { 'request-id': randomUUID(), date: new Date().toISOString() } } });
 
+/** RFC 7636 S256, as the identity platform checks it: a code issued with a challenge needs the matching verifier. */
+function pkceHolds(challenge: string | undefined, verifier: string | undefined): boolean {
+  if (challenge === undefined) return verifier === undefined;
+  return verifier !== undefined && createHash('sha256').update(verifier).digest('base64url') === challenge;
+}
+
 export class GraphPeer {
   readonly me = { id: randomUUID(), displayName: 'Ana Torres', mail: 'ana@contoso.example', userPrincipalName: 'ana@contoso.example' };
   readonly teams: PeerTeam[] = [];
@@ -67,7 +73,8 @@ export class GraphPeer {
   accessTokenTtlSeconds = 3600;
 
   private server: Server | undefined;
-  private readonly codes = new Map<string, { redirectUri: string }>();
+  /** Issued codes, with the PKCE challenge their authorization request carried (S256), if any. */
+  private readonly codes = new Map<string, { redirectUri: string; challenge: string | undefined }>();
   private readonly accessTokens = new Map<string, number>();
   private readonly refreshTokens = new Set<string>();
   private faults: Fault[] = [];
@@ -212,9 +219,13 @@ export class GraphPeer {
     if (q.get('client_id') !== PEER_CLIENT.id || !redirectUri || q.get('response_type') !== 'code') {
       return this.json(res, 400, { error: 'invalid_request', error_description: 'AADSTS900144: bad authorize request' });
     }
+    const challenge = q.get('code_challenge') ?? undefined;
+    if (challenge !== undefined && q.get('code_challenge_method') !== 'S256') {
+      return this.json(res, 400, { error: 'invalid_request', error_description: 'AADSTS501491: Invalid code_challenge_method.' });
+    }
     // The test identity provider consents at once, as a user who clicks "Accept".
     const code = `M.C${randomBytes(16).toString('hex')}`;
-    this.codes.set(code, { redirectUri });
+    this.codes.set(code, { redirectUri, challenge });
     const back = new URL(redirectUri);
     back.searchParams.set('code', code);
     back.searchParams.set('state', q.get('state') ?? '');
@@ -232,6 +243,9 @@ export class GraphPeer {
         return this.json(res, 400, { error: 'invalid_grant', error_description: 'AADSTS70000: The provided authorization code is invalid.' });
       }
       this.codes.delete(form.get('code') ?? '');
+      if (!pkceHolds(issued.challenge, form.get('code_verifier') ?? undefined)) {
+        return this.json(res, 400, { error: 'invalid_grant', error_description: 'AADSTS501481: The Code_Verifier does not match the code_challenge supplied in the authorization request.' });
+      }
     } else if (grant === 'refresh_token') {
       const refresh = form.get('refresh_token') ?? '';
       if (!this.refreshTokens.has(refresh)) {

@@ -8,6 +8,8 @@ const OUTCOMES: Record<string, ConnectOutcome> = {
   connected: { kind: 'success', message: '¡Microsoft Teams conectado!' },
   denied: { kind: 'error', message: 'No diste permiso a Microsoft 365: la conexión se canceló.' },
   invalid: { kind: 'error', message: 'El enlace de conexión caducó o no es válido: vuelve a pulsar Conectar Microsoft Teams.' },
+  // The callback reached a browser that did not start the connection, or its link was already used.
+  mismatch: { kind: 'error', message: 'No se pudo completar la conexión. Vuelve a intentarlo desde esta pantalla.' },
   failed: { kind: 'error', message: 'Microsoft no completó la conexión: inténtalo de nuevo.' },
   forbidden: {
     kind: 'error',
