@@ -44,6 +44,7 @@ export const WhatsAppHealth = Type.Object({
   reconnectsLastHour: Type.Integer(),
   decryptFailures: Type.Integer(),
   pendingMessages: Type.Integer(),
+  /** The replica holding the socket as an opaque label ("réplica 3f9a2c"), never its host or process; null when none does. */
   owner: Nullable(Type.String()),
   error: Nullable(Type.String()),
 });

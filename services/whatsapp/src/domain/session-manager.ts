@@ -6,6 +6,7 @@ import type { AccountRow, AccountsRepository } from './accounts.repository.js';
 import { AccountSession, qrContext, type SessionDeps } from './account-session.js';
 import type { AuthStateRepository } from './auth-state.repository.js';
 import type { MessagesRepository } from './messages.repository.js';
+import { replicaLabel } from './replica-label.js';
 
 export interface LeaseTiming {
   /** How long a lease lasts without renewal; another replica takes over after it (≤ 30 s with the defaults). */
@@ -263,7 +264,7 @@ export class SessionManager {
       reconnectsLastHour: account?.reconnectsLastHour ?? 0,
       decryptFailures: account?.decryptFailures ?? 0,
       pendingMessages: pending,
-      owner: account && this.isLive(account) ? account.leaseOwner : null,
+      owner: account?.leaseOwner && this.isLive(account) ? replicaLabel(account.leaseOwner) : null,
       error: account?.error ?? null,
     };
   }
