@@ -1,8 +1,8 @@
 import type { CsvColumn } from '@asistente/contracts';
 import { badRequest } from '@asistente/kit';
 import { columnFor, detectDelimiter, headerKey } from './csv-format.js';
-import { csvRecords, LineTooLongError, parseRecord, splitLines } from './csv-lines.js';
-import { decodeText } from './text-decoding.js';
+import { csvRecords, parseRecord } from './csv-lines.js';
+import { uploadLines } from './upload-lines.js';
 import { vcardRecords } from './vcard.js';
 
 export interface CsvRecord {
@@ -24,16 +24,6 @@ export type ColumnMapping = Record<string, CsvColumn | ''>;
 
 const HEADER_REQUIRED =
   'El archivo CSV necesita una fila de cabecera con al menos las columnas firstName y lastName (o nombre y apellido), o una asignación de columnas que las indique';
-const LINE_TOO_LONG = (line: number) => `La línea ${line} es demasiado larga: ¿es un archivo CSV con una fila por contacto?`;
-
-async function* guarded(lines: AsyncIterator<string>): AsyncGenerator<string> {
-  try {
-    for (let item = await lines.next(); !item.done; item = await lines.next()) yield item.value;
-  } catch (error) {
-    if (error instanceof LineTooLongError) throw badRequest(LINE_TOO_LONG(error.line), 'CSV_LINE_TOO_LONG');
-    throw error;
-  }
-}
 
 /**
  * Turns an uploaded CSV stream into records keyed by column, with the line
@@ -41,12 +31,9 @@ async function* guarded(lines: AsyncIterator<string>): AsyncGenerator<string> {
  * nothing is buffered beyond the line being read.
  */
 export async function readCsv(body: AsyncIterable<Buffer | string>, mapping: ColumnMapping = {}): Promise<CsvSource> {
-  const lines = guarded(splitLines(decodeText(body))[Symbol.asyncIterator]());
-  const first = await lines.next();
-  const headerLine = first.done ? '' : first.value.replace(/^\uFEFF/, '');
-  if (!headerLine.trim()) throw badRequest('El archivo CSV está vacío', 'CSV_EMPTY');
+  const { header: headerLine, rest: lines } = await uploadLines(body);
   if (/^BEGIN:VCARD\s*$/i.test(headerLine)) {
-    return { delimiter: ',', records: vcardRecords({ [Symbol.asyncIterator]: () => lines }), unreadable: [], unmapped: [] };
+    return { delimiter: ',', records: vcardRecords(lines), unreadable: [], unmapped: [] };
   }
   const delimiter = detectDelimiter(headerLine);
   const headers = parseRecord(headerLine, delimiter) ?? [];

@@ -1,8 +1,7 @@
 import { CSV_COLUMNS, IMPORT_PREVIEW_ROWS, type ImportPreview } from '@asistente/contracts';
-import { badRequest } from '@asistente/kit';
 import { columnFor, detectDelimiter } from './csv-format.js';
-import { csvRecords, parseRecord, splitLines } from './csv-lines.js';
-import { decodeText } from './text-decoding.js';
+import { csvRecords, parseRecord } from './csv-lines.js';
+import { uploadLines } from './upload-lines.js';
 import { vcardRecords } from './vcard.js';
 
 /**
@@ -11,13 +10,8 @@ import { vcardRecords } from './vcard.js';
  * left out, and the first rows. Reads no further than those rows.
  */
 export async function previewImport(body: AsyncIterable<Buffer | string>): Promise<ImportPreview> {
-  const lines = splitLines(decodeText(body));
-  const iterator = lines[Symbol.asyncIterator]();
+  const { header: headerLine, rest } = await uploadLines(body);
   try {
-    const first = await iterator.next();
-    const headerLine = first.done ? '' : first.value.replace(/^\uFEFF/, '');
-    if (!headerLine.trim()) throw badRequest('El archivo CSV está vacío', 'CSV_EMPTY');
-    const rest = { [Symbol.asyncIterator]: () => iterator };
     const rows: ImportPreview['rows'] = [];
     if (/^BEGIN:VCARD\s*$/i.test(headerLine)) {
       for await (const record of vcardRecords(rest)) {
@@ -36,6 +30,6 @@ export async function previewImport(body: AsyncIterable<Buffer | string>): Promi
     const unmapped = headers.filter((h, i) => mapping[i] === '' && h.trim() !== '');
     return { format: 'csv', headers, mapping, unmapped, rows };
   } finally {
-    await iterator.return?.(undefined);
+    await rest.return(undefined);
   }
 }

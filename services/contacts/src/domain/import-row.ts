@@ -1,5 +1,5 @@
 import { EMAIL_PATTERN } from '@asistente/contracts';
-import type { TextRow } from '@asistente/kit';
+import { findInputProblem, type TextRow } from '@asistente/kit';
 import { normalizeTags } from './contact.js';
 import { phoneE164 } from './phone.js';
 import { restoreFormula, splitTags } from './csv-format.js';
@@ -11,6 +11,9 @@ const LABELS = { firstName: 'nombre', lastName: 'apellido', email: 'correo', pho
 /** Separates tags inside one staging cell; cannot appear in a tag typed by a person. */
 export const TAG_SEPARATOR = '\u001f';
 
+/** Said of a line whose text no field may hold (NUL, control characters): the form refuses the same. */
+const INVALID_CHARACTERS = 'Contiene caracteres no válidos (caracteres de control)';
+
 export type ImportRowResult = { ok: true; row: TextRow } | { ok: false; message: string };
 
 /**
@@ -20,6 +23,8 @@ export type ImportRowResult = { ok: true; row: TextRow } | { ok: false; message:
  */
 export function importRow(record: CsvRecord, delimiter: ',' | ';'): ImportRowResult {
   const v = record.values;
+  // The form's own check; PostgreSQL would refuse a NUL, and a unit separator would split the tags' staging cell.
+  if (findInputProblem(v, 'body')) return { ok: false, message: INVALID_CHARACTERS };
   const text = (key: keyof typeof LIMITS) => restoreFormula(v[key]?.trim() ?? '');
   const firstName = text('firstName');
   const lastName = text('lastName');
