@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { createTestPlatform } from '@asistente/kit/testing';
+import { createTestPlatform, signToken } from '@asistente/kit/testing';
 import { asText, fillPath, isHouseError, isStream, mountEverything, OFFLINE_PROVIDERS, parseJson, pathParams, queryString, within, type RouteInfo } from './reliability/harness.js';
+import { RAW_BODY_KINDS } from './reliability/raw-body-arbitrary.js';
 import { hostileArbitrary, validArbitrary, type JsonSchema } from './reliability/schema-arbitrary.js';
 
 /**
@@ -13,6 +14,8 @@ import { hostileArbitrary, validArbitrary, type JsonSchema } from './reliability
  */
 const FULL = process.env.RELIABILITY_FULL === '1';
 const CASES_PER_ROUTE = FULL ? 400 : 8;
+/** Raw uploads per route that takes them, in equal shares of each kind (a few are over 1 MB). */
+const RAW_CASES_PER_ROUTE = FULL ? 400 : 8;
 const IDS_PER_ROUTE = FULL ? Infinity : 3;
 const INJECT_TIMEOUT_MS = 15_000;
 
@@ -153,6 +156,8 @@ t.test(`schema-driven fuzzing: ${CASES_PER_ROUTE} hostile cases per route, no 5x
       seed,
     );
     let routeProblem: string | undefined;
+    // A session of the attacker's own per route: a fuzzed logout ends only that one, never the rest of the run.
+    const caller = signToken(app, attacker.id);
     for (const input of inputs) {
       const params = input.params && typeof input.params === 'object' && !Array.isArray(input.params) ? (input.params as Record<string, unknown>) : {};
       const url = `${fillPath(route.url, params)}${queryString(input.query)}`;
@@ -161,7 +166,7 @@ t.test(`schema-driven fuzzing: ${CASES_PER_ROUTE} hostile cases per route, no 5x
         app.inject({
           method: route.method as 'GET',
           url,
-          headers: { authorization: attacker.authorization, ...(payload !== undefined ? { 'content-type': input.contentType } : {}) },
+          headers: { authorization: caller.authorization, ...(payload !== undefined ? { 'content-type': input.contentType } : {}) },
           ...(payload !== undefined ? { payload } : {}),
         }),
         INJECT_TIMEOUT_MS,
@@ -176,4 +181,44 @@ t.test(`schema-driven fuzzing: ${CASES_PER_ROUTE} hostile cases per route, no 5x
     report(t, route, routeProblem === undefined, routeProblem ?? `${inputs.length} cases held`);
   }
   t.comment(`fuzzing: ${cases} cases over ${testable.length} routes, ${failures} failing`);
+});
+
+/** Routes that take a file as it is: their context parses an upload type and no JSON body schema stands in the way. */
+const uploads = testable.filter((r) => r.rawMediaTypes.length > 0 && r.body === undefined && ['POST', 'PUT', 'PATCH'].includes(r.method));
+
+t.test(`raw upload fuzzing: ${RAW_CASES_PER_ROUTE} hostile CSV and vCard files per upload route, no 5xx`, async (t) => {
+  const urls = uploads.map((r) => `${r.method} ${r.url}`);
+  t.ok(urls.includes('POST /api/contacts/import') && urls.includes('POST /api/contacts/import/preview'), `upload routes found: ${urls.join(', ')}`);
+  // A user of its own: the schema fuzz may have logged the attacker out (a 401 would read no upload).
+  const uploader = await register('Subidas');
+  const kinds = Object.values(RAW_BODY_KINDS);
+  let bodies = 0;
+  let failing = 0;
+  for (const route of uploads) {
+    const seed = [...route.url].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, 17);
+    // A query the route accepts most of the time, so the body is what gets read.
+    const query = route.querystring ? fc.oneof({ weight: 5, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: validArbitrary(route.querystring) }) : fc.constant({});
+    const inputs = kinds.flatMap((kind, k) =>
+      sample(fc.record({ body: kind, query, contentType: fc.constantFrom(...route.rawMediaTypes) }), Math.ceil(RAW_CASES_PER_ROUTE / kinds.length), seed + k),
+    );
+    let routeProblem: string | undefined;
+    for (const input of inputs) {
+      const res = await within(
+        app.inject({
+          method: route.method as 'POST',
+          url: `${route.url}${queryString(input.query)}`,
+          headers: { authorization: uploader.authorization, 'content-type': input.contentType },
+          payload: input.body,
+        }),
+        INJECT_TIMEOUT_MS,
+      );
+      bodies++;
+      // No answer in time counts with the 5xx: the client is left without one either way.
+      const problem = res ? judge(res.statusCode, res.body) : 'no answer in time';
+      if (!res || res.statusCode >= 500) failing++;
+      if (problem) routeProblem ??= `${problem} (${input.contentType}, ${input.body.length} bytes: ${JSON.stringify(input.body.subarray(0, 60).toString('latin1'))})`;
+    }
+    report(t, route, routeProblem === undefined, routeProblem ?? `${inputs.length} raw bodies held`);
+  }
+  t.comment(`trust raw-imports: ${bodies} fuzzed raw import bodies over ${uploads.length} routes, ${failing} answers >= 500`);
 });

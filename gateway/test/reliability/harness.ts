@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { authPlugin, createHttpApp, type App, type Platform } from '@asistente/kit';
 import { ROUTES, routeFor } from '../../src/routing-table.js';
 import type { JsonSchema } from './schema-arbitrary.js';
@@ -11,7 +12,12 @@ export interface RouteInfo {
   params: JsonSchema | undefined;
   querystring: JsonSchema | undefined;
   body: JsonSchema | undefined;
+  /** The upload media types the route's own context parses (a CSV or vCard file), beyond JSON and forms. */
+  rawMediaTypes: string[];
 }
+
+/** Media types of files sent as they are: a route whose context parses one of them takes uploads. */
+const RAW_MEDIA_TYPES = ['text/csv', 'text/vcard', 'text/x-vcard', 'application/octet-stream'];
 
 /** Endpoints that never end by design (Server-Sent Events): not something an inject can wait for. */
 export const isStream = (route: RouteInfo) => route.url.split('/').pop() === 'stream';
@@ -37,13 +43,15 @@ export const OFFLINE_PROVIDERS = {
 export async function mountEverything(platform: Platform): Promise<{ app: App; routes: RouteInfo[] }> {
   const app = createHttpApp({ log: platform.log, bodyLimit: platform.config.BODY_LIMIT_BYTES, streams: platform.streams });
   const routes: RouteInfo[] = [];
-  app.addHook('onRoute', (route) => {
+  // The context a route was declared in: its parsers, read once every plugin has added its own.
+  const contexts = new Map<RouteInfo, FastifyInstance>();
+  app.addHook('onRoute', function (this: FastifyInstance, route) {
     if (!route.url.startsWith('/api/')) return;
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
     const schema = (route.schema ?? {}) as { params?: JsonSchema; querystring?: JsonSchema; body?: JsonSchema };
     const service = routeFor(route.url.slice('/api'.length))?.name ?? 'unknown';
     for (const method of methods) {
-      routes.push({
+      const info: RouteInfo = {
         method,
         url: route.url,
         service,
@@ -51,7 +59,10 @@ export async function mountEverything(platform: Platform): Promise<{ app: App; r
         params: schema.params,
         querystring: schema.querystring,
         body: schema.body,
-      });
+        rawMediaTypes: [],
+      };
+      routes.push(info);
+      contexts.set(info, this);
     }
   });
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
@@ -61,6 +72,7 @@ export async function mountEverything(platform: Platform): Promise<{ app: App; r
   }
   platform.services.attachInProcess((request) => app.inject(request));
   await app.ready();
+  for (const [info, context] of contexts) info.rawMediaTypes = RAW_MEDIA_TYPES.filter((type) => context.hasContentTypeParser(type));
   return { app, routes };
 }
 
