@@ -1,11 +1,13 @@
-// `npm run reliability` (after the build): the standing suite in full, then the figures of issues 16
-// and 17 as one table. Runs
+// `npm run reliability` (after the build): the standing suite in full, then the figures of issues 16,
+// 17 and 21 as one table. Runs
 //   1. the suite's tap files with RELIABILITY_FULL=1 (400 fuzz cases per route), their TAP kept in
 //      bench/out/reliability.tap, the cross-tenant attempts and fuzz cases read from it;
-//   2. attacks on the embedded app as `npm start` runs it (default limits, TRUST_PROXY unset):
+//   2. issue 21's trust-boundary tests, embedded and on PostgreSQL + JetStream, their figures read from
+//      the `# trust …` comments they print (bench/lib/trust-figures.js);
+//   3. attacks on the embedded app as `npm start` runs it (default limits, TRUST_PROXY unset):
 //      rate limits under a new X-Forwarded-For on every request (issue 17 item 1); sessions after a
 //      password change, a logout, and a validly signed token of a user that does not exist (item 3);
-//   3. bench/reliability-hashing.js (item 6) and bench/contacts-import-load.js at a modest size (item 5,
+//   4. bench/reliability-hashing.js (item 6) and bench/contacts-import-load.js at a modest size (item 5,
 //      RELIABILITY_IMPORT_ROWS, default 50,000; 0 skips it), each printing its own table.
 // Exits non-zero when a suite file fails or a figure is not what the issues ask.
 import { spawn } from 'node:child_process';
@@ -17,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { startNode, stopAll, waitReady } from '../scripts/lib/processes.js';
 import { freePort, LOG_FILE } from './lib/app.js';
 import { printTable } from './lib/table.js';
+import { reportTrust } from './lib/trust-figures.js';
 
 const root = (file) => fileURLToPath(new URL(`../${file}`, import.meta.url));
 
@@ -36,6 +39,22 @@ const SUITE = [
   'packages/kit/test/boot-guards.test.ts',
   'packages/kit/test/statement-timeout.test.ts',
 ];
+/**
+ * Issue 21's trust-boundary tests: each prints its figures as `# trust <key>: …` TAP comments. They run
+ * once embedded (PGlite, in-process events) and once on PostgreSQL + JetStream.
+ */
+const TRUST_SUITE = [
+  'services/ai/test/customer-reach.test.ts',
+  'services/email/test/host-guard.routes.test.ts',
+  'services/email/test/bounded-mail.test.ts',
+  'gateway/test/oauth-trust.test.ts',
+  'gateway/test/reliability.test.ts',
+];
+/** Where the second pass finds PostgreSQL and NATS (the machine's local ones unless set). */
+const DISTRIBUTED_ENV = {
+  DATABASE_URL: process.env.RELIABILITY_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  NATS_URL: process.env.RELIABILITY_NATS_URL ?? 'nats://127.0.0.1:4222',
+};
 const IMPORT_ROWS = Number(process.env.RELIABILITY_IMPORT_ROWS ?? 50_000);
 /** RELIABILITY_SUITE=0 prints the figures only (the suite's tap files are run by `npm test` too). */
 const RUN_SUITE = process.env.RELIABILITY_SUITE !== '0';
@@ -73,6 +92,26 @@ async function suite() {
 }
 
 /** The embedded app as `npm start` runs it, with the JWT secret known here (to forge an unknown user's token). */
+/** Issue 21: the trust tests in both topologies, their `# trust` figures read from the TAP. */
+async function trust() {
+  const topologies = [
+    { name: 'embedded', env: { DATABASE_URL: '', NATS_URL: '' } },
+    { name: 'PostgreSQL + JetStream', env: DISTRIBUTED_ENV },
+  ];
+  for (const topology of topologies) {
+    const tapFile = root(`bench/out/trust-${topology.name === 'embedded' ? 'embedded' : 'distributed'}.tap`);
+    console.log(`trust-boundary tests, ${topology.name} (${TRUST_SUITE.length} files): TAP in ${path.relative(process.cwd(), tapFile)}`);
+    const env = { ...process.env, ...topology.env };
+    for (const [key, value] of Object.entries(topology.env)) if (value === '') delete env[key];
+    const code = await run('npx', ['tap', '--timeout=3600', '-R', 'tap', ...TRUST_SUITE], { env, file: tapFile });
+    const { readFileSync } = await import('node:fs');
+    const tap = readFileSync(tapFile, 'utf8');
+    reportTrust(tap, topology.name, figure);
+    const total = /# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?/.exec(tap);
+    figure('21', `trust-boundary tests (${topology.name})`, total?.[1] ?? '?', `${total?.[2] ?? '?'} pass, ${total?.[3] ?? 0} fail`, code === 0);
+  }
+}
+
 async function startEmbedded(label, extra = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'asistente-reliability-'));
   const port = await freePort();
@@ -213,11 +252,12 @@ async function hashingQueue() {
 }
 
 if (RUN_SUITE) await suite();
+await trust();
 await rateLimits();
 await sessions();
 await hashingQueue();
 
-console.log('\nReliability figures (issues 16 and 17), embedded app as `npm start` runs it\n');
+console.log('\nReliability figures: issue 21 from the trust tests in both topologies; issues 16 and 17 on the embedded app as `npm start` runs it\n');
 printTable(rows);
 
 console.log('\nissue 17 item 6: password hashing memory and queue');
