@@ -51,6 +51,26 @@ export class AccountsRepository {
       on conflict (user_id) do update set wanted = excluded.wanted, updated_at = now()`;
   }
 
+  /**
+   * The account wanted and, when its lease is free (or `force`), leased to `owner`, in one statement: a
+   * replica's tick cannot take between the two an account a connect call asked of this replica.
+   */
+  async wantAndClaim(userId: string, owner: string, ttlMs: number, force: boolean): Promise<boolean> {
+    const until = this.sql`now() + ${ttlMs} * interval '1 millisecond'`;
+    const free = force
+      ? this.sql`true`
+      : this.sql`(whatsapp.accounts.lease_owner is null or whatsapp.accounts.lease_owner = ${owner} or whatsapp.accounts.lease_until < now())`;
+    const [row] = await this.sql<{ claimed: boolean }[]>`
+      insert into whatsapp.accounts (user_id, wanted, lease_owner, lease_until) values (${userId}, true, ${owner}, ${until})
+      on conflict (user_id) do update set
+        wanted = true,
+        updated_at = now(),
+        lease_owner = case when ${free} then ${owner} else whatsapp.accounts.lease_owner end,
+        lease_until = case when ${free} then ${until} else whatsapp.accounts.lease_until end
+      returning lease_owner = ${owner} as claimed`;
+    return row?.claimed ?? false;
+  }
+
   /** A state change; `since` moves only when the state itself changes. */
   async setState(userId: string, patch: StatePatch): Promise<void> {
     const has = (key: keyof StatePatch) => key in patch;

@@ -178,15 +178,17 @@ export class SessionManager {
     if (live && current.state === 'qr' && current.qrEnc && !session?.isRetrying) {
       return { connected: false, qrCode: this.openQr(userId, current.qrEnc) };
     }
-    await this.accounts.want(userId, true);
-    if (session?.isRetrying) {
-      await this.accounts.setState(userId, { state: 'connecting', error: null });
-      await session.reconnectNow();
-    } else if (!session) {
-      await this.accounts.setState(userId, { state: 'connecting', error: null });
-      if ((await this.accounts.claim(this.owner, this.lease.ttlMs, { userId, force: this.exclusive })).length) {
-        await this.startSession(userId);
+    if (session) {
+      await this.accounts.want(userId, true);
+      if (session.isRetrying) {
+        await this.accounts.setState(userId, { state: 'connecting', error: null });
+        await session.reconnectNow();
       }
+    } else {
+      // The replica asked opens the socket unless another holds it (then that one's QR is waited for).
+      const claimed = await this.accounts.wantAndClaim(userId, this.owner, this.lease.ttlMs, this.exclusive);
+      await this.accounts.setState(userId, { state: 'connecting', error: null });
+      if (claimed) await this.startSession(userId);
     }
     return this.waitForLink(userId);
   }
