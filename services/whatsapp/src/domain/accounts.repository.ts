@@ -31,6 +31,8 @@ export interface StatePatch {
 /** `whatsapp.accounts`: one row per user, the shared view of its connection and the socket lease. */
 /** NOTIFY channel of the disconnects and logouts asked of a replica that does not hold the socket. */
 const HAND_OVER_CHANNEL = 'whatsapp_hand_over';
+/** NOTIFY channel of the sends stored by a replica that does not hold the socket; the payload is the user id. */
+const PENDING_CHANNEL = 'whatsapp_pending';
 
 export class AccountsRepository {
   constructor(private readonly sql: Sql) {}
@@ -137,6 +139,15 @@ export class AccountsRepository {
 
   listenHandOver(onPayload: (payload: string) => void): Promise<{ unlisten: () => Promise<void> }> {
     return this.sql.listen(HAND_OVER_CHANNEL, onPayload);
+  }
+
+  /** Wakes the replica holding `userId`'s socket to deliver what was just stored (PostgreSQL only, as above). */
+  async notifyPending(userId: string): Promise<void> {
+    await this.sql`select pg_notify(${PENDING_CHANNEL}, ${userId})`;
+  }
+
+  listenPending(onUserId: (userId: string) => void): Promise<{ unlisten: () => Promise<void> }> {
+    return this.sql.listen(PENDING_CHANNEL, onUserId);
   }
 
   async release(owner: string, userId?: string): Promise<void> {

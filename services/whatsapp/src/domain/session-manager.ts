@@ -11,7 +11,7 @@ import { replicaLabel } from './replica-label.js';
 export interface LeaseTiming {
   /** How long a lease lasts without renewal; another replica takes over after it (≤ 30 s with the defaults). */
   ttlMs: number;
-  /** Renewal, takeover scan and remote-send pickup period. */
+  /** Renewal and takeover scan; it also delivers any stored send whose notification was missed. */
   tickMs: number;
   /** How long POST /connect waits for the first QR or the open connection. */
   connectWaitMs: number;
@@ -31,7 +31,7 @@ interface HandOver {
 /**
  * The sockets of this replica. A lease row in Postgres names the one replica that holds an account's socket:
  * it renews it every tick, and a replica that finds an expired lease on a wanted account takes it over.
- * Every replica answers the API from the account row; sends are stored and picked up by the owner.
+ * Every replica answers the API from the account row; sends are stored, then the owner is woken to deliver them.
  */
 export class SessionManager {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -39,7 +39,7 @@ export class SessionManager {
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private closed = false;
-  private unlisten: (() => Promise<void>) | undefined;
+  private readonly unlisten: (() => Promise<void>)[] = [];
 
   private readonly accounts: AccountsRepository;
   private readonly authState: AuthStateRepository;
@@ -58,7 +58,10 @@ export class SessionManager {
 
   /** Reconnects the accounts that were connected before a restart (no QR: the creds are in the database). */
   start(): void {
-    if (!this.exclusive) this.listenForHandOver();
+    if (!this.exclusive) {
+      this.listenForHandOver();
+      this.listenForSends();
+    }
     this.ticking = this.tick(this.exclusive);
     this.timer = setInterval(() => {
       if (!this.ticking) this.ticking = this.tick(false);
@@ -69,7 +72,7 @@ export class SessionManager {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    await this.unlisten?.().catch(() => undefined);
+    await Promise.all(this.unlisten.map((unlisten) => unlisten().catch(() => undefined)));
     await this.ticking;
     for (const session of this.sessions.values()) {
       session.stop();
@@ -107,13 +110,42 @@ export class SessionManager {
    * PostgreSQL's NOTIFY (delivered when the request's writes are visible), instead of at the next lease tick.
    */
   private listenForHandOver(): void {
-    this.accounts
-      .listenHandOver((payload) => void this.onHandOver(payload))
+    this.keepListening(
+      this.accounts.listenHandOver((payload) => void this.onHandOver(payload)),
+      'whatsapp hand-over notifications unavailable; the lease tick applies them',
+    );
+  }
+
+  /**
+   * A send stored by another replica reaches this one's socket at once, through NOTIFY, instead of at the next
+   * lease tick. The drain it kicks is the same one the tick runs: order and the pacing of answers stay its own.
+   */
+  private listenForSends(): void {
+    this.keepListening(
+      this.accounts.listenPending((userId) => this.sessions.get(userId)?.kick()),
+      'whatsapp send notifications unavailable; the lease tick delivers stored sends',
+    );
+  }
+
+  private keepListening(listening: Promise<{ unlisten: () => Promise<void> }>, unavailableMessage: string): void {
+    listening
       .then(({ unlisten }) => {
         if (this.closed) void unlisten().catch(() => undefined);
-        else this.unlisten = unlisten;
+        else this.unlisten.push(unlisten);
       })
-      .catch((error: unknown) => this.log.warn({ err: error }, 'whatsapp hand-over notifications unavailable; the lease tick applies them'));
+      .catch((error: unknown) => this.log.warn({ err: error }, unavailableMessage));
+  }
+
+  /**
+   * A send was stored: the socket's owner delivers it now. Here when this replica holds the socket; otherwise
+   * a notification wakes the owner (the embedded process holds every socket, so it has no one else to wake).
+   * A notification that cannot be sent only costs time: the owner's tick delivers what is pending.
+   */
+  async deliver(userId: string): Promise<void> {
+    const session = this.sessions.get(userId);
+    if (session) return session.kick();
+    if (this.exclusive) return;
+    await this.accounts.notifyPending(userId).catch((error: unknown) => this.log.warn({ err: error }, 'whatsapp send notification not sent'));
   }
 
   private async onHandOver(payload: string): Promise<void> {

@@ -41,8 +41,8 @@ export async function messageRoutes(app: App, { conversations, outbound, session
       const userId = request.user.id;
       const session = sessions.local(userId);
       const message = await outbound.enqueue(userId, request.body, session ? (digits) => session.lookup(digits) : undefined);
-      // The owner delivers it; here only a nudge when that owner is this replica (others pick it up on their tick).
-      session?.kick();
+      // The owner delivers it: this replica's socket at once, or the replica holding it, woken by a notification.
+      await sessions.deliver(userId);
       return reply.code(201).send(message);
     },
   });
