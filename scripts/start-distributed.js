@@ -1,11 +1,13 @@
 // `npm run start:distributed`: the distributed topology on one machine. Migrates
-// once, starts every service of the gateway's routing table as its own process,
-// then the gateway in front of them, all sharing one JWT secret and key ring.
+// once, starts every service of the gateway's routing table as its own process
+// (REPLICAS=N of each, REPLICAS_<SERVICE>=N for one), then the gateway in front
+// of them, all sharing one JWT secret and key ring.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exited, startNode, stopAll } from './lib/processes.js';
+import { replicaPlan } from './lib/replicas.js';
 import { supervise } from './lib/supervise.js';
 
 const root = (file) => fileURLToPath(new URL(`../${file}`, import.meta.url));
@@ -27,6 +29,14 @@ if (!existsSync(GATEWAY) || !existsSync(MIGRATE)) fail('the build is missing: ru
 const { ROUTES } = await import(root('gateway/dist/routing-table.js'));
 const { resolveJwtSecret } = await import(root('packages/kit/dist/auth/jwt-secret.js'));
 const { loadOrCreateEmbeddedKeyring } = await import(root('packages/kit/dist/secrets/keyring.js'));
+
+/** @type {ReturnType<typeof replicaPlan>} */
+let plan = [];
+try {
+  plan = replicaPlan(ROUTES, process.env);
+} catch (error) {
+  fail(error.message);
+}
 
 const dataDir = process.env.DATA_DIR || './data';
 const quiet = { info() {}, warn() {} };
@@ -77,17 +87,22 @@ process.once('exit', () => supervised.forEach((s) => s.child.exitCode === null &
 const migration = startNode('migrate', MIGRATE, process.env);
 if ((await exited(migration)) !== 0) fail('migrations failed');
 
-// Services call each other too (the assistant's tools, contact sync), so every process gets every URL.
-const urls = Object.fromEntries(ROUTES.map((r) => [r.urlVariable, `http://127.0.0.1:${r.port}`]));
+// Services call each other too (the assistant's tools, contact sync), so every process gets every URL;
+// several replicas of a service are one comma-separated list, which the gateway and the kit spread over.
+const urls = Object.fromEntries(ROUTES.map((r, i) => [r.urlVariable, plan[i].replicas.map((replica) => replica.url).join(',')]));
+const replicas = plan.flatMap(({ name, replicas }) => replicas.map((replica) => ({ ...replica, name })));
 
 try {
-  for (const route of ROUTES) start(route.name, root(`services/${route.name}/dist/server.js`), { ...shared, ...urls, PORT: String(route.port) });
-  await Promise.all(ROUTES.map((route) => waitUp(`http://127.0.0.1:${route.port}/ready`)));
+  for (const replica of replicas) {
+    start(replica.label, root(`services/${replica.name}/dist/server.js`), { ...shared, ...urls, PORT: String(replica.port) });
+  }
+  await Promise.all(replicas.map((replica) => waitUp(`${replica.url}/ready`)));
 
   const port = process.env.PORT || '3000';
   start('gateway', GATEWAY, { ...shared, ...urls, PORT: port });
   await waitUp(`http://127.0.0.1:${port}/ready`);
-  console.log(`start-distributed: Mi Asistente.IA ready on http://127.0.0.1:${port} (${ROUTES.map((r) => `${r.name} :${r.port}`).join(', ')})`);
+  const where = plan.map(({ name, replicas }) => `${name} ${replicas.map((replica) => `:${replica.port}`).join(' ')}`).join(', ');
+  console.log(`start-distributed: Mi Asistente.IA ready on http://127.0.0.1:${port} (${where})`);
 } catch (error) {
   if (!stopping) {
     console.error(`start-distributed: ${error.message}`);

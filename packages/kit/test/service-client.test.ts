@@ -66,3 +66,23 @@ t.test('distributed: a sibling without a URL, or down, is unavailable (503), nev
   t.equal(down.available('email'), true);
   t.match(await down.request('email', randomUUID(), '/emails').catch((e: unknown) => e), { statusCode: 503 });
 });
+
+t.test('distributed: several replicas in one URL list; a refused one is skipped, each request reaches one replica once', async (t) => {
+  const tokens = { secret: 'x'.repeat(32), issuer: 'iss', audience: 'aud', ttlSeconds: 60 };
+  const served: string[] = [];
+  const server = createServer((request, response) => {
+    served.push(`${request.method} ${request.url}`);
+    response.writeHead(201, { 'content-type': 'application/json' }).end('{"ok":true}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise((resolve) => server.close(resolve)));
+  const live = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // A port just freed: nothing listens there, the connection is refused (fetch never tries port 9, "bad port").
+  const gone = createServer();
+  await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+  const refused = `http://127.0.0.1:${(gone.address() as AddressInfo).port}`;
+  await new Promise((resolve) => gone.close(resolve));
+  const client = new ServiceClient(loadConfig({}, { CONTACTS_URL: `${refused}, ${live}/` }), tokens);
+  for (let i = 0; i < 4; i++) t.same(await client.request('contacts', randomUUID(), '/contacts', { method: 'POST', body: { n: i } }), { ok: true });
+  t.same(served, ['POST /contacts', 'POST /contacts', 'POST /contacts', 'POST /contacts'], 'four requests, four served, none twice');
+});

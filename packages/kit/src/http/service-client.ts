@@ -46,6 +46,7 @@ const DEFAULT_TIMEOUT_MS = 5_000;
  */
 export class ServiceClient {
   private inject: InjectFn | undefined;
+  private turn = 0;
   private readonly sign: (payload: Record<string, unknown>) => string;
 
   constructor(
@@ -97,14 +98,28 @@ export class ServiceClient {
     init: { method: string; headers: Record<string, string>; body: string | undefined },
     timeoutMs: number,
   ): Promise<{ statusCode: number; body: string } | undefined> {
-    const base = this.baseUrl(service);
-    if (!base) return undefined;
-    try {
-      const response = await fetch(`${base.replace(/\/$/, '')}${target}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-      return { statusCode: response.status, body: await response.text() };
-    } catch {
-      return undefined;
+    const replicas = this.replicas(service);
+    // Spread over the replicas, starting at a different one each call; the next is tried only when one refused
+    // the connection (it surely did not get the request), so a write is never applied twice.
+    const first = this.turn++;
+    for (let i = 0; i < replicas.length; i++) {
+      const base = replicas[(first + i) % replicas.length]!;
+      try {
+        const response = await fetch(`${base}${target}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+        return { statusCode: response.status, body: await response.text() };
+      } catch (error) {
+        if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNREFUSED') return undefined;
+      }
     }
+    return undefined;
+  }
+
+  /** `<NAME>_URL` may list several replicas, comma-separated (as the gateway reads it). */
+  private replicas(service: ServiceName): string[] {
+    return (this.baseUrl(service) ?? '')
+      .split(',')
+      .map((url) => url.trim().replace(/\/$/, ''))
+      .filter(Boolean);
   }
 
   private baseUrl(service: ServiceName): string | undefined {

@@ -1,0 +1,20 @@
+import t from 'tap';
+import { replicaPlan } from '../lib/replicas.js';
+
+const routes = [
+  { name: 'contacts', port: 3002 },
+  { name: 'email', port: 3005 },
+];
+
+t.test('REPLICAS starts N of each service on ports of their own; REPLICAS_<SERVICE> overrides one', async (t) => {
+  t.same(
+    replicaPlan(routes, {}).map(({ replicas }) => replicas),
+    [[{ label: 'contacts', port: 3002, url: 'http://127.0.0.1:3002' }], [{ label: 'email', port: 3005, url: 'http://127.0.0.1:3005' }]],
+    'one of each by default, on the service ports',
+  );
+  const plan = replicaPlan(routes, { REPLICAS: '2', REPLICAS_EMAIL: '1' });
+  t.same(plan[0]!.replicas.map((r) => [r.label, r.port]), [['contacts-1', 3002], ['contacts-2', 3102]]);
+  t.same(plan[1]!.replicas.map((r) => [r.label, r.port]), [['email', 3005]]);
+  for (const bad of ['0', '-1', '1.5', 'dos', '10']) t.throws(() => replicaPlan(routes, { REPLICAS: bad }), /REPLICAS must be a whole number from 1 to 9/, `REPLICAS=${bad}`);
+  t.throws(() => replicaPlan(routes, { REPLICAS_CONTACTS: '0' }), /REPLICAS_CONTACTS/);
+});
