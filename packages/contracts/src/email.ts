@@ -196,6 +196,17 @@ export const SendEmailBody = Type.Object(
 );
 export type SendEmailBody = Static<typeof SendEmailBody>;
 
+/**
+ * Headers of a send, reply or forward: a request retried with the same Idempotency-Key answers the first
+ * one's result and sends nothing again (keys are kept for a day).
+ */
+export const SendHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', messages: { minLength: 'Clave de idempotencia inválida', maxLength: 'Clave de idempotencia inválida', pattern: 'Clave de idempotencia inválida' } }),
+  ),
+});
+export type SendHeaders = Static<typeof SendHeaders>;
+
 /** A draft may be unfinished: every field optional, addresses checked when present. */
 export const SaveDraftBody = Type.Object(
   {

@@ -10,10 +10,13 @@ import { MailLogin } from './domain/mail-login.js';
 import { MailServers } from './domain/mail-servers.js';
 import { MailboxSync } from './domain/mailbox-sync.js';
 import { MessagesRepository } from './domain/messages.repository.js';
+import { LeasesRepository } from './domain/leases.repository.js';
 import { MessagesService } from './domain/messages.service.js';
 import { DraftsService } from './domain/drafts.js';
+import { SendOnce } from './domain/send-once.js';
+import { SendRequestsRepository } from './domain/send-requests.repository.js';
 import { MailSender } from './domain/sender.js';
-import { SyncManager } from './domain/sync-manager.js';
+import { DEFAULT_LEASE, SyncManager, type LeaseTiming } from './domain/sync-manager.js';
 import { TemplatesRepository } from './domain/templates.repository.js';
 import { TemplatesService } from './domain/templates.service.js';
 import { TrackingSigner } from './domain/tracking.js';
@@ -23,81 +26,105 @@ import { messageRoutes } from './routes/messages.js';
 import { templateRoutes } from './routes/templates.js';
 import { trackingRoutes } from './routes/tracking.js';
 
+export interface EmailServiceOptions {
+  lease?: Partial<LeaseTiming>;
+  /** Whether this process is the only replica (default: embedded database, no DATABASE_URL). */
+  exclusive?: boolean;
+  /** Receives the sync manager, so tests can see which replica holds an account and kill one. */
+  onSync?: (sync: SyncManager) => void;
+}
+
+export function createEmailService(options: EmailServiceOptions = {}): ServicePlugin {
+  return async (fastify, { platform }) => {
+    const app = fastify as unknown as App;
+    await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
+    requireAuth(app);
+    const { config, log } = platform;
+    const sql = platform.db.sql;
+    const outbox = platform.outbox('email');
+    const publicUrl = config.PUBLIC_URL.replace(/\/$/, '');
+
+    const oauth = {
+      gmail: new OAuthProvider('gmail', config, `${publicUrl}/api/emails/integrations/gmail/callback`),
+      outlook: new OAuthProvider('outlook', config, `${publicUrl}/api/emails/integrations/outlook/callback`),
+    };
+    const oauthFlows = new OAuthFlows(platform.tokens.secret, sql, 'email');
+    const flows = {
+      gmail: oauthFlows.flow('email-gmail', oauth.gmail.redirectUri),
+      outlook: oauthFlows.flow('email-outlook', oauth.outlook.redirectUri),
+    };
+    const accountsRepository = new AccountsRepository(sql);
+    const messagesRepository = new MessagesRepository(sql);
+    // Every connection to a mail server goes through the guard: resolved once, private addresses refused.
+    const servers = new MailServers(new HostGuard(config.ALLOWED_PRIVATE_ADDRESSES));
+    const credentials = new Credentials(platform.secrets, accountsRepository, oauth, servers);
+    const login = new MailLogin(servers, new LoginAttempts(new LoginFailuresRepository(sql)), log);
+    const mailboxSync = new MailboxSync(
+      sql,
+      messagesRepository,
+      outbox,
+      { days: config.EMAIL_SYNC_DAYS, maxPerFolder: config.EMAIL_SYNC_MAX_PER_FOLDER },
+      log,
+    );
+    const sync = new SyncManager(
+      accountsRepository,
+      new LeasesRepository(sql),
+      messagesRepository,
+      credentials,
+      mailboxSync,
+      log,
+      { ...DEFAULT_LEASE, ...options.lease },
+      // Without a database URL the process runs on its own embedded database: it is the only replica.
+      options.exclusive ?? !config.DATABASE_URL,
+    );
+    options.onSync?.(sync);
+    const signer = new TrackingSigner(platform.tokens.secret);
+    const messages = new MessagesService(
+      messagesRepository,
+      accountsRepository,
+      credentials,
+      sync,
+      log,
+      new AttachmentDownloads(credentials, log),
+      config.MAIL_MAX_MESSAGE_BYTES,
+    );
+    const sender = new MailSender(
+      sql,
+      accountsRepository,
+      messagesRepository,
+      messages,
+      credentials,
+      sync,
+      outbox,
+      signer,
+      `${publicUrl}/api/emails/track`,
+      log,
+      new SendOnce(new SendRequestsRepository(sql)),
+    );
+
+    await integrationRoutes(app, {
+      accounts: new AccountsService(accountsRepository, credentials, sync, login, config.MAIL_MAX_ACCOUNTS),
+      oauth,
+      flows,
+      screenUrl: `${publicUrl}/emails`,
+      log,
+    });
+    await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), platform.services, log) });
+    await trackingRoutes(app, { tracking: new TrackingService(sql, outbox, signer) });
+    const drafts = new DraftsService(accountsRepository, messagesRepository, messages, credentials, sync, log);
+    await messageRoutes(app, { messages, sender, drafts });
+
+    // Leases are taken once the app listens, and released before the database closes.
+    app.addHook('onReady', async () => {
+      sync.startAll();
+    });
+    app.addHook('onClose', async () => {
+      await sync.close();
+    });
+  };
+}
+
 /** The email service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
-const emailService: ServicePlugin = async (fastify, { platform }) => {
-  const app = fastify as unknown as App;
-  await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
-  requireAuth(app);
-  const { config, log } = platform;
-  const sql = platform.db.sql;
-  const outbox = platform.outbox('email');
-  const publicUrl = config.PUBLIC_URL.replace(/\/$/, '');
-
-  const oauth = {
-    gmail: new OAuthProvider('gmail', config, `${publicUrl}/api/emails/integrations/gmail/callback`),
-    outlook: new OAuthProvider('outlook', config, `${publicUrl}/api/emails/integrations/outlook/callback`),
-  };
-  const oauthFlows = new OAuthFlows(platform.tokens.secret, sql, 'email');
-  const flows = {
-    gmail: oauthFlows.flow('email-gmail', oauth.gmail.redirectUri),
-    outlook: oauthFlows.flow('email-outlook', oauth.outlook.redirectUri),
-  };
-  const accountsRepository = new AccountsRepository(sql);
-  const messagesRepository = new MessagesRepository(sql);
-  // Every connection to a mail server goes through the guard: resolved once, private addresses refused.
-  const servers = new MailServers(new HostGuard(config.ALLOWED_PRIVATE_ADDRESSES));
-  const credentials = new Credentials(platform.secrets, accountsRepository, oauth, servers);
-  const login = new MailLogin(servers, new LoginAttempts(new LoginFailuresRepository(sql)), log);
-  const mailboxSync = new MailboxSync(
-    sql,
-    messagesRepository,
-    outbox,
-    { days: config.EMAIL_SYNC_DAYS, maxPerFolder: config.EMAIL_SYNC_MAX_PER_FOLDER },
-    log,
-  );
-  const sync = new SyncManager(accountsRepository, messagesRepository, credentials, mailboxSync, log);
-  const signer = new TrackingSigner(platform.tokens.secret);
-  const messages = new MessagesService(
-    messagesRepository,
-    accountsRepository,
-    credentials,
-    sync,
-    log,
-    new AttachmentDownloads(credentials, log),
-    config.MAIL_MAX_MESSAGE_BYTES,
-  );
-  const sender = new MailSender(
-    sql,
-    accountsRepository,
-    messagesRepository,
-    messages,
-    credentials,
-    sync,
-    outbox,
-    signer,
-    `${publicUrl}/api/emails/track`,
-    log,
-  );
-
-  await integrationRoutes(app, {
-    accounts: new AccountsService(accountsRepository, credentials, sync, login, config.MAIL_MAX_ACCOUNTS),
-    oauth,
-    flows,
-    screenUrl: `${publicUrl}/emails`,
-    log,
-  });
-  await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), platform.services, log) });
-  await trackingRoutes(app, { tracking: new TrackingService(sql, outbox, signer) });
-  const drafts = new DraftsService(accountsRepository, messagesRepository, messages, credentials, sync, log);
-  await messageRoutes(app, { messages, sender, drafts });
-
-  // Watchers start once the app listens and stop before the database closes.
-  app.addHook('onReady', async () => {
-    await sync.startAll();
-  });
-  app.addHook('onClose', async () => {
-    await sync.close();
-  });
-};
+const emailService: ServicePlugin = createEmailService();
 
 export default emailService;

@@ -8,7 +8,8 @@ import { mapFolders } from '../src/domain/folders.js';
 import { MailServers } from '../src/domain/mail-servers.js';
 import { MailboxSync } from '../src/domain/mailbox-sync.js';
 import { MessagesRepository } from '../src/domain/messages.repository.js';
-import { SyncManager } from '../src/domain/sync-manager.js';
+import { LeasesRepository } from '../src/domain/leases.repository.js';
+import { DEFAULT_LEASE, SyncManager } from '../src/domain/sync-manager.js';
 import { startDovecot } from './fixtures/dovecot.js';
 import { eventually, otherMailApp, rawMail } from './fixtures/imap-peer.js';
 
@@ -101,7 +102,7 @@ t.test('a refused password disconnects the account (no retry loop); connecting i
   const messages = new MessagesRepository(sql);
   const credentials = new Credentials(platform.secrets, accounts, {} as never, localServers);
   const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log);
-  const manager = new SyncManager(accounts, messages, credentials, sync, platform.log);
+  const manager = new SyncManager(accounts, new LeasesRepository(sql), messages, credentials, sync, platform.log, DEFAULT_LEASE, true);
   t.teardown(() => manager.close());
   const userId = '00000000-0000-4000-8000-00000000000f';
   const server = { host: dovecot.host, port: dovecot.port, secure: false, user: USER };
@@ -116,7 +117,7 @@ t.test('a refused password disconnects the account (no retry loop); connecting i
 
   // The password was changed elsewhere after the account was connected.
   const row = await save('la-de-antes');
-  manager.start(row.id);
+  await manager.start(row.id);
   const refused = await eventually('the account marked disconnected', async () => {
     const [current] = await sql<{ connected: boolean; error: string | null }[]>`select connected, error from email.accounts where id = ${row.id}`;
     return current && !current.connected && current;
@@ -124,7 +125,7 @@ t.test('a refused password disconnects the account (no retry loop); connecting i
   t.equal(refused.error, 'No se pudo conectar al servidor IMAP: el servidor rechazó el usuario o la contraseña');
 
   await save(PASSWORD);
-  manager.start(row.id);
+  await manager.start(row.id);
   await eventually('the sync after reconnecting', async () => {
     const [current] = await sql<{ lastSyncAt: Date | null; connected: boolean }[]>`select last_sync_at, connected from email.accounts where id = ${row.id}`;
     return current?.connected && current.lastSyncAt;

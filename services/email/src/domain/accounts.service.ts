@@ -41,7 +41,7 @@ export class AccountsService {
       smtp: smtpServer,
       credentialsEnc: this.credentials.seal(userId, secret),
     });
-    this.sync.start(row.id);
+    await this.sync.start(row.id);
     return toIntegration(row);
   }
 
@@ -61,7 +61,7 @@ export class AccountsService {
       smtp: smtpServer,
       credentialsEnc: this.credentials.seal(userId, secret),
     });
-    this.sync.start(row.id);
+    await this.sync.start(row.id);
     return toIntegration(row);
   }
 

@@ -139,7 +139,9 @@ export class MailboxSync {
         uids = found.filter((uid) => uid > lastUid).sort((a, b) => a - b);
       }
 
-      if (fresh) await this.messages.forgetFolder(this.sql, account.id, role);
+      // Only a changed UIDVALIDITY voids what is stored: rows already here for a folder seen for the first time
+      // come from another replica's sync of the same folder (while a lease changes hands), not from an old one.
+      if (known && fresh) await this.messages.forgetFolder(this.sql, account.id, role);
       let inserted = 0;
       let highest = lastUid;
       const batches: number[][] = [];

@@ -117,7 +117,10 @@ export class MessagesRepository {
       insert into email.folders (account_id, role, path, uid_validity, last_uid)
       values (${accountId}, ${state.role}, ${state.path}, ${state.uidValidity.toString()}, ${state.lastUid})
       on conflict (account_id, role) do update
-        set path = excluded.path, uid_validity = excluded.uid_validity, last_uid = excluded.last_uid`;
+        set path = excluded.path, uid_validity = excluded.uid_validity,
+            -- Two syncs of one folder may overlap while a lease changes hands: the mark never goes back.
+            last_uid = case when email.folders.uid_validity = excluded.uid_validity
+                            then greatest(email.folders.last_uid, excluded.last_uid) else excluded.last_uid end`;
   }
 
   /** A UIDVALIDITY change: every UID known for the folder means nothing any more. */

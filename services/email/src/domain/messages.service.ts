@@ -137,6 +137,7 @@ export class MessagesService {
       await client.messageDelete(String(row.uid), { uid: true });
     });
     await this.messages.delete(row.id);
+    await this.sync.changed(row.accountId, ['drafts']);
   }
 
   private async row(userId: string, id: string): Promise<MessageRow> {
@@ -166,6 +167,7 @@ export class MessagesService {
       await client.messageFlagsAdd(String(row.uid), ['\\Seen'], { uid: true });
     });
     await this.messages.setRead(row.id, true);
+    await this.sync.changed(row.accountId, [row.folder]);
   }
 
   /** To the server's Trash; from Trash (or without one), deleted for good. */
@@ -183,10 +185,14 @@ export class MessagesService {
       const moved = await client.messageMove(String(row.uid), trash, { uid: true });
       await this.messages.moved(row.id, 'trash', moved ? moved.uidMap?.get(row.uid) : undefined);
     });
+    await this.sync.changed(row.accountId, permanently ? [row.folder] : [row.folder, 'trash']);
     return { permanently };
   }
 
-  /** Opens the message's folder over a connection of its own, in the account's queue. */
+  /**
+   * Opens the message's folder over a connection of its own, in the account's queue when this replica holds
+   * it; otherwise the holder is told afterwards (`changed`) and reads the server again.
+   */
   private async onServer(row: MessageRow, task: (client: ImapFlow) => Promise<void>): Promise<void> {
     const { path, account: accountRow } = await this.location(row);
     await this.sync

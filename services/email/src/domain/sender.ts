@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import {
   EMAIL_ATTACHMENTS_MAX_BYTES,
@@ -17,6 +16,7 @@ import { imapAuth, smtpAuth, type Credentials } from './credentials.js';
 import type { MessageRow, MessagesRepository } from './messages.repository.js';
 import { mailServerError, type MessagesService } from './messages.service.js';
 import { addressesIn, bareAddress, parseRecipients } from './recipients.js';
+import type { SendOnce, SendTicket } from './send-once.js';
 import { sendingAccount } from './sending-account.js';
 import { escapeHtml, looksLikeHtml, sanitizeMailHtml, textToHtml } from './sanitize.js';
 import type { SyncManager } from './sync-manager.js';
@@ -76,9 +76,23 @@ export class MailSender {
     private readonly signer: TrackingSigner,
     private readonly trackBase: string,
     private readonly log: Logger,
+    private readonly once: SendOnce,
   ) {}
 
-  async send(userId: string, body: SendEmailBody): Promise<EmailSent> {
+  /** `key`: the request's Idempotency-Key; a retry with it answers this send instead of sending again. */
+  send(userId: string, body: SendEmailBody, key?: string): Promise<EmailSent> {
+    return this.once.run(userId, key, ['send', body], (ticket) => this.sendNew(userId, body, ticket));
+  }
+
+  reply(userId: string, id: string, body: ReplyBody, key?: string): Promise<EmailSent> {
+    return this.once.run(userId, key, ['reply', id, body], (ticket) => this.sendReply(userId, id, body, ticket));
+  }
+
+  forward(userId: string, id: string, body: ForwardBody, key?: string): Promise<EmailSent> {
+    return this.once.run(userId, key, ['forward', id, body], (ticket) => this.sendForward(userId, id, body, ticket));
+  }
+
+  private async sendNew(userId: string, body: SendEmailBody, ticket: SendTicket): Promise<EmailSent> {
     const draft: Draft = {
       to: parseRecipients(body.to, true),
       cc: parseRecipients(body.cc, false),
@@ -91,7 +105,7 @@ export class MailSender {
     if (!draft.body.trim()) throw badRequest('El mensaje es requerido', 'VALIDATION_ERROR');
     const saved = body.draftId ? await this.reader.draft(userId, body.draftId) : undefined;
     const account = saved ? await this.accountOf(saved) : await sendingAccount(this.accounts, userId, body.accountId);
-    const sent = await this.deliver(account, draft);
+    const sent = await this.deliver(account, draft, ticket);
     if (saved) {
       // Sent already: a draft left behind is a nuisance, not a failed send.
       await this.reader.discardDraft(saved).catch((error: unknown) => this.log.warn({ err: error, accountId: account.id }, 'sent draft not removed'));
@@ -99,7 +113,7 @@ export class MailSender {
     return sent;
   }
 
-  async reply(userId: string, id: string, body: ReplyBody): Promise<EmailSent> {
+  private async sendReply(userId: string, id: string, body: ReplyBody, ticket: SendTicket): Promise<EmailSent> {
     if (!body.body.trim()) throw badRequest('El mensaje es requerido', 'VALIDATION_ERROR');
     const original = await this.reader.find(userId, id);
     const account = await this.accountOf(original);
@@ -125,10 +139,10 @@ export class MailSender {
       inReplyTo: original.messageId ?? undefined,
       references: [original.refs, original.messageId].filter(Boolean).join(' ') || undefined,
       track: body.track ?? true,
-    });
+    }, ticket);
   }
 
-  async forward(userId: string, id: string, body: ForwardBody): Promise<EmailSent> {
+  private async sendForward(userId: string, id: string, body: ForwardBody, ticket: SendTicket): Promise<EmailSent> {
     const to = parseRecipients(body.to, true);
     const original = await this.reader.find(userId, id);
     const account = await this.accountOf(original);
@@ -156,7 +170,7 @@ export class MailSender {
       },
       attachments,
       track: body.track ?? true,
-    });
+    }, ticket);
   }
 
   private originalHtml(original: MessageRow): string {
@@ -169,8 +183,8 @@ export class MailSender {
     return account;
   }
 
-  private async deliver(row: AccountRow, draft: Draft): Promise<EmailSent> {
-    const sentId = randomUUID();
+  private async deliver(row: AccountRow, draft: Draft, ticket: SendTicket): Promise<EmailSent> {
+    const { sentId } = ticket;
     const domain = row.email.split('@')[1] ?? 'localhost';
     const messageId = `<${sentId}@${domain}>`;
     const ownHtml = looksLikeHtml(draft.body) ? sanitizeMailHtml(draft.body, true).html : textToHtml(draft.body);
@@ -196,11 +210,13 @@ export class MailSender {
     const account = await this.credentials.open(row).catch(mailServerError);
     const recipients = [...draft.to, ...draft.cc].map(bareAddress);
     await sendRaw(account.smtp, smtpAuth(account), { from: account.email, to: recipients }, raw).catch(mailServerError);
+    ticket.accepted = true;
 
     await this.sql.begin(async (tx) => {
       await tx`insert into email.sent (id, user_id, account_id, provider, message_id)
         values (${sentId}, ${row.userId}, ${row.id}, ${row.provider}, ${messageId})`;
       await this.outbox.append(tx, [createEvent('email.message.sent', row.userId, { messageId: sentId, provider: row.provider })]);
+      await ticket.done(tx);
     });
     await this.fileInSent(account, raw);
     return { success: true, messageId: sentId };

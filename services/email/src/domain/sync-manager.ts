@@ -1,176 +1,190 @@
-import type { ImapFlow } from 'imapflow';
-import { HostNotAllowedError, type Logger } from '@asistente/kit';
-import { closeImap, MailConnectError, openImap } from '../adapters/imap-client.js';
-import { OAuthGrantError } from '../adapters/oauth-provider.js';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { MailFolder } from '@asistente/contracts';
+import type { Logger } from '@asistente/kit';
+import { closeImap, openImap } from '../adapters/imap-client.js';
 import type { MailAccount } from './account.js';
+import { AccountWatcher } from './account-watcher.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { imapAuth, type Credentials } from './credentials.js';
+import type { LeasesRepository } from './leases.repository.js';
 import type { MailboxSync } from './mailbox-sync.js';
 import type { MessagesRepository } from './messages.repository.js';
 
-const RECONNECT_MIN_MS = 2_000;
-/** IDLE watches the inbox only: the other folders (and anything IDLE missed) are brought up to date this often. */
-const FULL_SYNC_MS = 5 * 60_000;
-const RECONNECT_MAX_MS = 5 * 60_000;
-
-/**
- * One watcher per connected account while the service runs: a full sync when it starts, then a connection
- * kept open on the inbox (imapflow IDLEs on it by itself) so new mail and flag changes made elsewhere show
- * within seconds. A dropped connection is retried with backoff; `error` on the account says why meanwhile.
- */
-class AccountWatcher {
-  private client: ImapFlow | undefined;
-  private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
-  private periodic: NodeJS.Timeout | undefined;
-  private failures = 0;
-  private queue: Promise<void> = Promise.resolve();
-  private pendingInbox = false;
-
-  constructor(
-    private readonly accountId: string,
-    private readonly manager: SyncManager,
-  ) {}
-
-  start(): void {
-    void this.connect();
-  }
-
-  /** Stopped by the service, or by itself after the server refused the credentials. */
-  get isStopped(): boolean {
-    return this.stopped;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    clearInterval(this.periodic);
-    const client = this.client;
-    this.client = undefined;
-    if (client) await closeImap(client);
-    await this.queue.catch(() => {});
-  }
-
-  /** Work for this account runs one piece at a time, whoever asks (watcher, API, resync). */
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(task);
-    this.queue = result.then(
-      () => {},
-      () => {},
-    );
-    return result;
-  }
-
-  private async connect(): Promise<void> {
-    if (this.stopped) return;
-    const { log } = this.manager;
-    try {
-      const account = await this.manager.account(this.accountId);
-      if (!account) return;
-      await this.run(() => this.manager.syncNow(account));
-      if (this.stopped) return;
-      const client = await openImap(account.imap, imapAuth(account), log, { idle: true });
-      if (this.stopped) {
-        await closeImap(client);
-        return;
-      }
-      this.client = client;
-      const inbox = (await this.manager.inboxPath(this.accountId)) ?? 'INBOX';
-      await client.mailboxOpen(inbox);
-      client.on('exists', () => this.inboxChanged());
-      client.on('flags', (event: { uid?: number; flags: Set<string> }) => {
-        if (event.uid !== undefined) void this.manager.flagChanged(this.accountId, event.uid, event.flags.has('\\Seen'));
-        else this.inboxChanged();
-      });
-      client.on('expunge', () => this.inboxChanged());
-      client.on('close', () => {
-        if (this.client === client) this.client = undefined;
-        this.retry();
-      });
-      this.failures = 0;
-      if (!this.periodic) {
-        this.periodic = setInterval(() => this.fullSync(), FULL_SYNC_MS);
-        this.periodic.unref();
-      }
-      // Anything that arrived between the sync and the open.
-      this.inboxChanged();
-    } catch (error) {
-      log.warn({ err: error, accountId: this.accountId }, 'mail watcher failed');
-      if ((error instanceof MailConnectError && error.authFailed) || error instanceof OAuthGrantError || error instanceof HostNotAllowedError) {
-        // Retrying a refused password, a revoked grant or a host that now points inside the network helps
-        // nobody (and can lock the mailbox, or knock on an internal port every few minutes).
-        const reason = error instanceof OAuthGrantError ? 'El proveedor retiró el acceso: vuelve a conectar la cuenta' : error.message;
-        await this.manager.accounts.markDisconnected(this.accountId, reason).catch(() => {});
-        this.stopped = true;
-        return;
-      }
-      const reason = error instanceof MailConnectError ? error.message : 'No se pudo sincronizar el correo';
-      await this.manager.accounts.markError(this.accountId, reason).catch(() => {});
-      this.retry();
-    }
-  }
-
-  private inboxChanged(): void {
-    if (this.pendingInbox || this.stopped) return;
-    this.pendingInbox = true;
-    void this.run(async () => {
-      this.pendingInbox = false;
-      const account = await this.manager.account(this.accountId);
-      if (account && !this.stopped) await this.manager.syncNow(account, ['inbox']);
-    }).catch((error: unknown) => this.manager.log.warn({ err: error, accountId: this.accountId }, 'inbox sync failed'));
-  }
-
-  private fullSync(): void {
-    void this.run(async () => {
-      const account = await this.manager.account(this.accountId);
-      if (account && !this.stopped) await this.manager.syncNow(account);
-    }).catch((error: unknown) => this.manager.log.warn({ err: error, accountId: this.accountId }, 'periodic sync failed'));
-  }
-
-  private retry(): void {
-    if (this.stopped) return;
-    this.failures += 1;
-    const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** Math.min(this.failures, 10));
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.connect(), delay);
-    this.timer.unref();
-  }
+export interface LeaseTiming {
+  /** How long a lease lasts without renewal; another replica takes over after it (≤ 30 s with the defaults). */
+  ttlMs: number;
+  /** Renewal and takeover scan period. */
+  tickMs: number;
 }
 
+export const DEFAULT_LEASE: LeaseTiming = { ttlMs: 20_000, tickMs: 5_000 };
+
+/** Work one replica asks of the replica that holds an account's lease. */
+interface Notice {
+  accountId: string;
+  /** start: (re)connected, watch it again; stop: disconnected; sync: changed on the server by the sender. */
+  action: 'start' | 'stop' | 'sync';
+  folders?: MailFolder[];
+  /** The replica that sent it. */
+  from: string;
+}
+
+/**
+ * The mailboxes this replica syncs. A lease on the account row names the one replica that keeps its sync and
+ * IDLE connection: it renews it every tick, and a replica that finds an expired or released lease on a
+ * connected account takes it over. Every replica answers the API from the database; changes asked of one
+ * that does not hold the account are made on the server over a connection of its own, and the holder is told
+ * to read them back (LISTEN/NOTIFY) in its queue.
+ */
 export class SyncManager {
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly watchers = new Map<string, AccountWatcher>();
   private closed = false;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
 
   constructor(
     readonly accounts: AccountsRepository,
+    private readonly leases: LeasesRepository,
     private readonly messages: MessagesRepository,
     private readonly credentials: Credentials,
     private readonly mailboxSync: MailboxSync,
     readonly log: Logger,
+    private readonly lease: LeaseTiming,
+    /** The embedded process is the only replica: it takes leases left by its previous run without waiting. */
+    private readonly exclusive: boolean,
   ) {}
 
-  /** Watches every connected account (service start). */
-  async startAll(): Promise<void> {
-    for (const row of await this.accounts.connected()) this.start(row.id);
+  /** Takes the connected accounts nobody holds, then keeps renewing and taking over (service start). */
+  startAll(): void {
+    if (!this.exclusive) this.listen();
+    this.ticking = this.tick(this.exclusive);
+    this.timer = setInterval(() => {
+      if (!this.ticking) this.ticking = this.tick(false);
+    }, this.lease.tickMs);
+    this.timer.unref();
   }
 
-  start(accountId: string): void {
+  /** Graceful stop: connections closed and leases released, so another replica takes the accounts at once. */
+  async close(): Promise<void> {
+    await this.halt();
+    await this.leases.release(this.owner).catch((error: unknown) => this.log.warn({ err: error }, 'mail leases not released'));
+  }
+
+  /** What a killed replica leaves behind: no connection, no timer, and its leases in place until they expire. */
+  async halt(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.unlisten?.().catch(() => undefined);
+    await this.ticking;
+    const watchers = [...this.watchers.values()];
+    this.watchers.clear();
+    await Promise.all(watchers.map((watcher) => watcher.stop()));
+  }
+
+  /** Whether this replica keeps the account's sync and IDLE connection. */
+  holds(accountId: string): boolean {
+    return this.watchers.get(accountId)?.isStopped === false;
+  }
+
+  private async tick(force: boolean): Promise<void> {
+    try {
+      // Only watchers that existed before the renewal are judged by it: one a connect call started meanwhile
+      // holds a lease the renewal could not have seen.
+      const before = new Map(this.watchers);
+      const held = new Set(await this.leases.renew(this.owner, this.lease.ttlMs));
+      for (const [accountId, watcher] of before) {
+        if ((held.has(accountId) && !watcher.isStopped) || this.watchers.get(accountId) !== watcher) continue;
+        this.watchers.delete(accountId);
+        await watcher.stop();
+      }
+      for (const accountId of await this.leases.claim(this.owner, this.lease.ttlMs, { force })) this.watch(accountId);
+    } catch (error) {
+      this.log.error({ err: error }, 'mail lease tick failed');
+    } finally {
+      this.ticking = undefined;
+    }
+  }
+
+  private watch(accountId: string): void {
     // A watcher that gave up on refused credentials is replaced when the owner connects the account again.
-    if (this.closed || this.watchers.get(accountId)?.isStopped === false) return;
+    if (this.closed || this.holds(accountId)) return;
     const watcher = new AccountWatcher(accountId, this);
     this.watchers.set(accountId, watcher);
     watcher.start();
   }
 
+  /** Watches the account here when its lease is free or already this replica's. */
+  private async adopt(accountId: string): Promise<boolean> {
+    if (this.closed) return false;
+    const [claimed] = await this.leases.claim(this.owner, this.lease.ttlMs, { accountId, force: this.exclusive });
+    if (claimed) this.watch(accountId);
+    return claimed !== undefined;
+  }
+
+  /** A mailbox (re)connected through this replica: watched here, or by the replica that holds it already. */
+  async start(accountId: string): Promise<void> {
+    if (!(await this.adopt(accountId))) await this.tell({ accountId, action: 'start' });
+  }
+
+  /** Before the account is deleted: its connection closes now, wherever it is. */
   async stop(accountId: string): Promise<void> {
     const watcher = this.watchers.get(accountId);
     this.watchers.delete(accountId);
-    await watcher?.stop();
+    if (watcher) await watcher.stop();
+    else await this.tell({ accountId, action: 'stop' });
+    await this.leases.release(this.owner, accountId);
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    await Promise.all([...this.watchers.keys()].map((id) => this.stop(id)));
+  /**
+   * `folders` changed on the server by this replica over a connection of its own. The holder reads them back
+   * in its queue, after any sync it was running had read the older state (and may have stored it).
+   */
+  async changed(accountId: string, folders: MailFolder[]): Promise<void> {
+    if (this.watchers.has(accountId)) return;
+    await this.tell({ accountId, action: 'sync', folders }).catch((error: unknown) =>
+      this.log.warn({ err: error, accountId }, 'mail holder not told of a change; its next sync reads it'),
+    );
+  }
+
+  private async tell(notice: Omit<Notice, 'from'>): Promise<void> {
+    if (this.exclusive) return;
+    await this.leases.notify(JSON.stringify({ ...notice, from: this.owner } satisfies Notice));
+  }
+
+  private listen(): void {
+    this.leases
+      .listen((payload) => void this.onNotice(payload))
+      .then(({ unlisten }) => {
+        if (this.closed) void unlisten().catch(() => undefined);
+        else this.unlisten = unlisten;
+      })
+      .catch((error: unknown) => this.log.warn({ err: error }, 'mail notifications unavailable; the lease tick and periodic sync apply changes'));
+  }
+
+  private async onNotice(payload: string): Promise<void> {
+    let notice: Notice;
+    try {
+      notice = JSON.parse(payload) as Notice;
+    } catch {
+      return;
+    }
+    // A replica applies its own requests before sending them.
+    if (notice.from === this.owner || this.closed) return;
+    try {
+      if (notice.action === 'start') await this.adopt(notice.accountId);
+      else if (notice.action === 'stop') {
+        const watcher = this.watchers.get(notice.accountId);
+        if (!watcher) return;
+        this.watchers.delete(notice.accountId);
+        await watcher.stop();
+        await this.leases.release(this.owner, notice.accountId);
+      } else this.watchers.get(notice.accountId)?.resync(notice.folders);
+    } catch (error) {
+      this.log.error({ err: error, accountId: notice.accountId }, 'mail notice not applied');
+    }
   }
 
   /** Runs `task` in the account's queue (after any sync in progress), or directly when nothing watches it. */

@@ -13,6 +13,7 @@ import {
   ReplyBody,
   SaveDraftBody,
   SendEmailBody,
+  SendHeaders,
   SuccessResponse,
 } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
@@ -21,6 +22,8 @@ import type { MessagesService } from '../domain/messages.service.js';
 import type { MailSender } from '../domain/sender.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 502: ErrorResponse };
+/** A retry with the key of a send in flight (409) or of another request (422). */
+const sendErrors = { ...errors, 409: ErrorResponse, 422: ErrorResponse };
 /** 25 MB of attachments travel as base64 inside JSON (4/3 of it) plus the text. */
 const SEND_BODY_LIMIT = 36 * 1024 * 1024;
 
@@ -35,8 +38,8 @@ export async function messageRoutes(
 
   app.post('/emails/send', {
     bodyLimit: SEND_BODY_LIMIT,
-    schema: { body: SendEmailBody, response: { 200: EmailSent, ...errors } },
-    handler: (request) => sender.send(request.user.id, request.body),
+    schema: { headers: SendHeaders, body: SendEmailBody, response: { 200: EmailSent, ...sendErrors } },
+    handler: (request) => sender.send(request.user.id, request.body, request.headers['idempotency-key']),
   });
 
   app.post('/emails/drafts', {
@@ -76,12 +79,12 @@ export async function messageRoutes(
   });
 
   app.post('/emails/:id/reply', {
-    schema: { params: IdParams, body: ReplyBody, response: { 200: EmailSent, ...errors } },
-    handler: (request) => sender.reply(request.user.id, request.params.id, request.body),
+    schema: { headers: SendHeaders, params: IdParams, body: ReplyBody, response: { 200: EmailSent, ...sendErrors } },
+    handler: (request) => sender.reply(request.user.id, request.params.id, request.body, request.headers['idempotency-key']),
   });
 
   app.post('/emails/:id/forward', {
-    schema: { params: IdParams, body: ForwardBody, response: { 200: EmailSent, ...errors } },
-    handler: (request) => sender.forward(request.user.id, request.params.id, request.body),
+    schema: { headers: SendHeaders, params: IdParams, body: ForwardBody, response: { 200: EmailSent, ...sendErrors } },
+    handler: (request) => sender.forward(request.user.id, request.params.id, request.body, request.headers['idempotency-key']),
   });
 }
