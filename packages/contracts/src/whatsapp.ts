@@ -132,6 +132,22 @@ export type WhatsAppMessage = Static<typeof WhatsAppMessage>;
 export const MessageList = Type.Object({ data: Type.Array(WhatsAppMessage), pagination: Pagination });
 export type MessageList = Static<typeof MessageList>;
 
+/** How many messages one `GET /whatsapp/messages/by-id` names at most (a customer's burst is a few lines). */
+export const WHATSAPP_MESSAGES_BY_ID_MAX = 50;
+
+/** The messages the events named (`messageId`), comma-separated: how the assistant reads a customer's burst. */
+export const MessagesByIdQuery = Type.Object({
+  ids: Type.String({
+    pattern: `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(,[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}){0,${WHATSAPP_MESSAGES_BY_ID_MAX - 1}}$`,
+    messages: { type: 'Identificador inválido', pattern: 'Identificador inválido' },
+  }),
+});
+export type MessagesByIdQuery = Static<typeof MessagesByIdQuery>;
+
+/** The ones found among the user's messages, in the order WhatsApp stored them (`seq`); unknown ids are left out. */
+export const MessagesById = Type.Object({ data: Type.Array(WhatsAppMessage) });
+export type MessagesById = Static<typeof MessagesById>;
+
 const sendText = Type.String({
   maxLength: WHATSAPP_TEXT_MAX,
   pattern: NO_NUL,
@@ -147,6 +163,11 @@ export const SendMessageBody = Type.Object(
     text: Type.Optional(sendText),
     message: Type.Optional(sendText),
     origin: Type.Optional(Type.Union([Type.Literal('app'), Type.Literal('ai')], { messages: { type: 'Origen inválido' } })),
+    /**
+     * The caller's own id for this send: the same id again answers the message it already queued instead of
+     * queuing a second one (the assistant retrying a burst after a replica died must not write twice).
+     */
+    clientMessageId: Type.Optional(Type.String({ format: 'uuid', messages: { format: 'Identificador inválido', type: 'Identificador inválido' } })),
   },
   { additionalProperties: false },
 );

@@ -15,6 +15,7 @@ import { DEFAULT_LEASE, SessionManager, type LeaseTiming } from './domain/sessio
 import { autoReplyRoutes } from './routes/auto-replies.js';
 import { connectionRoutes } from './routes/connection.js';
 import { messageRoutes } from './routes/messages.js';
+import { messagesByIdRoutes } from './routes/messages-by-id.js';
 
 export interface WhatsAppServiceOptions {
   /** Replaces the real socket (tests: a fake built on Baileys' makeEventBuffer). */
@@ -74,12 +75,14 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
     options.onSessions?.(sessions);
 
     await connectionRoutes(app, { sessions });
+    const conversations = new ConversationsService(messages, accounts);
     await messageRoutes(app, {
-      conversations: new ConversationsService(messages, accounts),
+      conversations,
       outbound,
       sessions,
       contactsSync: new ContactsSyncService(sql, messages, accounts, platform.services, outbox),
     });
+    await messagesByIdRoutes(app, { conversations });
     await autoReplyRoutes(app, { autoReplies: new AutoRepliesService(autoRepliesRepo) });
 
     app.addHook('onReady', async () => sessions.start());

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { proto } from '@whiskeysockets/baileys';
 import { createTestPlatform } from '@asistente/kit/testing';
@@ -149,6 +150,44 @@ t.test('a send accepted while the socket is down is delivered on reconnect, once
   await until(() => u.socket().sent.length === 2, 'retried on the next tick');
   t.same(u.socket().sent.map((s) => s.text), ['Mientras tanto', 'Reintento']);
   t.equal(new Set(u.socket().sent.map((s) => s.messageId)).size, 2);
+});
+
+t.test("a send repeated under one clientMessageId is one message; the assistant reads messages back by id", async (t) => {
+  const h = await whatsappApp(t, platform);
+  const u = await linkedUser(h);
+  const payload = { jid: ANA_PN, type: 'text', text: 'Abrimos a las 9.', origin: 'ai', clientMessageId: randomUUID() };
+  // Two replicas answering the same burst at once, then one of them again once it went out.
+  const [first, again] = await Promise.all([u.call('POST', '/whatsapp/messages', payload), u.call('POST', '/whatsapp/messages', payload)]);
+  t.equal(first.status, 201);
+  t.equal(again.status, 201);
+  t.equal(again.body.id, first.body.id, 'both answered with the one message queued');
+  await until(() => u.socket().sent.length === 1, 'delivered');
+  const later = await u.call('POST', '/whatsapp/messages', payload);
+  t.match(later.body, { id: first.body.id, status: 'sent' });
+  t.equal((await sql`select count(*)::int as n from whatsapp.messages where user_id = ${u.userId}`)[0]?.n, 1, 'one row, so one send');
+  const bad = await u.call('POST', '/whatsapp/messages', { ...payload, clientMessageId: 'otra-vez' });
+  t.equal(bad.status, 400);
+  t.equal(bad.body.message, 'Identificador inválido');
+
+  u.socket().notify([waMessage({ id: 'B1', remoteJid: ANA_PN, text: 'Gracias', at: now() })]);
+  await until(async () => {
+    await u.idle();
+    return (await sql`select count(*)::int as n from whatsapp.messages where user_id = ${u.userId}`)[0]?.n === 2;
+  }, 'the customer line stored');
+  const incoming = (await sql<{ id: string }[]>`select id from whatsapp.messages where user_id = ${u.userId} and direction = 'incoming'`)[0]!.id;
+  const read = await u.call('GET', `/whatsapp/messages/by-id?ids=${incoming},${first.body.id as string},${randomUUID()}`);
+  t.equal(read.status, 200);
+  t.match(read.body.data, [
+    { id: first.body.id, type: 'outgoing', message: 'Abrimos a las 9.', chatId: ANA_PN },
+    { id: incoming, type: 'incoming', message: 'Gracias', origin: 'contact' },
+  ], 'in storage order; an unknown id is left out');
+  t.equal(read.body.data?.length, 2);
+  t.match((await u.call('GET', '/whatsapp/conversations')).body.data, [{ unread: 1 }], 'reading by id marks nothing read');
+  const stranger = user(h.app);
+  t.same((await stranger.call('GET', `/whatsapp/messages/by-id?ids=${incoming}`)).body, { data: [] }, "another user's message is not found");
+  const wrong = await u.call('GET', '/whatsapp/messages/by-id?ids=1,2');
+  t.equal(wrong.status, 400);
+  t.equal(wrong.body.message, 'Identificador inválido');
 });
 
 t.test('never linked: 409', async (t) => {

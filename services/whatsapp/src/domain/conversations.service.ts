@@ -1,4 +1,4 @@
-import type { ConversationList, ConversationsQuery, MessageList, MessagesQuery, WhatsAppStats } from '@asistente/contracts';
+import type { ConversationList, ConversationsQuery, MessageList, MessagesById, MessagesByIdQuery, MessagesQuery, WhatsAppStats } from '@asistente/contracts';
 import { CoalescedRead } from '@asistente/kit';
 import { toMessage } from './message-view.js';
 import type { AccountsRepository } from './accounts.repository.js';
@@ -45,6 +45,12 @@ export class ConversationsService {
     }
     const { rows, total } = await this.messages.messages(userId, chatId, query.limit, (query.page - 1) * query.limit);
     return { data: rows.map(toMessage), pagination: { total, page: query.page, limit: query.limit } };
+  }
+
+  /** The messages the events named, for the assistant to read a customer's burst (no chat is marked read). */
+  async byId(userId: string, query: MessagesByIdQuery): Promise<MessagesById> {
+    const ids = [...new Set(query.ids.toLowerCase().split(','))];
+    return { data: (await this.messages.findMessages(userId, ids)).map(toMessage) };
   }
 
   private async chatOfPhone(userId: string, phone: string) {

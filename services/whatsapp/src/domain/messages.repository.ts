@@ -47,6 +47,8 @@ export interface NewMessage {
   sentAt: Date;
   status: MessageStatus;
   autoReplyId?: string | null;
+  /** The id the caller gave a send (`clientMessageId`): unique per account. */
+  clientId?: string | null;
 }
 
 const CHAT_COLUMNS = ['id', 'jid', 'lid', 'name', 'phone', 'is_group', 'last_at', 'last_text', 'last_direction', 'unread'];
@@ -177,9 +179,9 @@ export class MessagesRepository {
   async insertMessage(tx: Db, userId: string, m: NewMessage): Promise<MessageRow | undefined> {
     const [row] = await tx<MessageRow[]>`
       insert into whatsapp.messages
-        (user_id, chat_id, wa_id, direction, origin, from_jid, to_jid, body, media, sent_at, status, auto_reply_id)
+        (user_id, chat_id, wa_id, direction, origin, from_jid, to_jid, body, media, sent_at, status, auto_reply_id, client_id)
       values (${userId}, ${m.chatId}, ${m.waId}, ${m.direction}, ${m.origin}, ${m.fromJid}, ${m.toJid}, ${m.body},
-              ${m.media ? tx.json(m.media as never) : null}, ${m.sentAt}, ${m.status}, ${m.autoReplyId ?? null})
+              ${m.media ? tx.json(m.media as never) : null}, ${m.sentAt}, ${m.status}, ${m.autoReplyId ?? null}, ${m.clientId ?? null})
       on conflict (user_id, wa_id) do nothing
       returning *`;
     return row;
@@ -263,6 +265,21 @@ export class MessagesRepository {
       select m.*, c.jid as chat_jid from whatsapp.messages m join whatsapp.chats c on c.id = m.chat_id
       where m.user_id = ${userId} and m.id = ${id}`;
     return row;
+  }
+
+  /** The send a caller already asked under this id of its own, if any. */
+  async findByClientId(tx: Db, userId: string, clientId: string): Promise<(MessageRow & { chatJid: string }) | undefined> {
+    const [row] = await tx<(MessageRow & { chatJid: string })[]>`
+      select m.*, c.jid as chat_jid from whatsapp.messages m join whatsapp.chats c on c.id = m.chat_id
+      where m.user_id = ${userId} and m.client_id = ${clientId}`;
+    return row;
+  }
+
+  /** These of the user's messages, in storage order; ids of other users or unknown ones are not there. */
+  async findMessages(userId: string, ids: string[]): Promise<(MessageRow & { chatJid: string })[]> {
+    return this.sql<(MessageRow & { chatJid: string })[]>`
+      select m.*, c.jid as chat_jid from whatsapp.messages m join whatsapp.chats c on c.id = m.chat_id
+      where m.user_id = ${userId} and m.id in ${this.sql(ids)} order by m.seq`;
   }
 
   /** The next message to deliver: the oldest pending one (delivery is strictly in the order they were stored). */

@@ -55,7 +55,10 @@ export class OutboundService {
     if (!account?.linked) throw conflict(NOT_CONNECTED, 'WHATSAPP_NOT_CONNECTED');
     const jid = body.jid ? this.checkJid(body.jid) : await this.resolvePhone(userId, body.phoneNumber!, account.region, lookup);
     const row = await this.sql.begin(async (tx) => {
+      // ensureChat locks the chat's row: two sends under one client id (two replicas retrying) queue one message.
       const chat = await this.messages.ensureChat(tx, userId, [jid], null, jid.endsWith('@g.us'));
+      const earlier = body.clientMessageId ? await this.messages.findByClientId(tx, userId, body.clientMessageId) : undefined;
+      if (earlier) return earlier;
       const inserted = await this.messages.insertMessage(tx, userId, {
         chatId: chat.id,
         waId: this.newMessageId(),
@@ -67,6 +70,7 @@ export class OutboundService {
         media: null,
         sentAt: new Date(),
         status: 'pending',
+        clientId: body.clientMessageId ?? null,
       });
       await this.messages.touchChat(tx, chat.id, inserted!, false);
       return { ...inserted!, chatJid: chat.jid };
