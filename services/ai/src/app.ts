@@ -1,12 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { OPENAI_DEFAULTS, OpenAiLanguageModel, type LanguageModel } from './adapters/openai.js';
 import { AUTO_REPLY_CONSUMER, AutoReplyConsumer } from './consumers/auto-reply.consumer.js';
-import { TimeoutQuietTimer, type QuietTimer } from './consumers/quiet-timer.js';
+import { PollingBurstClock, type BurstClock } from './consumers/burst-clock.js';
+import { BurstAnswerer } from './consumers/burst-answer.js';
+import { BurstScheduler } from './consumers/burst-scheduler.js';
 import { AssistantConfigRepository } from './domain/assistant-config.repository.js';
 import { AssistantConfigService } from './domain/assistant-config.service.js';
 import { AssistantRunService } from './domain/assistant-run.service.js';
 import { ChatStateService } from './domain/chat-state.service.js';
 import { ChatStatesRepository } from './domain/chat-states.repository.js';
+import { ChatBurstsRepository } from './domain/chat-bursts.repository.js';
 import { CustomerBookingsRepository } from './domain/customer-bookings.repository.js';
 import { ProviderKeysRepository } from './domain/provider-keys.repository.js';
 import { ProviderKeysService } from './domain/provider-keys.service.js';
@@ -20,12 +25,23 @@ import { usageRoutes } from './routes/usage.js';
 export interface AiServiceOptions {
   /** The model behind the runs; the OpenAI SDK at OPENAI_BASE_URL by default. */
   model?: LanguageModel;
-  /** The burst debounce of automatic answers; AUTO_REPLY_QUIET_MS of quiet per chat by default. */
-  quietTimer?: QuietTimer;
+  /** The bursts of automatic answers (tests: a clock they drive, shorter waits, a replica name). */
+  autoReply?: Partial<AutoReplyTiming> & { clock?: BurstClock; replica?: string };
 }
 
-/** A customer's lines that arrive within this much of each other get one answer. */
-export const AUTO_REPLY_QUIET_MS = 4000;
+export interface AutoReplyTiming {
+  /** A customer's lines that arrive within this much of each other get one answer. */
+  quietMs: number;
+  /** How often a replica looks for due bursts and renews its leases; well within leaseMs. */
+  pollMs: number;
+  /**
+   * How long a claimed burst stays with its replica without renewal: a replica that dies mid-answer has its
+   * burst answered by another within quietMs + leaseMs + pollMs (≤ quiet + 10 s with the defaults).
+   */
+  leaseMs: number;
+}
+
+export const AUTO_REPLY_TIMING: AutoReplyTiming = { quietMs: 4000, pollMs: 1000, leaseMs: 8000 };
 
 /** The ai service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
 export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
@@ -41,10 +57,15 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     const bookings = new CustomerBookingsRepository(sql);
     const runner = new AssistantRunService({ sql, outbox: platform.outbox('ai'), keys, assistant, runs, bookings, services: platform.services, model });
     const chats = new ChatStateService(new ChatStatesRepository(sql), runs, assistant);
-    const timer = options.quietTimer ?? new TimeoutQuietTimer(AUTO_REPLY_QUIET_MS);
-    const consumer = new AutoReplyConsumer({ assistant, chats, runner, services: platform.services, timer, log: platform.log });
+    const timing = { ...AUTO_REPLY_TIMING, ...options.autoReply };
+    const clock = options.autoReply?.clock ?? new PollingBurstClock(timing.pollMs);
+    const bursts = new ChatBurstsRepository(sql);
+    const answerer = new BurstAnswerer({ assistant, chats, runner, services: platform.services, log: platform.log });
+    const replica = options.autoReply?.replica ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    clock.start(new BurstScheduler({ bursts, answer: (burst) => answerer.answer(burst), replica, leaseMs: timing.leaseMs, log: platform.log }));
+    const consumer = new AutoReplyConsumer({ bursts, chats, clock, quietMs: timing.quietMs });
     await platform.bus.subscribe(AUTO_REPLY_CONSUMER, consumer.handle);
-    app.addHook('onClose', () => timer.close());
+    app.addHook('onClose', () => clock.close());
     await openAiKeyRoutes(app, { keys });
     await assistantRoutes(app, { assistant });
     await runRoutes(app, { runner });

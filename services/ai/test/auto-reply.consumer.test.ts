@@ -5,9 +5,8 @@ import { createEvent } from '@asistente/kit';
 import { buildServicesApp, createTestPlatform, signToken } from '@asistente/kit/testing';
 import { OpenAiLanguageModel } from '../src/adapters/openai.js';
 import { createAiService } from '../src/app.js';
-import { TimeoutQuietTimer } from '../src/consumers/quiet-timer.js';
 import { DEFAULT_CONFIG } from '../src/domain/assistant-config.js';
-import { ManualQuietTimer } from './fixtures/manual-quiet-timer.js';
+import { ManualBurstClock } from './fixtures/manual-burst-clock.js';
 import { memoryLogger } from './fixtures/memory-log.js';
 import { OpenAiPeer } from './fixtures/openai-peer.js';
 import { CalendarSibling, WhatsAppSibling } from './fixtures/siblings.js';
@@ -21,9 +20,9 @@ const logs = memoryLogger();
 const platform = await createTestPlatform(t, { log: logs.log });
 const whatsapp = new WhatsAppSibling();
 const calendar = new CalendarSibling();
-const timer = new ManualQuietTimer();
+const timer = new ManualBurstClock(platform.db.sql);
 const model = new OpenAiLanguageModel({ baseURL: peer.url, maxRetries: 0, timeoutMs: 2000 });
-const app = await buildServicesApp(t, [contactsService, whatsapp.plugin, calendar.plugin, createAiService({ model, quietTimer: timer })], platform);
+const app = await buildServicesApp(t, [contactsService, whatsapp.plugin, calendar.plugin, createAiService({ model, autoReply: { clock: timer } })], platform);
 
 t.beforeEach(() => peer.reset());
 
@@ -54,7 +53,7 @@ t.test('a burst of three lines gets one answer to all three, sent as the assista
   await o.customer('Hola');
   await o.customer('quería saber el precio');
   await o.customer('del pan de masa madre');
-  t.same(timer.keys(), [`${o.userId}/${o.jid}`], 'one chat waiting for quiet');
+  t.same(await timer.keys(), [`${o.userId}/${o.jid}`], 'one chat waiting for quiet');
   t.equal(peer.requests.length, 0, 'nothing asked while the customer is still writing');
   peer.reply({ text: 'Hola, el pan de masa madre cuesta 3 €.' });
   await timer.quiet();
@@ -77,7 +76,7 @@ t.test('never groups, broadcasts, status, history or messages a keyword answered
   await platform.bus.publish([
     createEvent('whatsapp.message.received', o.userId, { messageId: old.id, chatId: o.jid, live: true }, new Date(Date.now() - 86_400_000)),
   ]);
-  t.same(timer.keys(), [], 'none of them starts an answer');
+  t.same(await timer.keys(), [], 'none of them starts an answer');
 
   const off = await owner({ autoReply: false });
   await off.customer('Hola');
@@ -93,7 +92,7 @@ t.test('a redelivered event is not answered twice', async (t) => {
   await platform.bus.publish([event]);
   await timer.quiet();
   await platform.bus.publish([event]);
-  t.same(timer.keys(), [], 'the second delivery starts nothing');
+  t.same(await timer.keys(), [], 'the second delivery starts nothing');
   t.equal(o.sent().length, 1);
 });
 
@@ -101,7 +100,7 @@ t.test('the owner writing from the phone silences the chat for 30 minutes; the o
   const o = await owner();
   await o.customer('Hola');
   await platform.bus.publish([createEvent('whatsapp.message.sent', o.userId, { messageId: 'P1', chatId: o.jid, origin: 'phone' })]);
-  t.same(timer.keys(), [], 'the pending answer is dropped: the owner answered');
+  t.same(await timer.keys(), [], 'the pending answer is dropped: the owner answered');
   const state = await o.state();
   t.match(state, { paused: true, reason: 'owner_takeover' });
   const minutes = (Date.parse(state.pausedUntil!) - Date.now()) / 60_000;
@@ -244,7 +243,7 @@ t.test('canBookMeetings: free slots offered and a confirmed one booked with Goog
 });
 
 t.test('the real quiet timer answers once the chat is quiet', async (t) => {
-  const quick = await buildServicesApp(t, [whatsapp.plugin, createAiService({ model, quietTimer: new TimeoutQuietTimer(20) })], platform);
+  const quick = await buildServicesApp(t, [whatsapp.plugin, createAiService({ model, autoReply: { quietMs: 20, pollMs: 50 } })], platform);
   const { userId, authorization } = signToken(quick);
   await quick.inject({ method: 'PUT', url: '/api/ai/provider/openai/key', headers: { authorization }, payload: { apiKey: KEY } });
   await quick.inject({ method: 'PUT', url: '/api/ai/assistant', headers: { authorization }, payload: { ...DEFAULT_CONFIG, autoReply: true, internalSources: [] } });

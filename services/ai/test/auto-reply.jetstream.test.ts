@@ -4,7 +4,6 @@ import { buildServicesApp, createTestPlatform, signToken } from '@asistente/kit/
 import { OpenAiLanguageModel } from '../src/adapters/openai.js';
 import { createAiService } from '../src/app.js';
 import { AUTO_REPLY_CONSUMER } from '../src/consumers/auto-reply.consumer.js';
-import { TimeoutQuietTimer } from '../src/consumers/quiet-timer.js';
 import { DEFAULT_CONFIG } from '../src/domain/assistant-config.js';
 import { OpenAiPeer } from './fixtures/openai-peer.js';
 import { WhatsAppSibling } from './fixtures/siblings.js';
@@ -20,7 +19,7 @@ t.test(`over JetStream: a message relayed from an outbox reaches the ${AUTO_REPL
   t.equal(platform.bus.kind, 'jetstream');
   const whatsapp = new WhatsAppSibling();
   const model = new OpenAiLanguageModel({ baseURL: peer.url, maxRetries: 0, timeoutMs: 2000 });
-  const app = await buildServicesApp(t, [whatsapp.plugin, createAiService({ model, quietTimer: new TimeoutQuietTimer(20) })], platform);
+  const app = await buildServicesApp(t, [whatsapp.plugin, createAiService({ model, autoReply: { quietMs: 20, pollMs: 50 } })], platform);
   const { userId, authorization } = signToken(app);
   await app.inject({ method: 'PUT', url: '/api/ai/provider/openai/key', headers: { authorization }, payload: { apiKey: 'sk-proj-JetStreamKey0123456789abcd' } });
   await app.inject({ method: 'PUT', url: '/api/ai/assistant', headers: { authorization }, payload: { ...DEFAULT_CONFIG, autoReply: true, internalSources: [] } });

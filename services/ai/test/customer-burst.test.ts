@@ -1,27 +1,30 @@
 import t from 'tap';
-import { customerBurst } from '../src/consumers/customer-burst.js';
+import type { WhatsAppMessage } from '@asistente/contracts';
+import { customerLines } from '../src/consumers/customer-burst.js';
 
-// GET /whatsapp/messages as documented: newest first, whole-second timestamps, `type` incoming/outgoing.
+// GET /whatsapp/messages/by-id as the contract types it: whole-second timestamps, `seq` the storage order.
 const at = (s: number) => new Date(Date.UTC(2026, 10, 23, 10, 0, s)).toISOString();
-const page = {
-  data: [
-    { id: 'c3', message: 'del pan de masa madre', timestamp: at(5), type: 'incoming', origin: 'contact' },
-    { id: 'c2', message: 'quería saber el precio', timestamp: at(5), type: 'incoming', origin: 'contact' },
-    { id: 'c1', message: 'Hola', timestamp: at(4), type: 'incoming', origin: 'contact' },
-    { id: 'b1', message: '¡Gracias por tu compra!', timestamp: at(1), type: 'outgoing', origin: 'app' },
-    { id: 'c0', message: 'Pago hecho', timestamp: at(0), type: 'incoming', origin: 'contact' },
-  ],
-  pagination: { total: 5, page: 1, limit: 20 },
-};
-
-t.test('the announced ids, in the order their events arrived', async (t) => {
-  t.same(customerBurst(page, ['c1', 'c2', 'c3']), ['Hola', 'quería saber el precio', 'del pan de masa madre']);
-  t.same(customerBurst(page, ['c2']), ['quería saber el precio']);
-  t.same(customerBurst(page, ['b1']), ['Hola', 'quería saber el precio', 'del pan de masa madre'], "the business's own message is never a customer line");
+const message = (seq: number, text: string, type: WhatsAppMessage['type'], second: number): WhatsAppMessage => ({
+  id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+  chatId: '34611000001@s.whatsapp.net',
+  from: type === 'incoming' ? '34611000001@s.whatsapp.net' : 'me',
+  to: type === 'incoming' ? 'me' : '34611000001@s.whatsapp.net',
+  message: text,
+  timestamp: at(second),
+  type,
+  status: type === 'incoming' ? 'received' : 'sent',
+  origin: type === 'incoming' ? 'contact' : 'app',
+  media: null,
+  seq,
 });
 
-t.test('without matching ids: the lines after the last business message, oldest first, ties in list order', async (t) => {
-  t.same(customerBurst(page, ['desconocido']), ['Hola', 'quería saber el precio', 'del pan de masa madre']);
-  t.same(customerBurst({ data: [] }, []), []);
-  t.same(customerBurst('no es una lista', []), []);
+t.test("the customer's lines in the order WhatsApp stored them, even within one second", async (t) => {
+  const burst = [message(9, 'del pan de masa madre', 'incoming', 5), message(7, 'Hola', 'incoming', 5), message(8, 'quería saber el precio', 'incoming', 5)];
+  t.same(customerLines(burst), ['Hola', 'quería saber el precio', 'del pan de masa madre']);
+});
+
+t.test("the business's own messages and lines without text are never customer lines", async (t) => {
+  const burst = [message(1, 'Pago hecho', 'incoming', 0), message(2, '¡Gracias por tu compra!', 'outgoing', 1), message(3, '  ', 'incoming', 2)];
+  t.same(customerLines(burst), ['Pago hecho']);
+  t.same(customerLines([]), []);
 });

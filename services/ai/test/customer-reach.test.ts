@@ -7,7 +7,7 @@ import { OpenAiLanguageModel } from '../src/adapters/openai.js';
 import { createAiService } from '../src/app.js';
 import { DEFAULT_CONFIG } from '../src/domain/assistant-config.js';
 import { CustomerBookingsRepository } from '../src/domain/customer-bookings.repository.js';
-import { ManualQuietTimer } from './fixtures/manual-quiet-timer.js';
+import { ManualBurstClock } from './fixtures/manual-burst-clock.js';
 import { OpenAiPeer, type PeerReply, type RecordedRequest } from './fixtures/openai-peer.js';
 import { CalendarSibling, EmailSibling, WhatsAppSibling } from './fixtures/siblings.js';
 
@@ -29,9 +29,9 @@ const platform = await createTestPlatform(t);
 const whatsapp = new WhatsAppSibling();
 const email = new EmailSibling();
 const calendar = new CalendarSibling();
-const timer = new ManualQuietTimer();
+const timer = new ManualBurstClock(platform.db.sql);
 const model = new OpenAiLanguageModel({ baseURL: peer.url, maxRetries: 0, timeoutMs: 5000 });
-const app = await buildServicesApp(t, [contactsService, whatsapp.plugin, email.plugin, calendar.plugin, createAiService({ model, quietTimer: timer })], platform);
+const app = await buildServicesApp(t, [contactsService, whatsapp.plugin, email.plugin, calendar.plugin, createAiService({ model, autoReply: { clock: timer } })], platform);
 
 const { userId, authorization } = signToken(app);
 const call = <T>(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>

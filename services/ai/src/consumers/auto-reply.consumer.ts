@@ -1,24 +1,18 @@
-import type { Logger, ServiceClient } from '@asistente/kit';
-import { AppError } from '@asistente/kit';
-import type { AssistantConfigService } from '../domain/assistant-config.service.js';
-import type { AssistantRunService } from '../domain/assistant-run.service.js';
 import type { ChatStateService } from '../domain/chat-state.service.js';
-import { asksForHuman } from '../domain/prompt.js';
-import { customerBurst } from './customer-burst.js';
-import type { QuietTimer } from './quiet-timer.js';
+import type { ChatBurstsRepository } from '../domain/chat-bursts.repository.js';
+import type { BurstClock } from './burst-clock.js';
 
 /** Name of the durable JetStream consumer of automatic answers (shared by every ai replica). */
 export const AUTO_REPLY_CONSUMER = 'ai-auto-reply';
 
-/** How many recent messages of a chat are read to find the customer's burst. */
-const RECENT_MESSAGES = 20;
 /**
  * An event older than this is not answered: a new durable consumer starts from the beginning of the
  * stream, and a service back from an outage must not answer yesterday's messages.
  */
 export const MAX_EVENT_AGE_MS = 5 * 60_000;
-/** Message ids remembered so a redelivered event (JetStream after a lost ack) is not answered twice. */
-const SEEN_LIMIT = 10_000;
+
+/** The ids of `whatsapp.messages` (what the WhatsApp service announces and answers by id). */
+const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface IncomingEvent {
   type?: unknown;
@@ -33,25 +27,19 @@ export function isPrivateChat(jid: string): boolean {
 }
 
 /**
- * Automatic WhatsApp answers. A message that arrived live (not history), in a private chat, that no keyword
- * rule answered, starts or extends its chat's burst; once the chat has been quiet for a moment the burst
- * gets one answer, if the assistant is switched on and the chat is neither paused nor over a cap. The
- * owner writing from the phone pauses the chat for 30 minutes; a customer asking for a person gets the
- * hand-off phrase and the chat pauses until the owner resumes it.
+ * The event side of automatic WhatsApp answers. A message that arrived live (not history), in a private chat,
+ * that no keyword rule answered, joins its chat's burst in PostgreSQL (once, however often its event is
+ * delivered and to whichever replica); the burst is answered once the chat has been quiet for `quietMs`
+ * (BurstScheduler, BurstAnswerer). The owner writing from the phone drops the waiting burst and pauses the
+ * chat for 30 minutes.
  */
 export class AutoReplyConsumer {
-  /** The message ids of each waiting burst, in arrival order, by `userId/chatId`. */
-  private readonly bursts = new Map<string, string[]>();
-  private readonly seen = new Set<string>();
-
   constructor(
     private readonly deps: {
-      assistant: AssistantConfigService;
+      bursts: ChatBurstsRepository;
       chats: ChatStateService;
-      runner: AssistantRunService;
-      services: Pick<ServiceClient, 'request'>;
-      timer: QuietTimer;
-      log: Logger;
+      clock: BurstClock;
+      quietMs: number;
     },
   ) {}
 
@@ -60,20 +48,12 @@ export class AutoReplyConsumer {
       const event = raw as IncomingEvent;
       const chatId = event.data?.chatId;
       if (typeof event.userId !== 'string' || typeof chatId !== 'string') continue;
-      const key = `${event.userId}/${chatId}`;
       if (event.type === 'whatsapp.message.sent' && event.data?.origin === 'phone') {
-        this.deps.timer.cancel(key);
-        this.bursts.delete(key);
+        await this.deps.bursts.dropOpen(event.userId, chatId);
         await this.deps.chats.ownerTookOver(event.userId, chatId);
-      } else if (event.type === 'whatsapp.message.received' && this.answerable(event, chatId) && this.firstDelivery(event)) {
-        const userId = event.userId;
-        const ids = this.bursts.get(key) ?? [];
-        ids.push(event.data!.messageId as string);
-        this.bursts.set(key, ids);
-        this.deps.timer.schedule(key, () => {
-          this.bursts.delete(key);
-          return this.answer(userId, chatId, ids);
-        });
+      } else if (event.type === 'whatsapp.message.received' && this.answerable(event, chatId)) {
+        const added = await this.deps.bursts.add(event.userId, chatId, event.data!.messageId as string, this.deps.quietMs);
+        if (added) this.deps.clock.wakeIn(this.deps.quietMs);
       }
     }
   };
@@ -86,59 +66,9 @@ export class AutoReplyConsumer {
       data.isGroup !== true &&
       data.keywordAnswered !== true &&
       typeof data.messageId === 'string' &&
+      MESSAGE_ID.test(data.messageId) &&
       isPrivateChat(chatId) &&
       age <= MAX_EVENT_AGE_MS
     );
-  }
-
-  /** False for a message this process already took (a redelivery); the oldest ids are forgotten first. */
-  private firstDelivery(event: IncomingEvent): boolean {
-    const id = `${event.userId as string}/${event.data!.messageId as string}`;
-    if (this.seen.has(id)) return false;
-    this.seen.add(id);
-    if (this.seen.size > SEEN_LIMIT) this.seen.delete(this.seen.values().next().value!);
-    return true;
-  }
-
-  /** One answer to the chat's burst; failures are logged (never with the key) and the chat waits for the next message. */
-  private async answer(userId: string, jid: string, ids: string[]): Promise<void> {
-    try {
-      const config = await this.deps.assistant.get(userId);
-      if (!config.autoReply) return;
-      const state = await this.deps.chats.state(userId, jid);
-      if (state.paused) {
-        this.deps.log.info({ userId, reason: state.reason }, 'automatic answer withheld');
-        return;
-      }
-      const recent = await this.deps.services.request('whatsapp', userId, '/whatsapp/messages', { query: { jid, limit: RECENT_MESSAGES } });
-      const lines = customerBurst(recent, ids);
-      if (lines.length === 0) return;
-      if (asksForHuman(lines)) return await this.handOff(userId, jid, config.handoffPhrase);
-      const outcome = await this.deps.runner.answerChat(userId, config, { jid, customerLines: lines });
-      if (outcome.handoff) return await this.handOff(userId, jid, config.handoffPhrase);
-      if (outcome.answer === '') return;
-      // The owner may have taken over (or paused the chat) while the model was answering.
-      if (await this.deps.chats.silenced(userId, jid)) {
-        this.deps.log.info({ userId }, 'automatic answer dropped: the chat was paused meanwhile');
-        return;
-      }
-      await this.send(userId, jid, outcome.answer);
-    } catch (error) {
-      // AppError messages are the Spanish sentences of the API (no secrets); anything else by name only.
-      const reason = error instanceof AppError ? error.code : error instanceof Error ? error.name : 'unknown';
-      this.deps.log.warn({ userId, reason }, 'automatic answer failed');
-    }
-  }
-
-  private async handOff(userId: string, jid: string, phrase: string): Promise<void> {
-    await this.deps.chats.handedOff(userId, jid);
-    await this.send(userId, jid, phrase);
-  }
-
-  private async send(userId: string, jid: string, text: string): Promise<void> {
-    await this.deps.services.request('whatsapp', userId, '/whatsapp/messages', {
-      method: 'POST',
-      body: { jid, type: 'text', text, origin: 'ai' },
-    });
   }
 }

@@ -75,11 +75,6 @@ export function saysConnected(answer: unknown, depth = 2): boolean {
   return depth > 0 && Object.values(record).some((value) => saysConnected(value, depth - 1));
 }
 
-/** Whether a WhatsApp message was written by the business (`type`/`direction` outgoing, `from: 'me'`, `fromMe`). */
-export function isFromBusiness(message: Record<string, unknown>): boolean {
-  return message.fromMe === true || message.type === 'outgoing' || message.direction === 'outgoing' || message.from === 'me';
-}
-
 /** The customer a bound tool answers for; the registry never offers those tools to an owner run. */
 export function customerOf(context: ToolContext): CustomerReach {
   if (context.reach.kind !== 'customer') throw new Error('a customer tool ran outside a customer run');

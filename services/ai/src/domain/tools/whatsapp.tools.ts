@@ -1,13 +1,9 @@
-import { integer, isFromBusiness, listOf, saysConnected, text, type ToolSource } from './tool.js';
+import type { MessageList, WhatsAppMessage } from '@asistente/contracts';
+import { integer, saysConnected, text, type ToolSource } from './tool.js';
 
-/** The fields of a message the model needs, whichever of the usual names the WhatsApp service uses. */
-export function compactMessage(raw: unknown): Record<string, unknown> {
-  const m = (raw ?? {}) as Record<string, unknown>;
-  return {
-    de: isFromBusiness(m) ? 'negocio' : 'cliente',
-    texto: String(m.text ?? m.body ?? m.message ?? m.content ?? '').slice(0, 1000),
-    fecha: m.timestamp ?? m.sentAt ?? m.createdAt ?? null,
-  };
+/** The fields of a message the model needs, from the WhatsApp contract's message. */
+export function compactMessage(m: WhatsAppMessage): Record<string, unknown> {
+  return { de: m.type === 'outgoing' ? 'negocio' : 'cliente', texto: m.message.slice(0, 1000), fecha: m.timestamp };
 }
 
 export const whatsappSource: ToolSource = {
@@ -29,8 +25,8 @@ export const whatsappSource: ToolSource = {
         const jid = text(args, 'jid', 200);
         if (!jid) return { result: { error: 'Indica el chat (jid)' }, summary: 'Pidió mensajes sin indicar el chat' };
         const limit = integer(args, 'limite', 1, 50, 20);
-        const answer = await services.request('whatsapp', userId, '/whatsapp/messages', { query: { jid, limit } });
-        const messages = listOf(answer, 'messages').map(compactMessage);
+        const answer = await services.request<MessageList>('whatsapp', userId, '/whatsapp/messages', { query: { jid, limit } });
+        const messages = answer.data.map(compactMessage);
         return { result: { mensajes: messages }, summary: `Leyó ${messages.length} mensajes de WhatsApp del chat ${jid.split('@')[0]}` };
       },
     },

@@ -1,5 +1,6 @@
+import type { MessageList } from '@asistente/contracts';
 import { compactMessage, whatsappSource } from '../whatsapp.tools.js';
-import { customerOf, integer, listOf, type ToolSource } from '../tool.js';
+import { customerOf, integer, type ToolSource } from '../tool.js';
 
 /** This chat's history only: the chat comes from the run, never from an argument. */
 export const customerChatSource: ToolSource = {
@@ -13,8 +14,8 @@ export const customerChatSource: ToolSource = {
       run: async (context, args) => {
         const { jid } = customerOf(context);
         const limit = integer(args, 'limite', 1, 50, 20);
-        const answer = await context.services.request('whatsapp', context.userId, '/whatsapp/messages', { query: { jid, limit } });
-        const messages = listOf(answer, 'messages').map(compactMessage);
+        const answer = await context.services.request<MessageList>('whatsapp', context.userId, '/whatsapp/messages', { query: { jid, limit } });
+        const messages = answer.data.map(compactMessage);
         return { result: { mensajes: messages }, summary: `Leyó ${messages.length} mensajes de este chat` };
       },
     },

@@ -1,0 +1,74 @@
+import type { MessagesById } from '@asistente/contracts';
+import type { Logger, ServiceClient } from '@asistente/kit';
+import { AppError } from '@asistente/kit';
+import type { AssistantConfigService } from '../domain/assistant-config.service.js';
+import type { AssistantRunService } from '../domain/assistant-run.service.js';
+import type { ClaimedBurst } from '../domain/chat-bursts.repository.js';
+import type { ChatStateService } from '../domain/chat-state.service.js';
+import { asksForHuman } from '../domain/prompt.js';
+import { customerLines } from './customer-burst.js';
+
+export interface BurstAnswerDeps {
+  assistant: AssistantConfigService;
+  chats: ChatStateService;
+  runner: AssistantRunService;
+  services: Pick<ServiceClient, 'request'>;
+  log: Logger;
+}
+
+/**
+ * One answer to a claimed burst, if the assistant is switched on and the chat is neither paused nor over a
+ * cap; a customer asking for a person gets the hand-off phrase and the chat pauses until the owner resumes it.
+ * Failures are logged (never with the key) and the chat waits for the next message.
+ */
+export class BurstAnswerer {
+  constructor(private readonly deps: BurstAnswerDeps) {}
+
+  async answer(burst: ClaimedBurst): Promise<void> {
+    const { userId, chatId: jid } = burst;
+    try {
+      const config = await this.deps.assistant.get(userId);
+      if (!config.autoReply) return;
+      const state = await this.deps.chats.state(userId, jid);
+      if (state.paused) {
+        this.deps.log.info({ userId, reason: state.reason }, 'automatic answer withheld');
+        return;
+      }
+      const found = await this.deps.services.request<MessagesById>('whatsapp', userId, '/whatsapp/messages/by-id', {
+        query: { ids: burst.messageIds.join(',') },
+      });
+      const lines = customerLines(found.data);
+      if (lines.length === 0) return;
+      if (asksForHuman(lines)) return await this.handOff(burst, config.handoffPhrase);
+      const outcome = await this.deps.runner.answerChat(userId, config, { jid, customerLines: lines });
+      if (outcome.handoff) return await this.handOff(burst, config.handoffPhrase);
+      if (outcome.answer === '') return;
+      // The owner may have taken over (or paused the chat) while the model was answering.
+      if (await this.deps.chats.silenced(userId, jid)) {
+        this.deps.log.info({ userId }, 'automatic answer dropped: the chat was paused meanwhile');
+        return;
+      }
+      await this.send(burst, outcome.answer);
+    } catch (error) {
+      // AppError messages are the Spanish sentences of the API (no secrets); anything else by name only.
+      const reason = error instanceof AppError ? error.code : error instanceof Error ? error.name : 'unknown';
+      this.deps.log.warn({ userId, reason }, 'automatic answer failed');
+    }
+  }
+
+  private async handOff(burst: ClaimedBurst, phrase: string): Promise<void> {
+    await this.deps.chats.handedOff(burst.userId, burst.chatId);
+    await this.send(burst, phrase);
+  }
+
+  /**
+   * The burst's id is the send's client id: a replica answering the burst again (the first one died after asking
+   * WhatsApp to send, before the burst was marked done) gets the message already queued, never a second one.
+   */
+  private async send(burst: ClaimedBurst, text: string): Promise<void> {
+    await this.deps.services.request('whatsapp', burst.userId, '/whatsapp/messages', {
+      method: 'POST',
+      body: { jid: burst.chatId, type: 'text', text, origin: 'ai', clientMessageId: burst.id },
+    });
+  }
+}
