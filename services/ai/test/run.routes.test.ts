@@ -18,8 +18,9 @@ const logs = memoryLogger();
 const platform = await createTestPlatform(t, { log: logs.log, config: { OPENAI_BASE_URL: peer.url } });
 const whatsapp = new WhatsAppSibling();
 const email = new EmailSibling();
-// Generous per attempt (a loaded machine must not turn a prompt answer into a timeout); the slow case waits longer.
-const model = new OpenAiLanguageModel({ baseURL: peer.url, maxRetries: 0, timeoutMs: 1500 });
+// Generous per attempt (a loaded machine must not turn a prompt answer into a timeout); the slow case is held
+// open by the peer until the run has answered, so it times out whatever the machine's speed.
+const model = new OpenAiLanguageModel({ baseURL: peer.url, maxRetries: 0, timeoutMs: 4000 });
 const app = await buildServicesApp(t, [contactsService, whatsapp.plugin, email.plugin, createAiService({ model })], platform);
 
 const events: DomainEvent[] = [];
@@ -143,12 +144,14 @@ t.test('a tool call is answered from the user own data, never another user', asy
 
 t.test('OpenAI errors become Spanish answers the owner can act on; never a 500', async (t) => {
   const u = await user({ internalSources: [] });
+  let release = () => {};
+  const held = { promise: new Promise<void>((resolve) => (release = resolve)), release: () => release() };
   const cases = [
     { reply: { status: 429, retryAfterMs: 1 }, status: 503, code: 'OPENAI_RATE_LIMITED' },
     { reply: { status: 429, code: 'insufficient_quota' }, status: 409, code: 'OPENAI_QUOTA' },
     { reply: { status: 500 }, status: 502, code: 'OPENAI_UNAVAILABLE' },
     { reply: { status: 400, message: 'bad model' }, status: 502, code: 'OPENAI_REJECTED' },
-    { reply: { delayMs: 5000, then: { text: 'tarde' } }, status: 504, code: 'OPENAI_TIMEOUT' },
+    { reply: { until: held.promise, then: { text: 'tarde' } }, status: 504, code: 'OPENAI_TIMEOUT' },
   ];
   for (const c of cases) {
     peer.reply(c.reply);
@@ -157,6 +160,7 @@ t.test('OpenAI errors become Spanish answers the owner can act on; never a 500',
     t.equal(answer.body.code, c.code);
     t.match(answer.body.message, /OpenAI/);
   }
+  held.release();
 });
 
 t.test('a key OpenAI rejects shows as invalid until a run succeeds again', async (t) => {
