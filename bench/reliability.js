@@ -1,7 +1,8 @@
 // `npm run reliability` (after the build): the standing suite in full, then the figures of issues 16,
-// 17 and 21 as one table. Runs
+// 17, 21 and 22 as one table. Runs
 //   1. the suite's tap files with RELIABILITY_FULL=1 (400 fuzz cases per route), their TAP kept in
-//      bench/out/reliability.tap, the cross-tenant attempts and fuzz cases read from it;
+//      bench/out/reliability.tap, the cross-tenant attempts, fuzz cases and the `# replicas faults: …`
+//      figures of two replicas of everything (issue 22) read from it;
 //   2. issue 21's trust-boundary tests, embedded and on PostgreSQL + JetStream, their figures read from
 //      the `# trust …` comments they print (bench/lib/trust-figures.js);
 //   3. attacks on the embedded app as `npm start` runs it (default limits, TRUST_PROXY unset):
@@ -35,6 +36,7 @@ const SUITE = [
   'gateway/test/faults-database.test.ts',
   'gateway/test/faults-import.test.ts',
   'gateway/test/faults-replicas.test.ts',
+  'gateway/test/faults-two-of-everything.test.ts',
   'packages/kit/test/jetstream-recovery.test.ts',
   'packages/kit/test/boot-guards.test.ts',
   'packages/kit/test/statement-timeout.test.ts',
@@ -89,6 +91,17 @@ async function suite() {
   figure('16', 'cross-tenant matrix (route x id slot, another user ids)', attempts?.[1] ?? '?', attempts ? `${attempts[2]} routes, ${attempts[3]} victim ids, see TAP for 0 leaks` : 'not found', code === 0 && attempts !== null);
   figure('16', 'schema-driven fuzzing, 400 hostile cases per route', fuzz?.[1] ?? '?', fuzz ? `${fuzz[2]} routes, ${fuzz[3]} answers >= 500 or off-shape` : 'not found', code === 0 && fuzz?.[3] === '0');
   figure('16', 'standing suite assertions', total?.[1] ?? '?', `${total?.[2] ?? '?'} pass, ${total?.[3] ?? 0} fail`, code === 0);
+  // Issue 22: two replicas of every service under load, faults in turn (runs with DATABASE_URL and NATS_URL).
+  const replicas = /# replicas faults: (\d+) replicas of (\d+) services, (\d+) kills, (\d+) writes, (\d+) lost, (\d+) duplicated, \/ready false (\d+) times/.exec(tap);
+  figure(
+    '22',
+    'two replicas of everything: one of each SIGKILLed, NATS down 10 s, connections cut',
+    replicas?.[4] ?? '?',
+    replicas
+      ? `${replicas[1]} x ${replicas[2]} services, ${replicas[3]} kills, ${replicas[5]} lost, ${replicas[6]} duplicated, /ready false ${replicas[7]} times`
+      : 'not found (needs DATABASE_URL and NATS_URL)',
+    code === 0 && replicas?.[5] === '0' && replicas[6] === '0' && replicas[7] === '0',
+  );
 }
 
 /** The embedded app as `npm start` runs it, with the JWT secret known here (to forge an unknown user's token). */
@@ -101,7 +114,7 @@ async function trust() {
   for (const topology of topologies) {
     const tapFile = root(`bench/out/trust-${topology.name === 'embedded' ? 'embedded' : 'distributed'}.tap`);
     console.log(`trust-boundary tests, ${topology.name} (${TRUST_SUITE.length} files): TAP in ${path.relative(process.cwd(), tapFile)}`);
-    const env = { ...process.env, ...topology.env };
+    const env = { ...process.env, RELIABILITY_FULL: '1', ...topology.env };
     for (const [key, value] of Object.entries(topology.env)) if (value === '') delete env[key];
     const code = await run('npx', ['tap', '--timeout=3600', '-R', 'tap', ...TRUST_SUITE], { env, file: tapFile });
     const { readFileSync } = await import('node:fs');

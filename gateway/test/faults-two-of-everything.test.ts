@@ -1,0 +1,280 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import t from 'tap';
+import { generateKey } from '@asistente/kit';
+import { ROUTES } from '../src/routing-table.js';
+import { DATABASE_URL, NATS_URL, OwnNats, freePort, kill, migrateDatabase, root, startNode, userWithToken, waitFor, waitReady, type Proc } from './faults/support.js';
+
+/**
+ * Two replicas of every service behind the gateway, under a steady mix of writes: contacts created,
+ * WhatsApp sends, incoming WhatsApp messages answered by a keyword rule (through the fake phone each
+ * whatsapp process loads), every event counted by analytics. One replica of each service is SIGKILLed in
+ * turn, then NATS is down for 10 s (a nats-server of the test's own), then every database connection is
+ * terminated once. Nothing written is lost or applied twice, and the gateway stays ready while one replica
+ * of each service lives. Mails and AI answers are not driven here (see the report of issue 22).
+ */
+const SKIP =
+  !DATABASE_URL || !NATS_URL
+    ? 'DATABASE_URL and NATS_URL are not set: runs two replicas of every service as processes on PostgreSQL and NATS (CI second pass)'
+    : !OwnNats.available()
+      ? 'no /usr/sbin/nats-server here (the test kills a NATS of its own)'
+      : false;
+const REPLICAS = 2;
+const NATS_DOWN_MS = 10_000;
+const KEYWORD = 'horario';
+const ANSWER = 'Abrimos de 9 a 18 h';
+
+interface Replica {
+  service: string;
+  proc: Proc;
+  port: number;
+  url: string;
+  /** The fake phone's control port (whatsapp only). */
+  control?: string;
+}
+
+t.test('two replicas of everything under load: one of each killed, NATS down, connections cut; 0 lost, 0 duplicated', { skip: SKIP, timeout: 400_000 }, async (t) => {
+  const nats = await OwnNats.start(t);
+  const dir = mkdtempSync(path.join(tmpdir(), 'two-of-everything-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const phoneLog = path.join(dir, 'phone.jsonl');
+  const { createTestDatabase } = await import('@asistente/kit/testing');
+  const database = await createTestDatabase();
+  t.teardown(() => database.drop());
+  await migrateDatabase(t, database.url!);
+  const suffix = randomBytes(4).toString('hex');
+  const secret = randomBytes(32).toString('hex');
+  const common = {
+    DATABASE_URL: database.url!,
+    NATS_URL: nats.url,
+    NATS_STREAM: `TWO_${suffix}`,
+    EVENTS_SUBJECT_PREFIX: `two${suffix}`,
+    JWT_SECRET: secret,
+    SECRETS_KEYS: `k1:${generateKey()}`,
+    MIGRATE_ON_START: 'false',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    // Seventeen processes on one PostgreSQL (max_connections 100 by default, shared with other tests).
+    DB_POOL_MAX: '3',
+    WHATSAPP_AUTOMATED_GAP_MS: '20',
+    WHATSAPP_TEST_SOCKET_MODULE: root('web/test/fixtures/whatsapp-fake-phone.mjs'),
+    WHATSAPP_FAKE_SENT_LOG: phoneLog,
+  };
+
+  // Every process gets every replica's URL (services call each other), so the ports come first.
+  const replicas: Replica[] = [];
+  for (const route of ROUTES) {
+    for (let i = 0; i < REPLICAS; i++) {
+      const port = await freePort();
+      const control = route.name === 'whatsapp' ? `http://127.0.0.1:${await freePort()}` : undefined;
+      replicas.push({ service: route.name, proc: undefined as unknown as Proc, port, url: `http://127.0.0.1:${port}`, ...(control ? { control } : {}) });
+    }
+  }
+  const urls = Object.fromEntries(ROUTES.map((r) => [r.urlVariable, replicas.filter((x) => x.service === r.name).map((x) => x.url).join(',')]));
+  for (const [i, replica] of replicas.entries()) {
+    const phone: Record<string, string> = replica.control ? { WHATSAPP_FAKE_CONTROL_PORT: new URL(replica.control).port } : {};
+    replica.proc = startNode(t, `${replica.service}-${(i % REPLICAS) + 1}`, `services/${replica.service}/src/server.ts`, { ...common, ...urls, ...phone, PORT: String(replica.port) });
+  }
+  const gatewayPort = await freePort();
+  const gatewayProc = startNode(t, 'gateway', 'gateway/src/main.ts', { ...common, ...urls, PORT: String(gatewayPort) });
+  const gateway = `http://127.0.0.1:${gatewayPort}`;
+  await Promise.all([...replicas.map((r) => waitReady(r.proc, r.port, 240_000)), waitReady(gatewayProc, gatewayPort, 240_000)]);
+
+  const { userId, authorization } = await userWithToken(database.url!, secret);
+  const call = (method: string, url: string, body?: object) =>
+    fetch(`${gateway}/api${url}`, { method, headers: { authorization, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) }).then(
+      async (r) => ({ status: r.status, body: await r.text() }),
+      () => ({ status: 0, body: '' }),
+    );
+  const whatsapps = replicas.filter((r) => r.service === 'whatsapp');
+  const control = (replica: Replica, what: string, body: object = {}) =>
+    fetch(`${replica.control}${what}`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.status, () => 0);
+  /** The whatsapp replica whose fake phone has a live socket: the lease owner. */
+  const owner = async () => {
+    for (const replica of whatsapps) if (replica.proc.child.exitCode === null && (await control(replica, '/message')) === 200) return replica;
+    return undefined;
+  };
+
+  // Linked once, before the load: connect (a QR), the phone scans, the owner's socket opens.
+  t.equal((await call('POST', '/whatsapp/auto-replies', { keyword: KEYWORD, response: ANSWER })).status, 201, 'a keyword rule');
+  t.equal((await call('POST', '/whatsapp/connect')).status, 200, 'connect answers with a QR');
+  await waitFor('the QR on a replica', async () => (await Promise.all(whatsapps.map((r) => control(r, '/scan')))).includes(200));
+  await waitFor('WhatsApp connected', async () => JSON.parse((await call('GET', '/whatsapp/status')).body).state === 'connected');
+
+  const sql = postgres(database.url!, { max: 1, onnotice: () => {} });
+  t.teardown(() => sql.end());
+  const count = async (query: Promise<{ n: string }[]>) => Number((await query)[0]!.n);
+
+  // The load: each writer awaits its answer before the next; a write's outcome is counted by its status.
+  let phase = 'before';
+  const tally = { contacts: 0, contactsCut: 0, sends: [] as string[], sendsCut: [] as string[], incoming: 0, failures: [] as string[] };
+  let running = true;
+  let incomingOn = true;
+  let incomingBusy = false;
+  let n = 0;
+  const writers = [
+    async () => {
+      const i = n++;
+      const res = await call('POST', '/contacts', { firstName: `Doble${i}`, lastName: 'Réplica', email: `doble${i}@ejemplo.es` });
+      if (res.status === 201) return void tally.contacts++;
+      tally.contactsCut++;
+      tally.failures.push(`${phase} POST /contacts ${res.status}`);
+    },
+    async () => {
+      const text = `Envío ${n++}`;
+      const res = await call('POST', '/whatsapp/messages', { jid: '34611222333@s.whatsapp.net', type: 'text', text });
+      if (res.status === 201) return void tally.sends.push(text);
+      tally.sendsCut.push(text);
+      tally.failures.push(`${phase} POST /whatsapp/messages ${res.status}`);
+    },
+    async () => {
+      if (!incomingOn) return void (await new Promise((resolve) => setTimeout(resolve, 50)));
+      incomingBusy = true;
+      const at = await owner();
+      const from = `3460${String(100_000 + n++).padStart(7, '0')}@s.whatsapp.net`;
+      if (at && (await control(at, '/message', { from, text: `¿Qué ${KEYWORD} tenéis?`, name: 'Cliente' })) === 200) tally.incoming++;
+      incomingBusy = false;
+    },
+  ];
+  const loops = writers.map(async (write) => {
+    while (running) await write();
+  });
+  t.teardown(async () => {
+    running = false;
+    await Promise.all(loops);
+  });
+
+  // /ready polled throughout; a false while one replica of each service lives is a failure.
+  const notReady: Record<string, number> = {};
+  const polling = (async () => {
+    while (running) {
+      const ok = await fetch(`${gateway}/ready`).then((r) => (void r.body?.cancel(), r.ok), () => false);
+      if (!ok) notReady[phase] = (notReady[phase] ?? 0) + 1;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+
+  const storedIncoming = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and direction = 'incoming'`);
+  const writesSince = async (what: string, min = 20) => {
+    const from = tally.contacts + tally.sends.length;
+    await waitFor(what, () => tally.contacts + tally.sends.length >= from + min, 120_000);
+  };
+  await writesSince('writes under way', 40);
+
+  // 1. One replica of each service SIGKILLed in turn (analytics first: its unacknowledged batch comes back
+  //    to the other replica after ack_wait, 30 s, while the rest runs). WhatsApp: the socket's owner; no
+  //    message is given to its phone meanwhile (a real phone would send again what was never acknowledged).
+  phase = 'kills';
+  let kills = 0;
+  for (const service of ['analytics', ...ROUTES.map((r) => r.name).filter((s) => s !== 'analytics')]) {
+    let victim = replicas.find((r) => r.service === service)!;
+    if (service === 'whatsapp') {
+      incomingOn = false;
+      await waitFor('the message being given to the phone given', () => !incomingBusy);
+      const sentToPhone = tally.incoming;
+      await waitFor('incoming messages stored', async () => (await storedIncoming()) >= sentToPhone);
+      victim = (await owner())!;
+    }
+    await kill(victim.proc);
+    kills++;
+    if (service === 'whatsapp') {
+      // The lease runs out (20 s) and the surviving replica takes the socket over.
+      await waitFor('the other replica holding the socket', async () => (await owner()) !== undefined, 60_000);
+      incomingOn = true;
+    }
+    await writesSince(`writes after killing a ${service} replica`);
+  }
+
+  // 2. NATS down for 10 s: writes go on, events wait in the outboxes.
+  phase = 'nats';
+  await nats.kill();
+  const downSince = Date.now();
+  await waitFor('NATS down for 10 s while writes go on', () => Date.now() - downSince >= NATS_DOWN_MS, 30_000);
+  await nats.restart();
+  await writesSince('writes after NATS is back');
+
+  // 3. Every database connection of the test's database terminated once.
+  phase = 'database';
+  const admin = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
+  t.teardown(() => admin.end());
+  const databaseName = new URL(database.url!).pathname.slice(1);
+  const pids = (await admin<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${databaseName} and pid <> pg_backend_pid()`).map((r) => r.pid);
+  await admin`select pg_terminate_backend(pid) from unnest(${pids}::int[]) as pid`;
+  await writesSince('writes after the connections were cut');
+
+  phase = 'after';
+  await writesSince('writes with one replica of each', 20);
+  running = false;
+  await Promise.all(loops);
+  await polling;
+
+  // Settle: what was accepted reaches the phone and analytics (after the killed analytics replica's ack_wait).
+  const contactRows = () => count(sql`select count(*) as n from contacts.contacts where user_id = ${userId}`);
+  const pendingSends = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and direction = 'outgoing' and status = 'pending'`);
+  const counted = async (metric: string) =>
+    Number((await sql<{ v: string }[]>`select coalesce(sum(value), 0) as v from analytics.totals where user_id = ${userId} and metric = ${metric}`)[0]!.v);
+  // The owner stores what its phone received one batch at a time: the last batches may still be on their way.
+  await waitFor('every incoming message stored', async () => (await storedIncoming()) >= tally.incoming, 90_000);
+  const incomingRows = await storedIncoming();
+  await waitFor('every send delivered', async () => (await pendingSends()) === 0, 90_000);
+  const sentRows = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and direction = 'outgoing' and status <> 'pending'`);
+  const answers = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and origin = 'keyword'`);
+  await waitFor('an answer for each incoming message', async () => (await answers()) >= incomingRows, 90_000);
+  await waitFor('every send delivered, answers too', async () => (await pendingSends()) === 0, 90_000);
+  const expected = { 'contacts.created': await contactRows(), 'whatsapp.sent': await sentRows(), 'whatsapp.received': incomingRows, 'whatsapp.autoreplies': await answers() };
+  await waitFor(
+    'analytics caught up',
+    async () => {
+      for (const [metric, value] of Object.entries(expected)) if ((await counted(metric)) < value) return false;
+      return true;
+    },
+    120_000,
+  );
+
+  const phone = existsSync(phoneLog)
+    ? readFileSync(phoneLog, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { jid: string; text: string; messageId: string })
+    : [];
+  const onPhone = phone.map((m) => `${m.jid} ${m.text}`);
+  // A message handed to the socket again under its own WhatsApp id (the owner killed between the send and its
+  // write) is one message to WhatsApp; two ids for one send or one chat are a duplicate the recipient sees.
+  const distinctIds = phone.filter((m, i) => phone.findIndex((other) => other.messageId === m.messageId) === i);
+  const sendTexts = distinctIds.filter((m) => m.text !== ANSWER).map((m) => m.text);
+  const resent = phone.length - distinctIds.length;
+  const answerChats = distinctIds.filter((m) => m.text === ANSWER).map((m) => m.jid);
+  const duplicatedSends = sendTexts.length - new Set(sendTexts).size;
+  const duplicatedAnswers = answerChats.length - new Set(answerChats).size;
+  const lostSends = tally.sends.filter((text) => !sendTexts.includes(text)).length;
+  const [contactsTwice] = await sql<{ n: string }[]>`select count(*) - count(distinct lower(email)) as n from contacts.contacts where user_id = ${userId}`;
+  const rows = expected['contacts.created'];
+
+  const totals = Object.fromEntries(await Promise.all(Object.keys(expected).map(async (metric) => [metric, await counted(metric)] as const)));
+  const eventsLost = Object.entries(expected).reduce((sum, [metric, value]) => sum + Math.max(0, value - totals[metric]!), 0);
+  const eventsTwice = Object.entries(expected).reduce((sum, [metric, value]) => sum + Math.max(0, totals[metric]! - value), 0);
+  const writes = tally.contacts + tally.sends.length + tally.incoming;
+  const notReadyWithReplicas = (notReady.before ?? 0) + (notReady.kills ?? 0) + (notReady.nats ?? 0) + (notReady.after ?? 0);
+
+  t.ok(rows >= tally.contacts && rows <= tally.contacts + tally.contactsCut, `every 201 contact persisted (${tally.contacts} answered, ${rows} rows)`);
+  t.equal(Number(contactsTwice!.n), 0, 'no contact written twice');
+  t.equal(lostSends, 0, `every accepted WhatsApp send reached the phone (${tally.sends.length} accepted, ${sendTexts.length} on the phone)`);
+  t.equal(duplicatedSends, 0, 'no WhatsApp send reached the phone twice');
+  t.equal(incomingRows, tally.incoming, `every incoming message stored once (${tally.incoming} given to the phone)`);
+  t.equal(answerChats.length - duplicatedAnswers, incomingRows, 'one automatic answer per incoming message');
+  t.equal(duplicatedAnswers, 0, 'no automatic answer sent twice');
+  t.same(totals, expected, 'analytics counts each write exactly once: contacts, sends, incoming messages, answers');
+  t.equal(notReadyWithReplicas, 0, `the gateway stayed ready while one replica of each service lived (${JSON.stringify(notReady)})`);
+  // A killed replica may cut the requests it had in flight (502); a pool connection terminated by the cut is
+  // found dead at its next use, however late, and that request answers 503 (told, so not lost). Nothing else.
+  const unexplained = tally.failures.filter((f) => !f.startsWith('kills') && !/ 503$/.test(f));
+  t.same(unexplained, [], `no write failed but those in flight to a killed replica or on a cut connection (${tally.failures.join('; ') || 'none'})`);
+  t.same(tally.failures.filter((f) => f.startsWith('before') || f.startsWith('nats')), [], 'none before the faults, none while NATS was down');
+
+  t.comment(
+    `replicas faults: ${REPLICAS} replicas of ${ROUTES.length} services, ${kills} kills, ${writes} writes, ${eventsLost + lostSends} lost, ${eventsTwice + duplicatedSends + duplicatedAnswers + Number(contactsTwice!.n)} duplicated, /ready false ${notReadyWithReplicas} times`,
+  );
+  t.comment(
+    `replicas faults mix: ${rows} contacts, ${tally.sends.length} WhatsApp sends, ${incomingRows} incoming answered ${answerChats.length} times, NATS down ${NATS_DOWN_MS / 1000} s, ${pids.length} connections terminated (/ready false ${notReady.database ?? 0} times during the cut), ${tally.failures.length} writes cut in flight, ${onPhone.length} messages on the phone (${resent} handed again under their own id)`,
+  );
+});
