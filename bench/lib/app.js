@@ -45,6 +45,11 @@ export function startHelloWorld() {
   return startServer('hello', root('bench/lib/hello-server.js'), {}, '/');
 }
 
+/** The list with no hop (bench/lib/floor-server.js) on `databaseUrl`, checking tokens signed with `jwtSecret`. */
+export function startFloor({ databaseUrl, jwtSecret }) {
+  return startServer('floor', root('bench/lib/floor-server.js'), { DATABASE_URL: databaseUrl, JWT_SECRET: jwtSecret }, '/');
+}
+
 /**
  * The product as `npm start` runs it (one process; PGlite in a temporary data
  * directory unless `databaseUrl`), or with `distributed` the separate

@@ -17,8 +17,11 @@ export async function measure(url, title, { connections, duration, headers = {} 
   return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-/** The runs of `measure` as a table, each beside the reference run of the same benchmark (hello world). */
-export function printLoadTable(runs, reference = runs[0]) {
+/**
+ * The runs of `measure` as a table, each beside the reference run of the same benchmark (hello world) and,
+ * when given, beside `floor` (the same answer made with no hop).
+ */
+export function printLoadTable(runs, reference = runs[0], floor = undefined) {
   printTable(
     runs.map((r) => ({
       endpoint: r.title,
@@ -26,6 +29,7 @@ export function printLoadTable(runs, reference = runs[0]) {
       'p50 ms': r.p50,
       'p99 ms': r.p99,
       'vs hello': `${(r.rps / reference.rps).toFixed(2)}x`,
+      ...(floor ? { 'vs floor': `${(r.rps / floor.rps).toFixed(2)}x` } : {}),
     })),
   );
 }

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import contactsService from '@asistente/contacts';
-import { acceptsTokenCheckedProof, TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof } from '@asistente/kit';
+import { acceptsTokenCheckedProof, TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof, TokenCheckedProofs } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
 import { buildGateway } from '../src/gateway.js';
 import { ROUTES } from '../src/routing-table.js';
@@ -32,6 +32,22 @@ t.test('a proof holds for its own token, unaltered, for two seconds', async (t) 
   for (const bad of [undefined, '', '.', 'x.y', `${until}.`, `${until}`, ['a', 'b'], 42]) {
     t.notOk(acceptsTokenCheckedProof(secret, 'token-a', bad, now), `refused: ${JSON.stringify(bad)}`);
   }
+});
+
+t.test('the gateway makes one proof per token per half its life, each holding a second at least', async (t) => {
+  const proofs = new TokenCheckedProofs(secret, 2);
+  const now = Date.now();
+  const first = proofs.for('token-a', now);
+  t.equal(proofs.for('token-a', now + TOKEN_CHECKED_TTL_MS / 2), first, 'handed on while half its life is left');
+  t.ok(acceptsTokenCheckedProof(secret, 'token-a', first, now + TOKEN_CHECKED_TTL_MS), 'and it holds a second after that');
+  const later = now + TOKEN_CHECKED_TTL_MS / 2 + 1;
+  const second = proofs.for('token-a', later);
+  t.not(second, first, 'a fresh one once less than half is left');
+  t.ok(acceptsTokenCheckedProof(secret, 'token-a', second, later + TOKEN_CHECKED_TTL_MS), 'holding its full time');
+  const other = proofs.for('token-b', now);
+  t.ok(acceptsTokenCheckedProof(secret, 'token-b', other, now), 'each token its own');
+  t.notOk(acceptsTokenCheckedProof(secret, 'token-a', other, now), 'never another token\'s');
+  t.ok(acceptsTokenCheckedProof(secret, 'token-c', proofs.for('token-c', now), now), 'a full map starts again');
 });
 
 t.test('the gateway sends its proof for a checked token and never passes on one a client sent', async (t) => {

@@ -22,7 +22,7 @@ export { ServiceClient, ServiceCallError, type ServiceName, type ServiceRequest,
 export { OAuthStateSigner, type OAuthState, type VerifiedOAuthState } from './auth/oauth-state.js';
 export { OAuthFlow, OAuthFlows, OAUTH_BROWSER_COOKIE, type OAuthStart, type OAuthFinish, type OAuthRefusal } from './auth/oauth-flow.js';
 export { redactUrl, REDACTED_QUERY_PARAMETERS } from './http/redact-url.js';
-export { TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof, acceptsTokenCheckedProof } from './auth/token-checked.js';
+export { TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof, acceptsTokenCheckedProof, TokenCheckedProofs } from './auth/token-checked.js';
 export { authPlugin, requireAuth, type AuthenticatedUser, type TokenSettings, type TokenClaims, type JWT } from './auth/plugin.js';
 export { Revocations, type SessionsEnded, type TokenIdentity } from './auth/revocations.js';
 export { createPlatform, type Platform, type PlatformOptions } from './platform.js';

@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthorized } from '../http/errors.js';
 import type { Revocations } from './revocations.js';
-import { acceptsTokenCheckedProof, TOKEN_CHECKED_HEADER, tokenCheckedProof } from './token-checked.js';
+import { acceptsTokenCheckedProof, TOKEN_CHECKED_HEADER, TokenCheckedProofs } from './token-checked.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Slack for clocks and rounding when checking a token's lifetime against the configured one. */
@@ -102,15 +103,15 @@ export const authPlugin = fp<AuthPluginOptions>(
     });
     // Made once: request.jwtVerify() merges its options and resolves the secret through a callback
     // waterfall on every request, which cost the gateway and each service more than the check itself.
-    // The cache keeps a verified token's claims (never beyond its exp); revocation is asked every time.
+    // `verifiedTokens` keeps a verified token's claims (never beyond its exp); revocation is asked every time.
     const verifyToken = createVerifier({
       key: tokens.secret,
       algorithms: ['HS256'],
       allowedIss: tokens.issuer,
       allowedAud: tokens.audience,
       requiredClaims: ['sub', 'jti', 'exp', 'iat', 'iss', 'aud'],
-      cache: VERIFIED_TOKENS_CACHED,
     });
+    const verifiedTokens = new VerifiedTokens<VerifiedClaims>(VERIFIED_TOKENS_CACHED);
     const maxLifetime = tokens.ttlSeconds + LIFETIME_SLACK_SECONDS;
     app.decorate('revocations', revocations);
     // Embedded, the gateway and the service both ask; the second check is free.
@@ -119,11 +120,14 @@ export const authPlugin = fp<AuthPluginOptions>(
       if (verified.has(request)) return;
       const token = bearerToken(request.headers.authorization);
       if (!token) throw unauthorized();
-      let claims: VerifiedClaims;
-      try {
-        claims = verifyToken(token) as VerifiedClaims;
-      } catch {
-        throw unauthorized();
+      let claims = verifiedTokens.get(token);
+      if (!claims) {
+        try {
+          claims = verifyToken(token) as VerifiedClaims;
+        } catch {
+          throw unauthorized();
+        }
+        verifiedTokens.set(token, claims);
       }
       const { sub: id, jti, exp } = claims;
       const issuedAtMs = typeof claims.ims === 'number' && Number.isFinite(claims.ims) ? claims.ims : claims.iat * 1000;
@@ -136,9 +140,10 @@ export const authPlugin = fp<AuthPluginOptions>(
       request.user = { id, jti, exp, issuedAtMs };
       verified.add(request);
     });
+    const proofs = new TokenCheckedProofs(tokens.secret, VERIFIED_TOKENS_CACHED);
     app.decorate('tokenCheckedProof', (request: Pick<FastifyRequest, 'headers'>) => {
       const token = verified.has(request) ? bearerToken(request.headers.authorization) : undefined;
-      return token ? tokenCheckedProof(tokens.secret, token) : undefined;
+      return token ? proofs.for(token) : undefined;
     });
   },
   { name: 'asistente-auth' },

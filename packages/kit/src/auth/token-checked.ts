@@ -30,3 +30,28 @@ export function acceptsTokenCheckedProof(secret: string, token: string, proof: u
   const given = Buffer.from(proof.slice(dot + 1));
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/**
+ * The gateway's proofs, one HMAC per token per half of `TOKEN_CHECKED_TTL_MS` instead of one per request:
+ * a proof made for this token is handed on while at least half its life is left. It is only ever added to
+ * a request whose token has just passed the revocation check itself, so a proof still says what it said:
+ * this token passed the check, and it holds a second at least, never longer than a fresh one.
+ */
+export class TokenCheckedProofs {
+  private readonly made = new Map<string, { until: number; proof: string }>();
+
+  constructor(
+    private readonly secret: string,
+    private readonly capacity: number,
+  ) {}
+
+  for(token: string, now = Date.now()): string {
+    const kept = this.made.get(token);
+    if (kept && kept.until - now >= TOKEN_CHECKED_TTL_MS / 2) return kept.proof;
+    const proof = tokenCheckedProof(this.secret, token, now);
+    // Full: start again (the tokens in use come back at once); a long-lived map of stale tokens helps no one.
+    if (!kept && this.made.size >= this.capacity) this.made.clear();
+    this.made.set(token, { until: now + TOKEN_CHECKED_TTL_MS, proof });
+    return proof;
+  }
+}
