@@ -124,4 +124,14 @@ await t.test(`${topology}: a replica that dies holding a burst: the other answer
   await settle([c.jid]);
 });
 
+await t.test(`${topology}: a send cut on its way to WhatsApp (a replica gone mid-request) is answered again, once`, async (t) => {
+  const c = chat();
+  whatsapp.failSends = 1;
+  await a.deliver([c.line('¿Tenéis talla M?')]);
+  await waitFor(() => c.sent()[0], 'the burst answered after its failed send', 20_000);
+  t.equal(whatsapp.requested.filter((s) => s.jid === c.jid).length, 2, 'asked twice: the cut send, then the retry once the lease ran out');
+  t.equal(c.sent().length, 1, 'the customer gets one message');
+  await settle([c.jid]);
+});
+
 t.comment(`replicas auto-replies: ${figures.bursts} bursts over 2 replicas, ${figures.answers} answers, ${figures.duplicates} duplicates, ${figures.lost} lost`);

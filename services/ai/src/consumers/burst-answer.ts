@@ -1,6 +1,6 @@
 import type { MessagesById } from '@asistente/contracts';
 import type { Logger, ServiceClient } from '@asistente/kit';
-import { AppError } from '@asistente/kit';
+import { AppError, isDatabaseUnavailable, ServiceCallError } from '@asistente/kit';
 import type { AssistantConfigService } from '../domain/assistant-config.service.js';
 import type { AssistantRunService } from '../domain/assistant-run.service.js';
 import type { ClaimedBurst } from '../domain/chat-bursts.repository.js';
@@ -17,9 +17,21 @@ export interface BurstAnswerDeps {
 }
 
 /**
+ * Thrown when a burst could not be answered for a passing reason (a sibling replica gone mid-request, the
+ * database connection cut): the burst stays claimed, so another tick answers it once its lease runs out.
+ */
+class AnswerRetriedLater extends Error {
+  constructor(readonly reason: string) {
+    super(`automatic answer retried later (${reason})`);
+    this.name = 'AnswerRetriedLater';
+  }
+}
+
+/**
  * One answer to a claimed burst, if the assistant is switched on and the chat is neither paused nor over a
  * cap; a customer asking for a person gets the hand-off phrase and the chat pauses until the owner resumes it.
- * Failures are logged (never with the key) and the chat waits for the next message.
+ * Failures are logged (never with the key); a passing one leaves the burst to be answered again (the send is
+ * idempotent), any other lets the chat wait for the next message.
  */
 export class BurstAnswerer {
   constructor(private readonly deps: BurstAnswerDeps) {}
@@ -52,6 +64,10 @@ export class BurstAnswerer {
     } catch (error) {
       // AppError messages are the Spanish sentences of the API (no secrets); anything else by name only.
       const reason = error instanceof AppError ? error.code : error instanceof Error ? error.name : 'unknown';
+      if (passing(error)) {
+        this.deps.log.warn({ userId, reason }, 'automatic answer failed; answered again once its lease runs out');
+        throw new AnswerRetriedLater(reason);
+      }
       this.deps.log.warn({ userId, reason }, 'automatic answer failed');
     }
   }
@@ -71,4 +87,9 @@ export class BurstAnswerer {
       body: { jid: burst.chatId, type: 'text', text, origin: 'ai', clientMessageId: burst.id },
     });
   }
+}
+
+/** A sibling that could not be reached or failed on its side (5xx), or the database unreachable: worth another try. */
+function passing(error: unknown): boolean {
+  return (error instanceof ServiceCallError && error.statusCode >= 500) || isDatabaseUnavailable(error);
 }
