@@ -93,12 +93,16 @@ async function suite() {
   figure('16', 'standing suite assertions', total?.[1] ?? '?', `${total?.[2] ?? '?'} pass, ${total?.[3] ?? 0} fail`, code === 0);
   // Issue 22: two replicas of every service under load, faults in turn (runs with DATABASE_URL and NATS_URL).
   const replicas = /# replicas faults: (\d+) replicas of (\d+) services, (\d+) kills, (\d+) writes, (\d+) lost, (\d+) duplicated, \/ready false (\d+) times/.exec(tap);
+  // The mix line: the automatic AI answers and the mails among those writes (counted in the lost and duplicated).
+  const ai = /# replicas faults mix: .*?(\d+) customer bursts answered by AI (\d+) times/.exec(tap);
+  const mails = /# replicas faults mix: .*?(\d+) mails sent \((\d+) answered 409 in doubt.*?(\d+) mails received/.exec(tap);
+  const mix = `${ai ? `, ${ai[1]} AI bursts answered ${ai[2]} times` : ''}${mails ? `, ${mails[1]} mails sent (${mails[2]} in doubt), ${mails[3]} received` : ''}`;
   figure(
     '22',
     'two replicas of everything: one of each SIGKILLed, NATS down 10 s, connections cut',
     replicas?.[4] ?? '?',
     replicas
-      ? `${replicas[1]} x ${replicas[2]} services, ${replicas[3]} kills, ${replicas[5]} lost, ${replicas[6]} duplicated, /ready false ${replicas[7]} times`
+      ? `${replicas[1]} x ${replicas[2]} services, ${replicas[3]} kills, ${replicas[5]} lost, ${replicas[6]} duplicated, /ready false ${replicas[7]} times${mix}`
       : 'not found (needs DATABASE_URL and NATS_URL)',
     code === 0 && replicas?.[5] === '0' && replicas[6] === '0' && replicas[7] === '0',
   );

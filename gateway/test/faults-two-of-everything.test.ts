@@ -6,26 +6,38 @@ import postgres from 'postgres';
 import t from 'tap';
 import { generateKey } from '@asistente/kit';
 import { ROUTES } from '../src/routing-table.js';
+import { AiLoad, QUIET_MS } from './faults/ai-load.js';
+import { DOVECOT, MailLoad, listedSubjects, type Call } from './faults/mail-load.js';
 import { DATABASE_URL, NATS_URL, OwnNats, freePort, kill, migrateDatabase, root, startNode, userWithToken, waitFor, waitReady, type Proc } from './faults/support.js';
 
 /**
  * Two replicas of every service behind the gateway, under a steady mix of writes: contacts created,
- * WhatsApp sends, incoming WhatsApp messages answered by a keyword rule (through the fake phone each
- * whatsapp process loads), every event counted by analytics. One replica of each service is SIGKILLed in
- * turn, then NATS is down for 10 s (a nats-server of the test's own), then every database connection is
- * terminated once. Nothing written is lost or applied twice, and the gateway stays ready while one replica
- * of each service lives. Mails and AI answers are not driven here (see the report of issue 22).
+ * WhatsApp sends, incoming WhatsApp messages answered by a keyword rule or, when none matches, by the AI
+ * assistant (an OpenAI peer in this process), mails sent with an Idempotency-Key and mails arriving in the
+ * mailbox (Dovecot and smtp-server peers), every event counted by analytics. One replica of each service is
+ * SIGKILLed in turn (the ai replica while it answers a burst, the email replica holding the mailbox's lease),
+ * then NATS is down for 10 s (a nats-server of the test's own), then every database connection is terminated
+ * once. Nothing written is lost or applied twice, and the gateway stays ready while one replica of each
+ * service lives.
  */
 const SKIP =
   !DATABASE_URL || !NATS_URL
     ? 'DATABASE_URL and NATS_URL are not set: runs two replicas of every service as processes on PostgreSQL and NATS (CI second pass)'
     : !OwnNats.available()
       ? 'no /usr/sbin/nats-server here (the test kills a NATS of its own)'
-      : false;
+      : !MailLoad.available()
+        ? `no ${DOVECOT} here (the mailbox is a Dovecot of the test's own)`
+        : false;
 const REPLICAS = 2;
 const NATS_DOWN_MS = 10_000;
 const KEYWORD = 'horario';
 const ANSWER = 'Abrimos de 9 a 18 h';
+const SEND_JID = '34611222333@s.whatsapp.net';
+/** Bursts waiting for their AI answer, and mails appended but not yet synced, at most: the load follows the service. */
+const AI_IN_FLIGHT = 3;
+const MAILS_IN_FLIGHT = 5;
+/** A killed lease holder's mailbox is resumed by the other replica within the lease (20 s) and a tick (5 s). */
+const MAIL_RESUME_MS = 30_000;
 
 interface Replica {
   service: string;
@@ -38,6 +50,8 @@ interface Replica {
 
 t.test('two replicas of everything under load: one of each killed, NATS down, connections cut; 0 lost, 0 duplicated', { skip: SKIP, timeout: 400_000 }, async (t) => {
   const nats = await OwnNats.start(t);
+  const mail = await MailLoad.start(t);
+  const ai = await AiLoad.start(t);
   const dir = mkdtempSync(path.join(tmpdir(), 'two-of-everything-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const phoneLog = path.join(dir, 'phone.jsonl');
@@ -63,6 +77,8 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
     WHATSAPP_TEST_SOCKET_MODULE: root('web/test/fixtures/whatsapp-fake-phone.mjs'),
     WHATSAPP_FAKE_SENT_LOG: phoneLog,
   };
+  // What one service alone needs: the mail peers are on loopback, the model is the peer.
+  const own: Record<string, Record<string, string>> = { email: { ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' }, ai: { OPENAI_BASE_URL: ai.peer.url } };
 
   // Every process gets every replica's URL (services call each other), so the ports come first.
   const replicas: Replica[] = [];
@@ -76,7 +92,7 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   const urls = Object.fromEntries(ROUTES.map((r) => [r.urlVariable, replicas.filter((x) => x.service === r.name).map((x) => x.url).join(',')]));
   for (const [i, replica] of replicas.entries()) {
     const phone: Record<string, string> = replica.control ? { WHATSAPP_FAKE_CONTROL_PORT: new URL(replica.control).port } : {};
-    replica.proc = startNode(t, `${replica.service}-${(i % REPLICAS) + 1}`, `services/${replica.service}/src/server.ts`, { ...common, ...urls, ...phone, PORT: String(replica.port) });
+    replica.proc = startNode(t, `${replica.service}-${(i % REPLICAS) + 1}`, `services/${replica.service}/src/server.ts`, { ...common, ...urls, ...phone, ...own[replica.service], PORT: String(replica.port) });
   }
   const gatewayPort = await freePort();
   const gatewayProc = startNode(t, 'gateway', 'gateway/src/main.ts', { ...common, ...urls, PORT: String(gatewayPort) });
@@ -84,12 +100,15 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   await Promise.all([...replicas.map((r) => waitReady(r.proc, r.port, 240_000)), waitReady(gatewayProc, gatewayPort, 240_000)]);
 
   const { userId, authorization } = await userWithToken(database.url!, secret);
-  const call = (method: string, url: string, body?: object) =>
-    fetch(`${gateway}/api${url}`, { method, headers: { authorization, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) }).then(
+  const call: Call = (method, url, body, headers = {}) =>
+    fetch(`${gateway}/api${url}`, { method, headers: { authorization, ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) }).then(
       async (r) => ({ status: r.status, body: await r.text() }),
       () => ({ status: 0, body: '' }),
     );
   const whatsapps = replicas.filter((r) => r.service === 'whatsapp');
+  const live = (service: string) => replicas.filter((r) => r.service === service && r.proc.child.exitCode === null && r.proc.child.signalCode === null);
+  /** The live replica of `service` whose process id is in `holder` (leases name `<host>:<pid>:<random>`). */
+  const holding = (service: string, holder: string | null | undefined) => live(service).find((r) => holder?.split(':')[1] === String(r.proc.child.pid));
   const control = (replica: Replica, what: string, body: object = {}) =>
     fetch(`${replica.control}${what}`, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.status, () => 0);
   /** The whatsapp replica whose fake phone has a live socket: the lease owner. */
@@ -103,18 +122,42 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   t.equal((await call('POST', '/whatsapp/connect')).status, 200, 'connect answers with a QR');
   await waitFor('the QR on a replica', async () => (await Promise.all(whatsapps.map((r) => control(r, '/scan')))).includes(200));
   await waitFor('WhatsApp connected', async () => JSON.parse((await call('GET', '/whatsapp/status')).body).state === 'connected');
+  t.same(await ai.configure(call), [200, 200], 'an OpenAI key and the assistant answering WhatsApp customers');
 
   const sql = postgres(database.url!, { max: 1, onnotice: () => {} });
   t.teardown(() => sql.end());
   const count = async (query: Promise<{ n: string }[]>) => Number((await query)[0]!.n);
+
+  // The mailbox connected through the gateway; one email replica takes its lease and syncs it.
+  t.equal((await call('POST', '/emails/integrations', mail.account)).status, 201, 'an IMAP/SMTP account connected');
+  const mailHolder = async () => (await sql<{ leaseOwner: string | null }[]>`select lease_owner as "leaseOwner" from email.accounts where user_id = ${userId}`)[0]?.leaseOwner;
+  await waitFor('an email replica holding the mailbox', async () => holding('email', await mailHolder()) !== undefined);
+  const storedMails = () => count(sql`select count(*) as n from email.messages where user_id = ${userId} and folder = 'inbox'`);
+  const aiAnswered = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and origin = 'ai'`);
 
   // The load: each writer awaits its answer before the next; a write's outcome is counted by its status.
   let phase = 'before';
   const tally = { contacts: 0, contactsCut: 0, sends: [] as string[], sendsCut: [] as string[], incoming: 0, failures: [] as string[] };
   let running = true;
   let incomingOn = true;
-  let incomingBusy = false;
+  /** Messages being given to the phone right now (none while the socket's owner is about to be killed). */
+  let giving = 0;
   let n = 0;
+  /** A customer message given to the owner's phone, unless the owner is about to be killed. */
+  const giveToPhone = async (from: string, text: string) => {
+    if (!incomingOn) return false;
+    giving++;
+    try {
+      const at = await owner();
+      return at !== undefined && (await control(at, '/message', { from, text, name: 'Cliente' })) === 200;
+    } finally {
+      giving--;
+    }
+  };
+  /** Paces a writer on the service's progress (not on time); gives up when the load stops. */
+  const until = async (condition: () => Promise<boolean>) => {
+    while (running && !(await condition().catch(() => false))) await new Promise((resolve) => setTimeout(resolve, 25));
+  };
   const writers = [
     async () => {
       const i = n++;
@@ -125,18 +168,27 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
     },
     async () => {
       const text = `Envío ${n++}`;
-      const res = await call('POST', '/whatsapp/messages', { jid: '34611222333@s.whatsapp.net', type: 'text', text });
+      const res = await call('POST', '/whatsapp/messages', { jid: SEND_JID, type: 'text', text });
       if (res.status === 201) return void tally.sends.push(text);
       tally.sendsCut.push(text);
       tally.failures.push(`${phase} POST /whatsapp/messages ${res.status}`);
     },
     async () => {
       if (!incomingOn) return void (await new Promise((resolve) => setTimeout(resolve, 50)));
-      incomingBusy = true;
-      const at = await owner();
       const from = `3460${String(100_000 + n++).padStart(7, '0')}@s.whatsapp.net`;
-      if (at && (await control(at, '/message', { from, text: `¿Qué ${KEYWORD} tenéis?`, name: 'Cliente' })) === 200) tally.incoming++;
-      incomingBusy = false;
+      if (await giveToPhone(from, `¿Qué ${KEYWORD} tenéis?`)) tally.incoming++;
+    },
+    // A customer whose line no keyword rule answers: the assistant answers the burst after its quiet window.
+    async () => {
+      await until(async () => ai.chats.length - (await aiAnswered()) < AI_IN_FLIGHT);
+      if (!incomingOn) return void (await new Promise((resolve) => setTimeout(resolve, 50)));
+      const { from, text } = ai.next();
+      if (await giveToPhone(from, text)) ai.given(from);
+    },
+    () => mail.send(call, () => phase, tally.failures),
+    async () => {
+      await until(async () => mail.appended.length - (await storedMails()) < MAILS_IN_FLIGHT);
+      await mail.append(`Entrante ${mail.appended.length}`);
     },
   ];
   const loops = writers.map(async (write) => {
@@ -169,17 +221,60 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   //    message is given to its phone meanwhile (a real phone would send again what was never acknowledged).
   phase = 'kills';
   let kills = 0;
+  let heldByKilledAi: { chatId: string }[] = [];
+  let aiKilledAt = 0;
+  /** How long after the ai kill each burst it held was answered by the other replica. */
+  let takenOver: number[] = [];
+  /** How long after the email kill the mailbox was synced again (never, if it was not). */
+  let mailResumed = Promise.resolve(Number.POSITIVE_INFINITY);
   for (const service of ['analytics', ...ROUTES.map((r) => r.name).filter((s) => s !== 'analytics')]) {
     let victim = replicas.find((r) => r.service === service)!;
     if (service === 'whatsapp') {
       incomingOn = false;
-      await waitFor('the message being given to the phone given', () => !incomingBusy);
-      const sentToPhone = tally.incoming;
+      await waitFor('the messages being given to the phone given', () => giving === 0);
+      const sentToPhone = tally.incoming + ai.chats.length;
       await waitFor('incoming messages stored', async () => (await storedIncoming()) >= sentToPhone);
       victim = (await owner())!;
+    } else if (service === 'ai') {
+      // The replica answering a burst (claimed, its model call under way): the other must take it over.
+      await waitFor('an ai replica answering a burst', async () => {
+        const claimed = await sql<{ claimedBy: string; chatId: string }[]>`
+          select claimed_by as "claimedBy", chat_id as "chatId" from ai.chat_bursts where user_id = ${userId} and claimed_by is not null and claimed_until > now()`;
+        const answering = claimed.map((b) => holding('ai', b.claimedBy)).find(Boolean);
+        if (!answering) return false;
+        victim = answering;
+        heldByKilledAi = claimed.filter((b) => holding('ai', b.claimedBy) === answering);
+        return true;
+      });
+    } else if (service === 'email') {
+      victim = holding('email', await mailHolder())!;
     }
     await kill(victim.proc);
     kills++;
+    if (service === 'ai') {
+      aiKilledAt = Date.now();
+      // The other replica takes the held bursts over once their lease runs out: answered (handed to WhatsApp,
+      // whose own queue may still hold the sends the killed whatsapp replica left) before the next fault.
+      const held = heldByKilledAi.map((b) => b.chatId);
+      const answeredHeld = async () =>
+        sql<{ at: Date }[]>`select min(sent_at) as at from whatsapp.messages where user_id = ${userId} and origin = 'ai' and to_jid = any(${held}) group by to_jid`;
+      await waitFor('the bursts the killed ai replica held answered', async () => (await answeredHeld()).length === held.length, 60_000).catch(() => undefined);
+      takenOver = (await answeredHeld()).map((r) => r.at.getTime() - aiKilledAt);
+    }
+    if (service === 'email') {
+      // A mail arriving while no replica holds the mailbox: listed once the other replica takes the lease.
+      const killedAt = Date.now();
+      const subject = 'Entrante tras la caída del titular';
+      await mail.append(subject);
+      mailResumed = waitFor(
+        'the other email replica resuming the mailbox',
+        async () => (await count(sql`select count(*) as n from email.messages where user_id = ${userId} and subject = ${subject}`)) > 0,
+        120_000,
+      ).then(
+        () => Date.now() - killedAt,
+        () => Number.POSITIVE_INFINITY,
+      );
+    }
     if (service === 'whatsapp') {
       // The lease runs out (20 s) and the surviving replica takes the socket over.
       await waitFor('the other replica holding the socket', async () => (await owner()) !== undefined, 60_000);
@@ -211,20 +306,35 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   await Promise.all(loops);
   await polling;
 
-  // Settle: what was accepted reaches the phone and analytics (after the killed analytics replica's ack_wait).
+  // Settle: what was accepted reaches the phone, the SMTP peer, the mail list and analytics (after the killed
+  // replicas' unacknowledged events come back, ack_wait 30 s).
   const contactRows = () => count(sql`select count(*) as n from contacts.contacts where user_id = ${userId}`);
   const pendingSends = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and direction = 'outgoing' and status = 'pending'`);
   const counted = async (metric: string) =>
     Number((await sql<{ v: string }[]>`select coalesce(sum(value), 0) as v from analytics.totals where user_id = ${userId} and metric = ${metric}`)[0]!.v);
+  const outboxEvents = (schema: 'email' | 'ai', type: string) =>
+    count(sql`select count(*) as n from ${sql(schema)}.outbox where user_id = ${userId} and type = ${type}`);
+  const givenToPhone = tally.incoming + ai.chats.length;
   // The owner stores what its phone received one batch at a time: the last batches may still be on their way.
-  await waitFor('every incoming message stored', async () => (await storedIncoming()) >= tally.incoming, 90_000);
+  await waitFor('every incoming message stored', async () => (await storedIncoming()) >= givenToPhone, 90_000);
   const incomingRows = await storedIncoming();
   await waitFor('every send delivered', async () => (await pendingSends()) === 0, 90_000);
   const sentRows = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and direction = 'outgoing' and status <> 'pending'`);
-  const answers = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and origin = 'keyword'`);
-  await waitFor('an answer for each incoming message', async () => (await answers()) >= incomingRows, 90_000);
+  const answers = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and origin in ('keyword', 'ai')`);
+  // A lost answer shows in the assertions below, with its figures, rather than as this wait's timeout.
+  await waitFor('an answer for each incoming message (keyword or AI)', async () => (await answers()) >= incomingRows, 90_000).catch(() => undefined);
   await waitFor('every send delivered, answers too', async () => (await pendingSends()) === 0, 90_000);
-  const expected = { 'contacts.created': await contactRows(), 'whatsapp.sent': await sentRows(), 'whatsapp.received': incomingRows, 'whatsapp.autoreplies': await answers() };
+  const mailResumedMs = await mailResumed;
+  await waitFor('every mail appended synced', async () => (await storedMails()) >= mail.appended.length, 90_000).catch(() => undefined);
+  const expected = {
+    'contacts.created': await contactRows(),
+    'whatsapp.sent': await sentRows(),
+    'whatsapp.received': incomingRows,
+    'whatsapp.autoreplies': await answers(),
+    'email.sent': await count(sql`select count(*) as n from email.sent where user_id = ${userId}`),
+    'email.received': await outboxEvents('email', 'email.message.received'),
+    'ai.runs': await outboxEvents('ai', 'ai.run.completed'),
+  };
   await waitFor(
     'analytics caught up',
     async () => {
@@ -237,33 +347,61 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   const phone = existsSync(phoneLog)
     ? readFileSync(phoneLog, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { jid: string; text: string; messageId: string })
     : [];
-  const onPhone = phone.map((m) => `${m.jid} ${m.text}`);
   // A message handed to the socket again under its own WhatsApp id (the owner killed between the send and its
   // write) is one message to WhatsApp; two ids for one send or one chat are a duplicate the recipient sees.
   const distinctIds = phone.filter((m, i) => phone.findIndex((other) => other.messageId === m.messageId) === i);
-  const sendTexts = distinctIds.filter((m) => m.text !== ANSWER).map((m) => m.text);
+  const sendTexts = distinctIds.filter((m) => m.jid === SEND_JID).map((m) => m.text);
   const resent = phone.length - distinctIds.length;
   const answerChats = distinctIds.filter((m) => m.text === ANSWER).map((m) => m.jid);
   const duplicatedSends = sendTexts.length - new Set(sendTexts).size;
   const duplicatedAnswers = answerChats.length - new Set(answerChats).size;
   const lostSends = tally.sends.filter((text) => !sendTexts.includes(text)).length;
+  // Automatic AI answers: one per customer burst, whichever ai replica answered it.
+  const aiAnswers = distinctIds.filter((m) => AiLoad.isChat(m.jid));
+  const aiAnswersOf = (jid: string) => aiAnswers.filter((m) => m.jid === jid);
+  const aiLost = ai.chats.filter((c) => aiAnswersOf(c.jid).length === 0).length;
+  const aiTwice = ai.chats.reduce((sum, c) => sum + Math.max(0, aiAnswersOf(c.jid).length - 1), 0);
+  // Mails: each send answered 200 reached the SMTP peer once; each mail appended is listed once.
+  const delivered = mail.delivered();
+  const mailsLost = mail.accepted.filter((subject) => !delivered.has(subject)).length;
+  const mailsTwice = [...delivered.values()].reduce((sum, times) => sum + Math.max(0, times - 1), 0);
+  const inbox = await listedSubjects(call, 'inbox');
+  const listed = (subject: string) => inbox.filter((s) => s === subject).length;
+  const mailsInLost = mail.appended.filter((m) => listed(m.subject) === 0).length;
+  const mailsInTwice = mail.appended.reduce((sum, m) => sum + Math.max(0, listed(m.subject) - 1), 0);
+  const [mailsStoredTwice] = await sql<{ n: string }[]>`
+    select count(*) as n from (select 1 from email.messages where user_id = ${userId} and message_id is not null group by account_id, folder, message_id having count(*) > 1) twice`;
   const [contactsTwice] = await sql<{ n: string }[]>`select count(*) - count(distinct lower(email)) as n from contacts.contacts where user_id = ${userId}`;
   const rows = expected['contacts.created'];
 
   const totals = Object.fromEntries(await Promise.all(Object.keys(expected).map(async (metric) => [metric, await counted(metric)] as const)));
   const eventsLost = Object.entries(expected).reduce((sum, [metric, value]) => sum + Math.max(0, value - totals[metric]!), 0);
   const eventsTwice = Object.entries(expected).reduce((sum, [metric, value]) => sum + Math.max(0, totals[metric]! - value), 0);
-  const writes = tally.contacts + tally.sends.length + tally.incoming;
+  const writes = tally.contacts + tally.sends.length + tally.incoming + ai.chats.length + mail.accepted.length + mail.appended.length;
+  const lost = eventsLost + lostSends + aiLost + mailsLost + mailsInLost;
+  const duplicated = eventsTwice + duplicatedSends + duplicatedAnswers + Number(contactsTwice!.n) + aiTwice + mailsTwice + mailsInTwice + Number(mailsStoredTwice!.n);
   const notReadyWithReplicas = (notReady.before ?? 0) + (notReady.kills ?? 0) + (notReady.nats ?? 0) + (notReady.after ?? 0);
 
   t.ok(rows >= tally.contacts && rows <= tally.contacts + tally.contactsCut, `every 201 contact persisted (${tally.contacts} answered, ${rows} rows)`);
   t.equal(Number(contactsTwice!.n), 0, 'no contact written twice');
   t.equal(lostSends, 0, `every accepted WhatsApp send reached the phone (${tally.sends.length} accepted, ${sendTexts.length} on the phone)`);
   t.equal(duplicatedSends, 0, 'no WhatsApp send reached the phone twice');
-  t.equal(incomingRows, tally.incoming, `every incoming message stored once (${tally.incoming} given to the phone)`);
-  t.equal(answerChats.length - duplicatedAnswers, incomingRows, 'one automatic answer per incoming message');
-  t.equal(duplicatedAnswers, 0, 'no automatic answer sent twice');
-  t.same(totals, expected, 'analytics counts each write exactly once: contacts, sends, incoming messages, answers');
+  t.equal(incomingRows, givenToPhone, `every incoming message stored once (${givenToPhone} given to the phone)`);
+  t.equal(answerChats.length - duplicatedAnswers, tally.incoming, 'one keyword answer per message with the keyword');
+  t.equal(duplicatedAnswers, 0, 'no keyword answer sent twice');
+  t.equal(aiLost, 0, `an AI answer for every customer burst (${ai.chats.length} bursts, ${aiAnswers.length} AI answers on the phone)`);
+  t.equal(aiTwice, 0, 'no customer burst answered twice by the AI');
+  t.ok(heldByKilledAi.length > 0, `the ai replica was killed while answering (${heldByKilledAi.length} bursts held)`);
+  t.ok(
+    takenOver.length === heldByKilledAi.length && takenOver.every((ms) => ms < QUIET_MS + 10_000),
+    `the bursts the killed ai replica held were answered by the other within the quiet window + 10 s (${takenOver.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')})`,
+  );
+  t.equal(mailsLost, 0, `every mail send answered 200 reached the SMTP peer (${mail.accepted.length} answered, ${mail.smtp.received.length} received)`);
+  t.equal(mailsTwice, 0, 'no mail reached the SMTP peer twice, the sends answered 409 included');
+  t.equal(mailsInLost, 0, `every mail appended to the mailbox is listed by GET /api/emails (${mail.appended.length} appended)`);
+  t.equal(mailsInTwice + Number(mailsStoredTwice!.n), 0, 'no mail listed or stored twice');
+  t.ok(mailResumedMs < MAIL_RESUME_MS + 5000, `the mailbox resumed by the other email replica ${(mailResumedMs / 1000).toFixed(1)} s after its holder was killed`);
+  t.same(totals, expected, 'analytics counts each write exactly once: contacts, sends, incoming messages, answers, mails, AI runs');
   t.equal(notReadyWithReplicas, 0, `the gateway stayed ready while one replica of each service lived (${JSON.stringify(notReady)})`);
   // A killed replica may cut the requests it had in flight (502); a pool connection terminated by the cut is
   // found dead at its next use, however late, and that request answers 503 (told, so not lost). Nothing else.
@@ -272,9 +410,9 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   t.same(tally.failures.filter((f) => f.startsWith('before') || f.startsWith('nats')), [], 'none before the faults, none while NATS was down');
 
   t.comment(
-    `replicas faults: ${REPLICAS} replicas of ${ROUTES.length} services, ${kills} kills, ${writes} writes, ${eventsLost + lostSends} lost, ${eventsTwice + duplicatedSends + duplicatedAnswers + Number(contactsTwice!.n)} duplicated, /ready false ${notReadyWithReplicas} times`,
+    `replicas faults: ${REPLICAS} replicas of ${ROUTES.length} services, ${kills} kills, ${writes} writes, ${lost} lost, ${duplicated} duplicated, /ready false ${notReadyWithReplicas} times`,
   );
   t.comment(
-    `replicas faults mix: ${rows} contacts, ${tally.sends.length} WhatsApp sends, ${incomingRows} incoming answered ${answerChats.length} times, NATS down ${NATS_DOWN_MS / 1000} s, ${pids.length} connections terminated (/ready false ${notReady.database ?? 0} times during the cut), ${tally.failures.length} writes cut in flight, ${onPhone.length} messages on the phone (${resent} handed again under their own id)`,
+    `replicas faults mix: ${rows} contacts, ${tally.sends.length} WhatsApp sends, ${tally.incoming} incoming answered by keyword ${answerChats.length} times, ${ai.chats.length} customer bursts answered by AI ${aiAnswers.length} times (${heldByKilledAi.length} held by the killed ai replica, answered ${takenOver.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} after the kill), ${mail.accepted.length} mails sent (${mail.inDoubt.length} answered 409 in doubt, ${mail.cut.length} attempts cut and retried with their key), ${mail.appended.length} mails received (the mailbox resumed ${(mailResumedMs / 1000).toFixed(1)} s after its holder was killed), NATS down ${NATS_DOWN_MS / 1000} s, ${pids.length} connections terminated (/ready false ${notReady.database ?? 0} times during the cut), ${tally.failures.length} writes cut in flight, ${phone.length} messages on the phone (${resent} handed again under their own id)`,
   );
 });
