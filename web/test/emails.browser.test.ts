@@ -226,6 +226,27 @@ browserSuite(t, () => {
     t.pass('no longer in Borradores');
   });
 
+  t.test('Enviar pressed again after the answer was lost sends the mail once', async (t) => {
+    // The first send reaches the server (the mail goes out), then its answer is lost on the way back.
+    let lost = 0;
+    await page.route('**/api/emails/send', async (route) => {
+      await route.fetch();
+      lost++;
+      await route.abort('connectionreset');
+    }, { times: 1 });
+    await page.getByRole('button', { name: 'Redactar Correo' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Redactar Correo' });
+    await dialog.getByLabel('Para').fill('pedro@cliente.example');
+    await dialog.getByLabel('Asunto').fill('Pedido confirmado');
+    await dialog.getByLabel('Mensaje').fill('Su pedido sale mañana.');
+    await dialog.getByRole('button', { name: 'Enviar' }).click();
+    await smtp.waitFor(5);
+    await eventually('the lost answer', async () => lost === 1 && (await dialog.getByRole('button', { name: 'Enviar' }).isEnabled()));
+    await dialog.getByRole('button', { name: 'Enviar' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    t.equal(smtp.received.filter((mail) => mail.parsed.subject === 'Pedido confirmado').length, 1, 'the retry answered the first send, nothing sent again');
+  });
+
   t.test('Eliminar moves the open mail to the Papelera', async (t) => {
     await page.getByRole('navigation', { name: 'Carpetas' }).getByRole('button', { name: /Bandeja de entrada/ }).click();
     const list = page.getByRole('list', { name: 'Correos' });

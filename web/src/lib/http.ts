@@ -9,6 +9,7 @@ export interface CallOptions {
   /** For calls whose 401 means "wrong password", not "session over". */
   keepSessionOn401?: boolean;
   signal?: AbortSignal;
+  headers?: Record<string, string>;
 }
 
 /** The 401 rule: any call the server refuses as unauthenticated ends the session. */
@@ -52,6 +53,7 @@ function kyOptions(method: string, call: CallOptions, extra: Options = {}): Opti
     context: { keepSessionOn401: call.keepSessionOn401 ?? false },
     ...(call.searchParams ? { searchParams: call.searchParams } : {}),
     ...(call.signal ? { signal: call.signal } : {}),
+    ...(call.headers ? { headers: call.headers } : {}),
     ...extra,
   };
 }

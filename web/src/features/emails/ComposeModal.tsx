@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { isEmail } from '../../lib/validation';
@@ -47,6 +47,9 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
   const [all, setAll] = useState(false);
   const [track, setTrack] = useState(true);
   const [files, setFiles] = useState<File[]>([]);
+  // One key per mail as written: pressing Enviar again after a lost answer cannot send it twice, and a
+  // mail changed after a failure is a new send.
+  const sendKey = useRef<{ written: string; key: string } | null>(null);
   const [errors, setErrors] = useState<{ to?: string | undefined; subject?: string | undefined; body?: string | undefined; files?: string | undefined }>({});
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -86,9 +89,12 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
     if (!validate()) return;
     setSending(true);
     setFailure(null);
+    const written = JSON.stringify([mode.kind, to, cc, subject, body, all, track, accountId, draftId ?? null, files.map((f) => [f.name, f.size, f.lastModified])]);
+    if (sendKey.current?.written !== written) sendKey.current = { written, key: randomKey() };
+    const key = sendKey.current.key;
     try {
-      if (mode.kind === 'reply') await replyEmail(mode.email.id, { body, all, track });
-      else if (mode.kind === 'forward') await forwardEmail(mode.email.id, { to, body, track });
+      if (mode.kind === 'reply') await replyEmail(mode.email.id, { body, all, track }, key);
+      else if (mode.kind === 'forward') await forwardEmail(mode.email.id, { to, body, track }, key);
       else {
         const attachments: OutgoingAttachment[] = await Promise.all(files.map(readAsAttachment));
         await sendEmail({
@@ -99,7 +105,7 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
           track,
           ...(attachments.length ? { attachments } : {}),
           ...(draftId ? { draftId } : accountId ? { accountId } : {}),
-        });
+        }, key);
       }
       toast.success(mode.kind === 'forward' ? 'Correo reenviado' : 'Correo enviado');
       onSent();
@@ -227,4 +233,9 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
       )}
     </Modal>
   );
+}
+
+/** 128 random bits in hex: `crypto.randomUUID` exists only on https or localhost, and self-hosters open plain http. */
+function randomKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }

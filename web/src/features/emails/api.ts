@@ -42,11 +42,15 @@ export interface ComposeBody {
   accountId?: string;
   draftId?: string;
 }
-export const sendEmail = (body: ComposeBody) => sendJson<EmailSent>('post', 'emails/send', body);
+/** The server sends a mail once per key: a retry after a lost answer gets the first send's result. */
+const once = (idempotencyKey: string) => ({ headers: { 'Idempotency-Key': idempotencyKey } });
+export const sendEmail = (body: ComposeBody, idempotencyKey: string) => sendJson<EmailSent>('post', 'emails/send', body, once(idempotencyKey));
 export const saveDraft = (body: { to: string; cc: string; subject: string; body: string; accountId?: string; draftId?: string }) =>
   sendJson<{ success: true; id: string }>('post', 'emails/drafts', body);
-export const replyEmail = (id: string, body: { body: string; all: boolean; track: boolean }) => sendJson<EmailSent>('post', `emails/${id}/reply`, body);
-export const forwardEmail = (id: string, body: { to: string; body: string; track: boolean }) => sendJson<EmailSent>('post', `emails/${id}/forward`, body);
+export const replyEmail = (id: string, body: { body: string; all: boolean; track: boolean }, idempotencyKey: string) =>
+  sendJson<EmailSent>('post', `emails/${id}/reply`, body, once(idempotencyKey));
+export const forwardEmail = (id: string, body: { to: string; body: string; track: boolean }, idempotencyKey: string) =>
+  sendJson<EmailSent>('post', `emails/${id}/forward`, body, once(idempotencyKey));
 
 export const listTemplates = () => getJson<EmailTemplate[]>('emails/templates');
 export const createTemplate = (body: { name: string; subject: string; body: string }) => sendJson<EmailTemplate>('post', 'emails/templates', body);
