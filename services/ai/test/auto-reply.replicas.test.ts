@@ -107,11 +107,13 @@ await t.test(`${topology}: a replica that dies holding a burst: the other answer
   const [held] = await waitFor(async () => {
     const rows = await platform.db.sql<{ claimedBy: string }[]>`select claimed_by from ai.chat_bursts where user_id = ${userId} and chat_id = ${c.jid}`;
     return rows[0]?.claimedBy && peer.requests.length === 1 ? rows : undefined;
-  }, 'replica A answering the burst');
-  t.equal(held!.claimedBy, a.name);
-  a.clock.stop(); // dies: no more ticks, so no lease renewal and nothing released
+  }, 'a replica answering the burst');
+  // Either replica may claim the burst (both poll): the one holding it is the one that dies.
+  const holder = [a, b].find((r) => r.name === held!.claimedBy);
+  t.ok(holder, `held by ${held!.claimedBy}`);
+  holder!.clock.stop(); // dies: no more ticks, so no lease renewal and nothing released
 
-  const answered = await waitFor(() => c.sent()[0], 'replica B answering the burst', 20_000);
+  const answered = await waitFor(() => c.sent()[0], 'the other replica answering the burst', 20_000);
   const elapsed = Date.now() - started;
   t.equal(answered.text, 'Abrimos a las 9.');
   const bound = TIMING.quietMs + TIMING.leaseMs + 2 * TIMING.pollMs;
