@@ -111,6 +111,13 @@ export const ConfigSchema = Type.Object({
   WHATSAPP_WS_URL: Type.Optional(Type.String({ pattern: '^wss?://' })),
   /** Least time between two automatic WhatsApp answers of one account (plus up to half again at random). */
   WHATSAPP_AUTOMATED_GAP_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 2000 }),
+  /**
+   * An account that never linked stops retrying after this many failed connection attempts (state `failed`,
+   * "Reintentar" starts again); a linked account keeps reconnecting with backoff.
+   */
+  WHATSAPP_CONNECT_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
+  /** …or once this long has passed since its first failed attempt, whichever comes first (3 minutes). */
+  WHATSAPP_CONNECT_MAX_MS: Type.Integer({ minimum: 1_000, maximum: 3_600_000, default: 180_000 }),
   WEB_DIST: Type.Optional(Type.String({ minLength: 1 })),
   /** Seed the demo account at start (same as `npm start -- --demo`). */
   DEMO: Type.Boolean({ default: false }),
