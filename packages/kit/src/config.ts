@@ -17,6 +17,11 @@ export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   // 'localhost' listens on both 127.0.0.1 and ::1, whichever a client resolves; containers set 0.0.0.0.
   HOST: Type.String({ minLength: 1, default: 'localhost' }),
+  /**
+   * Prometheus metrics (`GET /metrics`) on a listener of their own at this port, never on PORT: the
+   * gateway's public port never serves them. Unset (the default): no listener and no metrics collected.
+   */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', ...DISTRIBUTED_REQUIRED })),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
