@@ -123,6 +123,17 @@ export const ConfigSchema = Type.Object({
   WHATSAPP_CONNECT_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
   /** …or once this long has passed since its first failed attempt, whichever comes first (3 minutes). */
   WHATSAPP_CONNECT_MAX_MS: Type.Integer({ minimum: 1_000, maximum: 3_600_000, default: 180_000 }),
+  /**
+   * The system mailer, for password reset links: `smtp://user:pass@host:587` (STARTTLS when the server offers
+   * it) or `smtps://user:pass@host:465` (TLS). Unset: no mail is sent; the owner asks the administrator, who
+   * runs `asistente admin reset-password EMAIL`.
+   */
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  /** The sender of the system mailer's mail, e.g. `Mi Asistente.IA <no-reply@example.com>`. */
+  MAIL_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 320 })),
+  /** Password reset requests per address per window (one reset mail each); the gateway allows 5x per client address. */
+  RATE_LIMIT_PASSWORD_RESET_MAX: Type.Integer({ minimum: 1, default: 5 }),
+  RATE_LIMIT_PASSWORD_RESET_WINDOW_MS: Type.Integer({ minimum: 1000, default: 3_600_000 }),
   WEB_DIST: Type.Optional(Type.String({ minLength: 1 })),
   /** Seed the demo account at start (same as `npm start -- --demo`). */
   DEMO: Type.Boolean({ default: false }),
