@@ -25,6 +25,7 @@ export { redactUrl, REDACTED_QUERY_PARAMETERS } from './http/redact-url.js';
 export { TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof, acceptsTokenCheckedProof, TokenCheckedProofs } from './auth/token-checked.js';
 export { authPlugin, requireAuth, type AuthenticatedUser, type TokenSettings, type TokenClaims, type JWT } from './auth/plugin.js';
 export { Revocations, type SessionsEnded, type TokenIdentity } from './auth/revocations.js';
+export { hashResetToken, issuePasswordResetLink, PASSWORD_RESET_TTL_MS, type PasswordResetLink } from './auth/password-reset-links.js';
 export { createPlatform, type Platform, type PlatformOptions } from './platform.js';
 export { runService, type ServicePlugin } from './service.js';
 export { closeOnSignals, HARD_DEADLINE_MS } from './shutdown.js';
