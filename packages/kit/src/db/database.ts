@@ -15,6 +15,8 @@ export interface Database {
   /** 'pglite' cannot take COPY FROM STDIN over its socket; bulk loads adapt. */
   kind: 'postgres' | 'pglite';
   url: string;
+  /** PostgreSQL only: the application_name this process's connections carry (its metrics find them by it). */
+  applicationName?: string;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,8 @@ export interface DatabaseOptions {
    */
   statementTimeoutMs?: number | undefined;
   migrateOnStart: boolean;
+  /** What PostgreSQL shows for this process's connections (`pg_stat_activity.application_name`). */
+  applicationName?: string | undefined;
   log: Logger;
   /** Embedded only: start from this dump of a migrated database (tests: see testing/pglite-template). */
   pgliteTemplate?: Blob | undefined;
@@ -38,8 +42,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { log } = options;
   if (options.databaseUrl) {
     if (options.migrateOnStart) await migrate(options.databaseUrl, log).catch(unreachable(options.databaseUrl));
-    const sql = connect(options.databaseUrl, options.poolMax, options.statementTimeoutMs);
-    return { sql, kind: 'postgres', url: options.databaseUrl, close: () => sql.end({ timeout: 5 }) };
+    const applicationName = options.applicationName ?? DEFAULT_APPLICATION_NAME;
+    const sql = connect(options.databaseUrl, options.poolMax, options.statementTimeoutMs, false, applicationName);
+    return { sql, kind: 'postgres', url: options.databaseUrl, applicationName, close: () => sql.end({ timeout: 5 }) };
   }
   const pgDir = options.dataDir.startsWith('memory://') ? options.dataDir : path.join(options.dataDir, 'pg');
   const embedded = await startEmbeddedPostgres(pgDir, options.pgliteTemplate);
@@ -90,7 +95,9 @@ function unreachable(url: string) {
 /** Seconds to wait for a new connection: a database that does not answer fails requests in seconds, not minutes. */
 const CONNECT_TIMEOUT_SECONDS = 5;
 
-function connect(url: string, max: number, statementTimeoutMs = 0, shared = false): Sql {
+const DEFAULT_APPLICATION_NAME = 'mi-asistente';
+
+function connect(url: string, max: number, statementTimeoutMs = 0, shared = false, applicationName = DEFAULT_APPLICATION_NAME): Sql {
   return postgres(url, {
     max,
     // The embedded database's one shared connection: see unblockedSocket.
@@ -99,7 +106,7 @@ function connect(url: string, max: number, statementTimeoutMs = 0, shared = fals
     transform: postgres.camel,
     onnotice: () => {},
     // A startup parameter: every pooled connection (LISTEN's too, which it never bothers: it waits idle) has it.
-    connection: { application_name: 'mi-asistente', ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) },
+    connection: { application_name: applicationName, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) },
   });
 }
 
