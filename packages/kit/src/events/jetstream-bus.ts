@@ -38,6 +38,17 @@ export class StreamOwnershipError extends Error {
   }
 }
 
+/** One durable consumer's backlog, as NATS reports it. */
+export interface ConsumerLag {
+  durable: string;
+  /** Events in the stream not yet delivered to the consumer. */
+  pending: number;
+  /** Delivered, not yet acknowledged. */
+  ackPending: number;
+  /** Delivered more than once (a handler failed or a process died holding them). */
+  redelivered: number;
+}
+
 const OWNER_PREFIX = 'mi-asistente deployment ';
 
 function isNotFound(error: unknown): boolean {
@@ -199,6 +210,22 @@ export class JetStreamBus implements EventBus {
         // The connection went away; ack_wait brings the events back.
       }
     }
+  }
+
+  /**
+   * How far behind each durable consumer this process runs is (metrics, read at scrape time): events not
+   * yet delivered, delivered and not yet acknowledged, and redelivered. Empty while NATS is unreachable.
+   */
+  async consumerLag(): Promise<ConsumerLag[]> {
+    const jsm = this.jsm;
+    if (!jsm || !this.isReady()) return [];
+    const lags = await Promise.all(
+      [...this.consumers.keys()].map(async (durable) => {
+        const info = await jsm.consumers.info(this.options.stream, durable).catch(() => undefined);
+        return info ? { durable, pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered } : undefined;
+      }),
+    );
+    return lags.filter((lag): lag is ConsumerLag => lag !== undefined);
   }
 
   /** Outside the stream's `<prefix>.>` subjects: a signal must never be stored as an event. */
