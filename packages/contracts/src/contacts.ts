@@ -132,6 +132,11 @@ export const CSV_SPANISH_HEADERS: Record<string, CsvColumn> = {
   etiquetas: 'tags',
 };
 
+/** Export formats: `csv` (field-name headers, ',', the CLI's round trip) or `excel` (Spanish headers, ';', for Spanish Excel). */
+const FORMAT_INVALID = { messages: { const: 'Formato de exportación no válido: usa csv o excel', type: 'Formato de exportación no válido: usa csv o excel' } };
+export const ContactExportFormat = Type.Union([Type.Literal('csv', FORMAT_INVALID), Type.Literal('excel', FORMAT_INVALID)], { default: 'csv' });
+export type ContactExportFormat = Static<typeof ContactExportFormat>;
+
 /** A bulk action acts on these contacts: the ids picked (another user's id: 404), or every contact matching a filter ("select all N"). */
 export const CONTACTS_BULK_MAX_IDS = 10_000;
 export const ContactSelection = Type.Object(

@@ -66,21 +66,31 @@ export function detectDelimiter(headerLine: string): ',' | ';' {
   return semicolons > commas ? ';' : ',';
 }
 
-/** Tags inside one cell: ';' (or '|') separated; ',' too when the file itself is ';'-delimited. */
+/**
+ * Tags inside one cell: ';' (or '|') separated whatever the file's delimiter,
+ * as the import dialog says (a ';' file quotes the cell: "cliente;proveedor");
+ * ',' too when the file itself is ';'-delimited, as Spanish Excel users type them.
+ */
 export function splitTags(cell: string, delimiter: ',' | ';'): string[] {
   // Google joins labels with ' ::: ' and marks its own with '*' (`* myContacts`, `* starred`).
   return cell
     .split(/\s*:::\s*/)
-    .flatMap((part) => part.split(delimiter === ',' ? /[;|]/ : /[,|]/))
+    .flatMap((part) => part.split(delimiter === ',' ? /[;|]/ : /[;,|]/))
     .filter((tag) => !tag.trim().startsWith('*'));
 }
+
+/** A phone number as people write it: '+', then digits, spaces, dots, dashes and brackets only. */
+const PHONE = /^\+[\d\s().-]*\d[\d\s().-]*$/;
 
 /**
  * A cell starting with = + - @ (or a tab/CR that some programs skip) runs as a
  * formula when a spreadsheet opens the file: a leading apostrophe makes it
- * text, as OWASP recommends. Import strips that apostrophe again.
+ * text, as OWASP recommends. Import strips that apostrophe again. A phone
+ * number (`+34 622 111 222`) is data, not a formula, and stays as written:
+ * '+' followed by anything else (`+cmd|' /C calc'!A0`) is neutralised.
  */
 export function neutralizeFormula(value: string): string {
+  if (PHONE.test(value)) return value;
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
@@ -93,6 +103,6 @@ export function csvCell(value: string): string {
   return /[",\r\n;]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-export function csvLine(values: string[]): string {
-  return values.map(csvCell).join(',') + '\r\n';
+export function csvLine(values: string[], delimiter: ',' | ';' = ','): string {
+  return values.map(csvCell).join(delimiter) + '\r\n';
 }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
-import { BulkDeleteBody, CSV_COLUMNS, ErrorResponse, ImportQuery, ImportReport } from '@asistente/contracts';
+import { BulkDeleteBody, CSV_COLUMNS, ContactExportFormat, ErrorResponse, ImportQuery, ImportReport } from '@asistente/contracts';
 import type { FastifyReply } from 'fastify';
 import { AppError, badRequest, notFound, type App } from '@asistente/kit';
 import { exportCsv } from '../domain/contacts-exporter.js';
@@ -33,13 +33,14 @@ async function* bounded(body: AsyncIterable<Buffer | string>, limit: number): As
   }
 }
 
-function sendCsv(reply: FastifyReply, csv: Readable) {
+function sendCsv(reply: FastifyReply, csv: Readable, format: ContactExportFormat) {
   const stamp = new Date().toISOString().slice(0, 10);
-  return reply
-    .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="contactos-${stamp}.csv"`)
-    .send(csv);
+  const name = format === 'excel' ? `contactos-excel-${stamp}.csv` : `contactos-${stamp}.csv`;
+  return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(csv);
 }
+
+/** `?format=excel`: the file Spanish Excel opens in columns (both export routes take it). */
+const FormatQuery = Type.Object({ format: Type.Optional(ContactExportFormat) });
 
 const MAPPING_INVALID = `La asignación de columnas debe ser un objeto JSON {"cabecera": "campo"} con campos ${CSV_COLUMNS.join(', ')} o "" para ignorar`;
 
@@ -95,23 +96,26 @@ export async function importExportRoutes(app: App, { importer, repository, maxUp
       querystring: Type.Object({
         search: Type.Optional(QueryText(100)),
         tag: Type.Optional(QueryText(50)),
+        format: Type.Optional(ContactExportFormat),
       }),
     },
     handler: async (request, reply) => {
+      const { format = 'csv', ...filter } = request.query;
       // The first rows are read before the answer starts: a failing query is an error answer, not a cut stream.
-      return sendCsv(reply, await exportCsv(repository, request.user.id, { filter: request.query }));
+      return sendCsv(reply, await exportCsv(repository, request.user.id, { filter }, format), format);
     },
   });
 
   // The contacts picked in the list (or every one matching a filter), as the same CSV.
   app.post('/contacts/export', {
-    schema: { body: BulkDeleteBody, response: { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse } },
+    schema: { body: BulkDeleteBody, querystring: FormatQuery, response: { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse } },
     handler: async (request, reply) => {
       const { selection } = request.body;
+      const format = request.query.format ?? 'csv';
       if (selection.ids && (await repository.countOwned(request.user.id, selection.ids)) !== new Set(selection.ids).size) {
         throw notFound('Alguno de los contactos no existe');
       }
-      return sendCsv(reply, await exportCsv(repository, request.user.id, selection));
+      return sendCsv(reply, await exportCsv(repository, request.user.id, selection, format), format);
     },
   });
 }
