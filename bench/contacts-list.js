@@ -1,11 +1,12 @@
 // `npm run bench:api`: list and search throughput on 100k contacts of one user,
 // side by side with a bare Fastify hello world measured in the same run.
-//   node bench/contacts-list.js [--distributed] [--rows 100000] [--duration 10] [--connections 50]
+//   node bench/contacts-list.js [--distributed [--replicas 2]] [--rows 100000] [--duration 10] [--connections 50]
 // --distributed (or BENCH_DISTRIBUTED=1) runs the separate processes against
 // DATABASE_URL and NATS_URL, on a database and stream of its own, and measures
 // the floor beside the list: the same page with no hop (bench/lib/floor-server.js:
 // Fastify + a JWT check + the list's SQL through postgres.js, pool of 10, one
-// process on the same PostgreSQL). The gateway hop figure (issue 22) is:
+// process on the same PostgreSQL), with two replicas of every service behind the
+// gateway unless --replicas (or REPLICAS) says otherwise. The gateway hop figure (issue 22) is:
 //   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
 //     NATS_URL=nats://127.0.0.1:4222 node bench/contacts-list.js --distributed
 import { parseArgs } from 'node:util';
@@ -20,6 +21,8 @@ const { values: args } = parseArgs({
     rows: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
+    // Issue 22 measures the hop as the manifests run it: two replicas of every service.
+    replicas: { type: 'string', default: process.env.REPLICAS ?? '2' },
   },
 });
 const ROWS = Number(args.rows);
@@ -53,10 +56,12 @@ async function importContacts(baseUrl, authorization) {
 
 const database = args.distributed ? await createTestDatabase(process.env.DATABASE_URL) : undefined;
 const hello = await startHelloWorld();
-const app = await startApp({ distributed: args.distributed, databaseUrl: database?.url });
+const app = await startApp({ distributed: args.distributed, databaseUrl: database?.url, replicas: Number(args.replicas) });
 const floor = database ? await startFloor({ databaseUrl: database.url, jwtSecret: app.restart.env.JWT_SECRET }) : undefined;
 try {
-  const topology = args.distributed ? 'distributed (Postgres + JetStream, gateway proxying)' : 'embedded (one process, PGlite)';
+  const topology = args.distributed
+    ? `distributed (Postgres + JetStream, gateway proxying to ${args.replicas} replica(s) of every service)`
+    : 'embedded (one process, PGlite)';
   console.log(`\nMi Asistente.IA ${topology}: ${CONNECTIONS} connections, ${DURATION} s per run`);
   const authorization = await registerUser(app.url);
   const seconds = await importContacts(app.url, authorization);

@@ -54,10 +54,10 @@ export function startFloor({ databaseUrl, jwtSecret }) {
  * The product as `npm start` runs it (one process; PGlite in a temporary data
  * directory unless `databaseUrl`), or with `distributed` the separate
  * processes of `npm run start:distributed` on `databaseUrl` and NATS_URL,
- * with a stream of their own. `again`, the `restart` of an app stopped
+ * with a stream of their own (`replicas` of every service when given). `again`, the `restart` of an app stopped
  * before, starts it on the same data directory and secrets (tokens stay valid).
  */
-export async function startApp({ distributed = false, databaseUrl, again } = {}) {
+export async function startApp({ distributed = false, databaseUrl, replicas, again } = {}) {
   const dataDir = again?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'asistente-bench-'));
   const suffix = randomBytes(4).toString('hex');
   const env = again?.env ?? {
@@ -69,6 +69,7 @@ export async function startApp({ distributed = false, databaseUrl, again } = {})
     JWT_SECRET: randomBytes(32).toString('hex'),
     SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
     ...(distributed ? { NATS_STREAM: `BENCH_${suffix}`, EVENTS_SUBJECT_PREFIX: `bench${suffix}` } : { NATS_URL: '' }),
+    ...(distributed && replicas ? { REPLICAS: String(replicas) } : {}),
   };
   const script = distributed ? 'scripts/start-distributed.js' : 'gateway/dist/main.js';
   const app = await startServer(distributed ? 'app' : 'gateway', root(script), env, '/ready');
