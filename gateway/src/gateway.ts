@@ -39,6 +39,8 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
   installAuthGate(app, {
     loginPerIp: config.RATE_LIMIT_LOGIN_MAX * 5,
     registerPerIp: config.RATE_LIMIT_REGISTER_MAX,
+    passwordResetPerIp: config.RATE_LIMIT_PASSWORD_RESET_MAX * 5,
+    passwordResetWindowMs: config.RATE_LIMIT_PASSWORD_RESET_WINDOW_MS,
     windowMs: config.RATE_LIMIT_WINDOW_MS,
   });
   // Distributed, the gateway is ready when every service behind it is: /ready names the ones missing.

@@ -29,6 +29,9 @@ export const ROUTES: ServiceRoute[] = [
     publicRoutes: [
       ['POST', '/auth/login'],
       ['POST', '/auth/register'],
+      ['GET', '/auth/password/reset-available'],
+      ['POST', '/auth/password/forgot'],
+      ['POST', '/auth/password/reset'],
     ],
     load: () => import('@asistente/auth'),
   },
