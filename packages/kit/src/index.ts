@@ -32,3 +32,4 @@ export { closeOnSignals, HARD_DEADLINE_MS } from './shutdown.js';
 export { SERVICE_PORTS } from './service-ports.js';
 export { HostGuard, HostNotAllowedError, HOST_NOT_ALLOWED_MESSAGE, type CheckedHost, type Resolver } from './net/host-guard.js';
 export * from './secrets/index.js';
+export * from './observability/metrics/index.js';

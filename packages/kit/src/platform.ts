@@ -12,6 +12,7 @@ import { MemoryBus } from './events/memory-bus.js';
 import { Outbox } from './events/outbox.js';
 import { OutboxRelay } from './events/relay.js';
 import { createLogger } from './logger.js';
+import { Metrics, meteredPublishing, processApplicationName, serveProcessMetrics } from './observability/metrics/index.js';
 import { assertProductionSecrets } from './production-secrets.js';
 import type { SecretBox } from './secrets/envelope.js';
 import { resolveSecretBox } from './secrets/boot.js';
@@ -36,6 +37,10 @@ export interface Platform {
   services: ServiceClient;
   /** This process's open live streams (SSE): ended at shutdown and when their session ends. */
   streams: LiveStreams;
+  /** This process's Prometheus registry: every service it mounts registers its metrics here. */
+  metrics: Metrics;
+  /** The port `/metrics` is served on; undefined when METRICS_PORT is unset. */
+  metricsPort: number | undefined;
   /** The outbox of a service's schema, watched by this process's relay. */
   outbox(schema: string): Outbox;
   close(): Promise<void>;
@@ -69,6 +74,7 @@ export async function createPlatform(config: Config, name: string, options: Plat
     poolMax: config.DB_POOL_MAX,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
     migrateOnStart: config.MIGRATE_ON_START,
+    applicationName: processApplicationName(name),
     log,
     pgliteTemplate: options.pgliteTemplate,
   });
@@ -80,7 +86,8 @@ export async function createPlatform(config: Config, name: string, options: Plat
     throw error;
   });
   const bus: EventBus = jetstream ?? new MemoryBus();
-  const relay = new OutboxRelay(db.sql, bus, log);
+  const metrics = new Metrics(name, config.METRICS_PORT !== undefined);
+  const relay = new OutboxRelay(db.sql, metrics.enabled ? meteredPublishing(bus, metrics) : bus, log);
   const secret = await resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR, log);
   const outboxes = new Map<string, Outbox>();
   if (events) relay.start();
@@ -88,6 +95,19 @@ export async function createPlatform(config: Config, name: string, options: Plat
   const tokens = { secret, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, ttlSeconds: config.JWT_TTL_SECONDS };
   const revocations = await Revocations.for(db);
   const streams = new LiveStreams();
+  const metricsListener =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await serveProcessMetrics({
+          metrics,
+          port: config.METRICS_PORT,
+          host: config.HOST,
+          db,
+          poolMax: config.DB_POOL_MAX,
+          log,
+          ...(events ? { outboxTables: () => [...outboxes.values()].map((outbox) => outbox.table) } : {}),
+          ...(jetstream ? { consumerLag: () => jetstream.consumerLag() } : {}),
+        });
   // A session ended here (logout, password change) closes its live streams in every process.
   revocations.onEnded((ended) => bus.signal(SESSIONS_ENDED, JSON.stringify(ended)));
   bus.onSignal(SESSIONS_ENDED, (payload) => streams.endSessions(JSON.parse(payload) as SessionsEnded));
@@ -102,6 +122,8 @@ export async function createPlatform(config: Config, name: string, options: Plat
     revocations,
     streams,
     secrets,
+    metrics,
+    metricsPort: metricsListener?.port,
     outbox(schema) {
       // Without events nothing relays to NATS: an event appended here would never reach a consumer.
       if (!events) throw new Error(`${name} was created without events; it cannot write to the ${schema} outbox`);
@@ -114,6 +136,7 @@ export async function createPlatform(config: Config, name: string, options: Plat
       return outbox;
     },
     async close() {
+      await metricsListener?.close();
       await relay.stop();
       await relay.drain().catch((error: unknown) => log.warn({ err: error }, 'outbox not drained at shutdown'));
       await bus.close();

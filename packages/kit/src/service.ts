@@ -27,6 +27,7 @@ export async function runService(name: string, plugin: ServicePlugin, defaultPor
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: trustProxySetting(config.TRUST_PROXY),
     streams: platform.streams,
+    metrics: platform.metrics,
   });
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
   await app.register(healthRoutes, { sql: platform.db.sql, bus: platform.bus, name });

@@ -1,0 +1,25 @@
+/** How a call to an outside API ended, as a bounded label value. */
+export type CallOutcome = 'ok' | 'rate_limited' | 'unauthorized' | 'client_error' | 'server_error' | 'network_error';
+
+/**
+ * The outcome of a call from its HTTP status (a number) or the error it threw (SDK errors carry `status`,
+ * `code` or `response.status`): 429 apart, since rate limits are what an operator watches for.
+ */
+export function outcomeOf(result: number | unknown): CallOutcome {
+  const status = typeof result === 'number' ? result : statusOf(result);
+  if (status === undefined) return 'network_error';
+  if (status === 429) return 'rate_limited';
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status >= 500) return 'server_error';
+  if (status >= 400) return 'client_error';
+  return 'ok';
+}
+
+function statusOf(error: unknown): number | undefined {
+  const candidate = error as { status?: unknown; statusCode?: unknown; code?: unknown; response?: { status?: unknown } } | null;
+  for (const value of [candidate?.status, candidate?.statusCode, candidate?.response?.status, candidate?.code]) {
+    if (typeof value === 'number' && value >= 100 && value < 600) return value;
+    if (typeof value === 'string' && /^\d{3}$/.test(value)) return Number(value);
+  }
+  return undefined;
+}
