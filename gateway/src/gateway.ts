@@ -30,6 +30,7 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
     ownNotFoundHandler: true,
     trustProxy: trustProxySetting(config.TRUST_PROXY),
     streams: platform.streams,
+    metrics: platform.metrics,
   });
   const origins = config.CORS_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean);
   await app.register(cors, { origin: origins.length > 0 ? origins : false, exposedHeaders: ['x-request-id', 'content-disposition'] });
