@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { ContactExportFormat } from '@asistente/contracts';
 import { useLocation, useSearch } from 'wouter';
 import { saveBlob } from '../../lib/download';
 import { errorMessage } from '../../lib/errors';
@@ -17,6 +18,7 @@ import { ContactModal } from './ContactModal';
 import { ContactsFilters } from './ContactsFilters';
 import { ContactStatsCards } from './ContactStatsCards';
 import { ContactsTable } from './ContactsTable';
+import { ExportDialog } from './ExportDialog';
 import { ImportModal } from './ImportModal';
 import { SavedViews } from './SavedViews';
 import type { Contact } from './types';
@@ -33,6 +35,7 @@ type Dialog =
   | { kind: 'delete'; selection: ContactSelection; count: number }
   | { kind: 'tag'; selection: ContactSelection; count: number }
   | { kind: 'import' }
+  | { kind: 'export'; picked?: { selection: ContactSelection; count: number } }
   | null;
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -124,9 +127,10 @@ export function ContactsPage() {
     reload();
   };
 
-  const download = async () => {
+  const download = async (format: ContactExportFormat) => {
+    setDialog(null);
     try {
-      const { blob, filename } = await exportContacts(search, tag);
+      const { blob, filename } = await exportContacts(search, tag, format);
       saveBlob(blob, filename ?? 'contactos.csv');
       toast.success('Contactos exportados');
     } catch (err) {
@@ -146,11 +150,11 @@ export function ContactsPage() {
     reload();
   };
 
-  const downloadSelection = async () => {
-    const { selection: target, count } = picked();
+  const downloadSelection = async ({ selection: target, count }: { selection: ContactSelection; count: number }, format: ContactExportFormat) => {
+    setDialog(null);
     try {
       // One file: the selection goes in one request, whatever its size.
-      const [file] = await bulk.run('Exportando', target, count, exportSelection, { chunked: false });
+      const [file] = await bulk.run('Exportando', target, count, (part) => exportSelection(part, format), { chunked: false });
       if (file) saveBlob(file.blob, file.filename ?? 'contactos.csv');
       toast.success('Contactos exportados');
     } catch (err) {
@@ -171,7 +175,7 @@ export function ContactsPage() {
               <Icon name="upload" size={18} />
               Importar
             </Button>
-            <Button variant="secondary" onClick={download}>
+            <Button variant="secondary" onClick={() => setDialog({ kind: 'export' })}>
               <Icon name="download" size={18} />
               Exportar
             </Button>
@@ -206,7 +210,7 @@ export function ContactsPage() {
             onSelectAllMatching={selection.selectAllMatching}
             onClear={selection.clear}
             onTag={() => setDialog({ kind: 'tag', ...picked() })}
-            onExport={() => void downloadSelection()}
+            onExport={() => setDialog({ kind: 'export', picked: picked() })}
             onDelete={() => setDialog({ kind: 'delete', ...picked() })}
           />
         )}
@@ -293,6 +297,13 @@ export function ContactsPage() {
         />
       )}
       {dialog?.kind === 'import' && <ImportModal onClose={() => setDialog(null)} onImported={reload} />}
+      {dialog?.kind === 'export' && (
+        <ExportDialog
+          count={dialog.picked?.count}
+          onClose={() => setDialog(null)}
+          onExport={(format) => void (dialog.picked ? downloadSelection(dialog.picked, format) : download(format))}
+        />
+      )}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import type { ContactSelection, ContactView, ContactViewBody, ImportPreview } from '@asistente/contracts';
+import type { ContactExportFormat, ContactSelection, ContactView, ContactViewBody, ImportPreview } from '@asistente/contracts';
 import { getFile, getJson, postFile, sendDelete, sendJson, type FileDownload } from '../../lib/http';
 import { uploadFile } from '../../lib/upload';
 import { PAGE_SIZE, type Contact, type ContactInput, type ContactPage, type ContactQuery, type ContactStats, type ImportReport } from './types';
@@ -33,8 +33,8 @@ export const deleteContacts = (selection: ContactSelection) =>
 export const tagContacts = (selection: ContactSelection, change: { add?: string[]; remove?: string[] }) =>
   sendJson<{ count: number }>('post', 'contacts/bulk/tags', { selection, ...change });
 
-/** The CSV of a selection (picked ids, or every match of a filter). */
-export const exportSelection = (selection: ContactSelection) => postFile('contacts/export', { selection });
+/** The CSV of a selection (picked ids, or every match of a filter), in the chosen format. */
+export const exportSelection = (selection: ContactSelection, format: ContactExportFormat) => postFile(`contacts/export?format=${format}`, { selection });
 
 /** Puts a bulk delete back exactly, ids included. */
 export const restoreContacts = (undoToken: string) => sendJson<{ count: number }>('post', 'contacts/bulk/restore', { undoToken });
@@ -53,8 +53,8 @@ export const previewImport = (file: File) =>
   uploadFile<ImportPreview>('contacts/import/preview', file.slice(0, 256 * 1024), 'text/csv', () => undefined);
 
 /** The CSV of the contacts the current search and tag show. */
-export function exportContacts(search: string, tag: string): Promise<FileDownload> {
-  const searchParams: Record<string, string> = {};
+export function exportContacts(search: string, tag: string, format: ContactExportFormat): Promise<FileDownload> {
+  const searchParams: Record<string, string> = { format };
   if (search) searchParams.search = search;
   if (tag) searchParams.tag = tag;
   return getFile('contacts/export', searchParams);
