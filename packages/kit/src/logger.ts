@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { redactUrl } from './http/redact-url.js';
+import { traceLogFields } from './observability/tracing/log-fields.js';
 
 /** Paths that may carry a credential; pino replaces them before anything is written. */
 export const REDACTED_PATHS = [
@@ -41,6 +42,8 @@ export function createLogger(level: string, name: string, extra: LoggerOptions =
     name,
     redact: { paths: REDACTED_PATHS, censor: '[redactado]' },
     serializers: { req: serializeRequest },
+    // trace_id and span_id when a span is active (tracing on): a line leads to its trace.
+    mixin: traceLogFields,
     ...extra,
   };
   return destination ? pino(options, destination) : pino(options);

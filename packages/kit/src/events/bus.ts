@@ -15,8 +15,12 @@ export type SignalHandler = (payload: string) => void;
  */
 export interface EventBus {
   readonly kind: 'memory' | 'jetstream';
-  /** Resolves once the bus accepted the events (JetStream: stored in the stream), in order. */
-  publish(events: EventEnvelope[]): Promise<void>;
+  /**
+   * Resolves once the bus accepted the events (JetStream: stored in the stream), in order. `traceparents`
+   * (tracing on, from the relay) is each event's W3C trace context: carried beside the event (NATS
+   * headers), never inside it, and continued by the consumer's span.
+   */
+  publish(events: EventEnvelope[], traceparents?: readonly (string | undefined)[]): Promise<void>;
   /** True when publishing can be attempted now (NATS connected). */
   isReady(): boolean;
   subscribe(durableName: string, handler: EventHandler): Promise<void>;

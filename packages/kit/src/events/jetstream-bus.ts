@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import {
   AckPolicy,
   DeliverPolicy,
@@ -10,6 +10,8 @@ import {
 } from '@nats-io/jetstream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { consumeTraced } from '../observability/tracing/event-spans.js';
+import { tracingOn } from '../observability/tracing/trace-context.js';
 import type { EventBus, EventHandler, SignalHandler } from './bus.js';
 import type { EventEnvelope } from './envelope.js';
 import { SignalFanout } from './signal-fanout.js';
@@ -54,6 +56,20 @@ const OWNER_PREFIX = 'mi-asistente deployment ';
 function isNotFound(error: unknown): boolean {
   const text = String((error as { message?: unknown })?.message ?? error);
   return /not found/i.test(text);
+}
+
+/** The W3C trace context of a published event travels in this NATS header (never in the event itself). */
+const TRACEPARENT_HEADER = 'traceparent';
+
+function traceHeaders(traceparent: string | undefined): { headers?: ReturnType<typeof headers> } {
+  if (!traceparent) return {};
+  const h = headers();
+  h.set(TRACEPARENT_HEADER, traceparent);
+  return { headers: h };
+}
+
+function traceparentOf(msg: JsMsg): string | undefined {
+  return msg.headers?.get(TRACEPARENT_HEADER) || undefined;
 }
 
 const NANOS_PER_MS = 1_000_000;
@@ -109,7 +125,7 @@ export class JetStreamBus implements EventBus {
   }
 
   /** Acks are awaited in windows: awaiting each publish caps at a few thousand events/s. */
-  async publish(events: EventEnvelope[]): Promise<void> {
+  async publish(events: EventEnvelope[], traceparents?: readonly (string | undefined)[]): Promise<void> {
     const js = this.js;
     if (!js || !this.isReady()) throw new Error('NATS is not connected');
     try {
@@ -117,7 +133,9 @@ export class JetStreamBus implements EventBus {
         await Promise.all(
           events
             .slice(i, i + PUBLISH_WINDOW)
-            .map((e) => js.publish(this.subject(e.type), JSON.stringify(e), { msgID: e.id, timeout: 5000 })),
+            .map((e, j) =>
+              js.publish(this.subject(e.type), JSON.stringify(e), { msgID: e.id, timeout: 5000, ...traceHeaders(traceparents?.[i + j]) }),
+            ),
         );
       }
     } catch (error) {
@@ -172,7 +190,7 @@ export class JetStreamBus implements EventBus {
     const waiting: JsMsg[] = [];
     let applying: Promise<void> | undefined;
     const applyWaiting = async () => {
-      while (waiting.length > 0 && !this.closed) await this.deliver(waiting.splice(0, CONSUMER_BATCH), handler);
+      while (waiting.length > 0 && !this.closed) await this.deliver(durableName, waiting.splice(0, CONSUMER_BATCH), handler);
       applying = undefined;
     };
     for await (const msg of messages) {
@@ -185,7 +203,7 @@ export class JetStreamBus implements EventBus {
   }
 
   /** Ack the batch after the handler succeeded; nak it (retry soon) when it failed; term what is not JSON. */
-  private async deliver(msgs: JsMsg[], handler: EventHandler): Promise<void> {
+  private async deliver(durableName: string, msgs: JsMsg[], handler: EventHandler): Promise<void> {
     const { log } = this.options;
     const events: EventEnvelope[] = [];
     const delivered: JsMsg[] = [];
@@ -199,7 +217,7 @@ export class JetStreamBus implements EventBus {
       }
     }
     try {
-      if (events.length > 0) await handler(events);
+      if (events.length > 0) await consumeTraced(durableName, events, tracingOn() ? delivered.map(traceparentOf) : undefined, () => handler(events));
       for (const msg of delivered) msg.ack();
     } catch (error) {
       if (this.closed) return; // shutting down: unacked events come back after ack_wait

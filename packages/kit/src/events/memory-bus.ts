@@ -1,3 +1,4 @@
+import { consumeTraced } from '../observability/tracing/event-spans.js';
 import type { EventBus, EventHandler, SignalHandler } from './bus.js';
 import type { EventEnvelope } from './envelope.js';
 import { SignalFanout } from './signal-fanout.js';
@@ -8,8 +9,8 @@ export class MemoryBus implements EventBus {
   private readonly handlers = new Map<string, EventHandler>();
   private readonly signals = new SignalFanout();
 
-  async publish(events: EventEnvelope[]): Promise<void> {
-    for (const handler of this.handlers.values()) await handler(events);
+  async publish(events: EventEnvelope[], traceparents?: readonly (string | undefined)[]): Promise<void> {
+    for (const [durableName, handler] of this.handlers) await consumeTraced(durableName, events, traceparents, () => handler(events));
   }
 
   isReady(): boolean {

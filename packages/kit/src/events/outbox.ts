@@ -1,4 +1,5 @@
 import type { TransactionSql } from '../db/database.js';
+import { currentTraceparent } from '../observability/tracing/trace-context.js';
 import type { EventEnvelope } from './envelope.js';
 
 /**
@@ -15,14 +16,17 @@ export class Outbox {
 
   async append(tx: TransactionSql, events: EventEnvelope[]): Promise<void> {
     if (events.length === 0) return;
+    // The request that wrote the events (tracing on): the relay's publish and the consumers continue its trace.
+    const traceparent = currentTraceparent() ?? null;
     const rows = events.map((e) => ({
       id: e.id,
       type: e.type,
       userId: e.userId,
       occurredAt: e.occurredAt,
       data: e.data as never,
+      traceparent,
     }));
-    await tx`insert into ${tx(this.table)} ${tx(rows, 'id', 'type', 'userId', 'occurredAt', 'data')}`;
+    await tx`insert into ${tx(this.table)} ${tx(rows, 'id', 'type', 'userId', 'occurredAt', 'data', 'traceparent')}`;
     // Delivered by PostgreSQL at commit, to every process listening: the relay wakes after the commit, not before.
     await tx`select pg_notify(${outboxChannel(this.table)}, '')`;
     setImmediate(this.onAppend);

@@ -1,5 +1,7 @@
+import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import type { Sql } from '../db/database.js';
+import { publishSpans } from '../observability/tracing/event-spans.js';
 import type { EventBus } from './bus.js';
 import type { EventEnvelope } from './envelope.js';
 import { outboxChannel } from './outbox.js';
@@ -11,6 +13,7 @@ interface OutboxRow {
   occurredAt: Date;
   data: unknown;
   seq: string;
+  traceparent: string | null;
 }
 
 /**
@@ -113,11 +116,13 @@ export class OutboxRelay {
 
   private schedule(delay: number): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
+    // Outside whatever request poked it: each pass would otherwise join (and grow) that request's trace.
+    const pass = context.bind(ROOT_CONTEXT, () => {
       this.running = this.loop().finally(() => {
         this.running = undefined;
       });
-    }, delay);
+    });
+    this.timer = setTimeout(pass, delay);
     this.timer.unref();
   }
 
@@ -156,7 +161,7 @@ export class OutboxRelay {
         limit ${this.batchSize}
         for update skip locked
       )
-      returning id, type, user_id, occurred_at, data, seq
+      returning id, type, user_id, occurred_at, data, seq, traceparent
       `;
     if (rows.length === 0) return 0;
     const ordered = [...rows].sort((a, b) => Number(a.seq) - Number(b.seq));
@@ -167,9 +172,12 @@ export class OutboxRelay {
       occurredAt: new Date(r.occurredAt).toISOString(),
       data: r.data,
     }));
+    const spans = publishSpans(events, ordered.map((r) => r.traceparent));
     try {
-      await this.bus.publish(events);
+      await this.bus.publish(events, spans.traceparents);
+      spans.end();
     } catch (error) {
+      spans.end(error);
       await sql`update ${sql(table)} set claimed_until = null where id = any(${events.map((e) => e.id)}::uuid[])`;
       throw error;
     }

@@ -1,0 +1,6 @@
+export { startTracing, type Tracing, type TracingOptions } from './start-tracing.js';
+export { tracingConfigured, tracingServiceName } from './settings.js';
+export { currentTraceparent, contextOf, tracingOn } from './trace-context.js';
+export { traceQueries } from './query-spans.js';
+export { publishSpans, consumeTraced, type PublishSpans } from './event-spans.js';
+export { traceLogFields } from './log-fields.js';
