@@ -1,6 +1,8 @@
 import path from 'node:path';
 import postgres from 'postgres';
 import type { Logger } from 'pino';
+import { traceQueries } from '../observability/tracing/query-spans.js';
+import { tracingOn } from '../observability/tracing/trace-context.js';
 import { startEmbeddedPostgres } from './embedded.js';
 import { migrate } from './migrate.js';
 import { UNLIMITED_PIPELINE, unblockedSocket } from './unblocked-socket.js';
@@ -98,7 +100,7 @@ const CONNECT_TIMEOUT_SECONDS = 5;
 const DEFAULT_APPLICATION_NAME = 'mi-asistente';
 
 function connect(url: string, max: number, statementTimeoutMs = 0, shared = false, applicationName = DEFAULT_APPLICATION_NAME): Sql {
-  return postgres(url, {
+  const sql = postgres(url, {
     max,
     // The embedded database's one shared connection: see unblockedSocket.
     ...(shared ? { socket: unblockedSocket(url), max_pipeline: UNLIMITED_PIPELINE } : {}),
@@ -108,6 +110,8 @@ function connect(url: string, max: number, statementTimeoutMs = 0, shared = fals
     // A startup parameter: every pooled connection (LISTEN's too, which it never bothers: it waits idle) has it.
     connection: { application_name: applicationName, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) },
   });
+  // A span per query only while tracing is on (started before the database opens); otherwise postgres.js untouched.
+  return tracingOn() ? traceQueries(sql) : sql;
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createSigner } from 'fast-jwt';
 import type { TokenSettings } from '../auth/plugin.js';
 import type { Config } from '../config.js';
+import { currentTraceparent } from '../observability/tracing/trace-context.js';
 import { SERVICE_PORTS } from '../service-ports.js';
 
 export type ServiceName = keyof typeof SERVICE_PORTS;
@@ -83,6 +84,9 @@ export class ServiceClient {
     const target = `${path}${queryString(options.query)}`;
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
+    // In-process the sibling's server span continues this trace (over HTTP, fetch's own span carries it).
+    const traceparent = this.inject ? currentTraceparent() : undefined;
+    if (traceparent) headers.traceparent = traceparent;
     const answer = this.inject
       ? await withTimeout(this.inject({ method, url: `/api${target}`, headers, payload }), timeoutMs).catch(() => undefined)
       : await this.fetch(service, target, { method, headers, body: payload }, timeoutMs);
