@@ -12,6 +12,7 @@ import { MemoryBus } from './events/memory-bus.js';
 import { Outbox } from './events/outbox.js';
 import { OutboxRelay } from './events/relay.js';
 import { createLogger } from './logger.js';
+import { startTracing } from './observability/tracing/start-tracing.js';
 import { Metrics, meteredPublishing, processApplicationName, serveProcessMetrics } from './observability/metrics/index.js';
 import { assertProductionSecrets } from './production-secrets.js';
 import type { SecretBox } from './secrets/envelope.js';
@@ -63,6 +64,8 @@ const SESSIONS_ENDED = 'sessions-ended';
 export async function createPlatform(config: Config, name: string, options: PlatformOptions = {}): Promise<Platform> {
   const { log = createLogger(config.LOG_LEVEL, name), events = true } = options;
   assertProductionSecrets(config);
+  // Before the database and any Fastify app: queries and requests get spans from the first one (OTEL_* set only).
+  const tracing = startTracing(name);
   // Before the database opens: a bad or missing key ring stops the boot without touching anything.
   const secrets = await resolveSecretBox(
     { keys: config.SECRETS_KEYS, databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR },
@@ -141,6 +144,8 @@ export async function createPlatform(config: Config, name: string, options: Plat
       await relay.drain().catch((error: unknown) => log.warn({ err: error }, 'outbox not drained at shutdown'));
       await bus.close();
       await db.close();
+      // Last: the relay's final publishes are spans too.
+      await tracing?.shutdown();
     },
   };
 }
