@@ -19,6 +19,8 @@ export const WhatsAppState = Type.Union([
   Type.Literal('connected'),
   Type.Literal('logged_out'),
   Type.Literal('error'),
+  /** A never-linked account gave up after its bounded retries; nothing reconnects it until the owner retries. */
+  Type.Literal('failed'),
 ]);
 export type WhatsAppState = Static<typeof WhatsAppState>;
 
@@ -34,7 +36,14 @@ export const WhatsAppStatus = Type.Object({
 });
 export type WhatsAppStatus = Static<typeof WhatsAppStatus>;
 
-export const WhatsAppConnectResult = Type.Object({ connected: Type.Boolean(), qrCode: Nullable(Type.String()) });
+export const WhatsAppConnectResult = Type.Object({
+  connected: Type.Boolean(),
+  qrCode: Nullable(Type.String()),
+  /** Only when there is neither a QR nor a connection: where the connection stands… */
+  state: Type.Optional(WhatsAppState),
+  /** …and, in Spanish, what the owner can do next. */
+  message: Type.Optional(Type.String()),
+});
 export type WhatsAppConnectResult = Static<typeof WhatsAppConnectResult>;
 
 export const WhatsAppHealth = Type.Object({
@@ -44,8 +53,6 @@ export const WhatsAppHealth = Type.Object({
   reconnectsLastHour: Type.Integer(),
   decryptFailures: Type.Integer(),
   pendingMessages: Type.Integer(),
-  /** The replica holding the socket as an opaque label ("réplica 3f9a2c"), never its host or process; null when none does. */
-  owner: Nullable(Type.String()),
   error: Nullable(Type.String()),
 });
 export type WhatsAppHealth = Static<typeof WhatsAppHealth>;

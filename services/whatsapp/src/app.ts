@@ -65,7 +65,12 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
     const inbound = new InboundService(sql, messages, autoRepliesRepo, outbox, newMessageId, !platform.config.DATABASE_URL);
     const pacing = options.pacing ?? { automatedGapMs: platform.config.WHATSAPP_AUTOMATED_GAP_MS };
     const outbound = new OutboundService(sql, messages, accounts, outbox, newMessageId, log, pacing);
-    const timing = { ...DEFAULT_TIMING, ...options.timing };
+    const timing = {
+      ...DEFAULT_TIMING,
+      giveUpAttempts: platform.config.WHATSAPP_CONNECT_MAX_ATTEMPTS,
+      giveUpMs: platform.config.WHATSAPP_CONNECT_MAX_MS,
+      ...options.timing,
+    };
     const sessions = new SessionManager(
       { factory, accounts, authState, messages, inbound, outbound, box: platform.secrets, log, timing },
       { ...DEFAULT_LEASE, ...options.lease },

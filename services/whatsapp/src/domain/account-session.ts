@@ -2,6 +2,7 @@ import { WHATSAPP_QR_COLUMN, type Logger, type SecretBox } from '@asistente/kit'
 import QRCode from 'qrcode';
 import type { CloseKind, InboundMessage, SocketFactory, SocketHandlers, WhatsAppSocket } from '../adapters/whatsapp-socket.js';
 import type { AccountsRepository } from './accounts.repository.js';
+import { GAVE_UP_REASON } from './connect-advice.js';
 import type { AuthStateRepository } from './auth-state.repository.js';
 import type { InboundService } from './inbound.service.js';
 import type { MessagesRepository } from './messages.repository.js';
@@ -14,9 +15,22 @@ export interface SessionTiming {
   /** An open socket silent for this long is restarted by the watchdog. */
   staleMs: number;
   watchdogMs: number;
+  /**
+   * An account that never linked gives up after this many failed attempts or this long after the first one
+   * (WHATSAPP_CONNECT_MAX_ATTEMPTS / WHATSAPP_CONNECT_MAX_MS): state `failed` until the owner retries.
+   */
+  giveUpAttempts: number;
+  giveUpMs: number;
 }
 
-export const DEFAULT_TIMING: SessionTiming = { backoffBaseMs: 2_000, backoffMaxMs: 60_000, staleMs: 10 * 60_000, watchdogMs: 30_000 };
+export const DEFAULT_TIMING: SessionTiming = {
+  backoffBaseMs: 2_000,
+  backoffMaxMs: 60_000,
+  staleMs: 10 * 60_000,
+  watchdogMs: 30_000,
+  giveUpAttempts: 5,
+  giveUpMs: 180_000,
+};
 
 export interface SessionDeps {
   factory: SocketFactory;
@@ -276,12 +290,26 @@ export class AccountSession {
       await accounts.setState(this.userId, { state: 'disconnected', qrEnc: null, error: null });
       return;
     }
+    let shown = reason;
+    if (!account?.linked) {
+      // Never linked: retrying forever would only say "Reintentando…" forever. Bounded, then said plainly.
+      const { attempts, sinceFirstMs } = await accounts.recordFailedAttempt(this.userId);
+      const { giveUpAttempts, giveUpMs } = this.deps.timing;
+      if (attempts >= giveUpAttempts || sinceFirstMs >= giveUpMs) {
+        log.warn({ kind, attempts, sinceFirstMs }, 'whatsapp could not connect an account that never linked; stopped until the owner retries');
+        await accounts.want(this.userId, false);
+        this.stop();
+        await accounts.setState(this.userId, { state: 'failed', qrEnc: null, error: GAVE_UP_REASON });
+        return;
+      }
+      shown = `${reason} (intento ${attempts} de ${giveUpAttempts})`;
+    }
     const floor = kind === 'replaced' ? 30_000 : 0;
     const { backoffBaseMs, backoffMaxMs } = this.deps.timing;
     const delay = Math.max(floor, Math.min(backoffMaxMs, backoffBaseMs * 2 ** this.attempt) * (0.5 + Math.random() / 2));
     this.attempt++;
     log.info({ kind, attempt: this.attempt, delayMs: Math.round(delay) }, 'whatsapp socket closed, reconnecting');
-    await accounts.setState(this.userId, { state: 'error', qrEnc: null, error: reason });
+    await accounts.setState(this.userId, { state: 'error', qrEnc: null, error: shown });
     await accounts.recordReconnect(this.userId);
     const generation = this.generation;
     this.retryTimer = setTimeout(() => {

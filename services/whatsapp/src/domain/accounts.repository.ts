@@ -15,6 +15,7 @@ export interface AccountRow {
   region: string;
   reconnectsLastHour: number;
   decryptFailures: number;
+  failedAttempts: number;
   leaseOwner: string | null;
   leaseUntil: Date | null;
 }
@@ -42,7 +43,7 @@ export class AccountsRepository {
       select user_id, wanted, linked, state, qr_enc, phone, name, since, last_event_at, error, region,
              cardinality(array(select t from unnest(reconnects_at) t where t > now() - interval '1 hour'))::int
                as reconnects_last_hour,
-             decrypt_failures, lease_owner, lease_until
+             decrypt_failures, failed_attempts, lease_owner, lease_until
       from whatsapp.accounts where user_id = ${userId}`;
     return row;
   }
@@ -98,6 +99,26 @@ export class AccountsRepository {
       update whatsapp.accounts set reconnects_at =
         array(select t from unnest(reconnects_at) t where t > now() - interval '1 hour') || now()
       where user_id = ${userId}`;
+  }
+
+  /**
+   * One more failed connection attempt of the account, counted in the row (a replica taking the socket over
+   * keeps counting): answers how many so far and how long ago the first one failed.
+   */
+  async recordFailedAttempt(userId: string): Promise<{ attempts: number; sinceFirstMs: number }> {
+    const [row] = await this.sql<{ attempts: number; sinceFirstMs: number }[]>`
+      update whatsapp.accounts set
+        failed_attempts = failed_attempts + 1,
+        first_failed_at = coalesce(first_failed_at, now())
+      where user_id = ${userId}
+      returning failed_attempts as attempts,
+                (extract(epoch from now() - first_failed_at) * 1000)::float8 as since_first_ms`;
+    return row ?? { attempts: 1, sinceFirstMs: 0 };
+  }
+
+  /** The owner asked again (Conectar, Reintentar, a reset): the bound starts over. */
+  async resetAttempts(userId: string): Promise<void> {
+    await this.sql`update whatsapp.accounts set failed_attempts = 0, first_failed_at = null where user_id = ${userId}`;
   }
 
   async addDecryptFailures(userId: string, count: number): Promise<void> {

@@ -6,7 +6,7 @@ import type { AccountRow, AccountsRepository } from './accounts.repository.js';
 import { AccountSession, qrContext, type SessionDeps } from './account-session.js';
 import type { AuthStateRepository } from './auth-state.repository.js';
 import type { MessagesRepository } from './messages.repository.js';
-import { replicaLabel } from './replica-label.js';
+import { notLinkedYet } from './connect-advice.js';
 
 export interface LeaseTiming {
   /** How long a lease lasts without renewal; another replica takes over after it (≤ 30 s with the defaults). */
@@ -20,10 +20,13 @@ export interface LeaseTiming {
 export const DEFAULT_LEASE: LeaseTiming = { ttlMs: 20_000, tickMs: 5_000, connectWaitMs: 25_000 };
 
 const WAIT_POLL_MS = 100;
-/** A disconnect or logout asked of a replica that does not hold the socket, for the one that does. */
+/**
+ * A disconnect, logout or reconnect asked of a replica that does not hold the socket, for the one that does
+ * (a reconnect skips the owner's backoff wait, or restarts a socket that gave up, so a retry is never a 503).
+ */
 interface HandOver {
   userId: string;
-  action: 'disconnect' | 'logout';
+  action: 'disconnect' | 'logout' | 'reconnect';
   /** The replica that sent it. */
   from: string;
 }
@@ -157,6 +160,7 @@ export class SessionManager {
     }
     // Our own request was applied to our own socket before it was sent.
     if (request.from === this.owner) return;
+    if (request.action === 'reconnect') return this.reconnectHere(request.userId);
     const session = this.sessions.get(request.userId);
     if (!session) return;
     try {
@@ -170,11 +174,29 @@ export class SessionManager {
     }
   }
 
-  /** Tells the replica that holds the account's socket (when not this one) to drop it now. */
+  /**
+   * The owner asked to connect through another replica while this one holds the lease: the socket waiting
+   * out a backoff tries now; one that gave up (stopped, lease not yet expired) starts again here.
+   */
+  private async reconnectHere(userId: string): Promise<void> {
+    try {
+      const session = this.sessions.get(userId);
+      if (session && !session.isStopped) return await session.reconnectNow();
+      if (session) this.sessions.delete(userId);
+      const [claimed] = await this.accounts.claim(this.owner, this.lease.ttlMs, { userId });
+      if (claimed) await this.startSession(claimed);
+    } catch (error) {
+      this.log.error({ err: error }, 'whatsapp reconnect hand-over failed');
+    }
+  }
+
+  /** Tells the replica that holds the account's socket (when not this one) to drop it, or to try again, now. */
   private async handOver(userId: string, action: HandOver['action']): Promise<void> {
     if (this.exclusive) return;
     const request: HandOver = { userId, action, from: this.owner };
     await this.accounts.notifyHandOver(JSON.stringify(request));
+    // A reconnect leaves the socket where it is: its state, written by the owner, answers the caller.
+    if (action === 'reconnect') return;
     // The new socket of a logout may only start once the owner let go (a dead owner's lease runs out instead).
     const deadline = Date.now() + Math.min(this.lease.ttlMs, this.lease.connectWaitMs);
     while (Date.now() < deadline) {
@@ -197,7 +219,7 @@ export class SessionManager {
   }
 
   async connect(userId: string): Promise<WhatsAppConnectResult> {
-    if (this.closed) throw unavailable('El servicio de WhatsApp se está deteniendo. Inténtalo de nuevo.');
+    if (this.closed) throw unavailable('El servicio de WhatsApp se está reiniciando. Vuelve a intentarlo en unos segundos.');
     const current = await this.accounts.find(userId);
     let session = this.sessions.get(userId);
     if (session?.isStopped) {
@@ -210,6 +232,8 @@ export class SessionManager {
     if (live && current.state === 'qr' && current.qrEnc && !session?.isRetrying) {
       return { connected: false, qrCode: this.openQr(userId, current.qrEnc) };
     }
+    // Asked again (Conectar, Actualizar QR, Reintentar, a reset): the bound on a never-linked account starts over.
+    await this.accounts.resetAttempts(userId);
     if (session) {
       await this.accounts.want(userId, true);
       if (session.isRetrying) {
@@ -221,6 +245,7 @@ export class SessionManager {
       const claimed = await this.accounts.wantAndClaim(userId, this.owner, this.lease.ttlMs, this.exclusive);
       await this.accounts.setState(userId, { state: 'connecting', error: null });
       if (claimed) await this.startSession(userId);
+      else await this.handOver(userId, 'reconnect');
     }
     return this.waitForLink(userId);
   }
@@ -229,19 +254,20 @@ export class SessionManager {
     return account.leaseOwner !== null && account.leaseUntil !== null && account.leaseUntil > new Date();
   }
 
-  /** Until the first QR or the open connection is known (written by whichever replica owns the socket). */
+  /**
+   * Until the first QR or the open connection is known (written by whichever replica owns the socket). Without
+   * either, the answer says where things stand and what the owner can do; the socket keeps trying meanwhile.
+   */
   private async waitForLink(userId: string): Promise<WhatsAppConnectResult> {
     const deadline = Date.now() + this.lease.connectWaitMs;
     while (Date.now() < deadline) {
       const account = await this.accounts.find(userId);
       if (account?.state === 'connected') return { connected: true, qrCode: null };
       if (account?.state === 'qr' && account.qrEnc) return { connected: false, qrCode: this.openQr(userId, account.qrEnc) };
-      if (account?.state === 'error' || account?.state === 'logged_out' || account?.state === 'disconnected') {
-        throw unavailable(account.error ?? 'No se pudo iniciar la conexión con WhatsApp.');
-      }
+      if (account && ['error', 'failed', 'logged_out', 'disconnected'].includes(account.state)) return notLinkedYet(account.state);
       await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
     }
-    throw unavailable('WhatsApp no respondió a tiempo. Inténtalo de nuevo.');
+    return notLinkedYet('connecting');
   }
 
   async disconnect(userId: string): Promise<void> {
@@ -298,7 +324,6 @@ export class SessionManager {
       reconnectsLastHour: account?.reconnectsLastHour ?? 0,
       decryptFailures: account?.decryptFailures ?? 0,
       pendingMessages: pending,
-      owner: account?.leaseOwner && this.isLive(account) ? replicaLabel(account.leaseOwner) : null,
       error: account?.error ?? null,
     };
   }
