@@ -2,7 +2,17 @@ import { fileURLToPath } from 'node:url';
 import cors from '@fastify/cors';
 import httpProxy from '@fastify/http-proxy';
 import rateLimit from '@fastify/rate-limit';
-import { authPlugin, createHttpApp, healthRoutes, TOKEN_CHECKED_HEADER, trustProxySetting, type App, type Platform } from '@asistente/kit';
+import {
+  authPlugin,
+  createHttpApp,
+  currentTraceparent,
+  healthRoutes,
+  TOKEN_CHECKED_HEADER,
+  tracingOn,
+  trustProxySetting,
+  type App,
+  type Platform,
+} from '@asistente/kit';
 import { installAuthGate } from './auth-gate.js';
 import { API_PREFIX, ROUTES } from './routing-table.js';
 import { serveWeb } from './static-web.js';
@@ -87,6 +97,11 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
             headers.expect = undefined;
             headers[TOKEN_CHECKED_HEADER] = proof;
             headers['x-request-id'] = String(request.id);
+            // Tracing on: the service's span continues the gateway's (whose parent is the client's traceparent, if any).
+            if (tracingOn()) {
+              headers.tracestate = undefined;
+              headers.traceparent = currentTraceparent();
+            }
             return headers;
           },
           onError: (reply, { error }) => {

@@ -33,3 +33,4 @@ export { SERVICE_PORTS } from './service-ports.js';
 export { HostGuard, HostNotAllowedError, HOST_NOT_ALLOWED_MESSAGE, type CheckedHost, type Resolver } from './net/host-guard.js';
 export * from './secrets/index.js';
 export * from './observability/metrics/index.js';
+export * from './observability/tracing/index.js';
