@@ -70,3 +70,33 @@ export type SessionResponse = Static<typeof SessionResponse>;
 
 export const UserResponse = Type.Object({ user: User });
 export type UserResponse = Static<typeof UserResponse>;
+
+/** Asks for a password reset link by mail; answered 202 whether or not an account has the address. */
+export const ForgotPasswordBody = Type.Object(
+  {
+    email: Type.String({
+      maxLength: 254,
+      pattern: EMAIL_PATTERN,
+      messages: { required: 'El correo es requerido', pattern: 'Correo electrónico inválido' },
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ForgotPasswordBody = Static<typeof ForgotPasswordBody>;
+
+export const ForgotPasswordResponse = Type.Object({ message: Type.String() });
+export type ForgotPasswordResponse = Static<typeof ForgotPasswordResponse>;
+
+/** Sets a new password with the token of a reset link (it works once). */
+export const ResetPasswordBody = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 200, messages: { required: 'Falta el código del enlace', minLength: 'Falta el código del enlace' } }),
+    newPassword: Type.String({ maxLength: 200, messages: { required: 'La nueva contraseña es requerida' } }),
+  },
+  { additionalProperties: false },
+);
+export type ResetPasswordBody = Static<typeof ResetPasswordBody>;
+
+/** Whether the server can mail reset links (a system mailer is configured); without one, the owner asks the administrator. */
+export const PasswordResetAvailability = Type.Object({ available: Type.Boolean() });
+export type PasswordResetAvailability = Static<typeof PasswordResetAvailability>;

@@ -1,10 +1,14 @@
 import rateLimit from '@fastify/rate-limit';
 import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { createSystemMailer, systemSender } from './adapters/system-mailer.js';
 import { HashingGate } from './domain/hashing-gate.js';
+import { PasswordResetsRepository } from './domain/password-resets.repository.js';
+import { PasswordResetsService } from './domain/password-resets.service.js';
 import { PasswordHasher } from './domain/passwords.js';
 import { UsersRepository } from './domain/users.repository.js';
 import { UsersService } from './domain/users.service.js';
 import { authRoutes } from './routes/auth.js';
+import { passwordResetRoutes } from './routes/password-reset.js';
 
 /** The auth service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
 const authService: ServicePlugin = async (fastify, { platform }) => {
@@ -13,16 +17,27 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   await app.register(authPlugin, { tokens: platform.tokens, revocations });
   await app.register(rateLimit, { global: false });
   requireAuth(app);
-  const users = new UsersService({
-    sql: db.sql,
-    users: new UsersRepository(db.sql),
-    hasher: new PasswordHasher(config.SCRYPT_COST, new HashingGate(config.HASH_CONCURRENCY, config.HASH_QUEUE_MAX)),
-    outbox: platform.outbox('auth'),
-  });
+  const usersRepository = new UsersRepository(db.sql);
+  const hasher = new PasswordHasher(config.SCRYPT_COST, new HashingGate(config.HASH_CONCURRENCY, config.HASH_QUEUE_MAX));
+  const users = new UsersService({ sql: db.sql, users: usersRepository, hasher, outbox: platform.outbox('auth') });
   await authRoutes(app, {
     users,
     revocations,
     loginLimit: { max: config.RATE_LIMIT_LOGIN_MAX, timeWindow: config.RATE_LIMIT_WINDOW_MS },
+  });
+  const resets = new PasswordResetsService({
+    sql: db.sql,
+    users: usersRepository,
+    resets: new PasswordResetsRepository(db.sql),
+    hasher,
+    mailer: config.SMTP_URL ? createSystemMailer(config.SMTP_URL, systemSender(config.MAIL_FROM, config.PUBLIC_URL)) : undefined,
+    publicUrl: config.PUBLIC_URL,
+    log: platform.log,
+  });
+  await passwordResetRoutes(app, {
+    resets,
+    revocations,
+    forgotLimit: { max: config.RATE_LIMIT_PASSWORD_RESET_MAX, timeWindow: config.RATE_LIMIT_PASSWORD_RESET_WINDOW_MS },
   });
 };
 

@@ -36,7 +36,8 @@ export class UsersRepository {
     return row;
   }
 
-  async updatePasswordHash(id: string, passwordHash: string): Promise<void> {
-    await this.sql`update auth.users set password_hash = ${passwordHash}, updated_at = now() where id = ${id}`;
+  /** In `tx` when the change belongs to a larger one (a reset link spent with it). */
+  async updatePasswordHash(id: string, passwordHash: string, tx: Sql | TransactionSql = this.sql): Promise<void> {
+    await tx`update auth.users set password_hash = ${passwordHash}, updated_at = now() where id = ${id}`;
   }
 }
