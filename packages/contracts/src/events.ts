@@ -10,6 +10,9 @@ const Id = Type.String({ minLength: 1, maxLength: 200 });
 const Count = Type.Integer({ minimum: 0 });
 const CalendarSource = Type.Union([Type.Literal('google'), Type.Literal('msteams'), Type.Literal('local')]);
 const MailProvider = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'), Type.Literal('imap')]);
+/** What the owner called an event or meeting, so the activity feed can name it (cut to 200 characters). */
+export const EVENT_TITLE_MAX = 200;
+const Title = Type.String({ maxLength: EVENT_TITLE_MAX });
 
 export const EVENT_DATA = {
   'auth.user.registered': Type.Object({}),
@@ -49,12 +52,17 @@ export const EVENT_DATA = {
   'whatsapp.autoreply.sent': Type.Object({ messageId: Id, chatId: Id, kind: Type.Union([Type.Literal('keyword'), Type.Literal('ai')]) }),
   'whatsapp.contacts.synced': Type.Object({ created: Count, updated: Count }),
 
-  'calendar.event.created': Type.Object({ eventId: Id, source: CalendarSource }),
-  'calendar.event.updated': Type.Object({ eventId: Id, source: CalendarSource }),
+  /**
+   * A Meet or Teams meeting also puts an entry in a calendar: that entry's event carries `meetingId` and is
+   * counted by the meeting's own event, once (analytics' isMeetingEntry; a Teams entry before `meetingId`
+   * is known by its source 'msteams').
+   */
+  'calendar.event.created': Type.Object({ eventId: Id, source: CalendarSource, title: Type.Optional(Title), meetingId: Type.Optional(Id) }),
+  'calendar.event.updated': Type.Object({ eventId: Id, source: CalendarSource, title: Type.Optional(Title) }),
   'calendar.event.deleted': Type.Object({ eventId: Id, source: CalendarSource }),
 
-  'meet.meeting.created': Type.Object({ meetingId: Id }),
-  'teams.meeting.created': Type.Object({ meetingId: Id }),
+  'meet.meeting.created': Type.Object({ meetingId: Id, title: Type.Optional(Title) }),
+  'teams.meeting.created': Type.Object({ meetingId: Id, title: Type.Optional(Title) }),
   'teams.message.sent': Type.Object({ messageId: Id, channelId: Id }),
   'teams.message.received': Type.Object({ messageId: Id, channelId: Id }),
 

@@ -114,7 +114,7 @@ t.test('events: create, read normalised, update, delete; Google first, then the 
   const outbox = await sql<{ type: string; data: { eventId: string; source: string } }[]>`
     select type, data from calendar.outbox where user_id = ${userId} order by occurred_at, type`;
   t.same(outbox.map((r) => r.type), ['calendar.event.created', 'calendar.event.updated', 'calendar.event.deleted']);
-  t.same(outbox[0]!.data, { eventId: event.id, source: 'google' });
+  t.same(outbox[0]!.data, { eventId: event.id, source: 'google', title: 'Revisión trimestral' }, 'the title names the event in the activity feed');
 });
 
 t.test('all-day events from the grid: Google gets date and the exclusive end, the view the last day', async (t) => {
@@ -312,8 +312,11 @@ t.test('Google Meet: conference data, invitations, list, join, end', async (t) =
   t.equal(bad.statusCode, 400);
   t.equal(bad.json().message, 'Correo de invitado inválido');
 
-  const types = await sql<{ type: string }[]>`select type from calendar.outbox where user_id = ${userId} order by type`;
+  const types = await sql<{ type: string; data: Record<string, unknown> }[]>`select type, data from calendar.outbox where user_id = ${userId} order by type`;
   t.same(types.map((r) => r.type), ['calendar.event.created', 'calendar.event.updated', 'meet.meeting.created']);
+  // One Meet is one thing the owner did: its calendar entry points at the meeting, which analytics counts once.
+  t.same(types[0]!.data, { eventId: meeting.eventId, source: 'google', meetingId: meeting.id });
+  t.same(types[2]!.data, { meetingId: meeting.id, title: 'Demo con cliente' });
 });
 
 t.test('agenda across calendars and free slots for the assistant', async (t) => {

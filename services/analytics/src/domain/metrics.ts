@@ -61,7 +61,7 @@ export function incrementsFor(event: DomainEvent): Increment[] {
     case 'whatsapp.autoreply.sent':
       return [[METRIC.whatsappAutoReplies, 1]];
     case 'calendar.event.created':
-      return [activity, [METRIC.calendarEvents, 1]];
+      return isMeetingEntry(event) ? [] : [activity, [METRIC.calendarEvents, 1]];
     case 'calendar.event.updated':
     case 'calendar.event.deleted':
       return [activity];
@@ -74,6 +74,16 @@ export function incrementsFor(event: DomainEvent): Increment[] {
     case 'ai.run.completed':
       return [[METRIC.aiRuns, 1], [METRIC.aiTokens, event.data.totalTokens]];
   }
+}
+
+/**
+ * The calendar entry a Meet or Teams meeting creates beside it: the meeting's own event counts it (as a
+ * meeting, and once as activity), so one meeting is one "Evento" and one line of the feed. Teams entries
+ * recorded before `meetingId` existed are known by their source: only a Teams meeting publishes 'msteams'.
+ * The recent-activity query (RollupsRepository.recent) leaves out the same events.
+ */
+export function isMeetingEntry(event: DomainEvent): boolean {
+  return event.type === 'calendar.event.created' && (event.data.meetingId !== undefined || event.data.source === 'msteams');
 }
 
 /** The conversation an event shows activity in, for "active WhatsApp contacts". */

@@ -135,6 +135,8 @@ export class RollupsRepository {
     return this.sql<RecentEvent[]>`
       select id, type, occurred_at, data from analytics.events
       where user_id = ${userId} and type <> 'auth.user.registered'
+        -- isMeetingEntry: a meeting's calendar entry is its meeting's line, not a second one.
+        and not (type = 'calendar.event.created' and (data ? 'meetingId' or data->>'source' = 'msteams'))
       order by occurred_at desc limit ${limit}`;
   }
 }

@@ -1,4 +1,4 @@
-import type { EventBody, GoogleEvent } from '@asistente/contracts';
+import { EVENT_TITLE_MAX, type EventBody, type GoogleEvent } from '@asistente/contracts';
 import { createEvent, type Outbox, type Sql } from '@asistente/kit';
 import type { CalendarSyncService } from './calendar-sync.service.js';
 import type { Range } from './dates.js';
@@ -128,7 +128,7 @@ export class EventsService {
   private async record(userId: string, event: EventRecord, type: 'calendar.event.created' | 'calendar.event.updated'): Promise<void> {
     await this.sql.begin(async (tx) => {
       await this.mirror.upsertEvents(tx, userId, [event]);
-      await this.outbox.append(tx, [createEvent(type, userId, { eventId: event.id, source: 'google' })]);
+      await this.outbox.append(tx, [createEvent(type, userId, { eventId: event.id, source: 'google', title: (event.summary ?? '').slice(0, EVENT_TITLE_MAX) })]);
     });
   }
 }

@@ -1,4 +1,4 @@
-import type { Meeting, MeetingBody, MeetingList, MeetingListQuery } from '@asistente/contracts';
+import { EVENT_TITLE_MAX, type Meeting, type MeetingBody, type MeetingList, type MeetingListQuery } from '@asistente/contracts';
 import { AppError, createEvent, notFound, type Outbox, type Sql } from '@asistente/kit';
 import type { CalendarSyncService } from './calendar-sync.service.js';
 import { eventInput } from './event-form.js';
@@ -58,8 +58,9 @@ export class MeetingsService {
         meetingUrl: event.hangoutLink,
       });
       await this.outbox.append(tx, [
-        createEvent('meet.meeting.created', userId, { meetingId: meeting.id }),
-        createEvent('calendar.event.created', userId, { eventId: event.id, source: 'google' }),
+        createEvent('meet.meeting.created', userId, { meetingId: meeting.id, title: input.title.slice(0, EVENT_TITLE_MAX) }),
+        // The meeting's calendar entry: counted by the meeting's event above, not a second time.
+        createEvent('calendar.event.created', userId, { eventId: event.id, source: 'google', meetingId: meeting.id }),
       ]);
       return meeting;
     });

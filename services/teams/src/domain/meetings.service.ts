@@ -1,4 +1,4 @@
-import type { TeamsMeeting, TeamsMeetingBody, TeamsMeetingList, TeamsMeetingsQuery } from '@asistente/contracts';
+import { EVENT_TITLE_MAX, type TeamsMeeting, type TeamsMeetingBody, type TeamsMeetingList, type TeamsMeetingsQuery } from '@asistente/contracts';
 import { badRequest, createEvent, type Outbox, type Sql } from '@asistente/kit';
 import { toMeeting } from './calendar-event.js';
 import type { ConnectionService } from './connection.service.js';
@@ -38,8 +38,9 @@ export class MeetingsService {
     const meeting = toMeeting(created);
     await this.sql.begin((tx) =>
       this.outbox.append(tx, [
-        createEvent('teams.meeting.created', userId, { meetingId: meeting.id }),
-        createEvent('calendar.event.created', userId, { eventId: meeting.id, source: 'msteams' as const }),
+        createEvent('teams.meeting.created', userId, { meetingId: meeting.id, title: title.slice(0, EVENT_TITLE_MAX) }),
+        // The meeting's calendar entry: counted by the meeting's event above, not a second time.
+        createEvent('calendar.event.created', userId, { eventId: meeting.id, source: 'msteams' as const, meetingId: meeting.id }),
       ]),
     );
     return meeting;

@@ -62,6 +62,11 @@ export function useCalendarData(source: Source, month: Date, googleCalendar: str
     forceNext.current = false;
     const range = monthRange(month);
     setData((d) => ({ ...d, loading: true, error: null }));
+    // Both provider cards show their status on every tab: the other provider's status is asked in parallel.
+    const otherStatus: Promise<Partial<CalendarData>> =
+      source === 'teams'
+        ? getGoogleStatus().then((googleStatus) => ({ googleStatus }), () => ({}))
+        : getTeamsStatus().then((teamsStatus) => ({ teamsStatus }), () => ({ teamsStatus: null }));
     void (async () => {
       let next: Partial<CalendarData> = { hint: null };
       try {
@@ -86,9 +91,11 @@ export function useCalendarData(source: Source, month: Date, googleCalendar: str
             next = { ...next, googleCalendars: calendars, events };
           }
         }
+        next = { ...next, ...(await otherStatus) };
         if (current()) setData((d) => ({ ...d, ...next, loading: false, error: null, loadedAt: new Date() }));
       } catch (err) {
         console.error('No se pudieron cargar los eventos del calendario', err);
+        next = { ...next, ...(await otherStatus) };
         if (current()) {
           setData((d) => ({ ...d, ...next, events: [], googleCalendars: [], teamsCalendars: [], loading: false, error: errorMessage(err) }));
         }

@@ -35,13 +35,14 @@ const DESCRIBE: Record<string, (data: Data) => string> = {
 
 const fullName = (c: RecentContact) => `${c.firstName} ${c.lastName}`.trim();
 
-/** The analytics feed in words; contact events name the contact when it is among the recent ones. */
+/** The analytics feed in words; contact events name the contact when it is among the recent ones, events and meetings their title. */
 export function fromEvents(events: ActivityEvent[], contacts: RecentContact[]): ActivityItem[] {
   const names = new Map(contacts.map((c) => [c.id, fullName(c)]));
   return events.flatMap((event) => {
     const describe = DESCRIBE[event.type];
     if (!describe) return [];
-    const name = typeof event.data.contactId === 'string' ? names.get(event.data.contactId) : undefined;
+    const title = typeof event.data.title === 'string' ? event.data.title.trim() : '';
+    const name = typeof event.data.contactId === 'string' ? names.get(event.data.contactId) : title || undefined;
     const text = describe(event.data);
     return [{ id: event.id, text: name ? `${text}: ${name}` : text, at: event.occurredAt }];
   });
