@@ -24,19 +24,31 @@ export function ContactsTable({ contacts, selected, busy, onToggle, onToggleAll,
   }, [selectedHere, all]);
 
   return (
-    <div className="table-wrap">
-      <table className="table" aria-busy={busy}>
+    // The wrapper is the size container the columns give way to (contacts.css): a table that never needs
+    // sideways scrolling, whose name and actions stay in view at any width.
+    <div className="table-wrap contacts-table-wrap">
+      <table className="table contacts-table" aria-busy={busy}>
         <caption className="sr-only">Lista de contactos</caption>
         <thead>
           <tr>
             <th scope="col" className="col-check">
               <input ref={allRef} type="checkbox" aria-label="Seleccionar todos" checked={all} onChange={onToggleAll} />
             </th>
-            <th scope="col">Nombre</th>
-            <th scope="col">Correo</th>
-            <th scope="col">Teléfono</th>
-            <th scope="col">Empresa</th>
-            <th scope="col">Etiquetas</th>
+            <th scope="col" className="col-name">
+              Nombre
+            </th>
+            <th scope="col" className="col-email">
+              Correo
+            </th>
+            <th scope="col" className="col-phone">
+              Teléfono
+            </th>
+            <th scope="col" className="col-company">
+              Empresa
+            </th>
+            <th scope="col" className="col-tags">
+              Etiquetas
+            </th>
             <th scope="col" className="col-actions">
               Acciones
             </th>
@@ -55,18 +67,18 @@ export function ContactsTable({ contacts, selected, busy, onToggle, onToggleAll,
                     onClick={(e) => onToggle(index, e.shiftKey)}
                   />
                 </td>
-                <td>
+                <td className="col-name">
                   <Link href={`/contacts/${contact.id}`} className="contact-name">
                     <span className="avatar avatar-sm" aria-hidden="true">
                       {contact.firstName.charAt(0).toUpperCase()}
                     </span>
-                    {name}
+                    <span className="contact-name-text">{name}</span>
                   </Link>
                 </td>
-                <td>{contact.email ?? '—'}</td>
-                <td>{contact.phone ?? '—'}</td>
-                <td>{contact.company ?? '—'}</td>
-                <td>
+                <Cell className="col-email" value={contact.email} />
+                <Cell className="col-phone" value={contact.phone} />
+                <Cell className="col-company" value={contact.company} />
+                <td className="col-tags" data-empty={contact.tags.length === 0 || undefined}>
                   {contact.tags.length > 0 ? (
                     <ul className="tag-list">
                       {contact.tags.map((tag) => (
@@ -99,5 +111,14 @@ export function ContactsTable({ contacts, selected, busy, onToggle, onToggleAll,
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A one-line cell cut with an ellipsis when its column is narrow; the whole value is its tooltip. */
+function Cell({ className, value }: { className: string; value: string | null }) {
+  return (
+    <td className={className} title={value ?? undefined} data-empty={value === null || undefined}>
+      {value ?? '—'}
+    </td>
   );
 }
