@@ -14,6 +14,8 @@ import { scrapeGauge } from './scrape-gauge.js';
  * connects with), by state, and those waiting on a lock. Embedded (PGlite) there is one shared
  * connection and no `pg_stat_activity` worth reading: only the pool size (1) is reported.
  */
+const USUAL_STATES = ['active', 'idle', 'idle_in_transaction'];
+
 export function registerProcessMetrics(metrics: Metrics, db: Database, poolMax: number, log: Logger): void {
   collectDefaultMetrics({ register: metrics.registry });
   const pool = metrics.gauge<'kind'>({
@@ -34,7 +36,10 @@ export function registerProcessMetrics(metrics: Metrics, db: Database, poolMax: 
         select coalesce(state, 'unknown') as state, count(*)::int as n from pg_stat_activity
         where application_name = ${applicationName} and pid <> pg_backend_pid()
         group by 1`;
-      return rows.map((row) => ({ labels: { state: row.state.replaceAll(' ', '_') }, value: row.n }));
+      // The usual states are always present (0 when none), so a dashboard never sees a series come and go.
+      const byState = new Map<string, number>(USUAL_STATES.map((state) => [state, 0]));
+      for (const row of rows) byState.set(row.state.replaceAll(' ', '_'), row.n);
+      return [...byState].map(([state, value]) => ({ labels: { state }, value }));
     },
   });
   scrapeGauge(metrics, {
