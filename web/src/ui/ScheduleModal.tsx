@@ -45,7 +45,7 @@ export interface ScheduleModalProps {
 
 /**
  * A new timed event or meeting (Google's 'Nuevo Evento' and Meet meeting, Teams' meeting): title, start and
- * end (from the next full hour), and the attendees, description and location the caller asks for.
+ * end (from the next working hour), and the attendees, description and location the caller asks for.
  */
 export function ScheduleModal({ title, submitLabel, savedMessage, attendees, description: withDescription = false, location = false, onSubmit, onClose, onCreated, initial }: ScheduleModalProps) {
   const slot = nextHourSlot();

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'wouter';
+import { nextWorkingHour, WORK_DAY } from '../../lib/local-datetime';
 import { PageHeader } from '../../ui/PageHeader';
 import { getGoogleCalendars, getTeamsCalendars } from './api';
 import './calendar.css';
@@ -59,11 +60,8 @@ export function CalendarPage() {
     setDialog(null);
     data.reload();
   };
-  const defaultStart = (day?: string) => {
-    const base = day ? new Date(`${day}T09:00`) : new Date();
-    if (!day) base.setHours(base.getHours() + 1, 0, 0, 0);
-    return base;
-  };
+  // A day picked in the grid starts at the working day's first hour; otherwise the next working hour.
+  const defaultStart = (day?: string) => (day ? new Date(`${day}T${String(WORK_DAY.firstHour).padStart(2, '0')}:00`) : nextWorkingHour());
   const hint = data.hint ? HINTS[data.hint] : null;
 
   return (
