@@ -34,8 +34,22 @@ export const EmailIntegration = Type.Object({
   connected: Type.Boolean(),
   lastSyncAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   error: Type.Union([Type.String(), Type.Null()]),
+  /** Open and click tracking of the mail sent from this account, unless a mail says otherwise (off for new accounts). */
+  tracking: Type.Boolean(),
+  /**
+   * The first sync (or a folder's resync after a UIDVALIDITY change) in progress: mails in its window and how
+   * many are stored so far. Null otherwise; an account not synced yet has `lastSyncAt` null.
+   */
+  sync: Type.Union([Type.Object({ stored: Type.Integer(), total: Type.Integer() }), Type.Null()]),
 });
 export type EmailIntegration = Static<typeof EmailIntegration>;
+
+/** The account's tracking switch. */
+export const TrackingSettingBody = Type.Object(
+  { tracking: Type.Boolean({ messages: { type: 'El campo "tracking" debe ser verdadero o falso', required: 'El campo "tracking" es requerido' } }) },
+  { additionalProperties: false },
+);
+export type TrackingSettingBody = Static<typeof TrackingSettingBody>;
 
 const hostField = Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.:\\[\\]-]+$', messages: { minLength: 'El servidor es requerido', pattern: 'Servidor inválido', required: 'El servidor es requerido' } });
 const serverSettings = Type.Object(
@@ -185,8 +199,14 @@ export const SendEmailBody = Type.Object(
     subject: Type.String({ minLength: 1, maxLength: 998, messages: { minLength: 'El asunto es requerido', required: 'El asunto es requerido' } }),
     body: Type.String({ minLength: 1, maxLength: 2_000_000, messages: { minLength: 'El mensaje es requerido', required: 'El mensaje es requerido' } }),
     attachments: Type.Optional(Type.Array(OutgoingAttachment, { maxItems: 50 })),
-    /** Tracking pixel and rewritten links (default on). */
+    /** Tracking pixel and rewritten links (default: the sending account's setting, off unless the owner turned it on). */
     track: Type.Optional(Type.Boolean()),
+    /**
+     * `{variables}` in the subject and text are filled on the server for each recipient from their contact, one
+     * mail per recipient in `to`. A variable left without a value answers 409 EMAIL_UNRESOLVED_VARIABLES naming
+     * it, and nothing is sent, unless this is true (the owner confirmed sending it as written).
+     */
+    allowUnresolved: Type.Optional(Type.Boolean({ messages: { type: 'El campo "allowUnresolved" debe ser verdadero o falso' } })),
     /** The owner's account to send from (default: the first connected). */
     accountId: Type.Optional(Type.String({ format: 'uuid', messages: { format: 'Cuenta de correo inválida' } })),
     /** The draft this mail was written from: removed from Drafts once sent. */
@@ -277,3 +297,29 @@ export const TemplateFillQuery = Type.Object({
 
 export const FilledTemplate = Type.Object({ subject: Type.String(), body: Type.String(), contactFound: Type.Boolean() });
 export type FilledTemplate = Static<typeof FilledTemplate>;
+
+/** Variables the contact of each recipient fills (`{nombre_cliente}`…); any other `{palabra}` stays unresolved. */
+export const EMAIL_CONTACT_VARIABLES = ['nombre_cliente', 'nombre', 'apellido', 'empresa', 'correo', 'telefono'] as const;
+
+/** Redactar's preview: the mail as it is written now, filled for the first recipient. */
+export const EmailPreviewBody = Type.Object(
+  {
+    to: Type.String({ maxLength: 4000 }),
+    subject: Type.String({ maxLength: 998 }),
+    body: Type.String({ maxLength: 2_000_000 }),
+  },
+  { additionalProperties: false },
+);
+export type EmailPreviewBody = Static<typeof EmailPreviewBody>;
+
+export const EmailPreview = Type.Object({
+  /** The first recipient as typed; null when none is typed yet (or it is not an address). */
+  recipient: Type.Union([Type.String(), Type.Null()]),
+  /** Whether a contact has that address. */
+  contactFound: Type.Boolean(),
+  subject: Type.String(),
+  body: Type.String(),
+  /** Variables still without a value for that recipient, as written (`{producto}`). */
+  unresolved: Type.Array(Type.String()),
+});
+export type EmailPreview = Static<typeof EmailPreview>;

@@ -12,6 +12,7 @@ import { MailboxSync } from './domain/mailbox-sync.js';
 import { MessagesRepository } from './domain/messages.repository.js';
 import { LeasesRepository } from './domain/leases.repository.js';
 import { MessagesService } from './domain/messages.service.js';
+import { Personalizer } from './domain/personalize.js';
 import { DraftsService } from './domain/drafts.js';
 import { SendOnce } from './domain/send-once.js';
 import { SendRequestsRepository } from './domain/send-requests.repository.js';
@@ -21,6 +22,7 @@ import { TemplatesRepository } from './domain/templates.repository.js';
 import { TemplatesService } from './domain/templates.service.js';
 import { TrackingSigner } from './domain/tracking.js';
 import { TrackingService } from './domain/tracking.service.js';
+import { RecipientContacts } from './domain/variables.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { messageRoutes } from './routes/messages.js';
 import { templateRoutes } from './routes/templates.js';
@@ -65,6 +67,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       outbox,
       { days: config.EMAIL_SYNC_DAYS, maxPerFolder: config.EMAIL_SYNC_MAX_PER_FOLDER },
       log,
+      accountsRepository,
     );
     const sync = new SyncManager(
       accountsRepository,
@@ -79,6 +82,8 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     );
     options.onSync?.(sync);
     const signer = new TrackingSigner(platform.tokens.secret);
+    const contacts = new RecipientContacts(platform.services, log);
+    const personalizer = new Personalizer(contacts);
     const messages = new MessagesService(
       messagesRepository,
       accountsRepository,
@@ -100,6 +105,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       `${publicUrl}/api/emails/track`,
       log,
       new SendOnce(new SendRequestsRepository(sql)),
+      personalizer,
     );
 
     await integrationRoutes(app, {
@@ -109,7 +115,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       screenUrl: `${publicUrl}/emails`,
       log,
     });
-    await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), platform.services, log) });
+    await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), contacts), personalizer });
     await trackingRoutes(app, { tracking: new TrackingService(sql, outbox, signer) });
     const drafts = new DraftsService(accountsRepository, messagesRepository, messages, credentials, sync, log);
     await messageRoutes(app, { messages, sender, drafts });

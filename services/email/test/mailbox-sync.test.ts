@@ -64,7 +64,7 @@ t.test('folders: special use first, the usual names (Spanish too) when the serve
 t.test('a UIDVALIDITY change resyncs the folder; incremental syncs fetch only new UIDs', async (t) => {
   const USER = 'eva@example.com';
   const { phone, platform, sql, messages, account } = await connectedAccount(t, USER, 'clave-de-eva', '00000000-0000-4000-8000-00000000000e');
-  const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 2 }, platform.log);
+  const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 2 }, platform.log, new AccountsRepository(sql));
   const subjects = async () =>
     (await sql<{ subject: string }[]>`select subject from email.messages where folder = 'drafts' order by uid`).map((r) => r.subject);
 
@@ -101,7 +101,7 @@ t.test('a refused password disconnects the account (no retry loop); connecting i
   const accounts = new AccountsRepository(sql);
   const messages = new MessagesRepository(sql);
   const credentials = new Credentials(platform.secrets, accounts, {} as never, localServers);
-  const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log);
+  const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log, new AccountsRepository(sql));
   const manager = new SyncManager(accounts, new LeasesRepository(sql), messages, credentials, sync, platform.log, DEFAULT_LEASE, true);
   t.teardown(() => manager.close());
   const userId = '00000000-0000-4000-8000-00000000000f';
@@ -169,7 +169,7 @@ t.test('the first sync stores summaries: preview from the first text part in any
       '',
     ].join('\r\n'),
   );
-  const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log);
+  const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log, new AccountsRepository(sql));
   t.same(await sync.sync(phone, account, ['inbox']), [{ folder: 'inbox', inserted: 3 }]);
   const rows = await sql<{ subject: string; preview: string; hasAttachments: boolean; bodyFetched: boolean; fromAddr: string }[]>`
     select subject, preview, has_attachments, body_fetched, from_addr from email.messages order by uid`;
@@ -211,4 +211,63 @@ t.test('the first sync stores summaries: preview from the first text part in any
   await sync.sync(phone, account, ['inbox']);
   t.same(await state(), [['QP', false], ['Mixto', false]], 'fallback reads all flags');
   t.equal(await modseq(), null, 'no modseq without CONDSTORE');
+});
+
+t.test('a first sync stores the newest mails first, counts its progress on the account, and a window cut short starts again', async (t) => {
+  const USER = 'nuria@example.com';
+  const { phone, platform, sql, accounts, messages, account } = await connectedAccount(t, USER, 'clave-de-nuria', '00000000-0000-4000-8000-0000000000a1');
+  for (let i = 1; i <= 60; i++) await phone.append('INBOX', rawMail({ from: 'cliente@x.com', to: USER, subject: `Pedido ${i}`, body: `Pedido número ${i}` }));
+
+  const progress: { started: number[]; advanced: number[]; ended: number } = { started: [], advanced: [], ended: 0 };
+  const recorder = {
+    syncStarted: async (id: string, total: number) => {
+      progress.started.push(total);
+      await accounts.syncStarted(id, total);
+    },
+    syncAdvanced: async (tx: Parameters<AccountsRepository['syncAdvanced']>[0], id: string, count: number) => {
+      progress.advanced.push(count);
+      await accounts.syncAdvanced(tx, id, count);
+    },
+    syncEnded: async (id: string) => {
+      progress.ended++;
+      await accounts.syncEnded(id);
+    },
+  };
+  // The second batch fails once: the sync is cut short after the first.
+  const batches: number[][] = [];
+  let failOnce = true;
+  const recording = Object.create(messages) as MessagesRepository;
+  recording.insertMany = async (tx, userId, accountId, folder, rows) => {
+    if (batches.length === 1 && failOnce) {
+      failOnce = false;
+      throw new Error('connection lost');
+    }
+    batches.push(rows.map((r) => r.uid));
+    return messages.insertMany(tx, userId, accountId, folder, rows);
+  };
+  const sync = new MailboxSync(sql, recording, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log, recorder);
+
+  await t.rejects(sync.sync(phone, account, ['inbox']));
+  t.same(progress.started, [60], 'the window counted before fetching');
+  t.same([...batches[0]!].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => 11 + i), 'the newest 50 first, in a small first batch');
+  t.equal(progress.ended, 1, 'progress cleared even when the sync fails');
+  const [cleared] = await sql<{ syncTotal: number | null }[]>`select sync_total from email.accounts where id = ${account.id}`;
+  t.equal(cleared!.syncTotal, null);
+  const pending = (await messages.folders(account.id)).get('inbox')!;
+  t.equal(pending.uidValidity, 0n, 'the window is marked unfinished');
+  t.equal(pending.path, 'INBOX', 'the path is known, so listed mail can be opened meanwhile');
+
+  t.same(await sync.sync(phone, account, ['inbox']), [{ folder: 'inbox', inserted: 60 }], 'the window starts again');
+  t.same(progress.started, [60, 60]);
+  const [count] = await sql<{ n: string }[]>`select count(*) as n from email.messages where account_id = ${account.id} and folder = 'inbox'`;
+  t.equal(Number(count!.n), 60, 'each mail once');
+  const done = (await messages.folders(account.id)).get('inbox')!;
+  t.not(done.uidValidity, 0n);
+  t.equal(done.lastUid, 60);
+  const received = await sql`select 1 from email.outbox where type = 'email.message.received'`;
+  t.equal(received.length, 0, 'a first window is history, not mail received');
+
+  await phone.append('INBOX', rawMail({ from: 'cliente@x.com', to: USER, subject: 'Pedido 61', body: 'Nuevo' }));
+  t.same(await sync.sync(phone, account, ['inbox']), [{ folder: 'inbox', inserted: 1 }]);
+  t.same(progress.started, [60, 60], 'an incremental sync shows no progress');
 });

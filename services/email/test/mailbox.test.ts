@@ -231,6 +231,7 @@ t.test('send, reply and forward go through SMTP with the right headers; a copy i
       subject: 'Propuesta',
       body: 'Hola, mira https://ejemplo.com/oferta',
       attachments: [{ filename: 'nota.txt', contentType: 'text/plain', content: Buffer.from('nota').toString('base64') }],
+      track: true,
     },
   });
   t.equal(sent.statusCode, 200, sent.body);
@@ -247,7 +248,9 @@ t.test('send, reply and forward go through SMTP with the right headers; a copy i
   const accountId = (await app.inject({ url: '/emails/integrations', headers: auth })).json<{ id: string }[]>()[0]!.id;
   const chosen = await app.inject({ method: 'POST', url: '/emails/send', headers: auth, payload: { to: 'x@empresa.com', subject: 'Desde la cuenta', body: 'b', accountId } });
   t.equal(chosen.statusCode, 200, 'sent from the account asked for');
-  t.same((await smtp.waitFor(2)).envelope.from, USER);
+  const fromAccount = await smtp.waitFor(2);
+  t.same(fromAccount.envelope.from, USER);
+  t.notMatch(String(fromAccount.parsed.html), 'track', 'tracking off unless the account or the mail turns it on');
   const foreign = await app.inject({
     method: 'POST',
     url: '/emails/send',

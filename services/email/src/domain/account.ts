@@ -36,6 +36,11 @@ export interface AccountRow {
   connected: boolean;
   lastSyncAt: Date | null;
   error: string | null;
+  /** Whether mail sent from this account is tracked unless a mail says otherwise. */
+  trackDefault: boolean;
+  /** A first sync in progress: mails in its window, and how many are stored. */
+  syncTotal: number | null;
+  syncStored: number | null;
 }
 
 /** An account ready to talk to its servers: settings checked plus the opened secret. */
@@ -66,5 +71,7 @@ export function toIntegration(row: AccountRow): EmailIntegration {
     connected: row.connected,
     lastSyncAt: row.lastSyncAt ? row.lastSyncAt.toISOString() : null,
     error: row.error,
+    tracking: row.trackDefault,
+    sync: row.syncTotal === null ? null : { stored: Math.min(row.syncStored ?? 0, row.syncTotal), total: row.syncTotal },
   };
 }

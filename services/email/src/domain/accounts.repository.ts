@@ -24,7 +24,8 @@ export class AccountsRepository {
 
   private columns(sql: TransactionSql | Sql = this.sql) {
     return sql`id, user_id, provider, email, imap_host, imap_port, imap_secure, imap_user,
-      smtp_host, smtp_port, smtp_secure, smtp_user, credentials_enc, connected, last_sync_at, error`;
+      smtp_host, smtp_port, smtp_secure, smtp_user, credentials_enc, connected, last_sync_at, error,
+      track_default, sync_total, sync_stored`;
   }
 
   list(userId: string): Promise<AccountRow[]> {
@@ -99,6 +100,27 @@ export class AccountsRepository {
   /** The server refused the credentials: no more retries until the owner connects the account again. */
   async markDisconnected(id: string, error: string): Promise<void> {
     await this.sql`update email.accounts set connected = false, error = ${error} where id = ${id}`;
+  }
+
+  async setTracking(userId: string, id: string, tracking: boolean): Promise<AccountRow | undefined> {
+    const [row] = await this.sql<AccountRow[]>`
+      update email.accounts set track_default = ${tracking}, updated_at = now() where user_id = ${userId} and id = ${id}
+      returning ${this.columns()}`;
+    return row;
+  }
+
+  /** A first sync's window is known: `total` mails to store, none yet. */
+  async syncStarted(id: string, total: number): Promise<void> {
+    await this.sql`update email.accounts set sync_total = ${total}, sync_stored = 0 where id = ${id}`;
+  }
+
+  /** `count` more of the window stored (in the transaction that stored them, so the count never runs ahead). */
+  async syncAdvanced(tx: TransactionSql | Sql, id: string, count: number): Promise<void> {
+    await tx`update email.accounts set sync_stored = sync_stored + ${count} where id = ${id} and sync_total is not null`;
+  }
+
+  async syncEnded(id: string): Promise<void> {
+    await this.sql`update email.accounts set sync_total = null, sync_stored = null where id = ${id} and sync_total is not null`;
   }
 
   async markError(id: string, error: string): Promise<void> {

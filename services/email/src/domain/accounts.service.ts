@@ -65,6 +65,13 @@ export class AccountsService {
     return toIntegration(row);
   }
 
+  /** The account's open and click tracking, the owner's choice; each mail can still say otherwise. */
+  async setTracking(userId: string, id: string, tracking: boolean): Promise<EmailIntegration> {
+    const row = await this.accounts.setTracking(userId, id, tracking);
+    if (!row) throw notFound('Cuenta de correo no encontrada');
+    return toIntegration(row);
+  }
+
   async disconnect(userId: string, id: string): Promise<void> {
     const row = await this.accounts.find(userId, id);
     if (!row) throw notFound('Cuenta de correo no encontrada');

@@ -2,6 +2,7 @@ import type { ImapFlow } from 'imapflow';
 import type { MailFolder } from '@asistente/contracts';
 import { createEvent, type Logger, type Outbox, type Sql } from '@asistente/kit';
 import type { MailAccount } from './account.js';
+import type { AccountsRepository } from './accounts.repository.js';
 import { mapFolders } from './folders.js';
 import type { FolderState, MessagesRepository, NewMessage } from './messages.repository.js';
 import { fetchedPart, hasAttachments, PREVIEW_BYTES, previewPart, SUMMARY_QUERY, summaryOf, type TextPart } from './message-summary.js';
@@ -20,7 +21,38 @@ export interface FolderResult {
 
 /** Messages per fetch and per insert transaction. */
 const FETCH_BATCH = 500;
+/** A first window's opening batch: the newest mails are on screen within a second or two. */
+const FIRST_BATCH = 50;
 const ROLES: MailFolder[] = ['inbox', 'sent', 'drafts', 'trash'];
+/**
+ * Stored as a folder's UIDVALIDITY while its first window is being fetched (a real one is never 0): the path
+ * is known for opening what is already listed, and a sync cut short starts the window again.
+ */
+const WINDOW_PENDING = 0n;
+
+/** What one folder's sync will fetch, decided before any is fetched so the first sync can count them. */
+interface FolderPlan {
+  role: MailFolder;
+  path: string;
+  known: FolderState | undefined;
+  uidValidity: bigint;
+  /** First window (new folder, changed UIDVALIDITY, or a window cut short). */
+  fresh: boolean;
+  lastUid: number;
+  uids: number[];
+}
+
+/** Newest first in a first window, so what the owner looks for first appears first; in order otherwise. */
+function batchesOf(uids: number[], fresh: boolean): number[][] {
+  const ordered = fresh ? [...uids].reverse() : uids;
+  const batches: number[][] = [];
+  for (let i = 0; i < ordered.length; ) {
+    const size = fresh && i === 0 ? FIRST_BATCH : FETCH_BATCH;
+    batches.push(ordered.slice(i, i + size));
+    i += size;
+  }
+  return batches;
+}
 
 /**
  * Brings the local copy of one mailbox up to date over one IMAP connection: folders by special use, new
@@ -34,18 +66,53 @@ export class MailboxSync {
     private readonly outbox: Outbox,
     private readonly window: SyncWindow,
     private readonly log: Logger,
+    /** Where a first sync's progress is kept for the screen. */
+    private readonly progress: Pick<AccountsRepository, 'syncStarted' | 'syncAdvanced' | 'syncEnded'>,
   ) {}
 
   async sync(client: ImapFlow, account: MailAccount, only?: MailFolder[]): Promise<FolderResult[]> {
     const paths = mapFolders(await client.list());
     const states = await this.messages.folders(account.id);
-    const results: FolderResult[] = [];
+    const plans: FolderPlan[] = [];
     for (const role of only ?? ROLES) {
       const path = paths.get(role);
-      if (!path) continue;
-      results.push(await this.syncFolder(client, account, role, path, states.get(role)));
+      if (path) plans.push(await this.plan(client, account, role, path, states.get(role)));
     }
-    return results;
+    const window = plans.reduce((sum, plan) => sum + (plan.fresh ? plan.uids.length : 0), 0);
+    if (window > 0) await this.progress.syncStarted(account.id, window);
+    try {
+      const results: FolderResult[] = [];
+      for (const plan of plans) results.push(await this.syncFolder(client, account, plan));
+      return results;
+    } finally {
+      if (window > 0) await this.progress.syncEnded(account.id).catch((error: unknown) => this.log.warn({ err: error, accountId: account.id }, 'sync progress not cleared'));
+    }
+  }
+
+  /** The UIDs to fetch: a first window (the last `days`, at most `maxPerFolder`), or those above the mark. */
+  private async plan(client: ImapFlow, account: MailAccount, role: MailFolder, path: string, known: FolderState | undefined): Promise<FolderPlan> {
+    const lock = await client.getMailboxLock(path);
+    try {
+      const mailbox = client.mailbox;
+      const uidValidity = mailbox ? BigInt(mailbox.uidValidity) : 0n;
+      const fresh = !known || known.uidValidity !== uidValidity;
+      if (known && fresh && known.uidValidity !== WINDOW_PENDING) this.log.info({ accountId: account.id, folder: role }, 'UIDVALIDITY changed: folder resynced');
+      const lastUid = fresh ? 0 : known.lastUid;
+      let uids: number[] = [];
+      if (!mailbox || mailbox.exists === 0) uids = [];
+      else if (fresh) {
+        const since = new Date(Date.now() - this.window.days * 86_400_000);
+        const found = (await client.search({ since }, { uid: true })) || [];
+        uids = found.sort((a, b) => a - b).slice(-this.window.maxPerFolder);
+      } else {
+        const found = (await client.search({ uid: `${lastUid + 1}:*` }, { uid: true })) || [];
+        // `n:*` always matches the highest UID, even when it is below n.
+        uids = found.filter((uid) => uid > lastUid).sort((a, b) => a - b);
+      }
+      return { role, path, known, uidValidity, fresh, lastUid, uids };
+    } finally {
+      lock.release();
+    }
   }
 
   /**
@@ -111,47 +178,29 @@ export class MailboxSync {
     return mapFolders(await client.list());
   }
 
-  private async syncFolder(
-    client: ImapFlow,
-    account: MailAccount,
-    role: MailFolder,
-    path: string,
-    known: FolderState | undefined,
-  ): Promise<FolderResult> {
+  private async syncFolder(client: ImapFlow, account: MailAccount, plan: FolderPlan): Promise<FolderResult> {
+    const { role, path, known, uidValidity, fresh, lastUid, uids } = plan;
     const lock = await client.getMailboxLock(path);
     try {
       const mailbox = client.mailbox;
-      if (!mailbox) return { folder: role, inserted: 0 };
-      const uidValidity = BigInt(mailbox.uidValidity);
-      const fresh = !known || known.uidValidity !== uidValidity;
-      if (known && fresh) this.log.info({ accountId: account.id, folder: role }, 'UIDVALIDITY changed: folder resynced');
-      const lastUid = fresh ? 0 : known.lastUid;
+      // Changed since the plan: the next sync starts this folder over.
+      if (!mailbox || BigInt(mailbox.uidValidity) !== uidValidity) return { folder: role, inserted: 0 };
 
-      let uids: number[];
-      if (mailbox.exists === 0) uids = [];
-      else if (fresh) {
-        const since = new Date(Date.now() - this.window.days * 86_400_000);
-        const found = (await client.search({ since }, { uid: true })) || [];
-        uids = found.sort((a, b) => a - b).slice(-this.window.maxPerFolder);
-      } else {
-        const found = (await client.search({ uid: `${lastUid + 1}:*` }, { uid: true })) || [];
-        // `n:*` always matches the highest UID, even when it is below n.
-        uids = found.filter((uid) => uid > lastUid).sort((a, b) => a - b);
-      }
-
-      // Only a changed UIDVALIDITY voids what is stored: rows already here for a folder seen for the first time
-      // come from another replica's sync of the same folder (while a lease changes hands), not from an old one.
+      // Only a changed UIDVALIDITY (or a window cut short) voids what is stored: rows already here for a folder
+      // seen for the first time come from another replica's sync of the same folder (while a lease changes
+      // hands), not from an old one.
       if (known && fresh) await this.messages.forgetFolder(this.sql, account.id, role);
+      if (fresh && uids.length > 0) await this.messages.saveFolder(this.sql, account.id, { role, path, uidValidity: WINDOW_PENDING, lastUid: 0 });
       let inserted = 0;
       let highest = lastUid;
-      const batches: number[][] = [];
-      for (let i = 0; i < uids.length; i += FETCH_BATCH) batches.push(uids.slice(i, i + FETCH_BATCH));
+      const batches = batchesOf(uids, fresh);
       // Pipelined: the next batch streams in from the server while this one is stored.
       let next = batches[0] ? this.fetchSummaries(client, batches[0]) : undefined;
       for (let b = 0; b < batches.length; b++) {
         const batch = batches[b]!;
         const parsed = await next!;
         next = batches[b + 1] ? this.fetchSummaries(client, batches[b + 1]!) : undefined;
+        const last = b === batches.length - 1;
         const batchHighest = Math.max(highest, ...batch);
         const ids = await this.sql.begin(async (tx) => {
           const ids = await this.messages.insertMany(tx, account.userId, account.id, role, parsed);
@@ -162,7 +211,9 @@ export class MailboxSync {
               ids.map((messageId) => createEvent('email.message.received', account.userId, { messageId, provider: account.provider })),
             );
           }
-          await this.messages.saveFolder(tx, account.id, { role, path, uidValidity, lastUid: batchHighest });
+          if (fresh) await this.progress.syncAdvanced(tx, account.id, batch.length);
+          // A first window goes newest first: its mark (and real UIDVALIDITY) is saved once all of it is here.
+          if (!fresh || last) await this.messages.saveFolder(tx, account.id, { role, path, uidValidity, lastUid: batchHighest });
           return ids;
         });
         inserted += ids.length;
@@ -170,7 +221,7 @@ export class MailboxSync {
       }
       if (uids.length === 0) await this.messages.saveFolder(this.sql, account.id, { role, path, uidValidity, lastUid: highest });
 
-      if (!fresh && lastUid > 0) await this.syncFlags(client, account, role, lastUid, known.highestModseq ?? null);
+      if (!fresh && lastUid > 0) await this.syncFlags(client, account, role, lastUid, known?.highestModseq ?? null);
       // Taken at SELECT: a change made while this sync ran has a higher modseq and is read next time.
       await this.messages.saveModseq(account.id, role, this.condstore(client) ? (mailbox.highestModseq ?? null) : null);
       return { folder: role, inserted };

@@ -102,7 +102,9 @@ export class MessagesService {
     if (row.bodyFetched) return row;
     let source: Buffer | undefined;
     let partial: PartialBody | undefined;
-    await this.onServer(row, async (client) => {
+    // A read changes nothing on the server: it need not wait behind a sync in the account's queue (a first
+    // sync takes a while, and the owner opens what is already listed).
+    await this.onServer(row, { queued: false }, async (client) => {
       // The size first: a mail over the limit is read in part and never travels whole.
       const head = await client.fetchOne(String(row.uid), { uid: true, size: true, bodyStructure: true }, { uid: true });
       if (head && (head.size ?? 0) > this.maxMessageBytes) {
@@ -133,7 +135,7 @@ export class MessagesService {
 
   /** A sent draft leaves Drafts for good, on the server and here. */
   async discardDraft(row: MessageRow): Promise<void> {
-    await this.onServer(row, async (client) => {
+    await this.onServer(row, { queued: true }, async (client) => {
       await client.messageDelete(String(row.uid), { uid: true });
     });
     await this.messages.delete(row.id);
@@ -163,7 +165,7 @@ export class MessagesService {
   async markRead(userId: string, id: string): Promise<void> {
     const row = await this.row(userId, id);
     if (row.isRead) return;
-    await this.onServer(row, async (client) => {
+    await this.onServer(row, { queued: true }, async (client) => {
       await client.messageFlagsAdd(String(row.uid), ['\\Seen'], { uid: true });
     });
     await this.messages.setRead(row.id, true);
@@ -176,7 +178,7 @@ export class MessagesService {
     const folders = await this.messages.folders(row.accountId);
     const trash = folders.get('trash')?.path;
     const permanently = row.folder === 'trash' || !trash;
-    await this.onServer(row, async (client) => {
+    await this.onServer(row, { queued: true }, async (client) => {
       if (permanently) {
         await client.messageDelete(String(row.uid), { uid: true });
         await this.messages.delete(row.id);
@@ -190,27 +192,26 @@ export class MessagesService {
   }
 
   /**
-   * Opens the message's folder over a connection of its own, in the account's queue when this replica holds
-   * it; otherwise the holder is told afterwards (`changed`) and reads the server again.
+   * Opens the message's folder over a connection of its own; a change runs `queued` in the account's queue when
+   * this replica holds it, otherwise the holder is told afterwards (`changed`) and reads the server again.
    */
-  private async onServer(row: MessageRow, task: (client: ImapFlow) => Promise<void>): Promise<void> {
+  private async onServer(row: MessageRow, { queued }: { queued: boolean }, task: (client: ImapFlow) => Promise<void>): Promise<void> {
     const { path, account: accountRow } = await this.location(row);
-    await this.sync
-      .serialize(row.accountId, async () => {
-        const account = await this.credentials.open(accountRow);
-        const client = await openImap(account.imap, imapAuth(account), this.log);
+    const run = <T>(work: () => Promise<T>) => (queued ? this.sync.serialize(row.accountId, work) : work());
+    await run(async () => {
+      const account = await this.credentials.open(accountRow);
+      const client = await openImap(account.imap, imapAuth(account), this.log);
+      try {
+        const lock = await client.getMailboxLock(path);
         try {
-          const lock = await client.getMailboxLock(path);
-          try {
-            await task(client);
-          } finally {
-            lock.release();
-          }
+          await task(client);
         } finally {
-          await closeImap(client);
+          lock.release();
         }
-      })
-      .catch(mailServerError);
+      } finally {
+        await closeImap(client);
+      }
+    }).catch(mailServerError);
   }
 
   /** The message's account and its folder's path on the server. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import {
   EMAIL_ATTACHMENTS_MAX_BYTES,
@@ -15,6 +16,7 @@ import type { AccountsRepository } from './accounts.repository.js';
 import { imapAuth, smtpAuth, type Credentials } from './credentials.js';
 import type { MessageRow, MessagesRepository } from './messages.repository.js';
 import { mailServerError, type MessagesService } from './messages.service.js';
+import { unresolvedError, type Personalizer } from './personalize.js';
 import { addressesIn, bareAddress, parseRecipients } from './recipients.js';
 import type { SendOnce, SendTicket } from './send-once.js';
 import { sendingAccount } from './sending-account.js';
@@ -77,6 +79,7 @@ export class MailSender {
     private readonly trackBase: string,
     private readonly log: Logger,
     private readonly once: SendOnce,
+    private readonly personalizer: Personalizer,
   ) {}
 
   /** `key`: the request's Idempotency-Key; a retry with it answers this send instead of sending again. */
@@ -92,20 +95,27 @@ export class MailSender {
     return this.once.run(userId, key, ['forward', id, body], (ticket) => this.sendForward(userId, id, body, ticket));
   }
 
+  /**
+   * A mail written with `{variables}` goes as one mail per recipient in `to`, each filled from that
+   * recipient's contact now (cc gets every copy). One left unfilled stops the send unless the owner confirmed.
+   */
   private async sendNew(userId: string, body: SendEmailBody, ticket: SendTicket): Promise<EmailSent> {
-    const draft: Draft = {
-      to: parseRecipients(body.to, true),
-      cc: parseRecipients(body.cc, false),
-      subject: body.subject.trim(),
-      body: body.body,
-      attachments: decodeAttachments(body.attachments),
-      track: body.track ?? true,
-    };
-    if (!draft.subject) throw badRequest('El asunto es requerido', 'VALIDATION_ERROR');
-    if (!draft.body.trim()) throw badRequest('El mensaje es requerido', 'VALIDATION_ERROR');
+    const to = parseRecipients(body.to, true);
+    const cc = parseRecipients(body.cc, false);
+    const subject = body.subject.trim();
+    if (!subject) throw badRequest('El asunto es requerido', 'VALIDATION_ERROR');
+    if (!body.body.trim()) throw badRequest('El mensaje es requerido', 'VALIDATION_ERROR');
+    const attachments = decodeAttachments(body.attachments);
     const saved = body.draftId ? await this.reader.draft(userId, body.draftId) : undefined;
     const account = saved ? await this.accountOf(saved) : await sendingAccount(this.accounts, userId, body.accountId);
-    const sent = await this.deliver(account, draft, ticket);
+    const common = { cc, attachments, track: body.track ?? account.trackDefault };
+    let mails: Draft[] = [{ ...common, to, subject, body: body.body }];
+    if (this.personalizer.needed(subject, body.body)) {
+      const copies = await this.personalizer.copies(userId, to, subject, body.body);
+      if (!body.allowUnresolved && copies.some((c) => c.unresolved.length > 0)) throw unresolvedError(copies);
+      mails = copies.map((c) => ({ ...common, to: [c.recipient], subject: c.subject.trim() || subject, body: c.body.trim() ? c.body : body.body }));
+    }
+    const sent = await this.deliver(account, mails, ticket);
     if (saved) {
       // Sent already: a draft left behind is a nuisance, not a failed send.
       await this.reader.discardDraft(saved).catch((error: unknown) => this.log.warn({ err: error, accountId: account.id }, 'sent draft not removed'));
@@ -126,7 +136,7 @@ export class MailSender {
       : [];
     if (to.length === 0) throw badRequest('El correo original no tiene remitente al que responder', 'VALIDATION_ERROR');
     const header = `El ${dateText(original.sentAt)}, ${original.fromAddr} escribió:`;
-    return this.deliver(account, {
+    return this.deliver(account, [{
       to,
       cc,
       subject: prefixed('Re', original.subject),
@@ -138,8 +148,8 @@ export class MailSender {
       attachments: [],
       inReplyTo: original.messageId ?? undefined,
       references: [original.refs, original.messageId].filter(Boolean).join(' ') || undefined,
-      track: body.track ?? true,
-    }, ticket);
+      track: body.track ?? account.trackDefault,
+    }], ticket);
   }
 
   private async sendForward(userId: string, id: string, body: ForwardBody, ticket: SendTicket): Promise<EmailSent> {
@@ -159,7 +169,7 @@ export class MailSender {
       `Asunto: ${original.subject}`,
       `Para: ${original.toAddrs}`,
     ];
-    return this.deliver(account, {
+    return this.deliver(account, [{
       to,
       cc: [],
       subject: prefixed('Fwd', original.subject),
@@ -169,8 +179,8 @@ export class MailSender {
         text: `${lines.join('\n')}\n\n${original.textBody}`,
       },
       attachments,
-      track: body.track ?? true,
-    }, ticket);
+      track: body.track ?? account.trackDefault,
+    }], ticket);
   }
 
   private originalHtml(original: MessageRow): string {
@@ -183,8 +193,33 @@ export class MailSender {
     return account;
   }
 
-  private async deliver(row: AccountRow, draft: Draft, ticket: SendTicket): Promise<EmailSent> {
-    const { sentId } = ticket;
+  /**
+   * Sends each mail in turn. The first carries the ticket's id (what a retry with the key answers); each is
+   * recorded once its SMTP server accepted it, and the key is marked done with the last. A failure part-way
+   * leaves the key claimed: repeating it would send the first copies again.
+   */
+  private async deliver(row: AccountRow, mails: Draft[], ticket: SendTicket): Promise<EmailSent> {
+    const account = await this.credentials.open(row).catch(mailServerError);
+    const raws: Buffer[] = [];
+    for (const [index, draft] of mails.entries()) {
+      const sentId = index === 0 ? ticket.sentId : randomUUID();
+      const { raw, messageId } = await this.compose(row, draft, sentId);
+      const recipients = [...draft.to, ...draft.cc].map(bareAddress);
+      await sendRaw(account.smtp, smtpAuth(account), { from: account.email, to: recipients }, raw).catch(mailServerError);
+      ticket.accepted = true;
+      await this.sql.begin(async (tx) => {
+        await tx`insert into email.sent (id, user_id, account_id, provider, message_id)
+          values (${sentId}, ${row.userId}, ${row.id}, ${row.provider}, ${messageId})`;
+        await this.outbox.append(tx, [createEvent('email.message.sent', row.userId, { messageId: sentId, provider: row.provider })]);
+        if (index === mails.length - 1) await ticket.done(tx);
+      });
+      raws.push(raw);
+    }
+    await this.fileInSent(account, raws);
+    return { success: true, messageId: ticket.sentId };
+  }
+
+  private async compose(row: AccountRow, draft: Draft, sentId: string): Promise<{ raw: Buffer; messageId: string }> {
     const domain = row.email.split('@')[1] ?? 'localhost';
     const messageId = `<${sentId}@${domain}>`;
     const ownHtml = looksLikeHtml(draft.body) ? sanitizeMailHtml(draft.body, true).html : textToHtml(draft.body);
@@ -206,34 +241,21 @@ export class MailSender {
       attachments: draft.attachments,
       date: new Date(),
     });
-    const raw = await composer.compile().build();
-    const account = await this.credentials.open(row).catch(mailServerError);
-    const recipients = [...draft.to, ...draft.cc].map(bareAddress);
-    await sendRaw(account.smtp, smtpAuth(account), { from: account.email, to: recipients }, raw).catch(mailServerError);
-    ticket.accepted = true;
-
-    await this.sql.begin(async (tx) => {
-      await tx`insert into email.sent (id, user_id, account_id, provider, message_id)
-        values (${sentId}, ${row.userId}, ${row.id}, ${row.provider}, ${messageId})`;
-      await this.outbox.append(tx, [createEvent('email.message.sent', row.userId, { messageId: sentId, provider: row.provider })]);
-      await ticket.done(tx);
-    });
-    await this.fileInSent(account, raw);
-    return { success: true, messageId: sentId };
+    return { raw: await composer.compile().build(), messageId };
   }
 
   /**
    * Gmail and Outlook keep a copy of what goes through their SMTP servers; other servers need it appended.
    * The mail is already sent: a failure here is logged, never reported as a failed send.
    */
-  private async fileInSent(account: MailAccount, raw: Buffer): Promise<void> {
+  private async fileInSent(account: MailAccount, raws: Buffer[]): Promise<void> {
     try {
       await this.sync.serialize(account.id, async () => {
         const client = await openImap(account.imap, imapAuth(account), this.log);
         try {
           if (account.provider === 'imap') {
             const sent = (await this.messages.folders(account.id)).get('sent')?.path;
-            if (sent) await client.append(sent, raw, ['\\Seen']);
+            for (const raw of raws) if (sent) await client.append(sent, raw, ['\\Seen']);
           }
         } finally {
           await closeImap(client);

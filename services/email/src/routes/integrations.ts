@@ -9,6 +9,7 @@ import {
   OAuthProviderParams,
   OAuthProvidersStatus,
   SuccessResponse,
+  TrackingSettingBody,
 } from '@asistente/contracts';
 import { AppError, type App, type Logger, type OAuthFlow } from '@asistente/kit';
 import type { OAuthProvider, OAuthProviderName } from '../adapters/oauth-provider.js';
@@ -56,6 +57,11 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
   app.post('/emails/integrations', {
     schema: { body: ImapIntegrationBody, response: { 201: EmailIntegration, 429: ErrorResponse, ...errors } },
     handler: async (request, reply) => reply.code(201).send(await accounts.connectImap(request.user.id, request.body)),
+  });
+
+  app.put('/emails/integrations/:id/tracking', {
+    schema: { params: IdParams, body: TrackingSettingBody, response: { 200: EmailIntegration, ...errors } },
+    handler: (request) => accounts.setTracking(request.user.id, request.params.id, request.body.tracking),
   });
 
   app.delete('/emails/integrations/:id', {

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { EmailTemplate, EmailTemplateBody, ErrorResponse, FilledTemplate, IdParams, TemplateFillQuery } from '@asistente/contracts';
+import { EmailPreview, EmailPreviewBody, EmailTemplate, EmailTemplateBody, ErrorResponse, FilledTemplate, IdParams, TemplateFillQuery } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
+import type { Personalizer } from '../domain/personalize.js';
 import type { TemplatesService } from '../domain/templates.service.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
 
-export async function templateRoutes(app: App, { templates }: { templates: TemplatesService }): Promise<void> {
+export async function templateRoutes(app: App, { templates, personalizer }: { templates: TemplatesService; personalizer: Personalizer }): Promise<void> {
   app.get('/emails/templates', {
     schema: { response: { 200: Type.Array(EmailTemplate), ...errors } },
     handler: (request) => templates.list(request.user.id),
@@ -32,5 +33,11 @@ export async function templateRoutes(app: App, { templates }: { templates: Templ
   app.get('/emails/templates/:id/fill', {
     schema: { params: IdParams, querystring: TemplateFillQuery, response: { 200: FilledTemplate, ...errors } },
     handler: (request) => templates.fill(request.user.id, request.params.id, request.query.to),
+  });
+
+  // Redactar's preview: what the first recipient would get now; the send fills each recipient again.
+  app.post('/emails/preview', {
+    schema: { body: EmailPreviewBody, response: { 200: EmailPreview, ...errors } },
+    handler: (request) => personalizer.preview(request.user.id, request.body),
   });
 }
