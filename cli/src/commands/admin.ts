@@ -1,5 +1,6 @@
 import type { RotationCounts, RotationProgress, SecretBox, SecretColumn, Sql, VerifyCounts } from '@asistente/kit';
 import { Option, type Command } from 'commander';
+import { addResetPasswordCommand } from './admin-reset-password.js';
 import { positiveInteger } from '../lib/arguments.js';
 import { contextOf } from '../lib/context.js';
 import { CliError, usageError } from '../lib/errors.js';
@@ -88,6 +89,8 @@ export function registerAdminCommands(program: Command): void {
         await db.close();
       }
     });
+
+  addResetPasswordCommand(admin);
 }
 
 function progressPrinter(out: Output): (progress: RotationProgress) => void {
