@@ -97,17 +97,25 @@ export class ContactTimeline {
     });
   }
 
+  /** Mail from the contact (inbox) and the owner's to them (sent), by the whole address. */
   private async mails(userId: string, emails: string[]): Promise<TimelineItem[]> {
-    const answers = await Promise.all(
-      emails.map((search) => this.services.request<unknown>('email', userId, '/emails', { query: { search, limit: PER_CHANNEL }, timeoutMs: CALL_TIMEOUT_MS })),
+    const asks = emails.flatMap((address) =>
+      (['inbox', 'sent'] as const).map(async (folder) => ({
+        folder,
+        answer: await this.services.request<unknown>('email', userId, '/emails', { query: { address, folder, limit: PER_CHANNEL }, timeoutMs: CALL_TIMEOUT_MS }),
+      })),
     );
-    return answers.flatMap(list).flatMap((m): TimelineItem[] => {
-      const at = when(m.date ?? m.receivedAt ?? m.sentAt ?? m.createdAt);
-      if (!at) return [];
-      const from = typeof m.from === 'string' ? m.from : text((m.from as Json | undefined)?.address, (m.from as Json | undefined)?.email);
-      const outgoing = m.direction === 'outgoing' || m.folder === 'sent' || (from !== '' && !emails.some((e) => from.toLowerCase().includes(e)));
-      return [{ channel: 'email', id: text(m.id, m.messageId), at, title: text(m.subject) || '(sin asunto)', detail: text(m.snippet, m.preview), direction: outgoing ? 'outgoing' : 'incoming' }];
-    });
+    const seen = new Set<string>();
+    return (await Promise.all(asks)).flatMap(({ folder, answer }) =>
+      list(answer).flatMap((m): TimelineItem[] => {
+        const at = when(m.date ?? m.receivedAt ?? m.sentAt ?? m.createdAt);
+        const id = text(m.id, m.messageId);
+        // A mail to two of the contact's addresses is listed for each.
+        if (!at || seen.has(id)) return [];
+        seen.add(id);
+        return [{ channel: 'email', id, at, title: text(m.subject) || '(sin asunto)', detail: text(m.snippet, m.preview), direction: folder === 'sent' ? 'outgoing' : 'incoming' }];
+      }),
+    );
   }
 
   private async events(userId: string, emails: string[]): Promise<TimelineItem[]> {
