@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import t from 'tap';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { generateKey } from '@asistente/kit';
+import { createTestDatabase } from '@asistente/kit/testing';
+import { ROUTES } from '../src/routing-table.js';
+import { DATABASE_URL, NATS_URL, freePort, migrateDatabase, startNode, userWithToken, waitFor, waitReady } from './faults/support.js';
+import { OtlpReceiver } from './tracing/otlp-receiver.js';
+import { descendsFrom, waitForSpans, type SeenSpan } from './tracing/spans.js';
+
+const SKIP = !DATABASE_URL || !NATS_URL ? 'set DATABASE_URL and NATS_URL to run the gateway and the services as separate processes' : false;
+
+t.test('one trace from the gateway through contacts, its query, NATS and the analytics consumer', { skip: SKIP }, async (t) => {
+  const receiver = await OtlpReceiver.start();
+  t.teardown(() => receiver.close());
+  const database = await createTestDatabase();
+  t.teardown(() => database.drop());
+  await migrateDatabase(t, database.url!);
+  const suffix = randomBytes(4).toString('hex');
+  const stream = `TRACES_${suffix}`;
+  const nc = await connect({ servers: NATS_URL });
+  t.teardown(async () => {
+    await (await jetstreamManager(nc)).streams.delete(stream).catch(() => undefined);
+    await nc.close();
+  });
+  const secret = randomBytes(32).toString('hex');
+  const common = {
+    DATABASE_URL: database.url!,
+    NATS_URL,
+    NATS_STREAM: stream,
+    EVENTS_SUBJECT_PREFIX: `tr${suffix}`,
+    JWT_SECRET: secret,
+    SECRETS_KEYS: `k1:${generateKey()}`,
+    MIGRATE_ON_START: 'false',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    // Only the standard variables: where to, in which protocol, and a short batch delay so spans come soon.
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+  };
+  const start = async (name: string, entry: string, env: Record<string, string> = {}) => {
+    const port = await freePort();
+    const proc = startNode(t, name, entry, { ...common, ...env, PORT: String(port) });
+    return { proc, port, url: `http://127.0.0.1:${port}` };
+  };
+  const [contacts, analytics] = await Promise.all([
+    start('contacts', 'services/contacts/src/server.ts'),
+    start('analytics', 'services/analytics/src/server.ts'),
+  ]);
+  await Promise.all([contacts, analytics].map(({ proc, port }) => waitReady(proc, port)));
+  const dead = `http://127.0.0.1:${await freePort()}`;
+  const gateway = await start('gateway', 'gateway/src/main.ts', {
+    ...Object.fromEntries(ROUTES.map((r) => [r.urlVariable, dead])),
+    CONTACTS_URL: contacts.url,
+    ANALYTICS_URL: analytics.url,
+  });
+  await waitFor('the gateway up', () => fetch(`${gateway.url}/health`).then((r) => r.ok, () => false), 120_000);
+
+  const { authorization } = await userWithToken(database.url!, secret);
+  const created = await fetch(`${gateway.url}/api/contacts`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body: JSON.stringify({ firstName: 'Rastro', lastName: 'Distribuido' }),
+  });
+  t.equal(created.status, 201, 'the contact is created through the gateway');
+
+  const isGatewaySpan = (s: SeenSpan) => s.service === 'asistente-gateway' && s.kind === 'server' && s.attributes['url.path'] === '/api/contacts';
+  const complete = (spans: SeenSpan[]) => {
+    const root = spans.find(isGatewaySpan);
+    return root !== undefined && spans.some((s) => s.traceId === root.traceId && s.service === 'asistente-analytics' && s.kind === 'consumer');
+  };
+  const all = await waitForSpans(() => receiver.spans, complete, 90_000);
+  const root = all.find(isGatewaySpan);
+  t.ok(root, "the gateway's server span arrived");
+  if (!root) return;
+  t.equal(root.name, 'POST /api/contacts', 'named by its route pattern');
+  const trace = all.filter((s) => s.traceId === root.traceId);
+  const service = trace.find((s) => s.service === 'asistente-contacts' && s.kind === 'server');
+  const query = trace.find((s) => s.service === 'asistente-contacts' && s.name === 'db insert');
+  const publish = trace.find((s) => s.service === 'asistente-contacts' && s.name === 'publish contacts.contact.created');
+  const consume = trace.find((s) => s.service === 'asistente-analytics' && s.kind === 'consumer');
+  t.equal(service?.name, 'POST /contacts', "the contacts service's span is in the trace");
+  t.equal(service?.parentSpanId, root.spanId, "child of the gateway's span (traceparent over the proxy)");
+  t.ok(query && service && descendsFrom(query, service, trace), "the service's insert is a query span under it");
+  t.equal(query?.attributes['db.system.name'], 'postgresql');
+  t.ok(publish && descendsFrom(publish, root, trace), "the relay's publish continues the request's trace");
+  t.equal(publish?.kind, 'producer');
+  t.ok(consume && publish && consume.parentSpanId === publish.spanId, "the analytics consumer's span is a child of the publish (NATS headers)");
+  t.equal(consume?.name, 'consume analytics');
+});
