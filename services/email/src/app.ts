@@ -23,6 +23,7 @@ import { TemplatesService } from './domain/templates.service.js';
 import { TrackingSigner } from './domain/tracking.js';
 import { TrackingService } from './domain/tracking.service.js';
 import { RecipientContacts } from './domain/variables.js';
+import { registerEmailMetrics } from './metrics.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { messageRoutes } from './routes/messages.js';
 import { templateRoutes } from './routes/templates.js';
@@ -43,6 +44,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     requireAuth(app);
     const { config, log } = platform;
     const sql = platform.db.sql;
+    registerEmailMetrics(platform);
     const outbox = platform.outbox('email');
     const publicUrl = config.PUBLIC_URL.replace(/\/$/, '');
 
