@@ -3,6 +3,7 @@ export * from './auth.js';
 export * from './contacts.js';
 export * from './events.js';
 export * from './ai.js';
+export * from './ai-prices.js';
 export * from './email.js';
 export * from './analytics.js';
 export * from './whatsapp.js';
