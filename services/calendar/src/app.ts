@@ -1,4 +1,4 @@
-import { authPlugin, OAuthFlows, requireAuth, type App, type Config, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, OAuthFlows, requireAuth, type App, type CallObserver, type Config, type ServicePlugin } from '@asistente/kit';
 import { GoogleOAuth } from './adapters/google-oauth.js';
 import { CalendarSyncService } from './domain/calendar-sync.service.js';
 import { EventsService } from './domain/events.service.js';
@@ -15,12 +15,13 @@ import { googleCalendarRoutes } from './routes/google-calendar.js';
 import { googleConnectionRoutes } from './routes/google-connection.js';
 import { googleMeetRoutes } from './routes/google-meet.js';
 import { googleNotificationRoutes } from './routes/google-notifications.js';
+import { registerCalendarMetrics } from './metrics.js';
 
 /** Registered in Google's console; the browser reaches it through the gateway. */
 const googleCallbackUrl = (config: Config) => `${config.PUBLIC_URL.replace(/\/$/, '')}/api/google/callback`;
 
 /** Google's client, or undefined until the administrator sets the client id and secret. */
-function googleOAuth(config: Config): GoogleOAuth | undefined {
+function googleOAuth(config: Config, onCall: CallObserver): GoogleOAuth | undefined {
   if (!config.GOOGLE_CLIENT_ID || !config.GOOGLE_CLIENT_SECRET) return undefined;
   return new GoogleOAuth({
     clientId: config.GOOGLE_CLIENT_ID,
@@ -30,6 +31,7 @@ function googleOAuth(config: Config): GoogleOAuth | undefined {
     tokenUrl: config.GOOGLE_TOKEN_URL,
     revokeUrl: config.GOOGLE_REVOKE_URL,
     apiUrl: config.GOOGLE_API_URL,
+    onCall,
   });
 }
 
@@ -43,7 +45,7 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
   const accounts = new GoogleAccountsRepository(sql);
   const mirror = new MirrorRepository(sql);
   const connection = new GoogleConnectionService(
-    googleOAuth(platform.config),
+    googleOAuth(platform.config, registerCalendarMetrics(platform)),
     accounts,
     mirror,
     platform.secrets,

@@ -16,6 +16,7 @@ import { autoReplyRoutes } from './routes/auto-replies.js';
 import { connectionRoutes } from './routes/connection.js';
 import { messageRoutes } from './routes/messages.js';
 import { messagesByIdRoutes } from './routes/messages-by-id.js';
+import { registerWhatsAppMetrics } from './metrics.js';
 
 export interface WhatsAppServiceOptions {
   /** Replaces the real socket (tests: a fake built on Baileys' makeEventBuffer). */
@@ -60,7 +61,7 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
 
     const accounts = new AccountsRepository(sql);
     const authState = new AuthStateRepository(sql, platform.secrets);
-    const messages = new MessagesRepository(sql);
+    const messages = new MessagesRepository(sql, registerWhatsAppMetrics(platform));
     const autoRepliesRepo = new AutoRepliesRepository(sql);
     const inbound = new InboundService(sql, messages, autoRepliesRepo, outbox, newMessageId, !platform.config.DATABASE_URL);
     const pacing = options.pacing ?? { automatedGapMs: platform.config.WHATSAPP_AUTOMATED_GAP_MS };

@@ -17,6 +17,8 @@ export interface GoogleSettings {
   /** Each outside call gives up after this long. */
   timeoutMs?: number;
   backoff?: BackoffOptions;
+  /** Told how each HTTP call to Google ended (metrics): its status, or the error it failed with. */
+  onCall?: (result: number | unknown) => void;
 }
 
 export interface GoogleTokens {
@@ -50,7 +52,7 @@ export class GoogleOAuth {
   }
 
   private oauthClient(): OAuth2Client {
-    return new OAuth2Client({
+    const client = new OAuth2Client({
       clientId: this.settings.clientId,
       clientSecret: this.settings.clientSecret,
       redirectUri: this.settings.redirectUri,
@@ -63,6 +65,21 @@ export class GoogleOAuth {
       forceRefreshOnFailure: true,
       transporterOptions: { timeout: this.timeoutMs, retry: false },
     });
+    const { onCall } = this.settings;
+    // Every call (API and token refresh alike) goes through this client's transporter.
+    if (onCall) {
+      client.transporter.interceptors.response.add({
+        resolved: async (response) => {
+          onCall(response.status);
+          return response;
+        },
+        rejected: (error) => {
+          onCall(error);
+          throw error;
+        },
+      });
+    }
+    return client;
   }
 
   /** Where the browser goes to consent; `prompt=consent` so Google always hands back a refresh token. */

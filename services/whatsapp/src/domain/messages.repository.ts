@@ -56,7 +56,11 @@ const STATUS_RANK: Record<MessageStatus, number> = { pending: 0, sent: 1, delive
 
 /** `whatsapp.chats` and `whatsapp.messages`. */
 export class MessagesRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    /** Told of each send marked failed (metrics). */
+    private readonly sendFailed: () => void = () => {},
+  ) {}
 
   /**
    * The one conversation of a person, whichever of their JIDs (phone or @lid) this message used: finds the
@@ -308,7 +312,8 @@ export class MessagesRepository {
   }
 
   async markFailed(id: string, error: string): Promise<void> {
-    await this.sql`update whatsapp.messages set status = 'failed', error = ${error} where id = ${id} and status = 'pending'`;
+    const result = await this.sql`update whatsapp.messages set status = 'failed', error = ${error} where id = ${id} and status = 'pending'`;
+    if (result.count > 0) this.sendFailed();
   }
 
   async countAttempt(id: string): Promise<number> {

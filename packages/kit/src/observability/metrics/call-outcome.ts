@@ -1,3 +1,6 @@
+import type { Counter } from 'prom-client';
+import type { Metrics } from './metrics.js';
+
 /** How a call to an outside API ended, as a bounded label value. */
 export type CallOutcome = 'ok' | 'rate_limited' | 'unauthorized' | 'client_error' | 'server_error' | 'network_error';
 
@@ -22,4 +25,26 @@ function statusOf(error: unknown): number | undefined {
     if (typeof value === 'string' && /^\d{3}$/.test(value)) return Number(value);
   }
   return undefined;
+}
+
+/** What an outside call reports when it ends: its HTTP status, or the error it failed with. */
+export type CallObserver = (result: number | unknown) => void;
+
+/**
+ * Counts calls to an outside API (`asistente_provider_calls_total{provider, outcome}`): the adapters call the
+ * returned function once per HTTP attempt. Shared by the services that call Google and Graph, one metric.
+ */
+export function observeProviderCalls(metrics: Metrics, provider: 'google' | 'graph'): CallObserver {
+  const calls = metrics.counter<'provider' | 'outcome'>({
+    name: 'asistente_provider_calls_total',
+    help: 'HTTP calls to Google and Microsoft Graph by outcome: ok, rate_limited (429), unauthorized, client_error, server_error, network_error.',
+    labelNames: ['provider', 'outcome'],
+  });
+  const byOutcome = new Map<CallOutcome, Counter.Internal>();
+  return (result) => {
+    const outcome = outcomeOf(result);
+    let series = byOutcome.get(outcome);
+    if (!series) byOutcome.set(outcome, (series = calls.labels({ provider, outcome })));
+    series.inc();
+  };
 }

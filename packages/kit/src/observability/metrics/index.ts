@@ -4,4 +4,4 @@ export { installHttpMetrics, UNMATCHED_ROUTE } from './http-metrics.js';
 export { meteredPublishing, OUTBOX_COUNT_CAP } from './event-metrics.js';
 export { serveProcessMetrics, processApplicationName } from './process-setup.js';
 export { startMetricsListener, type MetricsListener } from './listener.js';
-export { outcomeOf, type CallOutcome } from './call-outcome.js';
+export { outcomeOf, observeProviderCalls, type CallOutcome, type CallObserver } from './call-outcome.js';
