@@ -1,4 +1,4 @@
-import { authPlugin, OAuthFlows, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, OAuthFlows, observeProviderCalls, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { CalendarsService } from './domain/calendars.service.js';
 import { ChannelsRepository } from './domain/channels.repository.js';
 import { ConnectionService } from './domain/connection.service.js';
@@ -24,6 +24,7 @@ const teamsService: ServicePlugin = async (fastify, { platform }) => {
     platform.secrets,
     new OAuthFlows(platform.tokens.secret, sql, 'teams').flow('microsoft', microsoftCallbackUrl(platform.config)),
     platform.log,
+    observeProviderCalls(platform.metrics, 'graph'),
   );
   await connectionRoutes(app, { connection });
   await meetingRoutes(app, { meetings: new MeetingsService(sql, connection, outbox) });

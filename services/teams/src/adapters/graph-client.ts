@@ -22,6 +22,8 @@ export interface GraphClientOptions {
   /** Longest Retry-After honoured by waiting; a longer one answers the throttle to the user at once. */
   maxRetryAfterSeconds?: number;
   maxRetries?: number;
+  /** Told how each attempt ended (metrics): its HTTP status, or the error it failed with. */
+  onCall?: (result: number | unknown) => void;
 }
 
 function setHeader(context: Context, name: string, value: string): void {
@@ -41,6 +43,7 @@ class UserTokenHandler implements Middleware {
   constructor(
     private readonly tokens: AccessTokens,
     private readonly timeoutMs: number,
+    private readonly onCall: (result: number | unknown) => void = () => {},
   ) {}
 
   async execute(context: Context): Promise<void> {
@@ -56,7 +59,13 @@ class UserTokenHandler implements Middleware {
   private async attempt(context: Context, token: string): Promise<void> {
     setHeader(context, 'Authorization', `Bearer ${token}`);
     (context.options ??= {}).signal = AbortSignal.timeout(this.timeoutMs);
-    await this.next!.execute(context);
+    try {
+      await this.next!.execute(context);
+    } catch (error) {
+      this.onCall(error);
+      throw error;
+    }
+    this.onCall(context.response?.status);
   }
 }
 
@@ -77,7 +86,7 @@ export function createGraphClient(options: GraphClientOptions): Client {
       return Number.isFinite(seconds) && seconds <= maxRetryAfter;
     }),
   );
-  const auth = new UserTokenHandler(options.tokens, options.timeoutMs ?? 15_000);
+  const auth = new UserTokenHandler(options.tokens, options.timeoutMs ?? 15_000, options.onCall);
   const http = new HTTPMessageHandler();
   retry.setNext(auth);
   auth.setNext(http);

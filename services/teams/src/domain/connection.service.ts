@@ -62,6 +62,8 @@ export class ConnectionService {
     private readonly box: SecretBox,
     private readonly flow: OAuthFlow,
     private readonly log: Logger,
+    /** Told how each Graph call ended (metrics). */
+    private readonly onGraphCall?: (result: number | unknown) => void,
   ) {
     this.identity = settings ? new MicrosoftIdentity(settings) : undefined;
   }
@@ -170,7 +172,7 @@ export class ConnectionService {
 
   private graphWithTokens(tokens: AccessTokens): MicrosoftGraph {
     const { graphUrl } = this.settings!;
-    return new MicrosoftGraph(createGraphClient({ graphUrl, tokens }), graphUrl);
+    return new MicrosoftGraph(createGraphClient({ graphUrl, tokens, ...(this.onGraphCall ? { onCall: this.onGraphCall } : {}) }), graphUrl);
   }
 
   private refresh(userId: string): Promise<TokenSet> {
