@@ -26,7 +26,9 @@ export function ContactsFilters({ search, onSearch, tag, tags, onTag, order, onO
         <input
           id={searchId}
           type="search"
-          placeholder="Buscar por nombre, correo, teléfono o empresa..."
+          // Short enough for a phone's field (the longer list of fields was cut off at 360 px); the tooltip says what is searched.
+          placeholder="Buscar contactos..."
+          title="Busca por nombre, correo, teléfono o empresa"
           value={search}
           onInput={(e) => onSearch(e.currentTarget.value)}
         />
