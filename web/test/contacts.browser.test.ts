@@ -276,7 +276,10 @@ browserSuite(t, () => {
   });
 
   t.test('export downloads the CSV', async (t) => {
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportar' }).click()]);
+    await page.getByRole('button', { name: 'Exportar' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Exportar contactos' });
+    await dialog.getByLabel(/CSV estándar/).check();
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Descargar' }).click()]);
     t.match(download.suggestedFilename(), /^contactos.*\.csv$/);
     const path = await download.path();
     const csv = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
