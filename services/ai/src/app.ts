@@ -21,6 +21,7 @@ import { chatRoutes } from './routes/chats.js';
 import { openAiKeyRoutes } from './routes/openai-key.js';
 import { runRoutes } from './routes/run.js';
 import { usageRoutes } from './routes/usage.js';
+import { registerAiMetrics } from './metrics.js';
 
 export interface AiServiceOptions {
   /** The model behind the runs; the OpenAI SDK at OPENAI_BASE_URL by default. */
@@ -53,7 +54,7 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     const keys = new ProviderKeysService(new ProviderKeysRepository(sql), platform.secrets);
     const assistant = new AssistantConfigService(new AssistantConfigRepository(sql));
     const runs = new RunsRepository(sql);
-    const model = options.model ?? new OpenAiLanguageModel({ ...OPENAI_DEFAULTS, baseURL: platform.config.OPENAI_BASE_URL });
+    const model = registerAiMetrics(platform, options.model ?? new OpenAiLanguageModel({ ...OPENAI_DEFAULTS, baseURL: platform.config.OPENAI_BASE_URL }));
     const bookings = new CustomerBookingsRepository(sql);
     const runner = new AssistantRunService({ sql, outbox: platform.outbox('ai'), keys, assistant, runs, bookings, services: platform.services, model });
     const chats = new ChatStateService(new ChatStatesRepository(sql), runs, assistant);

@@ -5,6 +5,7 @@ import { EventValidator } from './domain/event-validator.js';
 import { RollupsRepository } from './domain/rollups.repository.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { streamRoutes } from './routes/stream.js';
+import { registerAnalyticsMetrics } from './metrics.js';
 
 /** Name of the durable JetStream consumer (shared by every analytics replica). */
 export const ANALYTICS_CONSUMER = 'analytics';
@@ -27,6 +28,7 @@ const analyticsService: ServicePlugin = async (fastify, { platform }) => {
 
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
   requireAuth(app);
+  registerAnalyticsMetrics(platform);
   await subscribeRollups(db.sql, bus, log);
   await analyticsRoutes(app, { analytics: new AnalyticsService(new RollupsRepository(db.sql)) });
   await streamRoutes(app, { bus, streams: platform.streams });
