@@ -11,11 +11,16 @@ const platform = await createTestPlatform(t);
 const sql = platform.db.sql;
 
 /** Runs `work` under a parent span and returns the query spans it produced (a query awaited inside `work`). */
-async function queriesOf(work: () => Promise<unknown>) {
-  exporter.reset();
+async function queriesOf(work: () => Promise<unknown>, reset = true) {
+  if (reset) exporter.reset();
   const parent = trace.getTracer('test').startSpan('parent');
   await context.with(trace.setSpan(context.active(), parent), work).catch(() => undefined);
   parent.end();
+  // The processor may hand spans over asynchronously (while the resource's attributes settle): wait for the parent's.
+  const deadline = Date.now() + 10_000;
+  while (!exporter.getFinishedSpans().some((s) => s.spanContext().spanId === parent.spanContext().spanId) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   return exporter.getFinishedSpans().filter((s) => s.name.startsWith('db ') && s.parentSpanContext?.spanId === parent.spanContext().spanId);
 }
 
@@ -49,5 +54,7 @@ t.test('queries inside a transaction are spans too; fragments are not', async (t
 t.test('a query outside any span (a relay poll, a lease renewal) opens no trace of its own', async (t) => {
   exporter.reset();
   await context.with(trace.deleteSpan(context.active()), async () => await sql`select 1`);
-  t.same(exporter.getFinishedSpans().filter((s) => s.name.startsWith('db ')), []);
+  const spans = await queriesOf(async () => await sql`select 2`, false);
+  t.same(spans.map((s) => s.attributes['db.query.text']), ['select 2'], 'the query under a span has one');
+  t.same(exporter.getFinishedSpans().filter((s) => s.attributes['db.query.text'] === 'select 1'), [], 'the one outside has none');
 });

@@ -4,3 +4,4 @@ export { currentTraceparent, contextOf, tracingOn } from './trace-context.js';
 export { traceQueries } from './query-spans.js';
 export { publishSpans, consumeTraced, type PublishSpans } from './event-spans.js';
 export { traceLogFields } from './log-fields.js';
+export { traceClientCall } from './client-call-span.js';

@@ -1,6 +1,7 @@
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { httpServerSpans } from './http-server-spans.js';
+import { nodeHttpClientSpans } from './node-http-client-spans.js';
 import { outsideCallSpans } from './outside-call-spans.js';
 import { tracingConfigured, tracingServiceName } from './settings.js';
 import { markTracing } from './trace-context.js';
@@ -40,12 +41,14 @@ export function startTracing(processName: string, options: TracingOptions = {}):
     logRecordProcessors: [],
   });
   sdk.start();
+  const nodeHttp = nodeHttpClientSpans();
   markTracing(true);
   const tracing: Tracing = {
     async shutdown() {
       if (started !== tracing) return;
       started = undefined;
       markTracing(false);
+      nodeHttp.stop();
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, FLUSH_DEADLINE_MS)));
       await Promise.race([sdk.shutdown().catch(() => undefined), deadline]);
