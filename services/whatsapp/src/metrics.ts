@@ -25,6 +25,16 @@ export function registerWhatsAppMetrics(platform: Platform): SendFailed {
     },
   });
   scrapeGauge(metrics, {
+    name: 'asistente_whatsapp_accounts_down',
+    help: 'Linked WhatsApp accounts their owners want connected whose socket is not open (logged out, failing, reconnecting).',
+    log,
+    read: async () => {
+      const [row] = await sql<{ n: number }[]>`
+        select count(*)::int as n from whatsapp.accounts where wanted and linked and state <> 'connected'`;
+      return [{ value: row?.n ?? 0 }];
+    },
+  });
+  scrapeGauge(metrics, {
     name: 'asistente_whatsapp_sends_pending',
     help: `WhatsApp messages waiting to be sent (counted up to ${PENDING_CAP}).`,
     log,
