@@ -1,5 +1,5 @@
 import { ImapFlow } from 'imapflow';
-import type { Logger } from '@asistente/kit';
+import { traceClientCall, type Logger } from '@asistente/kit';
 import type { CheckedServer } from '../domain/account.js';
 import { connectionReason, withDeadline } from './connect-errors.js';
 
@@ -52,7 +52,10 @@ export async function openImap(settings: CheckedServer, auth: ImapAuth, log?: Lo
   const client = createImapClient(settings, auth, options);
   client.on('error', (error: unknown) => log?.debug({ err: error }, 'imap connection error'));
   try {
-    await withDeadline(client.connect(), CONNECT_DEADLINE_MS, () => Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }));
+    // A client span (tracing on): server and outcome of the connection and login, never the credentials.
+    await traceClientCall('imap connect', { 'server.address': settings.host, 'server.port': settings.port }, () =>
+      withDeadline(client.connect(), CONNECT_DEADLINE_MS, () => Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
+    );
     return client;
   } catch (error) {
     client.close();

@@ -1,3 +1,4 @@
+import { traceClientCall } from '@asistente/kit';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { CheckedServer } from '../domain/account.js';
@@ -45,7 +46,10 @@ export async function sendRaw(
 ): Promise<void> {
   const transport = createSmtpTransport(settings, auth);
   try {
-    await withDeadline(transport.sendMail({ envelope, raw }), 120_000, () => Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }));
+    // A client span (tracing on) with the server and the outcome; never the envelope nor the message.
+    await traceClientCall('smtp send', { 'server.address': settings.host, 'server.port': settings.port }, () =>
+      withDeadline(transport.sendMail({ envelope, raw }), 120_000, () => Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
+    );
   } catch (error) {
     const e = error as { code?: string; responseCode?: number; response?: string };
     if (e.responseCode && e.responseCode >= 500 && e.code !== 'EAUTH') {

@@ -17,7 +17,7 @@ import {
   type UserFacingSocketConfig,
   type WASocket,
 } from '@whiskeysockets/baileys';
-import type { Logger } from '@asistente/kit';
+import { traceClientCall, type Logger } from '@asistente/kit';
 import { deliveryStatus, isUndecryptable, toInbound } from './baileys-messages.js';
 import type { AuthStore, CloseKind, SocketFactory, SocketHandlers, WhatsAppSocket } from './whatsapp-socket.js';
 
@@ -204,7 +204,10 @@ export class BaileysConnector implements SocketFactory {
       async sendText(jid, text, waId) {
         // Baileys throws a TypeError on a socket that never logged in: the state decides first.
         if (!open) throw new Error('WhatsApp no está conectado');
-        await withTimeout(socket.sendMessage(jid, { text }, { messageId: waId }), SEND_TIMEOUT_MS, 'WhatsApp no confirmó el envío a tiempo');
+        // A client span (tracing on) with the outcome; never the recipient nor the text.
+        await traceClientCall('whatsapp send', { 'rpc.system': 'baileys' }, () =>
+          withTimeout(socket.sendMessage(jid, { text }, { messageId: waId }), SEND_TIMEOUT_MS, 'WhatsApp no confirmó el envío a tiempo'),
+        );
       },
       async lookup(phoneDigits) {
         if (!open || !socket.onWhatsApp) return null;
