@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exited, startNode, stopAll } from './lib/processes.js';
-import { replicaPlan } from './lib/replicas.js';
+import { metricsPortBase, replicaPlan } from './lib/replicas.js';
 import { supervise } from './lib/supervise.js';
 
 const root = (file) => fileURLToPath(new URL(`../${file}`, import.meta.url));
@@ -32,8 +32,11 @@ const { loadOrCreateEmbeddedKeyring } = await import(root('packages/kit/dist/sec
 
 /** @type {ReturnType<typeof replicaPlan>} */
 let plan = [];
+/** @type {number | undefined} */
+let metricsBase;
 try {
   plan = replicaPlan(ROUTES, process.env);
+  metricsBase = metricsPortBase(process.env);
 } catch (error) {
   fail(error.message);
 }
@@ -51,7 +54,11 @@ async function localKeyring() {
 // sign tokens and seal secrets the others cannot verify or open.
 const JWT_SECRET = await resolveJwtSecret(process.env.JWT_SECRET, dataDir, quiet);
 const SECRETS_KEYS = process.env.SECRETS_KEYS || (await localKeyring());
-const shared = { ...process.env, JWT_SECRET, SECRETS_KEYS, MIGRATE_ON_START: 'false' };
+// METRICS_PORT is per process (see metricsPortBase): one inherited by all would collide on the second.
+const { METRICS_PORT: _oneForAll, ...environment } = process.env;
+const shared = { ...environment, JWT_SECRET, SECRETS_KEYS, MIGRATE_ON_START: 'false' };
+/** @param {number | undefined} port */
+const metricsEnv = (port) => (port === undefined ? {} : { METRICS_PORT: String(port) });
 
 /** @type {ReturnType<typeof supervise>[]} */
 const supervised = [];
@@ -94,12 +101,12 @@ const replicas = plan.flatMap(({ name, replicas }) => replicas.map((replica) => 
 
 try {
   for (const replica of replicas) {
-    start(replica.label, root(`services/${replica.name}/dist/server.js`), { ...shared, ...urls, PORT: String(replica.port) });
+    start(replica.label, root(`services/${replica.name}/dist/server.js`), { ...shared, ...urls, PORT: String(replica.port), ...metricsEnv(replica.metricsPort) });
   }
   await Promise.all(replicas.map((replica) => waitUp(`${replica.url}/ready`)));
 
   const port = process.env.PORT || '3000';
-  start('gateway', GATEWAY, { ...shared, ...urls, PORT: port });
+  start('gateway', GATEWAY, { ...shared, ...urls, PORT: port, ...metricsEnv(metricsBase) });
   await waitUp(`http://127.0.0.1:${port}/ready`);
   const where = plan.map(({ name, replicas }) => `${name} ${replicas.map((replica) => `:${replica.port}`).join(' ')}`).join(', ');
   console.log(`start-distributed: Mi Asistente.IA ready on http://127.0.0.1:${port} (${where})`);

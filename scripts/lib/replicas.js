@@ -1,22 +1,45 @@
 /** How far apart the ports of one service's replicas are: 3002, 3102, 3202… (the services use 3001-3008). */
 export const REPLICA_PORT_STEP = 100;
 const MAX_REPLICAS = 9;
+/** The gateway's own port, from which each service's metrics port keeps its distance (auth 3001 → base + 1). */
+const GATEWAY_PORT = 3000;
+
+/**
+ * The metrics port base (`METRICS_PORT_BASE`, or `METRICS_PORT` when only that is set): the gateway's metrics
+ * listen on it, and each replica's at the same distance from it as its own port from 3000 (base 9400:
+ * auth 9401, contacts 9402, contacts-2 9502), so no two processes on one machine take the same one.
+ * Undefined when neither is set: no process serves metrics.
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {number | undefined}
+ */
+export function metricsPortBase(env) {
+  const variable = env.METRICS_PORT_BASE ? 'METRICS_PORT_BASE' : env.METRICS_PORT ? 'METRICS_PORT' : undefined;
+  if (!variable) return undefined;
+  const base = Number(env[variable]);
+  const highest = base + (MAX_REPLICAS - 1) * REPLICA_PORT_STEP + 99;
+  if (!Number.isInteger(base) || base < 1024 || highest > 65535) {
+    throw new Error(`${variable} must be a whole number from 1024 to ${65535 - (MAX_REPLICAS - 1) * REPLICA_PORT_STEP - 99} (got "${env[variable]}")`);
+  }
+  return base;
+}
 
 /**
  * The processes of each service: `REPLICAS` for every service (default 1), `REPLICAS_<SERVICE>` for one
  * (e.g. `REPLICAS_EMAIL=1`). The first replica keeps the service's own port; the others step up from it.
  * @param {{ name: string, port: number }[]} routes
  * @param {NodeJS.ProcessEnv} env
- * @returns {{ name: string, replicas: { label: string, port: number, url: string }[] }[]}
+ * @returns {{ name: string, replicas: { label: string, port: number, url: string, metricsPort?: number }[] }[]}
  */
 export function replicaPlan(routes, env) {
   const all = count('REPLICAS', env.REPLICAS, 1);
+  const metricsBase = metricsPortBase(env);
   return routes.map((route) => {
     const variable = `REPLICAS_${route.name.toUpperCase()}`;
     const n = count(variable, env[variable], all);
     const replicas = Array.from({ length: n }, (_, i) => {
       const port = route.port + i * REPLICA_PORT_STEP;
-      return { label: n === 1 ? route.name : `${route.name}-${i + 1}`, port, url: `http://127.0.0.1:${port}` };
+      const replica = { label: n === 1 ? route.name : `${route.name}-${i + 1}`, port, url: `http://127.0.0.1:${port}` };
+      return metricsBase === undefined ? replica : { ...replica, metricsPort: metricsBase + port - GATEWAY_PORT };
     });
     return { name: route.name, replicas };
   });
