@@ -152,6 +152,8 @@ browserSuite(t, () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.reload();
     await page.getByRole('tab', { name: 'Prompts IA' }).click();
+    // On a phone the tester is folded behind its title (issue 27, point 9): a tap opens it.
+    await page.locator('summary', { hasText: 'Probar el asistente' }).click();
     await page.getByRole('button', { name: 'Probar asistente' }).waitFor();
     t.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 360, 'no horizontal scroll');
     await screenshot(page, 'assistant-360');

@@ -89,7 +89,7 @@ browserSuite(t, () => {
       await page.locator('.stat-card', { hasText: label }).getByText('0', { exact: true }).waitFor();
     }
     for (const name of ['Prompts IA', 'Estadísticas', 'Conversaciones', 'Respuestas automáticas']) await page.getByRole('tab', { name }).waitFor();
-    await page.locator('.wa-health').getByText('Sin conectar', { exact: false }).waitFor();
+    await page.locator('.wa-health dd', { hasText: 'Sin conectar' }).waitFor();
   });
 
   t.test('connect shows the QR with its 60 s countdown; scanned, the re-check says connected', async (t) => {
@@ -236,6 +236,7 @@ browserSuite(t, () => {
     await toast(page, 'Sesión desconectada').waitFor();
     await badge(page).filter({ hasText: 'Desconectado' }).waitFor();
     await page.getByRole('button', { name: 'Restablecer sesión' }).click();
+    await page.getByRole('dialog', { name: '¿Restablecer la sesión de WhatsApp?' }).getByRole('button', { name: 'Sí, restablecer' }).click();
     await toast(page, 'Sesión restablecida. Escanea el nuevo QR.').waitFor();
     await page.getByRole('img', { name: 'Código QR para vincular WhatsApp' }).waitFor();
 

@@ -1,12 +1,18 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '../../ui/Button';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { ConnectionTrouble } from './ConnectionTrouble';
 import type { Connection } from './use-connection';
 
-/** The badge, the buttons of each state and the QR panel with its countdown. */
+/** The badge, the buttons of each state, what went wrong in plain words and the QR panel with its countdown. */
 export function ConnectionCard({ connection }: { connection: Connection }) {
   const titleId = useId();
-  const { status, qrCode, secondsLeft, busy } = connection;
+  const [confirmingReset, setConfirmingReset] = useState(false);
+  const { status, qrCode, notice, secondsLeft, busy } = connection;
   const connected = status?.connected ?? false;
+  const state = status?.state;
+  // The error and failed states explain themselves below; a connect's advice would only repeat them.
+  const showNotice = !connected && !qrCode && notice !== null && state !== 'error' && state !== 'failed';
   return (
     <section className="card wa-connection" aria-labelledby={titleId}>
       <div className="wa-connection-head">
@@ -25,14 +31,10 @@ export function ConnectionCard({ connection }: { connection: Connection }) {
           {status.phone}
         </p>
       )}
-      {!connected && status?.state === 'error' && status.error && (
-        <p className="alert-warning" role="alert">
-          {status.error}
-        </p>
-      )}
-      {!connected && status?.state === 'logged_out' && (
-        <p className="alert-warning" role="alert">
-          {status.error ?? 'El teléfono cerró la sesión.'} Pulsa «Conectar WhatsApp» para vincularlo de nuevo.
+      {!connected && status && <ConnectionTrouble status={status} busy={busy !== null} onRetry={() => void connection.connectNow()} />}
+      {showNotice && (
+        <p className="alert-warning" role="status">
+          {notice}
         </p>
       )}
       <div className="wa-actions">
@@ -53,7 +55,7 @@ export function ConnectionCard({ connection }: { connection: Connection }) {
             <Button variant="secondary" disabled={busy !== null || status === null} onClick={() => void connection.refreshQr()}>
               {busy === 'refresh' ? 'Actualizando...' : 'Actualizar QR'}
             </Button>
-            <Button variant="danger" disabled={busy !== null || status === null} onClick={() => void connection.reset()}>
+            <Button variant="danger" disabled={busy !== null || status === null} onClick={() => setConfirmingReset(true)}>
               {busy === 'reset' ? 'Restableciendo...' : 'Restablecer sesión'}
             </Button>
           </>
@@ -71,6 +73,18 @@ export function ConnectionCard({ connection }: { connection: Connection }) {
             </p>
           </div>
         </div>
+      )}
+      {confirmingReset && (
+        <ConfirmDialog
+          title="¿Restablecer la sesión de WhatsApp?"
+          message="Tu teléfono dejará de estar vinculado a Mi Asistente.IA y tendrás que escanear un código QR nuevo para volver a conectar. Las conversaciones guardadas aquí no se borran."
+          confirmLabel="Sí, restablecer"
+          onConfirm={() => {
+            setConfirmingReset(false);
+            void connection.reset();
+          }}
+          onCancel={() => setConfirmingReset(false)}
+        />
       )}
     </section>
   );

@@ -7,6 +7,7 @@ import { ChatDrawer } from './ChatDrawer';
 import { ConnectionCard } from './ConnectionCard';
 import { ConversationsView } from './ConversationsView';
 import { HealthPanel } from './HealthPanel';
+import { PhoneFold } from './phone-fold';
 import { PromptsTab } from './PromptsTab';
 import { StatCards } from './StatCards';
 import { StatsTab } from './StatsTab';
@@ -60,9 +61,15 @@ export function WhatsAppPage() {
       <div role="tabpanel" id={`wa-panel-${tab}`} aria-labelledby={`wa-tab-${tab}`}>
         {tab === 'prompts' && (
           <PromptsTab>
-            <VariableValues />
-            <AutoReplySettings />
-            <AssistantTester />
+            <PhoneFold title="Valores de las variables">
+              <VariableValues />
+            </PhoneFold>
+            <PhoneFold title="Respuestas automáticas con IA">
+              <AutoReplySettings />
+            </PhoneFold>
+            <PhoneFold title="Probar el asistente">
+              <AssistantTester />
+            </PhoneFold>
           </PromptsTab>
         )}
         {tab === 'stats' && <StatsTab stats={stats} failed={statsFailed} />}

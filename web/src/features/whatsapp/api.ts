@@ -12,7 +12,7 @@ import type {
 } from '@asistente/contracts';
 import { getJson, sendDelete, sendJson } from '../../lib/http';
 
-export type { AutoReply, WhatsAppHealth, WhatsAppMessage, WhatsAppStats, WhatsAppStatus };
+export type { AutoReply, WhatsAppConnectResult, WhatsAppHealth, WhatsAppMessage, WhatsAppStats, WhatsAppStatus };
 export type Conversation = ConversationList['data'][number];
 
 export const getStatus = () => getJson<WhatsAppStatus>('whatsapp/status');

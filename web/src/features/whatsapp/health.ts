@@ -1,12 +1,14 @@
 import type { WhatsAppHealth } from './api';
 
-const STATE_WORDS: Record<WhatsAppHealth['state'], string> = {
-  connected: 'Conectado y funcionando',
-  connecting: 'Conectando con WhatsApp…',
-  qr: 'Esperando a que escanees el código QR',
+/** Each state as the owner says it: what is happening, never how the service does it. */
+export const STATE_WORDS: Record<WhatsAppHealth['state'], string> = {
+  connected: 'Conectado',
+  connecting: 'Conectando…',
+  qr: 'Esperando que escanees el código QR',
   disconnected: 'Sin conectar',
-  logged_out: 'El teléfono cerró la sesión: hay que vincularlo de nuevo',
-  error: 'Hay un problema con la conexión; se reintenta sola',
+  logged_out: 'Desvinculado desde el teléfono: hay que escanear el código QR de nuevo',
+  error: 'Sin conexión ahora mismo; lo seguimos intentando',
+  failed: 'No se pudo conectar',
 };
 
 /** Seconds as a shop owner says them: "hace 5 minutos". */
@@ -24,26 +26,26 @@ export function ago(seconds: number): string {
 export function healthLines(health: WhatsAppHealth, now = Date.now()): { label: string; value: string; warn?: boolean }[] {
   const since = Math.max(0, Math.round((now - new Date(health.since).getTime()) / 1000));
   return [
-    { label: 'Estado', value: `${STATE_WORDS[health.state]} (${ago(since)})`, warn: health.state === 'error' || health.state === 'logged_out' },
-    ...(health.error ? [{ label: 'Motivo', value: health.error, warn: true }] : []),
+    { label: 'Estado', value: `${STATE_WORDS[health.state]} (desde ${ago(since)})`, warn: ['error', 'failed', 'logged_out'].includes(health.state) },
+    // A given-up connection's reason only repeats its state; the card above says what to do.
+    ...(health.error && health.state !== 'failed' ? [{ label: 'Motivo', value: health.error, warn: true }] : []),
     {
-      label: 'Última señal de WhatsApp',
+      label: 'Última actividad de WhatsApp',
       value: health.lastEventAgeSeconds === null ? 'Todavía ninguna' : ago(health.lastEventAgeSeconds),
     },
     {
-      label: 'Reconexiones en la última hora',
+      label: 'Cortes de conexión en la última hora',
       value: health.reconnectsLastHour === 0 ? 'Ninguna' : String(health.reconnectsLastHour),
       warn: health.reconnectsLastHour >= 5,
     },
     {
       label: 'Mensajes esperando para salir',
-      value: health.pendingMessages === 0 ? 'Ninguno' : `${health.pendingMessages} (se enviarán al reconectar)`,
+      value: health.pendingMessages === 0 ? 'Ninguno' : `${health.pendingMessages} (saldrán en cuanto vuelva la conexión)`,
       warn: health.pendingMessages > 0,
     },
     {
       label: 'Mensajes que no se pudieron leer',
       value: health.decryptFailures === 0 ? 'Ninguno' : String(health.decryptFailures),
     },
-    { label: 'Servidor que mantiene la conexión', value: health.owner ?? 'Ninguno ahora mismo' },
   ];
 }

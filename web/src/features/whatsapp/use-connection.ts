@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
-import { connect, disconnect, getStatus, resetSession, syncContacts, type WhatsAppStatus } from './api';
+import { connect, disconnect, getStatus, resetSession, syncContacts, type WhatsAppConnectResult, type WhatsAppStatus } from './api';
 
 /** Spec section 9: the QR lives 60 s (countdown and re-check); disconnected without a QR is polled every 5 s. */
 export const QR_SECONDS = 60;
@@ -13,6 +14,8 @@ export interface Connection {
   /** The last status load failed: what is on screen may be old. */
   failed: boolean;
   qrCode: string | null;
+  /** What the server said to do next when a connect brought neither a QR nor a connection. */
+  notice: string | null;
   secondsLeft: number;
   busy: Busy;
   connectNow: () => Promise<void>;
@@ -28,6 +31,7 @@ export function useConnection(onConnected: () => void): Connection {
   const [status, setStatus] = useState<WhatsAppStatus | null>(null);
   const [failed, setFailed] = useState(false);
   const [qrCode, setQrCode] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [secondsLeft, setSecondsLeft] = useState(QR_SECONDS);
   const [busy, setBusy] = useState<Busy>(null);
   const wasConnected = useRef<boolean | null>(null);
@@ -39,6 +43,7 @@ export function useConnection(onConnected: () => void): Connection {
     setFailed(false);
     if (next.connected) {
       setQrCode(null);
+      setNotice(null);
       if (wasConnected.current === false) {
         toast.success('¡Conectado con éxito!');
         onConnectedRef.current();
@@ -61,7 +66,8 @@ export function useConnection(onConnected: () => void): Connection {
     void reload();
   }, [reload]);
 
-  const showQr = (result: { connected: boolean; qrCode: string | null }) => {
+  const showQr = (result: WhatsAppConnectResult) => {
+    setNotice(result.message ?? null);
     if (result.connected) {
       void reload();
       return;
@@ -116,6 +122,8 @@ export function useConnection(onConnected: () => void): Connection {
     } catch (err) {
       console.error(failure, err);
       toast.error(failure);
+      // The server's own Spanish answer says what to do next; it stays on the card, not only in a toast.
+      setNotice(err instanceof ApiError ? err.message : 'No se pudo contactar con el servidor. Comprueba tu conexión a internet e inténtalo de nuevo.');
       void getStatus().then(apply, () => undefined);
     } finally {
       setBusy(null);
@@ -126,6 +134,7 @@ export function useConnection(onConnected: () => void): Connection {
     status,
     failed,
     qrCode,
+    notice,
     secondsLeft,
     busy,
     reload,
@@ -138,7 +147,8 @@ export function useConnection(onConnected: () => void): Connection {
           wasConnected.current = false;
           const result = await resetSession();
           showQr(result);
-          toast.success('Sesión restablecida. Escanea el nuevo QR.');
+          // Without a QR the card says why and what to do; the success toast promises a QR to scan.
+          if (result.qrCode) toast.success('Sesión restablecida. Escanea el nuevo QR.');
         },
         'No se pudo restablecer la sesión',
       ),
@@ -149,6 +159,7 @@ export function useConnection(onConnected: () => void): Connection {
           await disconnect();
           wasConnected.current = false;
           setQrCode(null);
+          setNotice(null);
           apply(await getStatus());
           toast.success('Sesión desconectada');
         },
