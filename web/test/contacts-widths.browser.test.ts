@@ -112,6 +112,12 @@ browserSuite(t, () => {
       if (size.width === 1280) {
         t.ok(before.headers.includes('Etiquetas') && before.headers.includes('Acciones'), `tags and actions shown on a laptop (${before.headers.join(', ')})`);
         t.notOk(before.cards, 'a table on a laptop');
+        const cutPhones = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('td.col-phone'))
+            .filter((td) => td.scrollWidth > td.clientWidth)
+            .map((td) => `${td.textContent} ${td.scrollWidth}/${td.clientWidth}`),
+        );
+        t.same(cutPhones, [], 'every phone number shown whole');
       } else {
         t.ok(before.cards, 'on a phone each contact is a card');
         const card = page.locator('table tbody tr').filter({ hasText: 'María José' });
