@@ -1,0 +1,54 @@
+import t from 'tap';
+import { createTestPlatform } from '@asistente/kit/testing';
+import { buildGateway } from '../src/gateway.js';
+import { isServed, servedTypes } from './monitoring/queries.js';
+
+/**
+ * The embedded process with METRICS_PORT set: every service mounted in one process registers on one
+ * registry (no duplicate-name error), requests are labelled by the route pattern under /api, and no label
+ * carries an id or an address whatever the routes were asked.
+ */
+const platform = await createTestPlatform(t, { config: { METRICS_PORT: 0, HOST: '127.0.0.1' } });
+const app = await buildGateway(platform, 'embedded');
+await app.ready();
+t.teardown(() => app.close());
+
+const scrape = async () => (await fetch(`http://127.0.0.1:${platform.metricsPort}/metrics`)).text();
+
+t.test('one /metrics for the whole product, by route pattern, with no user id, email or contact id in any label', async (t) => {
+  const email = 'metricas.ana@ejemplo.es';
+  const registered = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { firstName: 'Ana', lastName: 'López', email, password: 'secreto1' } });
+  t.equal(registered.statusCode, 201);
+  const { token, user } = registered.json<{ token: string; user: { id: string } }>();
+  const headers = { authorization: `Bearer ${token}` };
+  const created = await app.inject({ method: 'POST', url: '/api/contacts', headers, payload: { firstName: 'Íñigo', lastName: 'Sáez', email: 'inigo@acme.es' } });
+  t.equal(created.statusCode, 201);
+  const contactId = created.json<{ id: string }>().id;
+  t.equal((await app.inject({ url: `/api/contacts/${contactId}`, headers })).statusCode, 200);
+  t.equal((await app.inject({ url: `/api/contacts?search=${encodeURIComponent('inigo@acme.es')}`, headers })).statusCode, 200);
+  t.equal((await app.inject({ url: `/api/whatsapp/status`, headers })).statusCode, 200);
+  t.equal((await app.inject({ url: `/api/nothing/${user.id}/${email}`, headers })).statusCode, 404);
+  const publicMetrics = await app.inject({ url: '/metrics' });
+  t.notMatch(publicMetrics.body, /# TYPE/, 'the public port never serves the metrics');
+
+  const text = await scrape();
+  t.match(text, /^asistente_http_requests_total\{route="\/api\/contacts\/:id",method="GET",status="200",process="test"\} 1$/m, 'the contact read is labelled by its pattern');
+  t.match(text, /^asistente_http_requests_total\{route="\/api\/auth\/register",method="POST",status="201",process="test"\} 1$/m);
+  t.match(text, /^asistente_http_requests_total\{route="unmatched",method="GET",status="404",process="test"\} 1$/m);
+  for (const secret of [user.id, contactId, email, 'inigo@acme.es', token]) t.notMatch(text, secret, 'no id, address or token in the metrics');
+  t.notMatch(text, /@/, 'no email address at all');
+
+  const types = servedTypes(text);
+  const integrations = [
+    'asistente_whatsapp_accounts', 'asistente_whatsapp_accounts_down', 'asistente_whatsapp_sends_pending', 'asistente_whatsapp_sends_failed_total',
+    'asistente_mail_accounts', 'asistente_mail_idle_sessions', 'asistente_mail_sync_lag_seconds',
+    'asistente_calendar_push_channels', 'asistente_provider_calls_total',
+    'asistente_ai_runs_today', 'asistente_ai_cost_usd_today', 'asistente_ai_budget_reached_accounts', 'asistente_ai_model_calls_total', 'asistente_ai_tokens_total',
+    'asistente_events_parked', 'asistente_outbox_waiting', 'asistente_outbox_oldest_age_seconds', 'asistente_relay_published_total',
+    'asistente_http_request_duration_seconds_bucket', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes', 'asistente_db_pool_max',
+  ];
+  for (const name of integrations) t.ok(isServed(name, types), `serves ${name}`);
+  t.match(text, /^asistente_outbox_waiting\{schema="contacts",process="test"\} \d+$/m, 'the outboxes of the services mounted here');
+  t.match(text, /^asistente_whatsapp_accounts_down\{process="test"\} 0$/m);
+  t.notMatch(text, /asistente_metrics_read_failures_total\{/, 'every scrape-time read succeeded');
+});
