@@ -264,10 +264,41 @@ t.test('a first sync stores the newest mails first, counts its progress on the a
   const done = (await messages.folders(account.id)).get('inbox')!;
   t.not(done.uidValidity, 0n);
   t.equal(done.lastUid, 60);
-  const received = await sql`select 1 from email.outbox where type = 'email.message.received'`;
-  t.equal(received.length, 0, 'a first window is history, not mail received');
+  const received = await sql<{ messageId: string }[]>`select data->>'messageId' as "messageId" from email.outbox where type = 'email.message.received'`;
+  t.equal(new Set(received.map((r) => r.messageId)).size, 60, "the first window's history counts as received, each mail once");
+  t.equal(received.length, 60, 'the attempt cut short counted nothing: its window was not complete');
 
   await phone.append('INBOX', rawMail({ from: 'cliente@x.com', to: USER, subject: 'Pedido 61', body: 'Nuevo' }));
   t.same(await sync.sync(phone, account, ['inbox']), [{ folder: 'inbox', inserted: 1 }]);
   t.same(progress.started, [60, 60], 'an incremental sync shows no progress');
+});
+
+t.test("mail received counts on the day it arrived (INTERNALDATE), the first sync's history included", async (t) => {
+  const USER = 'lucia@example.com';
+  const { phone, platform, sql, messages, account } = await connectedAccount(t, USER, 'clave-de-lucia', '00000000-0000-4000-8000-0000000000b2');
+  const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log, new AccountsRepository(sql));
+  const start = Math.floor(Date.now() / 1000) * 1000;
+  const daysAgo = (n: number) => new Date(start - n * 86_400_000);
+  // Arrived 3 days ago; arrived yesterday although its sender's clock wrote a date 10 days ago.
+  await phone.append('INBOX', rawMail({ from: 'a@cliente.com', to: USER, subject: 'Hace tres días', body: 'x' }), [], daysAgo(3));
+  await phone.append('INBOX', rawMail({ from: 'b@cliente.com', to: USER, subject: 'Ayer', body: 'x', date: daysAgo(10) }), [], daysAgo(1));
+  await sync.sync(phone, account, ['inbox']);
+  const received = async () =>
+    (
+      await sql<{ subject: string; occurredAt: Date }[]>`
+        select m.subject, o.occurred_at as "occurredAt" from email.outbox o join email.messages m on m.id::text = o.data->>'messageId'
+        where o.type = 'email.message.received' order by o.occurred_at`
+    ).map((r) => [r.subject, new Date(r.occurredAt).toISOString()]);
+  t.same(await received(), [
+    ['Hace tres días', daysAgo(3).toISOString()],
+    ['Ayer', daysAgo(1).toISOString()],
+  ]);
+
+  const before = Date.now();
+  await phone.append('INBOX', rawMail({ from: 'c@cliente.com', to: USER, subject: 'Ahora', body: 'x' }));
+  await sync.sync(phone, account, ['inbox']);
+  const now = (await received()).at(-1)!;
+  t.equal(now[0], 'Ahora');
+  t.ok(Date.parse(now[1]!) >= before - 1000, 'new mail counts now, when it arrives');
+  t.equal((await received()).length, 3, 'each mail once');
 });

@@ -174,8 +174,9 @@ t.test('connect: both servers checked, credentials sealed, never in a response; 
 t.test('IDLE: a mail arriving on the server shows without asking; the read flag syncs both ways', async (t) => {
   await phone.append('INBOX', rawMail({ from: 'nuevo@cliente.com', to: USER, subject: 'Llega ahora', body: 'Nuevo' }));
   const arrived = await eventually('the new mail', async () => (await list()).data.find((m) => m.subject === 'Llega ahora'));
-  const events = await platform.db.sql<{ type: string }[]>`select type from email.outbox where type = 'email.message.received'`;
-  t.equal(events.length, 1, 'received event for mail arriving while connected (the first window is history)');
+  const events = await platform.db.sql<{ messageId: string }[]>`select data->>'messageId' as "messageId" from email.outbox where type = 'email.message.received'`;
+  t.equal(events.length, 5, "received: the first sync's 4 inbox mails and the one arriving while connected");
+  t.ok(events.some((e) => e.messageId === arrived.id), 'the new one among them');
 
   // App → server.
   t.equal((await app.inject({ method: 'PUT', url: `/emails/${arrived.id}/read`, headers: auth })).statusCode, 200);

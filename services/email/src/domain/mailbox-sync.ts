@@ -1,11 +1,12 @@
 import type { ImapFlow } from 'imapflow';
 import type { MailFolder } from '@asistente/contracts';
-import { createEvent, type Logger, type Outbox, type Sql } from '@asistente/kit';
+import type { Logger, Outbox, Sql } from '@asistente/kit';
 import type { MailAccount } from './account.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { mapFolders } from './folders.js';
+import { receivedEvents } from './received-events.js';
 import type { FolderState, MessagesRepository, NewMessage } from './messages.repository.js';
-import { fetchedPart, hasAttachments, PREVIEW_BYTES, previewPart, SUMMARY_QUERY, summaryOf, type TextPart } from './message-summary.js';
+import { fetchedPart, hasAttachments, internalDateOf, PREVIEW_BYTES, previewPart, SUMMARY_QUERY, summaryOf, type TextPart } from './message-summary.js';
 
 export interface SyncWindow {
   /** First sync (or after a UIDVALIDITY change): messages of the last `days`… */
@@ -148,6 +149,7 @@ export class MailboxSync {
         parsed: summaryOf(message, raw, part),
         hasAttachments: hasAttachments(message.bodyStructure),
         bodyFetched: false,
+        arrivedAt: internalDateOf(message.internalDate),
       };
     });
   }
@@ -193,6 +195,11 @@ export class MailboxSync {
       if (fresh && uids.length > 0) await this.messages.saveFolder(this.sql, account.id, { role, path, uidValidity: WINDOW_PENDING, lastUid: 0 });
       let inserted = 0;
       let highest = lastUid;
+      // Inbox mail is "received" on the day it arrived. New mail counts as it is stored; the history of a
+      // folder's first window counts too, all at once when the window is complete (a window cut short and
+      // started again counts it once). A resync after a changed UIDVALIDITY brings back mail already counted.
+      const counted = role === 'inbox' && (!fresh || !known || known.uidValidity === WINDOW_PENDING);
+      const history: ReturnType<typeof receivedEvents> = [];
       const batches = batchesOf(uids, fresh);
       // Pipelined: the next batch streams in from the server while this one is stored.
       let next = batches[0] ? this.fetchSummaries(client, batches[0]) : undefined;
@@ -204,13 +211,9 @@ export class MailboxSync {
         const batchHighest = Math.max(highest, ...batch);
         const ids = await this.sql.begin(async (tx) => {
           const ids = await this.messages.insertMany(tx, account.userId, account.id, role, parsed);
-          // Mail arriving while connected is "received"; the first window is history, not new mail.
-          if (role === 'inbox' && !fresh) {
-            await this.outbox.append(
-              tx,
-              ids.map((messageId) => createEvent('email.message.received', account.userId, { messageId, provider: account.provider })),
-            );
-          }
+          if (counted && !fresh) await this.outbox.append(tx, receivedEvents(account, ids, parsed));
+          if (counted && fresh) history.push(...receivedEvents(account, ids, parsed));
+          if (counted && fresh && last) await this.outbox.append(tx, history);
           if (fresh) await this.progress.syncAdvanced(tx, account.id, batch.length);
           // A first window goes newest first: its mark (and real UIDVALIDITY) is saved once all of it is here.
           if (!fresh || last) await this.messages.saveFolder(tx, account.id, { role, path, uidValidity, lastUid: batchHighest });

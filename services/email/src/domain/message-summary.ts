@@ -137,6 +137,13 @@ function references(headers: Buffer | undefined): string | null {
   return value ? clean(value) : null;
 }
 
+/** The server's INTERNALDATE (when it received the mail) as a Date, or undefined when it gave none or an unreadable one. */
+export function internalDateOf(value: Date | string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
 /**
  * A message as the list and a reply need it, from the envelope, the structure and the start of its text:
  * the body and the attachments are fetched when the mail is opened.

@@ -60,6 +60,8 @@ export interface NewMessage {
   hasAttachments: boolean;
   /** False when only the summary was fetched: the body and attachments come on first open. */
   bodyFetched: boolean;
+  /** When the server received it (INTERNALDATE): the day it counts as received. */
+  arrivedAt?: Date;
 }
 
 export interface ListFilter {
@@ -129,7 +131,8 @@ export class MessagesRepository {
   }
 
   /** Inserts what is not there yet; answers the ids of the rows actually inserted. */
-  async insertMany(tx: TransactionSql, userId: string, accountId: string, folder: MailFolder, messages: NewMessage[]): Promise<string[]> {
+  /** Stores what is not here yet; answers the rows inserted (a UID already stored is skipped). */
+  async insertMany(tx: TransactionSql, userId: string, accountId: string, folder: MailFolder, messages: NewMessage[]): Promise<{ id: string; uid: number }[]> {
     if (messages.length === 0) return [];
     const rows = messages.map(({ uid, isRead, parsed, hasAttachments, bodyFetched }) => ({
       userId,
@@ -160,7 +163,7 @@ export class MessagesRepository {
     const byUid = new Map(messages.map((m) => [m.uid, m]));
     const attachments = inserted.flatMap(({ id, uid }) => attachmentRows(id, byUid.get(Number(uid))?.parsed.attachments ?? []));
     if (attachments.length > 0) await tx`insert into email.attachments ${tx(attachments)}`;
-    return inserted.map((r) => r.id);
+    return inserted.map((r) => ({ id: r.id, uid: Number(r.uid) }));
   }
 
   /**
