@@ -1,6 +1,8 @@
 import { Suspense } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { LoginPage } from '../features/login/LoginPage';
+import { ForgotPasswordPage } from '../features/password-reset/ForgotPasswordPage';
+import { ResetPasswordPage } from '../features/password-reset/ResetPasswordPage';
 import { RegisterPage } from '../features/register/RegisterPage';
 import { ErrorBoundary } from '../ui/ErrorBoundary';
 import { ConnectionBanner } from './ConnectionBanner';
@@ -48,6 +50,15 @@ export function App() {
           <GuestOnly>
             <RegisterPage />
           </GuestOnly>
+        </Route>
+        <Route path="/recuperar-contrasena">
+          <GuestOnly>
+            <ForgotPasswordPage />
+          </GuestOnly>
+        </Route>
+        {/* Not guest-only: a reset link works whether or not this browser is signed in (the reset ends that session). */}
+        <Route path="/restablecer">
+          <ResetPasswordPage />
         </Route>
         <Route>
           <ProtectedScreens />

@@ -1,24 +1,34 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
+import { useHistoryState } from 'wouter/use-browser-location';
 import { login } from '../../lib/auth';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { hasErrors } from '../../lib/validation';
 import { AuthLayout } from '../../ui/AuthLayout';
 import { Button } from '../../ui/Button';
+import { FormError } from '../../ui/FormError';
 import { focusFirstInvalid } from '../../ui/focus';
 import { PasswordField } from '../../ui/PasswordField';
 import { TextField } from '../../ui/TextField';
+import { isPasswordResetDone } from '../password-reset/api';
 import { validateLogin, type LoginForm } from './validate';
+import '../password-reset/password-reset.css';
 
 export function LoginPage() {
   const formRef = useRef<HTMLFormElement>(null);
   const [form, setForm] = useState<LoginForm>({ email: '', password: '' });
   const [submitted, setSubmitted] = useState(false);
   const [waiting, setWaiting] = useState(false);
+  /** The server's refusal (wrong password…): it stays under the form until the person edits a field. */
+  const [failure, setFailure] = useState<string | null>(null);
+  const passwordReset = isPasswordResetDone(useHistoryState());
   const errors = submitted ? validateLogin(form) : {};
 
-  const update = (field: keyof LoginForm) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+  const update = (field: keyof LoginForm) => (value: string) => {
+    setFailure(null);
+    setForm((f) => ({ ...f, [field]: value }));
+  };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -29,7 +39,9 @@ export function LoginPage() {
       // On success the guest guard sends the user on to where they were heading.
       await login({ email: form.email.trim(), password: form.password });
     } catch (err) {
-      toast.error(errorMessage(err));
+      const message = errorMessage(err);
+      setFailure(message);
+      toast.error(message);
       setWaiting(false);
     }
   };
@@ -44,6 +56,11 @@ export function LoginPage() {
         </>
       }
     >
+      {passwordReset && (
+        <p className="form-notice" role="status">
+          Tu contraseña se ha cambiado. Inicia sesión con la nueva.
+        </p>
+      )}
       <form ref={formRef} onSubmit={onSubmit} noValidate>
         <TextField
           label="Correo electrónico"
@@ -61,9 +78,13 @@ export function LoginPage() {
           onInput={(e) => update('password')(e.currentTarget.value)}
           error={errors.password}
         />
+        <p className="auth-forgot">
+          <Link href="/recuperar-contrasena">¿Olvidaste tu contraseña?</Link>
+        </p>
         <Button type="submit" className="btn-block" disabled={waiting}>
           {waiting ? 'Iniciando sesión...' : 'Iniciar Sesión'}
         </Button>
+        <FormError message={failure} />
       </form>
     </AuthLayout>
   );
