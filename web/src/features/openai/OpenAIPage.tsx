@@ -3,12 +3,16 @@ import { toast } from '../../lib/toasts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { PageHeader } from '../../ui/PageHeader';
 import { deleteKey, NO_KEY } from './api';
+import { ApiKeyGuide } from './ApiKeyGuide';
 import { KeyForm } from './KeyForm';
 import { KeyStatusCard } from './KeyStatusCard';
+import { useAssistantModel } from './use-assistant-model';
 import { useKeyStatus } from './use-key-status';
+import './openai.css';
 
 export function OpenAIPage() {
   const [status, setStatus] = useKeyStatus();
+  const model = useAssistantModel();
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
 
@@ -32,6 +36,7 @@ export function OpenAIPage() {
       <PageHeader title="OpenAI API Key" subtitle="La clave con la que responde tu asistente IA" />
       <KeyStatusCard status={status} onDelete={() => setConfirming(true)} />
       <KeyForm onSaved={(last4) => setStatus({ exists: true, last4 })} />
+      <ApiKeyGuide model={model} />
       {confirming && (
         <ConfirmDialog
           title="Eliminar API key"
