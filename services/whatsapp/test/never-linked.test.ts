@@ -78,6 +78,15 @@ t.test('the time bound: attempts failing for longer than WHATSAPP_CONNECT_MAX_MS
   t.equal(h.phone.sockets.length, 2, `gave up after 2 attempts, before the ${MAX_ATTEMPTS} of the count bound`);
 });
 
+t.test('"Restablecer sesión" while WhatsApp cannot be reached: a plain answer, not a 503', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const u = await failedAccount(t, h);
+  const reset = await u.call('POST', '/whatsapp/logout');
+  t.equal(reset.status, 200);
+  t.match(reset.body, { success: true, connected: false, qrCode: null, state: /^(error|failed)$/, message: /internet/ });
+  await until(async () => (await u.call('GET', '/whatsapp/status')).body.state === 'failed', 'failed again after the reset');
+});
+
 t.test('a linked account is never given up on: it keeps reconnecting', async (t) => {
   const h = await whatsappApp(t, platform);
   const u = user(h.app);
@@ -124,6 +133,28 @@ t.test(
     a.phone.refuse = false;
     const retry = await onB('POST', '/whatsapp/connect');
     t.match(retry, { connected: false, qrCode: /^data:image/ }, 'the QR of the socket A started again');
+    t.equal(b.phone.sockets.length, 0, 'B opened no second socket');
+  },
+);
+
+t.test(
+  'connect asked of a replica without the socket skips the backoff wait of the one holding it',
+  { skip: process.env.DATABASE_URL ? false : 'two replicas need PostgreSQL (the embedded database has one replica and no notifications)' },
+  async (t) => {
+    // Backoff of a minute and lease ticks far apart: only the notification can bring A's next attempt now.
+    const slow = { exclusive: false, lease: { ttlMs: 120_000, tickMs: 60_000, connectWaitMs: 5_000 }, timing: { backoffBaseMs: 60_000, backoffMaxMs: 60_000 } };
+    const a = await whatsappApp(t, platform, slow);
+    const b = await whatsappApp(t, platform, slow, new FakePhone());
+    const onA = user(a.app);
+    a.phone.refuse = true;
+    t.match((await onA.call('POST', '/whatsapp/connect')).body, { state: 'error' });
+    t.ok(a.sessions().local(onA.userId)?.isRetrying, 'A waits out its backoff');
+
+    a.phone.refuse = false;
+    const { authorization } = signToken(b.app, onA.userId);
+    const retry = (await b.app.inject({ method: 'POST', url: '/api/whatsapp/connect', headers: { authorization } })).json<Record<string, unknown>>();
+    t.match(retry, { connected: false, qrCode: /^data:image/ }, "A's next attempt ran at once and its QR reached B's answer");
+    t.equal(a.phone.sockets.length, 2);
     t.equal(b.phone.sockets.length, 0, 'B opened no second socket');
   },
 );
