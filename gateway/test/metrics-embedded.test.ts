@@ -52,3 +52,50 @@ t.test('one /metrics for the whole product, by route pattern, with no user id, e
   t.match(text, /^asistente_whatsapp_accounts_down\{process="test"\} 0$/m);
   t.notMatch(text, /asistente_metrics_read_failures_total\{/, 'every scrape-time read succeeded');
 });
+
+t.test('the integration gauges count what the database holds, with bounded labels only', async (t) => {
+  const { sql } = platform.db;
+  const [ana, beto, carla] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+  // Leases held by "another replica", so this process's session managers leave these accounts alone.
+  const held = sql`now() + interval '1 hour'`;
+  await sql`insert into whatsapp.accounts (user_id, wanted, linked, state, lease_owner, lease_until) values
+    (${ana}, true, true, 'connected', 'otra', ${held}), (${beto}, true, true, 'logged_out', 'otra', ${held}), (${carla}, false, false, 'disconnected', 'otra', ${held})`;
+  const mailbox = (userId: string, address: string, connected: boolean, lastSync: string) => sql`
+    insert into email.accounts (user_id, provider, email, imap_host, imap_port, imap_secure, imap_user, smtp_host, smtp_port, smtp_secure,
+                                smtp_user, credentials_enc, connected, last_sync_at, lease_owner, lease_until)
+    values (${userId}, 'imap', ${address}, 'imap.ejemplo.es', 993, true, ${address}, 'smtp.ejemplo.es', 465, true, ${address}, 'v1:k:a:b:c',
+            ${connected}, now() - ${lastSync}::interval, 'otra', ${held})`;
+  await mailbox(ana, 'ana@ejemplo.es', true, '2 hours');
+  await mailbox(beto, 'beto@ejemplo.es', false, '1 day');
+  const run = (userId: string, trigger: string, cost: number) => sql`
+    insert into ai.runs (id, user_id, trigger, model, prompt_tokens, completion_tokens, cost_usd)
+    values (${crypto.randomUUID()}, ${userId}, ${trigger}, 'gpt-4o-mini', 100, 20, ${cost})`;
+  await run(ana, 'whatsapp', 0.7);
+  await run(ana, 'whatsapp', 0.6);
+  await run(beto, 'manual', 0.2);
+  await sql`insert into analytics.parked_events (event_id, type, reason, payload) values ('x', 'contacts.contact.created', 'invalid', '{}')`;
+
+  const expected: Record<string, number> = {
+    'asistente_whatsapp_accounts{state="connected",process="test"}': 1,
+    'asistente_whatsapp_accounts{state="logged_out",process="test"}': 1,
+    'asistente_whatsapp_accounts_down{process="test"}': 1,
+    'asistente_mail_accounts{state="connected",process="test"}': 1,
+    'asistente_mail_accounts{state="disconnected",process="test"}': 1,
+    'asistente_mail_idle_sessions{process="test"}': 1,
+    'asistente_ai_runs_today{trigger="whatsapp",process="test"}': 2,
+    'asistente_ai_runs_today{trigger="manual",process="test"}': 1,
+    'asistente_ai_budget_reached_accounts{process="test"}': 1,
+    'asistente_events_parked{process="test"}': 1,
+  };
+  const sample = (text: string, series: string) => Number(text.split('\n').find((l) => l.startsWith(`${series} `))?.slice(series.length + 1));
+  const matches = (text: string) => Object.entries(expected).every(([series, value]) => sample(text, series) === value);
+  // The gauges keep a read for 5 s (the first test scraped just before): poll until the rows show.
+  let text = await scrape();
+  for (const deadline = Date.now() + 15_000; !matches(text) && Date.now() < deadline; text = await scrape()) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  for (const [series, value] of Object.entries(expected)) t.equal(sample(text, series), value, series);
+  t.ok(sample(text, 'asistente_mail_sync_lag_seconds{process="test"}') >= 7200, 'the connected mailbox last synced two hours ago');
+  t.ok(Math.abs(sample(text, 'asistente_ai_cost_usd_today{process="test"}') - 1.5) < 1e-9, "today's cost");
+  for (const secret of [ana, beto, carla, 'ana@ejemplo.es', 'beto@ejemplo.es']) t.notMatch(text, secret, 'no user or address in a label');
+});
