@@ -186,14 +186,15 @@ browserSuite(t, () => {
     await dialog.getByText('El asunto es requerido').waitFor();
     await dialog.getByLabel('Para').fill('pedro@cliente.example');
     await dialog.getByLabel('Plantilla').selectOption({ label: 'Plantilla 2' });
-    await eventually('the filled template', async () => (await dialog.getByLabel('Asunto').inputValue()) === 'Asunto 2 para Pedro Gómez');
-    t.equal(await dialog.getByLabel('Mensaje').inputValue(), 'Hola Pedro Gómez, mensaje 2');
-    t.ok(await dialog.getByLabel('Seguimiento de aperturas y clics').isChecked(), 'tracking on by default');
+    t.equal(await dialog.getByLabel('Asunto').inputValue(), 'Asunto 2 para {nombre_cliente}', 'the template as written: the server fills it');
+    await dialog.getByRole('region', { name: 'Vista previa' }).getByText('Hola Pedro Gómez, mensaje 2').waitFor();
+    t.notOk(await dialog.getByLabel('Seguimiento de aperturas y clics').isChecked(), 'tracking off unless the owner turns it on');
+    await dialog.getByLabel('Seguimiento de aperturas y clics').check();
     await dialog.getByRole('button', { name: 'Enviar' }).click();
     await dialog.waitFor({ state: 'detached' });
     const sent = await smtp.waitFor(3);
     t.equal(sent.parsed.subject, 'Asunto 2 para Pedro Gómez');
-    t.match(String(sent.parsed.html), '/api/emails/track/open/');
+    t.match(String(sent.parsed.html), '/api/emails/track/open/', 'tracked as asked for this mail');
 
     await page.getByRole('navigation', { name: 'Carpetas' }).getByRole('button', { name: /Enviados/ }).click();
     await page.getByRole('list', { name: 'Correos' }).getByText('Asunto 2 para Pedro Gómez').waitFor();

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
-import { connectUrl, disconnect, type EmailIntegration, type OAuthProvidersStatus } from './api';
+import { connectUrl, disconnect, setTracking, type EmailIntegration, type OAuthProvidersStatus } from './api';
 
 interface AccountCardsProps {
   accounts: EmailIntegration[] | null;
@@ -21,6 +21,8 @@ const CARDS = [
 /** Spec: status cards for Gmail, Outlook and IMAP/SMTP, each connecting and disconnecting its accounts. */
 export function AccountCards({ accounts, providers, error, onChanged, onOpenImap }: AccountCardsProps) {
   const [busy, setBusy] = useState<string | null>(null);
+  // The switch moves when pressed; it goes back if the server refuses.
+  const [chosen, setChosen] = useState<Record<string, boolean>>({});
 
   const connectOAuth = async (provider: 'gmail' | 'outlook') => {
     setBusy(provider);
@@ -29,6 +31,21 @@ export function AccountCards({ accounts, providers, error, onChanged, onOpenImap
       window.location.assign(url);
     } catch (err) {
       toast.error(errorMessage(err));
+      setBusy(null);
+    }
+  };
+
+  const changeTracking = async (account: EmailIntegration, tracking: boolean) => {
+    setBusy(`tracking:${account.id}`);
+    setChosen((current) => ({ ...current, [account.id]: tracking }));
+    try {
+      await setTracking(account.id, tracking);
+      toast.success(tracking ? 'Seguimiento activado para esta cuenta' : 'Seguimiento desactivado para esta cuenta');
+      onChanged();
+    } catch (err) {
+      setChosen((current) => ({ ...current, [account.id]: account.tracking }));
+      toast.error(`No se pudo cambiar el seguimiento: ${errorMessage(err)}`);
+    } finally {
       setBusy(null);
     }
   };
@@ -77,6 +94,24 @@ export function AccountCards({ accounts, providers, error, onChanged, onOpenImap
                 <Button variant="secondary" small disabled={busy === account.id} onClick={() => void remove(account)}>
                   {busy === account.id ? 'Desconectando...' : 'Desconectar'}
                 </Button>
+                <div className="mail-tracking">
+                  <label className="mail-check">
+                    <input
+                      type="checkbox"
+                      role="switch"
+                      checked={chosen[account.id] ?? account.tracking}
+                      disabled={busy === `tracking:${account.id}`}
+                      aria-describedby={`tracking-${account.id}`}
+                      onChange={(e) => void changeTracking(account, e.target.checked)}
+                    />{' '}
+                    Seguimiento de aperturas y clics
+                  </label>
+                  <p id={`tracking-${account.id}`} className="muted mail-small">
+                    Añade a tus correos una imagen invisible y enlaces que pasan por este servidor para saber cuándo se abren y qué
+                    enlaces se pulsan. Las normas europeas de privacidad piden que tus destinatarios estén informados y, a menudo, que lo
+                    acepten: por eso está desactivado salvo que lo actives. Puedes cambiarlo en cada correo al redactarlo.
+                  </p>
+                </div>
               </div>
             ))}
             {oauth && !oauth.configured && <p className="alert-warning">{oauth.message}</p>}

@@ -1,12 +1,13 @@
 import { useRef, useState } from 'react';
-import { errorMessage } from '../../lib/errors';
+import { ApiError, errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { isEmail } from '../../lib/validation';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { TextField } from '../../ui/TextField';
-import { fillTemplate, forwardEmail, replyEmail, saveDraft, sendEmail, type EmailDetail, type EmailIntegration, type EmailTemplate, type OutgoingAttachment } from './api';
+import { forwardEmail, replyEmail, saveDraft, sendEmail, UNRESOLVED_VARIABLES, type EmailDetail, type EmailIntegration, type EmailTemplate, type OutgoingAttachment } from './api';
 import { formatSize, readAsAttachment } from './format';
+import { hasVariables, VariablePreview } from './VariablePreview';
 
 export type ComposeMode = { kind: 'new'; template?: EmailTemplate; draft?: EmailDetail } | { kind: 'reply'; email: EmailDetail } | { kind: 'forward'; email: EmailDetail };
 
@@ -45,7 +46,11 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
   const [body, setBody] = useState(mode.kind === 'new' ? (draft?.text ?? mode.template?.body ?? '') : '');
   const [templateId, setTemplateId] = useState(mode.kind === 'new' ? (mode.template?.id ?? '') : '');
   const [all, setAll] = useState(false);
-  const [track, setTrack] = useState(true);
+  // The account's choice (off unless the owner turned it on), changeable for this mail.
+  const trackingOf = (id: string) => accounts.find((a) => a.id === id)?.tracking ?? false;
+  const [track, setTrack] = useState(() => trackingOf(accounts[0]?.id ?? ''));
+  // The server refused to send with variables nothing fills: its message, until the owner confirms or edits.
+  const [unresolved, setUnresolved] = useState<{ written: string; message: string } | null>(null);
   const [files, setFiles] = useState<File[]>([]);
   // One key per mail as written: pressing Enviar again after a lost answer cannot send it twice, and a
   // mail changed after a failure is a new send.
@@ -58,20 +63,18 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
   const unsaved = savedDraft !== JSON.stringify([to, cc, subject, body]) || files.length > 0;
   const dirty = unsaved && Boolean(to || cc || body || files.length || (mode.kind === 'new' && subject && !mode.template));
 
-  const applyTemplate = async (id: string) => {
+  // The template as written, variables and all: the server fills them for each recipient when it sends.
+  const applyTemplate = (id: string) => {
     setTemplateId(id);
     const template = templates.find((t) => t.id === id);
     if (!template) return;
     setSubject(template.subject);
     setBody(template.body);
-    try {
-      // Filled for the contact when the recipient is one of them; as written otherwise.
-      const filled = await fillTemplate(id, to);
-      setSubject(filled.subject);
-      setBody(filled.body);
-    } catch (err) {
-      console.error('No se pudo rellenar la plantilla', err);
-    }
+  };
+
+  const chooseAccount = (id: string) => {
+    setAccountId(id);
+    setTrack(trackingOf(id));
   };
 
   const validate = () => {
@@ -85,11 +88,14 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
     return !Object.values(found).some(Boolean);
   };
 
-  const submit = async () => {
+  const written = JSON.stringify([mode.kind, to, cc, subject, body, all, track, accountId, draftId ?? null, files.map((f) => [f.name, f.size, f.lastModified])]);
+  const warning = unresolved?.written === written ? unresolved.message : null;
+
+  const submit = async (allowUnresolved = false) => {
     if (!validate()) return;
     setSending(true);
     setFailure(null);
-    const written = JSON.stringify([mode.kind, to, cc, subject, body, all, track, accountId, draftId ?? null, files.map((f) => [f.name, f.size, f.lastModified])]);
+    setUnresolved(null);
     if (sendKey.current?.written !== written) sendKey.current = { written, key: randomKey() };
     const key = sendKey.current.key;
     try {
@@ -103,6 +109,7 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
           subject,
           body,
           track,
+          ...(allowUnresolved ? { allowUnresolved } : {}),
           ...(attachments.length ? { attachments } : {}),
           ...(draftId ? { draftId } : accountId ? { accountId } : {}),
         }, key);
@@ -110,7 +117,8 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
       toast.success(mode.kind === 'forward' ? 'Correo reenviado' : 'Correo enviado');
       onSent();
     } catch (err) {
-      setFailure(errorMessage(err));
+      if (err instanceof ApiError && err.code === UNRESOLVED_VARIABLES) setUnresolved({ written, message: err.message });
+      else setFailure(errorMessage(err));
       setSending(false);
     }
   };
@@ -156,7 +164,7 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
       {mode.kind === 'new' && !draftId && accounts.length > 1 && (
         <div className="field">
           <label htmlFor="compose-from">De</label>
-          <select id="compose-from" value={accountId} onChange={(e) => setAccountId(e.target.value)}>
+          <select id="compose-from" value={accountId} onChange={(e) => chooseAccount(e.target.value)}>
             {accounts.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.email}
@@ -168,7 +176,7 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
       {mode.kind === 'new' && templates.length > 0 && (
         <div className="field">
           <label htmlFor="compose-template">Plantilla</label>
-          <select id="compose-template" value={templateId} onChange={(e) => void applyTemplate(e.target.value)}>
+          <select id="compose-template" value={templateId} onChange={(e) => applyTemplate(e.target.value)}>
             <option value="">Sin plantilla</option>
             {templates.map((t) => (
               <option key={t.id} value={t.id}>
@@ -210,6 +218,7 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
         />
         {errors.body && <p className="field-error">{errors.body}</p>}
       </div>
+      {mode.kind === 'new' && hasVariables(subject, body) && <VariablePreview to={to} subject={subject} body={body} />}
       {mode.kind === 'new' && (
         <div className="field">
           <label htmlFor="compose-files">Adjuntos (hasta 25 MB en total)</label>
@@ -226,6 +235,14 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
       <label className="mail-check">
         <input type="checkbox" checked={track} onChange={(e) => setTrack(e.target.checked)} /> Seguimiento de aperturas y clics
       </label>
+      {warning && (
+        <div className="alert-warning mail-unresolved" role="alert">
+          <p>{warning}</p>
+          <Button small variant="secondary" disabled={sending} onClick={() => void submit(true)}>
+            Enviar de todos modos
+          </Button>
+        </div>
+      )}
       {failure && (
         <p className="alert-warning" role="alert">
           {failure}

@@ -13,6 +13,7 @@ import { MailSidebar } from './MailSidebar';
 import { MessageList } from './MessageList';
 import { ReadingPane } from './ReadingPane';
 import { TemplateModal } from './TemplateModal';
+import { syncStatus } from './sync-status';
 import { useAccounts } from './use-accounts';
 import { useMailbox } from './use-mailbox';
 
@@ -73,6 +74,22 @@ export function EmailsPage() {
     return () => clearInterval(timer);
   }, [reloadList]);
 
+  // A first sync: its progress is read every 1.5 s and the folder shows mails as they are stored.
+  const syncing = syncStatus(accounts.accounts);
+  const isSyncing = syncing !== null;
+  useEffect(() => {
+    if (!isSyncing) return;
+    const timer = setInterval(() => {
+      reloadAccounts();
+      reloadList();
+    }, 1500);
+    return () => {
+      clearInterval(timer);
+      // The last of it, once the sync ended.
+      reloadList();
+    };
+  }, [isSyncing, reloadAccounts, reloadList]);
+
   const selected = mailbox.selected;
   const remove = async () => {
     if (!selected) return;
@@ -124,6 +141,7 @@ export function EmailsPage() {
             error={mailbox.listError}
             selectedId={selected?.id ?? null}
             showRecipient={mailbox.folder === 'sent' || mailbox.folder === 'drafts'}
+            syncing={syncing}
             onOpen={(id) => mailbox.open(id)}
           />
         </section>
@@ -165,8 +183,9 @@ export function EmailsPage() {
       {imapOpen && (
         <ImapModal
           onClose={() => setImapOpen(false)}
-          onConnected={() => {
+          onConnected={(account) => {
             setImapOpen(false);
+            accounts.add(account);
             afterConnect();
           }}
         />

@@ -4,12 +4,13 @@ import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { TextField } from '../../ui/TextField';
-import { connectImap, testImap, type ImapIntegrationBody } from './api';
+import { connectImap, testImap, type EmailIntegration, type ImapIntegrationBody } from './api';
 import { IMAP_PRESETS } from './imap-presets';
 
 interface ImapModalProps {
   onClose: () => void;
-  onConnected: () => void;
+  /** The account as saved: shown at once (its first sync starting), before the list is read again. */
+  onConnected: (account: EmailIntegration) => void;
 }
 
 interface Form {
@@ -97,9 +98,9 @@ export function ImapModal({ onClose, onConnected }: ImapModalProps) {
   const save = async () => {
     setState('saving');
     try {
-      await connectImap(toBody(form));
+      const account = await connectImap(toBody(form));
       toast.success('Cuenta de correo conectada');
-      onConnected();
+      onConnected(account);
     } catch (err) {
       setError(errorMessage(err));
       setState('idle');

@@ -2,9 +2,9 @@ import type {
   EmailDetail,
   EmailIntegration,
   EmailList,
+  EmailPreview,
   EmailSent,
   EmailTemplate,
-  FilledTemplate,
   ImapIntegrationBody,
   MailFolder,
   OAuthProvidersStatus,
@@ -12,7 +12,7 @@ import type {
 } from '@asistente/contracts';
 import { getFile, getJson, sendDelete, sendJson } from '../../lib/http';
 
-export type { EmailDetail, EmailIntegration, EmailList, EmailTemplate, ImapIntegrationBody, MailFolder, OAuthProvidersStatus, OutgoingAttachment };
+export type { EmailDetail, EmailIntegration, EmailList, EmailPreview, EmailTemplate, ImapIntegrationBody, MailFolder, OAuthProvidersStatus, OutgoingAttachment };
 
 /** Spec: the email screen asks for 50 at a time. */
 export const SCREEN_PAGE_SIZE = 50;
@@ -39,9 +39,13 @@ export interface ComposeBody {
   body: string;
   attachments?: OutgoingAttachment[];
   track: boolean;
+  /** The owner confirmed sending with variables nothing fills. */
+  allowUnresolved?: boolean;
   accountId?: string;
   draftId?: string;
 }
+/** The server's answer when `{variables}` would stay unfilled: nothing was sent, the owner is asked. */
+export const UNRESOLVED_VARIABLES = 'EMAIL_UNRESOLVED_VARIABLES';
 /** The server sends a mail once per key: a retry after a lost answer gets the first send's result. */
 const once = (idempotencyKey: string) => ({ headers: { 'Idempotency-Key': idempotencyKey } });
 export const sendEmail = (body: ComposeBody, idempotencyKey: string) => sendJson<EmailSent>('post', 'emails/send', body, once(idempotencyKey));
@@ -54,11 +58,15 @@ export const forwardEmail = (id: string, body: { to: string; body: string; track
 
 export const listTemplates = () => getJson<EmailTemplate[]>('emails/templates');
 export const createTemplate = (body: { name: string; subject: string; body: string }) => sendJson<EmailTemplate>('post', 'emails/templates', body);
-export const fillTemplate = (id: string, to: string) => getJson<FilledTemplate>(`emails/templates/${id}/fill`, to.trim() ? { searchParams: { to: to.trim() } } : {});
+
+/** What the first recipient would get now (the send fills each recipient again). */
+export const previewEmail = (body: { to: string; subject: string; body: string }, signal: AbortSignal) =>
+  sendJson<EmailPreview>('post', 'emails/preview', body, { signal });
 
 export const listIntegrations = () => getJson<EmailIntegration[]>('emails/integrations');
 export const providerStatus = () => getJson<OAuthProvidersStatus>('emails/integrations/providers');
 export const testImap = (body: ImapIntegrationBody) => sendJson<{ success: true }>('post', 'emails/integrations/test', body);
 export const connectImap = (body: ImapIntegrationBody) => sendJson<EmailIntegration>('post', 'emails/integrations', body);
 export const connectUrl = (provider: 'gmail' | 'outlook') => getJson<{ url: string }>(`emails/integrations/${provider}/connect`);
+export const setTracking = (id: string, tracking: boolean) => sendJson<EmailIntegration>('put', `emails/integrations/${id}/tracking`, { tracking });
 export const disconnect = (id: string) => sendDelete(`emails/integrations/${id}`);

@@ -7,6 +7,8 @@ export interface Accounts {
   providers: OAuthProvidersStatus | null;
   error: string | null;
   reload: () => void;
+  /** An account just connected, shown before the list is read again. */
+  add: (account: EmailIntegration) => void;
 }
 
 /** The connected mailboxes and whether Gmail/Outlook can be connected on this server. */
@@ -35,5 +37,8 @@ export function useAccounts(): Accounts {
     };
   }, [version]);
 
-  return { accounts, providers, error, reload: useCallback(() => setVersion((v) => v + 1), []) };
+  const add = useCallback((account: EmailIntegration) => {
+    setAccounts((current) => [...(current ?? []).filter((a) => a.id !== account.id), account]);
+  }, []);
+  return { accounts, providers, error, reload: useCallback(() => setVersion((v) => v + 1), []), add };
 }
