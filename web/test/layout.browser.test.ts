@@ -29,13 +29,19 @@ const ROUTES = [...readFileSync(join(ROOT, 'web/src/app/routes.ts'), 'utf8').mat
 const EMAIL = 'panaderia.sol@ejemplo.com';
 const WHATSAPP_TABS = ['Prompts IA', 'Estadísticas', 'Conversaciones', 'Respuestas automáticas'];
 
-/** Dialogs sit above the page (the page check leaves them out): the ones with data an owner names, checked on their own. */
-const DIALOGS: Record<string, { name: string; open: (page: Page) => Promise<void> }> = {
-  '/calendar': {
-    name: 'Elegir calendario de Google',
-    open: (page) => page.getByRole('region', { name: 'Google Calendar' }).getByRole('button', { name: 'Listar calendarios' }).click(),
-  },
-  '/contacts': { name: 'Nuevo Contacto', open: (page) => page.getByRole('button', { name: 'Nuevo Contacto' }).click() },
+/** Dialogs sit above the page (the page check leaves them out): the ones with fields and data an owner names, checked on their own. */
+const DIALOGS: Record<string, { name: string; open: (page: Page) => Promise<void> }[]> = {
+  '/calendar': [
+    {
+      name: 'Elegir calendario de Google',
+      open: (page) => page.getByRole('region', { name: 'Google Calendar' }).getByRole('button', { name: 'Listar calendarios' }).click(),
+    },
+    { name: 'Nuevo Evento', open: (page) => page.getByRole('button', { name: 'Nuevo evento', exact: true }).click() },
+  ],
+  '/contacts': [
+    { name: 'Nuevo Contacto', open: (page) => page.getByRole('button', { name: 'Nuevo Contacto' }).click() },
+    { name: 'Importar contactos', open: (page) => page.getByRole('button', { name: 'Importar', exact: true }).click() },
+  ],
 };
 
 function context(browser: Browser, app: RunningApp, session: Session, size: (typeof SIZES)[number]): Promise<BrowserContext> {
@@ -139,13 +145,12 @@ browserSuite(t, () => {
           } else {
             assertClean(t, await checkLayout(page), path);
           }
-          const dialog = DIALOGS[path];
-          if (dialog) {
+          for (const dialog of DIALOGS[path] ?? []) {
             await dialog.open(page);
             const shown = page.getByRole('dialog', { name: dialog.name });
             await shown.waitFor();
             await page.waitForFunction(() => !/Cargando/.test(document.querySelector('[role="dialog"]')?.textContent ?? ''));
-            await shot(`${path.slice(1)}-dialogo`);
+            await shot(`${path.slice(1)}-${dialog.name.toLowerCase().replace(/\s+/g, '-')}`);
             assertClean(t, await checkLayout(page, '[role="dialog"]'), `${path} › ${dialog.name}`);
             await page.keyboard.press('Escape');
             await shown.waitFor({ state: 'detached' });
