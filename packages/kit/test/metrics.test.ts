@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { Type } from '@sinclair/typebox';
-import { createEvent, createHttpApp, type Platform } from '../src/index.js';
+import { createEvent, createHttpApp, Metrics, outcomeOf, scrapeGauge, type Platform } from '../src/index.js';
 import { createTestPlatform } from '../src/testing/index.js';
 
 const ON = { METRICS_PORT: 0, HOST: '127.0.0.1' } as const;
@@ -111,4 +111,38 @@ t.test('JetStream: pending events per durable consumer', { skip: process.env.NAT
   }
   t.equal(series('asistente_consumer_pending') + series('asistente_consumer_ack_pending'), 3, 'three events not yet acknowledged');
   t.match(text, /^# TYPE asistente_consumer_redelivered gauge$/m);
+});
+
+t.test('one registry per process: a metric registered twice is the same metric; another type under its name is refused', async (t) => {
+  const metrics = new Metrics('x', true);
+  const first = metrics.counter({ name: 'asistente_twice_total', help: 'h', labelNames: ['kind'] });
+  const again = metrics.counter({ name: 'asistente_twice_total', help: 'h', labelNames: ['kind'] });
+  t.equal(again, first, 'the embedded process mounts every service on one registry without a duplicate-name error');
+  t.throws(() => metrics.gauge({ name: 'asistente_twice_total', help: 'h' }), /already registered as another type/);
+});
+
+t.test('a scrape-time read that fails leaves its gauge out and is counted; the rest of /metrics still answers', async (t) => {
+  const metrics = new Metrics('x', true);
+  let fail = true;
+  scrapeGauge(metrics, { name: 'asistente_flaky', help: 'h', cacheMs: 0, read: async () => (fail ? Promise.reject(new Error('database down')) : [{ value: 7 }]) });
+  metrics.counter({ name: 'asistente_other_total', help: 'h' }).inc();
+  const broken = await metrics.text();
+  t.match(broken, /^asistente_other_total\{process="x"\} 1$/m, 'the other metrics are served');
+  // prom-client writes NaN as "Nan"; Prometheus reads it either way (Go's ParseFloat ignores case).
+  t.match(broken, /^asistente_flaky\{process="x"\} NaN$/im, 'unknown, not a stale or made-up value');
+  const failures = await metrics.registry.getSingleMetricAsString('asistente_metrics_read_failures_total');
+  t.match(failures, /^asistente_metrics_read_failures_total\{gauge="asistente_flaky",process="x"\} 1$/m, 'the failure is counted');
+  fail = false;
+  t.match(await metrics.text(), /^asistente_flaky\{process="x"\} 7$/m, 'served again once the read succeeds');
+});
+
+t.test('outside calls map to a bounded outcome', async (t) => {
+  t.equal(outcomeOf(200), 'ok');
+  t.equal(outcomeOf(429), 'rate_limited');
+  t.equal(outcomeOf({ status: 429 }), 'rate_limited');
+  t.equal(outcomeOf({ response: { status: 503 } }), 'server_error');
+  t.equal(outcomeOf({ code: '401' }), 'unauthorized');
+  t.equal(outcomeOf({ statusCode: 404 }), 'client_error');
+  t.equal(outcomeOf(new Error('ECONNREFUSED')), 'network_error');
+  t.equal(outcomeOf({ code: 'ECONNRESET' }), 'network_error');
 });

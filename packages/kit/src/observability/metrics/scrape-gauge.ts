@@ -20,8 +20,9 @@ export interface ScrapeGaugeOptions<T extends string> {
 
 /**
  * A gauge computed when Prometheus scrapes, from the database or a broker. A read that fails drops the
- * gauge's samples for that scrape and counts the failure (`asistente_metrics_read_failures_total`):
- * one unreachable source must never fail the whole `/metrics` answer.
+ * gauge's samples for that scrape (NaN for a gauge without labels) and counts the failure
+ * (`asistente_metrics_read_failures_total`, seen from the next scrape on): one unreachable source must
+ * never fail the whole `/metrics` answer.
  */
 export function scrapeGauge<T extends string>(metrics: Metrics, options: ScrapeGaugeOptions<T>): void {
   const failures = metrics.counter({
@@ -48,6 +49,8 @@ export function scrapeGauge<T extends string>(metrics: Metrics, options: ScrapeG
           samples = await reading;
           last = { at: Date.now(), samples };
         } catch (error) {
+          // A gauge without labels cannot have no sample: NaN says "unknown" where 0 would look healthy.
+          if (!options.labelNames?.length) this.set(Number.NaN);
           failures.inc({ gauge: options.name });
           options.log?.warn({ err: error, gauge: options.name }, 'metrics gauge read failed');
           return;
