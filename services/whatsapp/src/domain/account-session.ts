@@ -309,14 +309,17 @@ export class AccountSession {
     const delay = Math.max(floor, Math.min(backoffMaxMs, backoffBaseMs * 2 ** this.attempt) * (0.5 + Math.random() / 2));
     this.attempt++;
     log.info({ kind, attempt: this.attempt, delayMs: Math.round(delay) }, 'whatsapp socket closed, reconnecting');
-    await accounts.setState(this.userId, { state: 'error', qrEnc: null, error: shown });
-    await accounts.recordReconnect(this.userId);
+    // The wait is armed before the state says `error`: whoever reads that state and asks to retry now (a
+    // connect here or through another replica) finds a wait to skip. The next socket's own events queue
+    // behind this handler, so its state cannot be overwritten by the writes below.
     const generation = this.generation;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       if (generation === this.generation && !this.stopped) void this.connectSocket();
     }, delay);
     this.retryTimer.unref();
+    await accounts.setState(this.userId, { state: 'error', qrEnc: null, error: shown });
+    await accounts.recordReconnect(this.userId);
   }
 
   private checkStale(): void {
