@@ -162,6 +162,13 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
     const throttled = await app.inject({ url: '/teams', headers: { authorization } });
     t.equal(throttled.statusCode, 429, 'a long Retry-After is answered to the user at once');
     t.match(throttled.json().message, /limitando las peticiones/);
+    const calls = (outcome: string) => {
+      const series = `asistente_provider_calls_total{provider="graph",outcome="${outcome}",process="test"} `;
+      return platform.metrics.text().then((text) => Number(text.split('\n').find((l) => l.startsWith(series))?.slice(series.length) ?? 0));
+    };
+    t.ok((await calls('rate_limited')) >= 2, 'each 429 from Graph is counted (metrics)');
+    t.ok((await calls('unauthorized')) >= 1, 'and the 403');
+    t.ok((await calls('ok')) > 0);
 
     peer.failNext(/\/messages$/, 404);
     const gone = await app.inject({ url, headers: { authorization } });
