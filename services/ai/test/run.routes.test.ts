@@ -219,3 +219,13 @@ t.test('the key never appears in a log line', async (t) => {
   t.ok(logs.text().length > 0, 'the service logged');
   t.notMatch(logs.text(), KEY.slice(3));
 });
+
+t.test('the runs above counted their model calls by outcome and their tokens (metrics), never the key', async (t) => {
+  const text = await platform.metrics.text();
+  const value = (series: string) => Number(text.split('\n').find((l) => l.startsWith(`${series} `))?.slice(series.length + 1) ?? 0);
+  t.ok(value('asistente_ai_model_calls_total{outcome="ok",process="test"}') >= 1, 'answered calls');
+  t.ok(value('asistente_ai_tokens_total{kind="prompt",process="test"}') > 0, 'prompt tokens');
+  t.ok(value('asistente_ai_tokens_total{kind="completion",process="test"}') > 0, 'completion tokens');
+  t.match(text, /^asistente_ai_runs_today\{trigger="manual",process="test"\} [1-9]\d*$/m, "today's runs from ai.runs");
+  t.notMatch(text, KEY.slice(-8), 'no key in the metrics');
+});
