@@ -74,6 +74,20 @@ async function settled(page: Page, path: string): Promise<void> {
   await page.evaluate(() => document.fonts.ready);
 }
 
+/** On how many lines the element of `selector` whose text is `text` is drawn. */
+function linesOf(page: Page, selector: string, text: string): Promise<number> {
+  return page.evaluate(
+    ([selector, text]) => {
+      const el = Array.from(document.querySelectorAll(selector!)).find((e) => e.textContent?.trim() === text);
+      if (!el) return 0;
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+    },
+    [selector, text],
+  );
+}
+
 function assertClean(t: Test, findings: LayoutFindings, where: string): void {
   t.same(findings.pageScroll, [], `${where}: the page does not scroll sideways`);
   t.same(findings.controlsOutside, [], `${where}: every control within the screen`);
@@ -145,6 +159,10 @@ browserSuite(t, () => {
           } else {
             assertClean(t, await checkLayout(page), path);
           }
+          if (path === '/google-calendar') {
+            // What the owner saw: a calendar's name broken mid-word beside its "Principal" badge.
+            for (const name of ['Taller (principal)', EMAIL]) t.equal(await linesOf(page, '.gcal-calendar-name', name), 1, `${path}: "${name}" on one line`);
+          }
           for (const dialog of DIALOGS[path] ?? []) {
             await dialog.open(page);
             const shown = page.getByRole('dialog', { name: dialog.name });
@@ -152,6 +170,9 @@ browserSuite(t, () => {
             await page.waitForFunction(() => !/Cargando/.test(document.querySelector('[role="dialog"]')?.textContent ?? ''));
             await shot(`${path.slice(1)}-${dialog.name.toLowerCase().replace(/\s+/g, '-')}`);
             assertClean(t, await checkLayout(page, '[role="dialog"]'), `${path} › ${dialog.name}`);
+            if (dialog.name === 'Elegir calendario de Google') {
+              for (const name of ['Taller (principal)', EMAIL]) t.equal(await linesOf(page, '.cal-picker-name', name), 1, `${dialog.name}: "${name}" on one line`);
+            }
             await page.keyboard.press('Escape');
             await shown.waitFor({ state: 'detached' });
           }
