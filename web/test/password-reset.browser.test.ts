@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import type { Browser, Page } from 'playwright-core';
 import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from '../../services/email/test/fixtures/smtp-peer.js';
+import { checkLayout } from './fixtures/layout-check.js';
 import { api, browserSuite, launchBrowser, registerUser, screenshot, SCREENS_DIR, seriousA11yViolations, startApp, type RunningApp } from './fixtures/harness.js';
 
 const SIZES = [
@@ -35,15 +36,24 @@ browserSuite(t, () => {
   async function guestPage(on: RunningApp, size: (typeof SIZES)[number]): Promise<Page> {
     const context = await browser.newContext({ baseURL: on.url, viewport: { width: size.width, height: size.height }, locale: 'es-ES' });
     context.setDefaultTimeout(10_000);
+    // tsx names the helper functions inside page.evaluate with its own __name(): give the page one.
+    await context.addInitScript({ content: 'window.__name = (f) => f;' });
     t.teardown(() => context.close());
     const page = await context.newPage();
     page.on('pageerror', (error) => t.fail(`JavaScript error: ${error.message}`));
     return page;
   }
 
-  /** Nothing wider than the screen: no sideways scrolling on any of these forms. */
+  /** The house's layout check (layout-check.ts): nothing off screen or scrolling sideways, no text over text, no word cut. */
   async function fitsTheScreen(t: Test, page: Page, width: number, what: string) {
-    t.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= width, `${what}: no horizontal scroll at ${width} px`);
+    await page.evaluate(() => document.fonts.ready);
+    const findings = await checkLayout(page);
+    const where = `${what} at ${width} px`;
+    t.same(findings.pageScroll, [], `${where}: no sideways scroll`);
+    t.same(findings.controlsOutside, [], `${where}: every control within the screen`);
+    t.same(findings.overlappingText, [], `${where}: no text over other text`);
+    t.same(findings.brokenWords, [], `${where}: no word broken that would fit`);
+    t.same(findings.truncatedFields, [], `${where}: placeholders shown whole`);
   }
 
   /** The first mail to `email` from the `after`-th on. */
@@ -78,6 +88,8 @@ browserSuite(t, () => {
       await page.getByRole('link', { name: '¿Olvidaste tu contraseña?' }).click();
       await page.getByRole('heading', { name: '¿Olvidaste tu contraseña?', level: 1 }).waitFor();
       t.equal(new URL(page.url()).pathname, '/recuperar-contrasena');
+      await page.getByRole('button', { name: 'Enviar enlace' }).waitFor();
+      await fitsTheScreen(t, page, size.width, 'forgot form');
       await page.getByLabel('Correo electrónico').fill(email);
       const before = smtp.received.length;
       await page.getByRole('button', { name: 'Enviar enlace' }).click();
@@ -102,6 +114,7 @@ browserSuite(t, () => {
 
       await page.getByText('Tu contraseña se ha cambiado. Inicia sesión con la nueva.').waitFor();
       t.equal(new URL(page.url()).pathname, '/login', 'back to the login form, with a confirmation');
+      await fitsTheScreen(t, page, size.width, 'login with the confirmation');
       await screenshot(page, `login-contrasena-cambiada-${size.name}`);
       t.equal((await api(app, 'GET', 'auth/me', undefined, owner.token)).status, 401, 'the session opened before the reset has ended');
 
