@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { traceQueries } from '../observability/tracing/query-spans.js';
 import { tracingOn } from '../observability/tracing/trace-context.js';
 import { startEmbeddedPostgres } from './embedded.js';
+import { announceEmbedded, assertDataDirFree } from './embedded-presence.js';
 import { migrate } from './migrate.js';
 import { UNLIMITED_PIPELINE, unblockedSocket } from './unblocked-socket.js';
 
@@ -48,9 +49,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const sql = connect(options.databaseUrl, options.poolMax, options.statementTimeoutMs, false, applicationName);
     return { sql, kind: 'postgres', url: options.databaseUrl, applicationName, close: () => sql.end({ timeout: 5 }) };
   }
-  const pgDir = options.dataDir.startsWith('memory://') ? options.dataDir : path.join(options.dataDir, 'pg');
+  const inMemory = options.dataDir.startsWith('memory://');
+  const pgDir = inMemory ? options.dataDir : path.join(options.dataDir, 'pg');
+  // PGlite locks nothing: a second process on the same files (a restore, another server) would corrupt them.
+  if (!inMemory) await assertDataDirFree(options.dataDir);
   const embedded = await startEmbeddedPostgres(pgDir, options.pgliteTemplate);
   log.info({ dataDir: pgDir }, 'embedded Postgres (PGlite) started');
+  // Where `asistente admin backup` finds the running database, and how a restore knows to refuse.
+  const release = inMemory ? async () => {} : await announceEmbedded(options.dataDir, embedded.url);
   // Migrations close their connection before the shared client opens: the socket serves one at a time.
   await migrate(embedded.url, log);
   const sql = connect(embedded.url, 1, 0, true);
@@ -61,6 +67,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     async close() {
       await sql.end({ timeout: 5 });
       await embedded.stop();
+      await release();
     },
   };
 }

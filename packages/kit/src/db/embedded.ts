@@ -18,13 +18,51 @@ type WorkerMessage = { kind: 'ready'; url: string } | { kind: 'dump'; data: Arra
  */
 const WORKER_BODY = `
 const { parentPort, workerData } = require('node:worker_threads');
+// PGlite is one backend session shared by every socket connection. The socket's queue interleaves the
+// connections' messages one by one and only keeps an explicit transaction whole; a second client's message
+// landing inside another's extended-protocol sequence (Parse, Bind, Execute… up to Sync) would replace its
+// unnamed portal. This queue also keeps each sequence whole: after a Parse/Bind/Describe/Execute/Flush/Close
+// it serves the same connection until its Sync (a simple Query is whole by itself).
+const OPENS_SEQUENCE = new Set([0x50, 0x42, 0x44, 0x45, 0x48, 0x43]);
+function keepSequencesWhole(queue, db) {
+  let open = false;
+  queue.processQueue = async function () {
+    if (this.processing || this.queue.length === 0) return;
+    this.processing = true;
+    while (this.queue.length > 0) {
+      const pinned = this.lastHandlerId !== null && (open || db.isInTransaction());
+      const index = pinned ? this.queue.findIndex((item) => item.handlerId === this.lastHandlerId) : 0;
+      if (index === -1) break;
+      const [item] = this.queue.splice(index, 1);
+      try {
+        await db.runExclusive(() => db.execProtocolRawStream(item.message, { onRawData: (data) => item.onData(data) }));
+      } catch (error) {
+        item.reject(error);
+        continue;
+      }
+      open = OPENS_SEQUENCE.has(item.message[0]);
+      this.lastHandlerId = item.handlerId;
+      item.resolve();
+    }
+    this.processing = false;
+  };
+  const clearTransaction = queue.clearTransactionIfNeeded.bind(queue);
+  // A connection gone in the middle of a sequence must not hold the others back.
+  queue.clearTransactionIfNeeded = async (handlerId) => {
+    if (queue.lastHandlerId === handlerId) open = false;
+    await clearTransaction(handlerId);
+    await queue.processQueue();
+  };
+}
 (async () => {
   const [{ PGlite }, { pg_trgm }, { unaccent }, { PGLiteSocketServer }] = await Promise.all(workerData.modules.map((url) => import(url)));
   const template = workerData.template ? new Blob([workerData.template]) : undefined;
   const db = await PGlite.create({ dataDir: workerData.dataDir, extensions: { pg_trgm, unaccent }, ...(template ? { loadDataDir: template } : {}) });
-  // Two, not one: the migrations' connection may still be closing here when the shared client connects
-  // (the socket queue runs one query at a time and keeps a transaction to its own connection).
-  const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 2 });
+  // Three: the migrations' connection may still be closing here when the shared client connects (the
+  // socket queue runs one query at a time and keeps a transaction to its own connection), and an operator's
+  // backup (asistente admin backup) may connect beside the running server.
+  const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 3 });
+  keepSequencesWhole(server.queryQueue, db);
   await server.start();
   const [host, port] = server.getServerConn().split(':');
   parentPort.on('message', async (message) => {

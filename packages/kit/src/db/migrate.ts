@@ -7,15 +7,16 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../../migrations', im
 
 /**
  * Applies pending migrations. node-pg-migrate takes an advisory lock, so
- * several services starting together apply each migration once.
+ * several services starting together apply each migration once. `count` stops after that many
+ * (a restore loads its data at the version the backup was taken, then applies the rest).
  */
-export async function migrate(databaseUrl: string, log: Logger): Promise<string[]> {
+export async function migrate(databaseUrl: string, log: Logger, count = Infinity): Promise<string[]> {
   const applied = await runner({
     databaseUrl,
     dir: MIGRATIONS_DIR,
     direction: 'up',
     migrationsTable: 'pgmigrations',
-    count: Infinity,
+    count,
     singleTransaction: true,
     verbose: false,
     log: (msg: string) => log.debug({ migration: msg }, 'migrate'),
