@@ -3,6 +3,8 @@ export { exitOnConfigError } from './boot-errors.js';
 export { createLogger, type Logger } from './logger.js';
 export { openDatabase, allowLongStatements, withoutStatementTimeout, type Database, type Sql, type TransactionSql } from './db/database.js';
 export { migrate, MIGRATIONS_DIR } from './db/migrate.js';
+export { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
+export { runningEmbedded, assertDataDirFree, announceEmbedded, DataDirInUseError, PRESENCE_FILE, type EmbeddedPresence } from './db/embedded-presence.js';
 export { bulkLoad, type TextRow } from './db/bulk-load.js';
 export { CoalescedRead } from './db/coalesced-read.js';
 export { LruMap } from './cache/lru-map.js';
