@@ -47,7 +47,8 @@ export function demoActivity(random: Random, userId: string, now: Date): EventEn
         }
       }
     }
-    for (let i = volume(0, 3); i > 0; i--) add('calendar.event.created', daysAgo, { eventId: `demo-${++n}`, source: random.pick(['google', 'msteams', 'local'] as const) });
+    // 'msteams' entries come only with a Teams meeting (analytics counts them through it), so plain events are Google's or local.
+    for (let i = volume(0, 3); i > 0; i--) add('calendar.event.created', daysAgo, { eventId: `demo-${++n}`, source: random.pick(['google', 'local'] as const) });
     if (random.chance(0.5 * growth)) add('meet.meeting.created', daysAgo, { meetingId: `demo-${++n}` });
     if (random.chance(0.4 * growth)) add('teams.meeting.created', daysAgo, { meetingId: `demo-${++n}` });
     for (let i = volume(2, 8); i > 0; i--) add('teams.message.sent', daysAgo, { messageId: `demo-${++n}`, channelId: random.pick(CHANNELS) });
