@@ -67,6 +67,9 @@ t.test('asistente admin reset-password prints the link; it works once', async (t
   const first = await open();
   await first.post('/auth/register', { firstName: 'Pau', lastName: 'Serra', email: 'pau@horno.es', password: 'secreto1' });
   if (dataDir) {
+    const busy = await cli(['admin', 'reset-password', 'pau@horno.es'], { DATA_DIR: dataDir });
+    t.equal(busy.code, 1, 'the embedded database is open by the server: refused, not shared');
+    t.match(busy.stderr, 'está abierta por el servidor: páralo');
     await first.app.close();
     await first.platform.close();
   }

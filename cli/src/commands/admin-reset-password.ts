@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PasswordResetLink, Sql } from '@asistente/kit';
 import { Option, type Command } from 'commander';
 import { httpUrl } from '../lib/arguments.js';
@@ -34,6 +36,11 @@ export function addResetPasswordCommand(admin: Command): void {
     .action(async (email: string, options: ResetPasswordOptions, command: Command) => {
       const ctx = contextOf(command);
       if (!options.databaseUrl && !options.dataDir) throw usageError('Falta la base de datos: usa --database-url (o DATABASE_URL) o --data-dir (o DATA_DIR)');
+      // The embedded database belongs to one process: PGlite marks a data directory it has open with
+      // postmaster.pid (removed on close), and a second opener would corrupt it.
+      if (!options.databaseUrl && existsSync(join(options.dataDir!, 'pg', 'postmaster.pid'))) {
+        throw new CliError(`La base de datos de ${options.dataDir} está abierta por el servidor: páralo y vuelve a ejecutar el comando`);
+      }
       const kit = await loadKit();
       const db = await kit.openDatabase({
         databaseUrl: options.databaseUrl,
