@@ -158,7 +158,7 @@ t.test('the preview is what the first recipient would get now; no recipient leav
 t.test('the first sync is over once the account shows its last sync and no progress', async (t) => {
   const account = await eventually('the first sync', async () => {
     const [row] = (await app.inject({ url: '/api/emails/integrations', headers: auth })).json<Integration[]>();
-    return row?.lastSyncAt && row.sync === null && row;
+    return row && row.lastSyncAt !== null && row.sync === null ? row : undefined;
   });
   t.equal(account.sync, null);
 });

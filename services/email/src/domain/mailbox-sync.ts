@@ -86,7 +86,9 @@ export class MailboxSync {
       for (const plan of plans) results.push(await this.syncFolder(client, account, plan));
       return results;
     } finally {
-      if (window > 0) await this.progress.syncEnded(account.id).catch((error: unknown) => this.log.warn({ err: error, accountId: account.id }, 'sync progress not cleared'));
+      // Every sync clears it (a no-op update when there is none): a process stopped between the last batch
+      // and this line leaves no progress that would never end.
+      await this.progress.syncEnded(account.id).catch((error: unknown) => this.log.warn({ err: error, accountId: account.id }, 'sync progress not cleared'));
     }
   }
 
