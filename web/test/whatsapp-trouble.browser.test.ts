@@ -89,8 +89,10 @@ browserSuite(t, () => {
 
       // The health panel: the owner's words, no server. On a phone it is folded behind its state line.
       const health = page.locator('.wa-health');
-      await health.locator('summary').getByText('No se pudo conectar').waitFor();
-      if (size.width < 600) await health.locator('summary').click();
+      if (size.width < 600) {
+        await health.locator('summary').getByText('No se pudo conectar').waitFor();
+        await health.locator('summary').click();
+      }
       await health.locator('dd', { hasText: /^No se pudo conectar \(desde hace/ }).waitFor();
       const words = await health.innerText();
       for (const jargon of ['réplica', 'Servidor', 'servidor', 'lease', 'socket']) t.notOk(words.includes(jargon), `no "${jargon}" in the health panel`);
