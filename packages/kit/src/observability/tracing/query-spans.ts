@@ -11,12 +11,27 @@ function isTemplate(first: unknown): first is TemplateStringsArray {
   return Array.isArray(first) && Array.isArray((first as unknown as TemplateStringsArray).raw);
 }
 
+/** What a span says of a statement, worked out once per call site (postgres.js passes the same strings array each time). */
+interface Statement {
+  name: string;
+  attributes: { 'db.system.name': string; 'db.operation.name': string; 'db.query.text': string };
+}
+
+const statements = new WeakMap<readonly string[], Statement>();
+
 /** The statement as written, values replaced by `$n`: never a parameter. */
-function statementText(strings: readonly string[]): string {
+function statementOf(strings: readonly string[]): Statement {
+  let statement = statements.get(strings);
+  if (statement) return statement;
   let text = strings[0] ?? '';
   for (let i = 1; i < strings.length; i++) text += `$${i}${strings[i]}`;
   text = text.replace(/\s+/g, ' ').trim();
-  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+  if (text.length > MAX_TEXT) text = `${text.slice(0, MAX_TEXT)}…`;
+  const verb = /^\w+/.exec(text)?.[0]?.toLowerCase() ?? 'query';
+  statement = { name: `db ${verb}`, attributes: { 'db.system.name': 'postgresql', 'db.operation.name': verb, 'db.query.text': text } };
+  // `unsafe` passes a fresh array each call: its entry goes when the array does.
+  statements.set(strings, statement);
+  return statement;
 }
 
 /**
@@ -32,12 +47,8 @@ function spanOnRun<T extends QueryLike>(query: T, strings: readonly string[]): T
   const traced = function (this: T, ...handlers: Handlers) {
     if (!ran && !trace.getSpan(context.active())) ran = run();
     if (!ran) {
-      const text = statementText(strings);
-      const verb = /^\w+/.exec(text)?.[0]?.toLowerCase() ?? 'query';
-      const span = kitTracer().startSpan(`db ${verb}`, {
-        kind: SpanKind.CLIENT,
-        attributes: { 'db.system.name': 'postgresql', 'db.operation.name': verb, 'db.query.text': text },
-      });
+      const { name, attributes } = statementOf(strings);
+      const span = kitTracer().startSpan(name, { kind: SpanKind.CLIENT, attributes });
       ran = run(
         (result: unknown) => {
           const count = (result as { count?: unknown } | undefined)?.count;
