@@ -55,21 +55,24 @@ export function startFloor({ databaseUrl, jwtSecret }) {
  * directory unless `databaseUrl`), or with `distributed` the separate
  * processes of `npm run start:distributed` on `databaseUrl` and NATS_URL,
  * with a stream of their own (`replicas` of every service when given). `again`, the `restart` of an app stopped
- * before, starts it on the same data directory and secrets (tokens stay valid).
+ * before, starts it on the same data directory and secrets (tokens stay valid). `env` adds variables (METRICS_PORT, OTEL_*…).
  */
-export async function startApp({ distributed = false, databaseUrl, replicas, again } = {}) {
+export async function startApp({ distributed = false, databaseUrl, replicas, again, env: extra = {} } = {}) {
   const dataDir = again?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'asistente-bench-'));
   const suffix = randomBytes(4).toString('hex');
-  const env = again?.env ?? {
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl ?? '',
-    LOG_LEVEL: 'warn',
-    // The benchmark measures contacts, not password hashing.
-    SCRYPT_COST: '10',
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-    ...(distributed ? { NATS_STREAM: `BENCH_${suffix}`, EVENTS_SUBJECT_PREFIX: `bench${suffix}` } : { NATS_URL: '' }),
-    ...(distributed && replicas ? { REPLICAS: String(replicas) } : {}),
+  const env = {
+    ...(again?.env ?? {
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl ?? '',
+      LOG_LEVEL: 'warn',
+      // The benchmark measures contacts, not password hashing.
+      SCRYPT_COST: '10',
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+      ...(distributed ? { NATS_STREAM: `BENCH_${suffix}`, EVENTS_SUBJECT_PREFIX: `bench${suffix}` } : { NATS_URL: '' }),
+      ...(distributed && replicas ? { REPLICAS: String(replicas) } : {}),
+    }),
+    ...extra,
   };
   const script = distributed ? 'scripts/start-distributed.js' : 'gateway/dist/main.js';
   const app = await startServer(distributed ? 'app' : 'gateway', root(script), env, '/ready');
