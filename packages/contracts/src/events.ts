@@ -1,4 +1,5 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import { SecurityActivityEventData } from './security-activity.js';
 
 /**
  * The product's domain events: subject `<prefix>.<type>`, type
@@ -74,6 +75,9 @@ export const EVENT_DATA = {
     costUsd: Type.Optional(Type.Number({ minimum: 0 })),
     trigger: Type.Optional(Type.Union([Type.Literal('manual'), Type.Literal('whatsapp')])),
   }),
+
+  /** A line of the owner's security activity log (a login, a provider connected…): auth keeps it 90 days. */
+  'security.activity.recorded': SecurityActivityEventData,
 } as const satisfies Record<string, TObject>;
 
 export type EventType = keyof typeof EVENT_DATA;

@@ -10,3 +10,4 @@ export * from './whatsapp.js';
 export * from './calendar.js';
 export * from './teams.js';
 export * from './contact-views.js';
+export * from './security-activity.js';

@@ -35,6 +35,7 @@ export function incrementsFor(event: DomainEvent): Increment[] {
   switch (event.type) {
     case 'auth.user.registered':
     case 'whatsapp.contacts.synced':
+    case 'security.activity.recorded':
       return [];
     case 'contacts.contact.created':
       return [activity, [METRIC.contactsCreated, 1], [METRIC.contactsNet, 1]];
