@@ -156,6 +156,8 @@ export const EmailDetail = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   attachments: Type.Array(EmailAttachmentInfo),
   folder: MailFolder,
+  /** The owner's mailbox it belongs to (a reply or a continued draft goes from it, with its tracking choice). */
+  accountId: Type.String({ format: 'uuid' }),
   /** Remote images were found and left out (the reading pane offers to show them). */
   remoteImagesBlocked: Type.Boolean(),
   /**

@@ -89,6 +89,7 @@ export class MessagesService {
       createdAt: row.sentAt.toISOString(),
       attachments: attachments.map((a) => ({ id: a.id, name: a.name, size: a.size, contentType: a.contentType })),
       folder: row.folder,
+      accountId: row.accountId,
       remoteImagesBlocked: safe.remoteImagesBlocked,
       ...(row.partial ? { partial: true } : {}),
       // The composer ends the text with a line break the owner did not type.

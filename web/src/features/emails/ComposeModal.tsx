@@ -48,7 +48,9 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
   const [all, setAll] = useState(false);
   // The account's choice (off unless the owner turned it on), changeable for this mail.
   const trackingOf = (id: string) => accounts.find((a) => a.id === id)?.tracking ?? false;
-  const [track, setTrack] = useState(() => trackingOf(accounts[0]?.id ?? ''));
+  // A reply, a forward or a draft goes from the mail's own account; a new mail from the one chosen in "De".
+  const mailAccount = mode.kind === 'new' ? draft?.accountId : mode.email.accountId;
+  const [track, setTrack] = useState(() => trackingOf(mailAccount ?? accounts[0]?.id ?? ''));
   // The server refused to send with variables nothing fills: its message, until the owner confirms or edits.
   const [unresolved, setUnresolved] = useState<{ written: string; message: string } | null>(null);
   const [files, setFiles] = useState<File[]>([]);

@@ -51,7 +51,10 @@ export function TemplateModal({ onClose, onSaved }: { onClose: () => void; onSav
       <div className="field">
         <label htmlFor="template-body">Mensaje</label>
         <textarea id="template-body" rows={7} value={body} onChange={(e) => setBody(e.target.value)} />
-        <p className="field-hint">Variables: {'{nombre_cliente}'}, {'{nombre}'}, {'{empresa}'}, {'{correo}'}</p>
+        <p className="field-hint">
+          Variables: {'{nombre_cliente}'}, {'{nombre}'}, {'{apellido}'}, {'{empresa}'}, {'{correo}'}, {'{telefono}'}. Se rellenan al enviar con los
+          datos de cada destinatario en Contactos.
+        </p>
       </div>
       {error && (
         <p className="alert-warning" role="alert">
