@@ -9,6 +9,10 @@ import { UsersRepository } from './domain/users.repository.js';
 import { UsersService } from './domain/users.service.js';
 import { authRoutes } from './routes/auth.js';
 import { passwordResetRoutes } from './routes/password-reset.js';
+import { accountActivityRoutes } from './routes/account-activity.js';
+import { SECURITY_ACTIVITY_CONSUMER, SecurityActivityConsumer } from './consumers/security-activity.consumer.js';
+import { SecurityActivityRepository } from './domain/security-activity.repository.js';
+import { schedulePurge } from './domain/security-activity-purge.js';
 
 /** The auth service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
 const authService: ServicePlugin = async (fastify, { platform }) => {
@@ -19,7 +23,8 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   requireAuth(app);
   const usersRepository = new UsersRepository(db.sql);
   const hasher = new PasswordHasher(config.SCRYPT_COST, new HashingGate(config.HASH_CONCURRENCY, config.HASH_QUEUE_MAX));
-  const users = new UsersService({ sql: db.sql, users: usersRepository, hasher, outbox: platform.outbox('auth') });
+  const outbox = platform.outbox('auth');
+  const users = new UsersService({ sql: db.sql, users: usersRepository, hasher, outbox });
   await authRoutes(app, {
     users,
     revocations,
@@ -30,6 +35,7 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
     users: usersRepository,
     resets: new PasswordResetsRepository(db.sql),
     hasher,
+    outbox,
     mailer: config.SMTP_URL ? createSystemMailer(config.SMTP_URL, systemSender(config.MAIL_FROM, config.PUBLIC_URL)) : undefined,
     publicUrl: config.PUBLIC_URL,
     log: platform.log,
@@ -39,6 +45,12 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
     revocations,
     forgotLimit: { max: config.RATE_LIMIT_PASSWORD_RESET_MAX, timeWindow: config.RATE_LIMIT_PASSWORD_RESET_WINDOW_MS },
   });
+  // The security log: every service's lines (auth's own too) arrive through the outbox and the bus.
+  const activity = new SecurityActivityRepository(db.sql);
+  await platform.bus.subscribe(SECURITY_ACTIVITY_CONSUMER, new SecurityActivityConsumer(db.sql, activity, platform.log).handle as never);
+  const stopPurge = schedulePurge(activity, platform.log);
+  app.addHook('onClose', stopPurge);
+  await accountActivityRoutes(app, { activity });
 };
 
 export default authService;

@@ -1,4 +1,4 @@
-import { badRequest, hashResetToken, issuePasswordResetLink, type Platform, type Sql } from '@asistente/kit';
+import { badRequest, hashResetToken, issuePasswordResetLink, type Outbox, type Platform, type Sql } from '@asistente/kit';
 import type { ResetPasswordBody } from '@asistente/contracts';
 import type { SystemMailer } from '../adapters/system-mailer.js';
 import type { PasswordHasher } from './passwords.js';
@@ -6,6 +6,7 @@ import type { PasswordResetsRepository } from './password-resets.repository.js';
 import { resetMail } from './reset-mail.js';
 import { newPassword, normalizeEmail } from './rules.js';
 import type { UsersRepository } from './users.repository.js';
+import { securityEvent, type SecurityClient } from './security-events.js';
 
 export const LINK_USED = 'Este enlace para restablecer la contraseña ya se usó o no es válido. Pide uno nuevo.';
 export const LINK_EXPIRED = 'Este enlace para restablecer la contraseña ha caducado (dura 30 minutos). Pide uno nuevo.';
@@ -15,6 +16,7 @@ export interface PasswordResetsDeps {
   users: UsersRepository;
   resets: PasswordResetsRepository;
   hasher: PasswordHasher;
+  outbox: Outbox;
   /** Undefined without SMTP_URL: no link is mailed, the owner asks the administrator. */
   mailer: SystemMailer | undefined;
   publicUrl: string;
@@ -52,8 +54,8 @@ export class PasswordResetsService {
   }
 
   /** Sets the new password with a link's token and spends the link; returns whose password it was. */
-  async reset(input: ResetPasswordBody): Promise<string> {
-    const { resets, users, hasher, sql } = this.deps;
+  async reset(input: ResetPasswordBody, client: SecurityClient): Promise<string> {
+    const { resets, users, hasher, sql, outbox } = this.deps;
     const tokenHash = hashResetToken(input.token);
     const link = await resets.find(tokenHash);
     if (!link || link.usedAt) throw badRequest(LINK_USED, 'RESET_LINK_USED');
@@ -64,6 +66,7 @@ export class PasswordResetsService {
       if (!claimed) return undefined;
       await users.updatePasswordHash(claimed, passwordHash, tx);
       await resets.spendAllOf(tx, claimed);
+      await outbox.append(tx, [securityEvent(claimed, 'password.reset', client)]);
       return claimed;
     });
     // Spent or expired between the read and the claim: another tab used it first.

@@ -5,6 +5,7 @@ import type { PasswordHasher } from './passwords.js';
 import { newPassword, normalizeEmail, passwordLength, optionalText, personName } from './rules.js';
 import { toUser } from './user.js';
 import type { UsersRepository } from './users.repository.js';
+import { securityEvent, type SecurityClient } from './security-events.js';
 
 export const INVALID_CREDENTIALS = 'Correo o contraseña incorrectos';
 
@@ -40,15 +41,28 @@ export class UsersService {
     return toUser(row);
   }
 
-  /** Unknown email and wrong password answer the same, after the same work. */
-  async login(input: LoginBody): Promise<User> {
+  /**
+   * Unknown email and wrong password answer the same, after the same work. The account's security log gets
+   * the login or the failed attempt (an unknown address has no account, so no log).
+   */
+  async login(input: LoginBody, client: SecurityClient): Promise<User> {
     passwordLength(input.password, 'La contraseña debe tener al menos 6 caracteres');
     const row = await this.deps.users.findByEmail(normalizeEmail(input.email));
     const ok = row
       ? await this.deps.hasher.verify(input.password, row.passwordHash)
       : await this.deps.hasher.verifyNothing(input.password);
+    if (row) await this.record(row.id, ok ? 'login.succeeded' : 'login.failed', client);
     if (!row || !ok) throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
     return toUser(row);
+  }
+
+  async logout(userId: string, client: SecurityClient): Promise<void> {
+    await this.record(userId, 'logout', client);
+  }
+
+  /** A line of the security log through auth's outbox, like every other service's. */
+  private async record(userId: string, activity: 'login.succeeded' | 'login.failed' | 'logout', client: SecurityClient): Promise<void> {
+    await this.deps.sql.begin((tx) => this.deps.outbox.append(tx, [securityEvent(userId, activity, client)]));
   }
 
   async get(userId: string): Promise<User> {
@@ -69,13 +83,17 @@ export class UsersService {
     return toUser(row);
   }
 
-  async changePassword(userId: string, input: ChangePasswordBody): Promise<void> {
+  async changePassword(userId: string, input: ChangePasswordBody, client: SecurityClient): Promise<void> {
     const row = await this.deps.users.findById(userId);
     if (!row) throw notFound('Usuario no encontrado');
     const password = newPassword(input.newPassword);
     if (!(await this.deps.hasher.verify(input.currentPassword, row.passwordHash))) {
       throw unauthorized('La contraseña actual no es correcta', 'INVALID_CREDENTIALS');
     }
-    await this.deps.users.updatePasswordHash(userId, await this.deps.hasher.hash(password));
+    const passwordHash = await this.deps.hasher.hash(password);
+    await this.deps.sql.begin(async (tx) => {
+      await this.deps.users.updatePasswordHash(userId, passwordHash, tx);
+      await this.deps.outbox.append(tx, [securityEvent(userId, 'password.changed', client)]);
+    });
   }
 }

@@ -5,6 +5,7 @@ import {
   ErrorResponse,
   LoginBody,
   RegisterBody,
+  securityClient,
   SessionResponse,
   SuccessResponse,
   UpdateProfileBody,
@@ -48,7 +49,7 @@ export async function authRoutes(app: App, { users, revocations, loginLimit }: A
     },
     schema: { body: LoginBody, response: { 200: SessionResponse, ...errors } },
     handler: async (request) => {
-      const user = await users.login(request.body);
+      const user = await users.login(request.body, securityClient(request));
       return { user, token: issue(user.id) };
     },
   });
@@ -66,7 +67,7 @@ export async function authRoutes(app: App, { users, revocations, loginLimit }: A
   app.put('/auth/password', {
     schema: { body: ChangePasswordBody, response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
-      await users.changePassword(request.user.id, request.body);
+      await users.changePassword(request.user.id, request.body, securityClient(request));
       // Whoever knew the old password loses every session; the one that changed it stays signed in.
       await revocations.endOtherSessions(request.user.id, request.user.jti);
       return { success: true as const };
@@ -77,6 +78,7 @@ export async function authRoutes(app: App, { users, revocations, loginLimit }: A
     schema: { response: { 204: Type.Null(), 401: ErrorResponse } },
     handler: async (request, reply) => {
       await revocations.revoke(request.user.jti, request.user.id, new Date(request.user.exp * 1000));
+      await users.logout(request.user.id, securityClient(request));
       return reply.code(204).send(null);
     },
   });

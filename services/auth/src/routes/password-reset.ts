@@ -4,6 +4,7 @@ import {
   ForgotPasswordResponse,
   PasswordResetAvailability,
   ResetPasswordBody,
+  securityClient,
   SuccessResponse,
 } from '@asistente/contracts';
 import type { App, Revocations } from '@asistente/kit';
@@ -50,7 +51,7 @@ export async function passwordResetRoutes(app: App, { resets, revocations, forgo
     config: { public: true },
     schema: { body: ResetPasswordBody, response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
-      const userId = await resets.reset(request.body);
+      const userId = await resets.reset(request.body, securityClient(request));
       // Whoever got into the account keeps nothing: every session of the user ends, in every process.
       await revocations.endOtherSessions(userId, null);
       return { success: true as const };
