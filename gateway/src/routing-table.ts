@@ -23,7 +23,7 @@ export interface ServiceRoute {
 export const ROUTES: ServiceRoute[] = [
   {
     name: 'auth',
-    prefixes: ['/auth'],
+    prefixes: ['/auth', '/account'],
     urlVariable: 'AUTH_URL',
     port: SERVICE_PORTS.auth,
     publicRoutes: [
