@@ -61,6 +61,11 @@ export const ConfigSchema = Type.Object({
    */
   TRUST_PROXY: Type.String({ pattern: '^[A-Za-z0-9.:/, _-]*$', default: '' }),
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576 }),
+  /**
+   * How often the outbox relay looks for rows nobody announced. A write pokes it (and PostgreSQL notifies
+   * it) at once, so this only bounds the delay when both were missed, e.g. after a relay restart.
+   */
+  OUTBOX_POLL_MS: Type.Integer({ minimum: 10, default: 1000 }),
   /** Largest CSV/vCard upload POST /contacts/import accepts (64 MiB, ~800,000 contacts); beyond it a 413. */
   CONTACTS_IMPORT_MAX_BYTES: Type.Integer({ minimum: 1024, default: 67_108_864 }),
   LOG_LEVEL: Type.Union(

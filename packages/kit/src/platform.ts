@@ -90,7 +90,7 @@ export async function createPlatform(config: Config, name: string, options: Plat
   });
   const bus: EventBus = jetstream ?? new MemoryBus();
   const metrics = new Metrics(name, config.METRICS_PORT !== undefined);
-  const relay = new OutboxRelay(db.sql, metrics.enabled ? meteredPublishing(bus, metrics) : bus, log);
+  const relay = new OutboxRelay(db.sql, metrics.enabled ? meteredPublishing(bus, metrics) : bus, log, { pollMs: config.OUTBOX_POLL_MS });
   const secret = await resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR, log);
   const outboxes = new Map<string, Outbox>();
   if (events) relay.start();

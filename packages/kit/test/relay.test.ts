@@ -48,7 +48,8 @@ t.test('a failing consumer gets the batch again later, in order', async (t) => {
 });
 
 t.test('an event is relayed right after its transaction commits, not at the next poll', async (t) => {
-  const platform = await createTestPlatform(t);
+  // Polls a minute apart: only the write's own poke (or PostgreSQL's notification) can deliver it in time.
+  const platform = await createTestPlatform(t, { config: { OUTBOX_POLL_MS: 60_000 } });
   let receivedAt = 0;
   const event = createEvent('contacts.contact.deleted', randomUUID(), { contactId: randomUUID() });
   await platform.bus.subscribe('freshness', async (events) => {
@@ -61,8 +62,7 @@ t.test('an event is relayed right after its transaction commits, not at the next
     await tx`select pg_sleep(0.2)`;
   });
   const committedAt = Date.now();
-  const deadline = committedAt + 5000;
+  const deadline = committedAt + 30_000;
   while (!receivedAt && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
-  t.ok(receivedAt > 0, 'delivered');
-  t.ok(receivedAt - committedAt < 100, `delivered ${receivedAt - committedAt} ms after the commit (the poll is 1,000 ms)`);
+  t.ok(receivedAt > 0, `delivered ${receivedAt - committedAt} ms after the commit, with the next poll a minute away`);
 });
