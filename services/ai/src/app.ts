@@ -51,12 +51,13 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
     requireAuth(app);
     const sql = platform.db.sql;
-    const keys = new ProviderKeysService(new ProviderKeysRepository(sql), platform.secrets);
+    const outbox = platform.outbox('ai');
+    const keys = new ProviderKeysService(new ProviderKeysRepository(sql), platform.secrets, sql, outbox);
     const assistant = new AssistantConfigService(new AssistantConfigRepository(sql));
     const runs = new RunsRepository(sql);
     const model = registerAiMetrics(platform, options.model ?? new OpenAiLanguageModel({ ...OPENAI_DEFAULTS, baseURL: platform.config.OPENAI_BASE_URL }));
     const bookings = new CustomerBookingsRepository(sql);
-    const runner = new AssistantRunService({ sql, outbox: platform.outbox('ai'), keys, assistant, runs, bookings, services: platform.services, model });
+    const runner = new AssistantRunService({ sql, outbox, keys, assistant, runs, bookings, services: platform.services, model });
     const chats = new ChatStateService(new ChatStatesRepository(sql), runs, assistant);
     const timing = { ...AUTO_REPLY_TIMING, ...options.autoReply };
     const clock = options.autoReply?.clock ?? new PollingBurstClock(timing.pollMs);

@@ -1,4 +1,4 @@
-import type { Sql } from '@asistente/kit';
+import type { Sql, TransactionSql } from '@asistente/kit';
 
 export type Provider = 'openai';
 
@@ -20,8 +20,8 @@ export class ProviderKeysRepository {
   }
 
   /** A new key is innocent until OpenAI says otherwise. */
-  async upsert(userId: string, provider: Provider, apiKeyEnc: string, last4: string): Promise<void> {
-    await this.sql`
+  async upsert(userId: string, provider: Provider, apiKeyEnc: string, last4: string, tx: Sql | TransactionSql = this.sql): Promise<void> {
+    await tx`
       insert into ai.provider_keys (user_id, provider, api_key_enc, last4)
       values (${userId}, ${provider}, ${apiKeyEnc}, ${last4})
       on conflict (user_id, provider) do update
@@ -38,7 +38,9 @@ export class ProviderKeysRepository {
       where user_id = ${userId} and provider = ${provider} and api_key_enc = ${apiKeyEnc}`;
   }
 
-  async delete(userId: string, provider: Provider): Promise<void> {
-    await this.sql`delete from ai.provider_keys where user_id = ${userId} and provider = ${provider}`;
+  /** True when there was a key to delete. */
+  async delete(userId: string, provider: Provider, tx: Sql | TransactionSql = this.sql): Promise<boolean> {
+    const result = await tx`delete from ai.provider_keys where user_id = ${userId} and provider = ${provider}`;
+    return result.count > 0;
   }
 }

@@ -1,7 +1,10 @@
-import type { OpenAiKeySaved, OpenAiKeyStatus } from '@asistente/contracts';
-import { OPENAI_KEY_COLUMN, type SecretBox, type SecretContext } from '@asistente/kit';
+import type { OpenAiKeySaved, OpenAiKeyStatus, SecurityActivityEventData } from '@asistente/contracts';
+import { createEvent, OPENAI_KEY_COLUMN, type Outbox, type SecretBox, type SecretContext, type Sql } from '@asistente/kit';
 import { lastFour, normalizeOpenAiKey } from './api-key.js';
 import type { ProviderKeysRepository } from './provider-keys.repository.js';
+
+/** Where a request came from, for the owner's security log (`securityClient(request)`). */
+export type SecurityClient = Pick<SecurityActivityEventData, 'ip' | 'userAgent'>;
 
 export interface OpenedKey {
   apiKey: string;
@@ -18,6 +21,8 @@ export class ProviderKeysService {
   constructor(
     private readonly keys: ProviderKeysRepository,
     private readonly box: SecretBox,
+    private readonly sql: Sql,
+    private readonly outbox: Outbox,
   ) {}
 
   async status(userId: string): Promise<OpenAiKeyStatus> {
@@ -38,17 +43,33 @@ export class ProviderKeysService {
     await this.keys.setInvalid(userId, 'openai', key.envelope, !valid);
   }
 
-  async save(userId: string, apiKey: string): Promise<OpenAiKeySaved> {
+  /** Saved with its line in the owner's security log ("Clave de OpenAI guardada"), in one transaction. */
+  async save(userId: string, apiKey: string, client: SecurityClient): Promise<OpenAiKeySaved> {
     const key = normalizeOpenAiKey(apiKey);
     const last4 = lastFour(key);
-    await this.keys.upsert(userId, 'openai', this.box.seal(key, openAiKeyContext(userId)), last4);
+    const sealed = this.box.seal(key, openAiKeyContext(userId));
+    await this.sql.begin(async (tx) => {
+      await this.keys.upsert(userId, 'openai', sealed, last4, tx);
+      await this.outbox.append(tx, [securityLine(userId, 'openai_key.saved', client)]);
+    });
     return { success: true, last4 };
   }
 
-  /** Idempotent: deleting a key that is not there succeeds, the state the user asked for holds either way. */
-  async delete(userId: string): Promise<void> {
-    await this.keys.delete(userId, 'openai');
+  /**
+   * Idempotent: deleting a key that is not there succeeds, the state the user asked for holds either way;
+   * only a key actually removed is a line in the security log.
+   */
+  async delete(userId: string, client: SecurityClient): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      if (await this.keys.delete(userId, 'openai', tx)) await this.outbox.append(tx, [securityLine(userId, 'openai_key.removed', client)]);
+    });
   }
+}
+
+/** The log line names the change only: never the key, not even its last characters. */
+function securityLine(userId: string, activity: 'openai_key.saved' | 'openai_key.removed', client: SecurityClient) {
+  const data: SecurityActivityEventData = { activity, ...client, detail: {} };
+  return createEvent('security.activity.recorded', userId, data);
 }
 
 /** The AAD of a stored OpenAI key: the registry's table and column, so rotate-keys opens it with the same context. */

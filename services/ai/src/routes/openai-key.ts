@@ -1,4 +1,4 @@
-import { ErrorResponse, OpenAiKeyBody, OpenAiKeySaved, OpenAiKeyStatus, SuccessResponse } from '@asistente/contracts';
+import { ErrorResponse, OpenAiKeyBody, OpenAiKeySaved, OpenAiKeyStatus, securityClient, SuccessResponse } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
 import type { ProviderKeysService } from '../domain/provider-keys.service.js';
 
@@ -12,13 +12,13 @@ export async function openAiKeyRoutes(app: App, { keys }: { keys: ProviderKeysSe
 
   app.put('/ai/provider/openai/key', {
     schema: { body: OpenAiKeyBody, response: { 200: OpenAiKeySaved, ...errors } },
-    handler: (request) => keys.save(request.user.id, request.body.apiKey),
+    handler: (request) => keys.save(request.user.id, request.body.apiKey, securityClient(request)),
   });
 
   app.delete('/ai/provider/openai/key', {
     schema: { response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
-      await keys.delete(request.user.id);
+      await keys.delete(request.user.id, securityClient(request));
       return { success: true as const };
     },
   });
