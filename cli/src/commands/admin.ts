@@ -1,5 +1,6 @@
 import type { RotationCounts, RotationProgress, SecretBox, SecretColumn, Sql, VerifyCounts } from '@asistente/kit';
 import { Option, type Command } from 'commander';
+import { addBackupCommands } from './admin-backup.js';
 import { addResetPasswordCommand } from './admin-reset-password.js';
 import { positiveInteger } from '../lib/arguments.js';
 import { contextOf } from '../lib/context.js';
@@ -91,6 +92,7 @@ export function registerAdminCommands(program: Command): void {
     });
 
   addResetPasswordCommand(admin);
+  addBackupCommands(admin);
 }
 
 function progressPrinter(out: Output): (progress: RotationProgress) => void {
