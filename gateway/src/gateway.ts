@@ -13,6 +13,7 @@ import {
   type App,
   type Platform,
 } from '@asistente/kit';
+import { BUILT_DOCUMENT, registerApiReference, type ReferenceSource } from './api-reference/api-reference.js';
 import { installAuthGate } from './auth-gate.js';
 import { API_PREFIX, ROUTES } from './routing-table.js';
 import { serveWeb } from './static-web.js';
@@ -23,6 +24,11 @@ export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.m
 
 export type Topology = 'embedded' | 'distributed';
 
+export interface GatewayOptions {
+  /** The API reference's document: collected from the services in-process (embedded) or the built file (distributed). */
+  apiReference?: ReferenceSource;
+}
+
 /** Distributed when any service URL is configured; otherwise every service runs in this process. */
 export function topologyOf({ config }: Pick<Platform, 'config'>): Topology {
   return ROUTES.some((r) => config[r.urlVariable]) ? 'distributed' : 'embedded';
@@ -32,7 +38,7 @@ export function topologyOf({ config }: Pick<Platform, 'config'>): Topology {
  * The edge app: CORS, rate limits, token gate, routing (in-process plugins
  * or HTTP proxy per the routing table), health, and the SPA.
  */
-export async function buildGateway(platform: Platform, topology: Topology = topologyOf(platform)): Promise<App> {
+export async function buildGateway(platform: Platform, topology: Topology = topologyOf(platform), options: GatewayOptions = {}): Promise<App> {
   const { config } = platform;
   const app = createHttpApp({
     log: platform.log,
@@ -47,6 +53,8 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
   await app.register(rateLimit, { global: false });
   // The edge faces clients: it never takes a proof of a check, it makes them for the services behind.
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations, acceptTokenCheckedProof: false });
+  // Before any route: embedded, @fastify/swagger collects the routes (and schemas) as they register.
+  await registerApiReference(app, options.apiReference ?? (topology === 'embedded' ? { collect: true } : { file: BUILT_DOCUMENT }));
   installAuthGate(app, {
     loginPerIp: config.RATE_LIMIT_LOGIN_MAX * 5,
     registerPerIp: config.RATE_LIMIT_REGISTER_MAX,

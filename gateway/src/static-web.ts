@@ -6,7 +6,7 @@ import { errorBody, type App } from '@asistente/kit';
 import { API_PREFIX } from './routing-table.js';
 
 /** The token lives in localStorage (spec), so scripts are locked to our own origin. */
-const CSP = [
+export const CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

@@ -1,0 +1,83 @@
+import type { SwaggerOptions } from '@fastify/swagger';
+import { API_PREFIX, isPublic, routeFor } from '../routing-table.js';
+
+/** The reference's section of each service of the routing table, by its name there. */
+export const SERVICE_TAGS: Readonly<Record<string, string>> = {
+  auth: 'Cuenta',
+  contacts: 'Contactos',
+  calendar: 'Calendario',
+  whatsapp: 'WhatsApp',
+  email: 'Correo',
+  teams: 'Teams',
+  ai: 'Asistente IA',
+  analytics: 'Analítica',
+};
+
+/** The gateway's own probes, documented beside the API: both topologies answer them. */
+export const HEALTH_TAG = 'Estado';
+const HEALTH_PATHS = new Set(['/health', '/ready']);
+
+const SESSION = { bearerAuth: [] };
+const PERSONAL_TOKEN = { personalToken: [] };
+
+type RouteSchema = Record<string, unknown> & { hide?: boolean; tags?: string[]; security?: Record<string, string[]>[] };
+
+/**
+ * Where a route sits in the reference: the API's routes under their service's tag, with the security
+ * the edge applies (none on public routes, the session only on account routes, which personal tokens
+ * never reach), the health probes as public; everything else the gateway serves (the SPA, the
+ * reference itself) is hidden.
+ */
+export function documentedRoute(url: string, method: string, schema: RouteSchema | undefined): RouteSchema {
+  const given = schema ?? {};
+  if (HEALTH_PATHS.has(url)) return { ...given, tags: [HEALTH_TAG], security: [] };
+  if (!url.startsWith(`${API_PREFIX}/`)) return { ...given, hide: true };
+  const servicePath = url.slice(API_PREFIX.length);
+  const route = routeFor(servicePath);
+  if (!route) return { ...given, hide: true };
+  // A path parameter (`:id`) matches the routing table's `*` segments as any other non-empty segment does.
+  const security = isPublic(route, method, servicePath) ? [] : route.name === 'auth' ? [SESSION] : [SESSION, PERSONAL_TOKEN];
+  return { ...given, tags: [SERVICE_TAGS[route.name] ?? route.name], security };
+}
+
+/** @fastify/swagger's options: OpenAPI 3.1, the two bearer schemes, a tag per service. */
+export function openApiOptions(version: string): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Mi Asistente.IA',
+        version,
+        description:
+          'La API de Mi Asistente.IA: contactos, calendario, WhatsApp, correo, Teams, el asistente y la analítica de un negocio. ' +
+          'Cada ruta acepta `Authorization: Bearer <token>` con el token de sesión que devuelven el inicio de sesión y el registro; ' +
+          'las rutas públicas (inicio de sesión, registro, recuperación de contraseña, estado) no lo piden. ' +
+          'Los errores siguen siempre la forma `{ statusCode, code, error, message }`, con el mensaje en español.',
+      },
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'Token de sesión (JWT) que devuelven POST /api/auth/login y POST /api/auth/register.',
+          },
+          personalToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Token de acceso personal, limitado a los permisos con que se creó; nunca en las rutas de la cuenta.',
+          },
+        },
+      },
+      security: [SESSION, PERSONAL_TOKEN],
+      tags: [
+        ...Object.values(SERVICE_TAGS).map((name) => ({ name })),
+        { name: HEALTH_TAG, description: 'Si el proceso vive y puede atender.' },
+      ],
+    },
+    transform: ({ schema, url, route }) => {
+      const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
+      return { schema: documentedRoute(url, method, schema as RouteSchema | undefined), url };
+    },
+  };
+}
