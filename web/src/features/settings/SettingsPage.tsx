@@ -3,6 +3,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { IntegrationsCard } from './IntegrationsCard';
 import { PasswordForm } from './PasswordForm';
 import { ProfileForm } from './ProfileForm';
+import { SecurityActivityCard } from './SecurityActivityCard';
 
 export function SettingsPage() {
   const { user } = useSession();
@@ -15,6 +16,7 @@ export function SettingsPage() {
         <PasswordForm />
       </div>
       <IntegrationsCard />
+      <SecurityActivityCard />
     </>
   );
 }
