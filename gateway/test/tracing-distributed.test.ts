@@ -67,9 +67,17 @@ t.test('one trace from the gateway through contacts, its query, NATS and the ana
   t.equal(created.status, 201, 'the contact is created through the gateway');
 
   const isGatewaySpan = (s: SeenSpan) => s.service === 'asistente-gateway' && s.kind === 'server' && s.attributes['url.path'] === '/api/contacts';
+  // Each process exports on its own schedule: wait until every one of the expected spans has arrived.
+  const expected: ((s: SeenSpan) => boolean)[] = [
+    (s) => s.service === 'asistente-contacts' && s.kind === 'server',
+    (s) => s.service === 'asistente-contacts' && s.name === 'db insert',
+    (s) => s.service === 'asistente-contacts' && s.name === 'publish contacts.contact.created',
+    (s) => s.service === 'asistente-analytics' && s.kind === 'consumer',
+  ];
   const complete = (spans: SeenSpan[]) => {
     const root = spans.find(isGatewaySpan);
-    return root !== undefined && spans.some((s) => s.traceId === root.traceId && s.service === 'asistente-analytics' && s.kind === 'consumer');
+    const inTrace = spans.filter((s) => s.traceId === root?.traceId);
+    return root !== undefined && expected.every((found) => inTrace.some(found));
   };
   const all = await waitForSpans(() => receiver.spans, complete, 90_000);
   const root = all.find(isGatewaySpan);

@@ -52,9 +52,9 @@ t.test('a browser trace goes through the request, its query, the relay and the a
   t.equal(created.statusCode, 201);
 
   const inTrace = (spans: SeenSpan[]) => spans.filter((s) => s.traceId === traceId);
-  const spans = inTrace(
-    await waitForSpans(seen, (all) => inTrace(all).some((s) => s.name === 'consume analytics'), 20_000),
-  );
+  // The publish ends after its consumers (the memory bus awaits them): wait for every span, not the last one seen.
+  const names = ['POST /api/contacts', 'db insert', 'publish contacts.contact.created', 'consume analytics'];
+  const spans = inTrace(await waitForSpans(seen, (all) => names.every((name) => inTrace(all).some((s) => s.name === name)), 20_000));
   const server = spans.find((s) => s.kind === 'server' && s.name === 'POST /api/contacts');
   const insert = spans.find((s) => s.name === 'db insert' && String(s.attributes['db.query.text']).includes('contacts'));
   const publish = spans.find((s) => s.name === 'publish contacts.contact.created');
