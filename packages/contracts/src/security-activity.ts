@@ -1,4 +1,9 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox';
+
+/** A union of string literals whose static type is the union of the values (a plain `.map` would lose it). */
+function literals<T extends string>(values: readonly T[]): TUnion<TLiteral<T>[]> {
+  return Type.Union(values.map((v) => Type.Literal(v)));
+}
 
 /**
  * What the security activity log records. Adding a kind (a personal token, an export) is one line here, one
@@ -27,7 +32,7 @@ export const SECURITY_USER_AGENT_MAX = 500;
 /** At most a provider's name and the account's address (a mailbox, a phone): never a password, token or key. */
 export const SecurityActivityDetail = Type.Object(
   {
-    provider: Type.Optional(Type.Union(SECURITY_PROVIDERS.map((p) => Type.Literal(p)))),
+    provider: Type.Optional(literals(SECURITY_PROVIDERS)),
     account: Type.Optional(Type.String({ maxLength: 320 })),
   },
   { additionalProperties: false },
@@ -36,7 +41,7 @@ export type SecurityActivityDetail = Static<typeof SecurityActivityDetail>;
 
 /** The data of a `security.activity.recorded` event: who acted from where, and on what. */
 export const SecurityActivityEventData = Type.Object({
-  activity: Type.Union(SECURITY_ACTIVITY_TYPES.map((s) => Type.Literal(s))),
+  activity: literals(SECURITY_ACTIVITY_TYPES),
   ip: Type.Union([Type.String({ maxLength: SECURITY_IP_MAX }), Type.Null()]),
   userAgent: Type.Union([Type.String({ maxLength: SECURITY_USER_AGENT_MAX }), Type.Null()]),
   detail: SecurityActivityDetail,
@@ -82,7 +87,7 @@ export type SecurityActivityQuery = Static<typeof SecurityActivityQuery>;
 
 export const SecurityActivityEntry = Type.Object({
   id: Type.String({ format: 'uuid' }),
-  type: Type.Union(SECURITY_ACTIVITY_TYPES.map((s) => Type.Literal(s))),
+  type: literals(SECURITY_ACTIVITY_TYPES),
   at: Type.String({ format: 'date-time' }),
   ip: Type.Union([Type.String(), Type.Null()]),
   userAgent: Type.Union([Type.String(), Type.Null()]),
