@@ -11,3 +11,4 @@ export * from './calendar.js';
 export * from './teams.js';
 export * from './contact-views.js';
 export * from './security-activity.js';
+export * from './responses.js';

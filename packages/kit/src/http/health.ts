@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Sql } from '../db/database.js';
 import type { EventBus } from '../events/bus.js';
@@ -33,10 +34,23 @@ async function within(check: Promise<unknown>, ms: number): Promise<boolean> {
  * NATS being down does not make a process unready: writes keep succeeding and
  * the outbox holds the events; `checks.events` says honestly whether events flow.
  */
+/** The probes' answers, declared so the API reference lists them (public: no token). */
+const HealthSchema = {
+  summary: 'El proceso está vivo',
+  response: { 200: Type.Object({ status: Type.Literal('ok'), service: Type.String() }) },
+};
+const Readiness = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('not-ready')]),
+  service: Type.String(),
+  checks: Type.Record(Type.String(), Type.Union([Type.Literal('ok'), Type.Literal('down')])),
+  missing: Type.Optional(Type.Array(Type.String())),
+});
+const ReadySchema = { summary: 'El proceso puede atender (base de datos y servicios detrás)', response: { 200: Readiness, 503: Readiness } };
+
 export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Promise<void> {
   const timeoutMs = deps.timeoutMs ?? 2000;
-  app.get('/health', { config: { public: true } }, async () => ({ status: 'ok', service: deps.name }));
-  app.get('/ready', { config: { public: true } }, async (_request, reply) => {
+  app.get('/health', { config: { public: true }, schema: HealthSchema }, async () => ({ status: 'ok', service: deps.name }));
+  app.get('/ready', { config: { public: true }, schema: ReadySchema }, async (_request, reply) => {
     const probes = Object.entries(deps.probes ?? {});
     const [database, ...probed] = await Promise.all([
       within(deps.sql`select 1`.execute(), timeoutMs),

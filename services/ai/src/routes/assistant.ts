@@ -6,12 +6,12 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse };
 
 export async function assistantRoutes(app: App, { assistant }: { assistant: AssistantConfigService }): Promise<void> {
   app.get('/ai/assistant', {
-    schema: { response: { 200: AssistantConfigResponse, ...errors } },
+    schema: { summary: 'Devuelve la configuración del asistente', response: { 200: AssistantConfigResponse, ...errors } },
     handler: async (request) => ({ data: await assistant.get(request.user.id) }),
   });
 
   app.put('/ai/assistant', {
-    schema: { body: AssistantConfig, response: { 200: AssistantConfigSaved, ...errors } },
+    schema: { summary: 'Guarda la configuración del asistente', body: AssistantConfig, response: { 200: AssistantConfigSaved, ...errors } },
     handler: async (request) => ({ success: true as const, data: await assistant.save(request.user.id, request.body) }),
   });
 }

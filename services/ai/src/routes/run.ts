@@ -6,7 +6,7 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409
 
 export async function runRoutes(app: App, { runner }: { runner: AssistantRunService }): Promise<void> {
   app.post('/ai/run', {
-    schema: { body: AiRunBody, response: { 200: AiRunResult, ...errors } },
+    schema: { summary: 'Pregunta al asistente', body: AiRunBody, response: { 200: AiRunResult, ...errors } },
     // The response schema keeps only the documented fields (the hand-off flag is the consumer's business).
     handler: (request) => runner.run(request.user.id, request.body),
   });

@@ -5,7 +5,7 @@ import type { RunsRepository } from '../domain/runs.repository.js';
 
 export async function usageRoutes(app: App, { runs, assistant }: { runs: RunsRepository; assistant: AssistantConfigService }): Promise<void> {
   app.get('/ai/usage/today', {
-    schema: { response: { 200: AiUsageToday, 401: ErrorResponse } },
+    schema: { summary: 'Consumo del asistente hoy', response: { 200: AiUsageToday, 401: ErrorResponse } },
     handler: async (request) => {
       const [spent, config] = await Promise.all([runs.spentToday(request.user.id), assistant.get(request.user.id)]);
       return { spentUsd: spent, dailyBudgetUsd: config.dailyBudgetUsd, budgetReached: spent >= config.dailyBudgetUsd };

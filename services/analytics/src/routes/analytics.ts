@@ -27,23 +27,23 @@ function scope(request: FastifyRequest): Scope {
 }
 
 export async function analyticsRoutes(app: App, { analytics }: { analytics: AnalyticsService }): Promise<void> {
-  const figure = <T extends TSchema>(path: string, defaultPeriod: AnalyticsPeriod, response: T, read: (s: Scope) => Promise<Static<T>>) =>
+  const figure = <T extends TSchema>(path: string, summary: string, defaultPeriod: AnalyticsPeriod, response: T, read: (s: Scope) => Promise<Static<T>>) =>
     app.get(path, {
-      schema: { querystring: analyticsQuery(defaultPeriod), response: { 200: response, ...errors } },
+      schema: { summary, querystring: analyticsQuery(defaultPeriod), response: { 200: response, ...errors } },
       // TypeScript cannot tie a generic schema to Fastify's inferred reply type; `read` is typed by it instead.
       handler: (request) => read(scope(request)) as never,
     });
 
-  figure('/analytics/dashboard', '30d', AnalyticsDashboard, (s) => analytics.dashboard(s));
-  figure('/analytics/activity', '7d', Type.Array(ActivityPoint), (s) => analytics.activity(s));
-  figure('/analytics/contacts-growth', '30d', Type.Array(ContactsGrowthPoint), (s) => analytics.contactsGrowth(s));
-  figure('/analytics/emails', '30d', EmailStats, (s) => analytics.emails(s));
-  figure('/analytics/whatsapp', '30d', WhatsappStats, (s) => analytics.whatsapp(s));
-  figure('/analytics/teams', '30d', TeamsStats, (s) => analytics.teams(s));
-  figure('/analytics/productivity', '30d', Type.Array(ProductivityPoint), (s) => analytics.productivity(s));
+  figure('/analytics/dashboard', 'Cifras del panel de inicio', '30d', AnalyticsDashboard, (s) => analytics.dashboard(s));
+  figure('/analytics/activity', 'Actividad por día y canal', '7d', Type.Array(ActivityPoint), (s) => analytics.activity(s));
+  figure('/analytics/contacts-growth', 'Crecimiento de los contactos', '30d', Type.Array(ContactsGrowthPoint), (s) => analytics.contactsGrowth(s));
+  figure('/analytics/emails', 'Cifras del correo', '30d', EmailStats, (s) => analytics.emails(s));
+  figure('/analytics/whatsapp', 'Cifras de WhatsApp', '30d', WhatsappStats, (s) => analytics.whatsapp(s));
+  figure('/analytics/teams', 'Cifras de Teams', '30d', TeamsStats, (s) => analytics.teams(s));
+  figure('/analytics/productivity', 'Productividad por día', '30d', Type.Array(ProductivityPoint), (s) => analytics.productivity(s));
 
   app.get('/analytics/recent', {
-    schema: { querystring: RecentQuery, response: { 200: RecentActivity, ...errors } },
+    schema: { summary: 'Actividad reciente', querystring: RecentQuery, response: { 200: RecentActivity, ...errors } },
     handler: (request) => analytics.recent(request.user.id, request.query.limit),
   });
 }

@@ -1,3 +1,4 @@
+import { FileResponse } from '@asistente/contracts';
 import type { App, EventBus, LiveStreams } from '@asistente/kit';
 import { ROLLUPS_CHANGED } from '../consumers/rollup.consumer.js';
 
@@ -13,7 +14,11 @@ const COALESCE_MS = 300;
  * shutdown (with a reconnect hint) and when its session ends.
  */
 export async function streamRoutes(app: App, { bus, streams }: { bus: EventBus; streams: LiveStreams }): Promise<void> {
-  app.get('/analytics/stream', async (request, reply) => {
+  const schema = {
+    summary: 'Avisos en directo de cifras nuevas (Server-Sent Events)',
+    response: { 200: FileResponse(['text/event-stream'], 'Eventos `ready` al abrir y `rollups` cuando cambian las cifras del usuario') },
+  };
+  app.get('/analytics/stream', { schema }, async (request, reply) => {
     const userId = request.user.id;
     const stream = streams.open(request, reply);
     stream.send('ready', {});

@@ -7,7 +7,7 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse };
 /** The caller's security activity log, newest first (Configuración → "Actividad de seguridad"). */
 export async function accountActivityRoutes(app: App, { activity }: { activity: SecurityActivityRepository }): Promise<void> {
   app.get('/account/activity', {
-    schema: { querystring: SecurityActivityQuery, response: { 200: SecurityActivityPage, ...errors } },
+    schema: { summary: 'Lista la actividad de seguridad de la cuenta', querystring: SecurityActivityQuery, response: { 200: SecurityActivityPage, ...errors } },
     handler: async (request) => {
       const { page, limit } = request.query;
       const { rows, total } = await activity.page(request.user.id, page, limit);

@@ -29,7 +29,7 @@ export async function authRoutes(app: App, { users, revocations, loginLimit }: A
 
   app.post('/auth/register', {
     config: { public: true },
-    schema: { body: RegisterBody, response: { 201: SessionResponse, ...errors } },
+    schema: { summary: 'Crea una cuenta y abre su sesión', body: RegisterBody, response: { 201: SessionResponse, ...errors } },
     handler: async (request, reply) => {
       const user = await users.register(request.body);
       return reply.code(201).send({ user, token: issue(user.id) });
@@ -47,7 +47,7 @@ export async function authRoutes(app: App, { users, revocations, loginLimit }: A
         keyGenerator: (request) => `login|${String((request.body as { email?: unknown })?.email ?? '').trim().toLowerCase()}`,
       },
     },
-    schema: { body: LoginBody, response: { 200: SessionResponse, ...errors } },
+    schema: { summary: 'Inicia sesión con correo y contraseña', body: LoginBody, response: { 200: SessionResponse, ...errors } },
     handler: async (request) => {
       const user = await users.login(request.body, securityClient(request));
       return { user, token: issue(user.id) };
@@ -55,17 +55,17 @@ export async function authRoutes(app: App, { users, revocations, loginLimit }: A
   });
 
   app.get('/auth/me', {
-    schema: { response: { 200: UserResponse, ...errors } },
+    schema: { summary: 'Devuelve el perfil del usuario', response: { 200: UserResponse, ...errors } },
     handler: async (request) => ({ user: await users.get(request.user.id) }),
   });
 
   app.put('/auth/me', {
-    schema: { body: UpdateProfileBody, response: { 200: UserResponse, ...errors } },
+    schema: { summary: 'Actualiza el perfil del usuario', body: UpdateProfileBody, response: { 200: UserResponse, ...errors } },
     handler: async (request) => ({ user: await users.updateProfile(request.user.id, request.body) }),
   });
 
   app.put('/auth/password', {
-    schema: { body: ChangePasswordBody, response: { 200: SuccessResponse, ...errors } },
+    schema: { summary: 'Cambia la contraseña y cierra las demás sesiones', body: ChangePasswordBody, response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
       await users.changePassword(request.user.id, request.body, securityClient(request));
       // Whoever knew the old password loses every session; the one that changed it stays signed in.
@@ -75,7 +75,7 @@ export async function authRoutes(app: App, { users, revocations, loginLimit }: A
   });
 
   app.post('/auth/logout', {
-    schema: { response: { 204: Type.Null(), 401: ErrorResponse } },
+    schema: { summary: 'Cierra la sesión actual', response: { 204: Type.Null(), 401: ErrorResponse } },
     handler: async (request, reply) => {
       await revocations.revoke(request.user.jti, request.user.id, new Date(request.user.exp * 1000));
       await users.logout(request.user.id, securityClient(request));

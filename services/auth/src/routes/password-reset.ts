@@ -25,7 +25,7 @@ const errors = { 400: ErrorResponse, 429: ErrorResponse };
 export async function passwordResetRoutes(app: App, { resets, revocations, forgotLimit }: PasswordResetRoutesDeps): Promise<void> {
   app.get('/auth/password/reset-available', {
     config: { public: true },
-    schema: { response: { 200: PasswordResetAvailability } },
+    schema: { summary: 'Indica si se puede recuperar la contraseña por correo', response: { 200: PasswordResetAvailability } },
     handler: async () => ({ available: resets.available }),
   });
 
@@ -40,7 +40,7 @@ export async function passwordResetRoutes(app: App, { resets, revocations, forgo
         keyGenerator: (request) => `forgot|${String((request.body as { email?: unknown })?.email ?? '').trim().toLowerCase()}`,
       },
     },
-    schema: { body: ForgotPasswordBody, response: { 202: ForgotPasswordResponse, ...errors } },
+    schema: { summary: 'Envía un enlace para restablecer la contraseña', body: ForgotPasswordBody, response: { 202: ForgotPasswordResponse, ...errors } },
     handler: async (request, reply) => {
       await resets.requestLink(request.body.email);
       return reply.code(202).send({ message: FORGOT_ANSWER });
@@ -49,7 +49,7 @@ export async function passwordResetRoutes(app: App, { resets, revocations, forgo
 
   app.post('/auth/password/reset', {
     config: { public: true },
-    schema: { body: ResetPasswordBody, response: { 200: SuccessResponse, ...errors } },
+    schema: { summary: 'Restablece la contraseña con el enlace recibido', body: ResetPasswordBody, response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
       const userId = await resets.reset(request.body, securityClient(request));
       // Whoever got into the account keeps nothing: every session of the user ends, in every process.

@@ -25,7 +25,7 @@ interface AgendaDeps {
 /** The user's agenda across calendars and their free time (the assistant books meetings from these). */
 export async function agendaRoutes(app: App, { events, services, log }: AgendaDeps): Promise<void> {
   app.get('/events', {
-    schema: { querystring: DateRangeQuery, response: { 200: Type.Array(CalendarEvent), ...errors } },
+    schema: { summary: 'Lista los eventos de todos los calendarios en un intervalo', querystring: DateRangeQuery, response: { 200: Type.Array(CalendarEvent), ...errors } },
     handler: async (request, reply) => {
       const { dateFrom, dateTo, calendarId, refresh } = request.query;
       const range = parseRange(dateFrom, dateTo);
@@ -38,7 +38,7 @@ export async function agendaRoutes(app: App, { events, services, log }: AgendaDe
 
   // One customer's meetings (the assistant answering that customer sees these, never the whole agenda).
   app.get('/events/with-attendee', {
-    schema: { querystring: AttendeeEventsQuery, response: { 200: Type.Array(CalendarEvent), ...errors } },
+    schema: { summary: 'Lista los eventos con un asistente', querystring: AttendeeEventsQuery, response: { 200: Type.Array(CalendarEvent), ...errors } },
     handler: async (request) => {
       const { dateFrom, dateTo, attendee } = request.query;
       const address = attendee.trim().toLowerCase();
@@ -48,7 +48,7 @@ export async function agendaRoutes(app: App, { events, services, log }: AgendaDe
   });
 
   app.get('/events/free-slots', {
-    schema: { querystring: FreeSlotsQuery, response: { 200: Type.Array(FreeSlot), ...errors } },
+    schema: { summary: 'Busca huecos libres en la agenda', querystring: FreeSlotsQuery, response: { 200: Type.Array(FreeSlot), ...errors } },
     handler: async (request) => {
       const { dateFrom, dateTo, durationMinutes, workStart, workEnd, timeZone } = request.query;
       const range = parseRange(dateFrom, dateTo, MAX_SLOT_RANGE_DAYS);

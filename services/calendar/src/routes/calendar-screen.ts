@@ -35,13 +35,13 @@ function monthRange(year: number, month: number) {
  */
 export async function calendarScreenRoutes(app: App, { sync, events }: { sync: CalendarSyncService; events: EventsService }): Promise<void> {
   app.get('/google/calendars', {
-    schema: { querystring: Type.Object({ refresh: Type.Optional(Type.Boolean()) }), response: { 200: Type.Array(GoogleCalendarEntry), ...errors } },
+    schema: { summary: 'Lista los calendarios de Google (pantalla Calendario)', querystring: Type.Object({ refresh: Type.Optional(Type.Boolean()) }), response: { 200: Type.Array(GoogleCalendarEntry), ...errors } },
     handler: async (request) => (await sync.calendars(request.user.id, request.query.refresh === true)).map(toCalendarEntry),
   });
 
   // The month the screen shows: dateFrom/dateTo (its own zone's month bounds), else the calendar month in UTC.
   app.get('/google/events/calendar/:calendarId', {
-    schema: { params: CalendarParams, querystring: RangeOnly, response: { 200: Type.Array(CalendarEvent), ...errors } },
+    schema: { summary: 'Lista los eventos de un calendario en un intervalo', params: CalendarParams, querystring: RangeOnly, response: { 200: Type.Array(CalendarEvent), ...errors } },
     handler: async (request, reply) => {
       const { dateFrom, dateTo, refresh } = request.query;
       const now = new Date();
@@ -53,7 +53,7 @@ export async function calendarScreenRoutes(app: App, { sync, events }: { sync: C
   });
 
   app.get('/google/calendar/events/:calendarId/:year/:month', {
-    schema: { params: MonthParams, querystring: Type.Object({ refresh: Type.Optional(Type.Boolean()) }), response: { 200: Type.Array(CalendarEvent), ...errors } },
+    schema: { summary: 'Lista los eventos de un calendario en un mes', params: MonthParams, querystring: Type.Object({ refresh: Type.Optional(Type.Boolean()) }), response: { 200: Type.Array(CalendarEvent), ...errors } },
     handler: async (request, reply) => {
       const { calendarId, year, month } = request.params;
       return sendJsonView(request, reply, await events.normalized(request.user.id, calendarId, monthRange(year, month), request.query.refresh === true));
@@ -61,7 +61,7 @@ export async function calendarScreenRoutes(app: App, { sync, events }: { sync: C
   });
 
   app.post('/events', {
-    schema: { body: LocalEventBody, response: { 201: GoogleEvent, ...errors } },
+    schema: { summary: 'Crea un evento', body: LocalEventBody, response: { 201: GoogleEvent, ...errors } },
     handler: async (request, reply) => {
       const { calendarId = 'primary', ...body } = request.body;
       return reply.code(201).send(await events.create(request.user.id, calendarId, body));
@@ -69,7 +69,7 @@ export async function calendarScreenRoutes(app: App, { sync, events }: { sync: C
   });
 
   app.put('/events/:id', {
-    schema: { params: EventIdParams, querystring: EventIdQuery, body: LocalEventBody, response: { 200: GoogleEvent, ...errors } },
+    schema: { summary: 'Actualiza un evento', params: EventIdParams, querystring: EventIdQuery, body: LocalEventBody, response: { 200: GoogleEvent, ...errors } },
     handler: (request) => {
       const { calendarId, ...body } = request.body;
       return events.update(request.user.id, calendarId ?? request.query.calendarId ?? 'primary', request.params.id, body);
@@ -77,7 +77,7 @@ export async function calendarScreenRoutes(app: App, { sync, events }: { sync: C
   });
 
   app.delete('/events/:id', {
-    schema: { params: EventIdParams, querystring: EventIdQuery, response: { 204: Type.Null(), ...errors } },
+    schema: { summary: 'Elimina un evento', params: EventIdParams, querystring: EventIdQuery, response: { 204: Type.Null(), ...errors } },
     handler: async (request, reply) => {
       await events.delete(request.user.id, request.query.calendarId ?? 'primary', request.params.id);
       return reply.code(204).send(null);

@@ -20,7 +20,7 @@ const YEAR_MS = 365 * 86_400_000;
 /** The Google Calendar screen's routes (spec section 7, under /api/google/google-calendar). */
 export async function googleCalendarRoutes(app: App, { sync, events }: { sync: CalendarSyncService; events: EventsService }): Promise<void> {
   app.get('/google/google-calendar/calendars', {
-    schema: { querystring: Type.Object({ refresh: Type.Optional(Type.Boolean()) }), response: { 200: Type.Array(GoogleCalendarEntry), ...errors } },
+    schema: { summary: 'Lista los calendarios de Google', querystring: Type.Object({ refresh: Type.Optional(Type.Boolean()) }), response: { 200: Type.Array(GoogleCalendarEntry), ...errors } },
     handler: async (request) => (await sync.calendars(request.user.id, request.query.refresh === true)).map(toCalendarEntry),
   });
 
@@ -28,7 +28,7 @@ export async function googleCalendarRoutes(app: App, { sync, events }: { sync: C
 
   // Without dates: what is coming, from now on, for a year.
   app.get(base, {
-    schema: { params: CalendarParams, querystring: EventRangeQuery, response: { 200: Type.Array(GoogleEvent), ...errors } },
+    schema: { summary: 'Lista los eventos de un calendario de Google', params: CalendarParams, querystring: EventRangeQuery, response: { 200: Type.Array(GoogleEvent), ...errors } },
     handler: (request) => {
       const { startDate, endDate } = request.query;
       const from = startDate ? parseInstant(startDate, 'La fecha de inicio') : new Date();
@@ -39,17 +39,17 @@ export async function googleCalendarRoutes(app: App, { sync, events }: { sync: C
   });
 
   app.post(base, {
-    schema: { params: CalendarParams, body: EventBody, response: { 201: GoogleEvent, ...errors } },
+    schema: { summary: 'Crea un evento en un calendario de Google', params: CalendarParams, body: EventBody, response: { 201: GoogleEvent, ...errors } },
     handler: async (request, reply) => reply.code(201).send(await events.create(request.user.id, request.params.calendarId, request.body)),
   });
 
   app.put(`${base}/:eventId`, {
-    schema: { params: CalendarEventParams, body: EventBody, response: { 200: GoogleEvent, ...errors } },
+    schema: { summary: 'Actualiza un evento de Google', params: CalendarEventParams, body: EventBody, response: { 200: GoogleEvent, ...errors } },
     handler: (request) => events.update(request.user.id, request.params.calendarId, request.params.eventId, request.body),
   });
 
   app.delete(`${base}/:eventId`, {
-    schema: { params: CalendarEventParams, response: { 204: Type.Null(), ...errors } },
+    schema: { summary: 'Elimina un evento de Google', params: CalendarEventParams, response: { 204: Type.Null(), ...errors } },
     handler: async (request, reply) => {
       await events.delete(request.user.id, request.params.calendarId, request.params.eventId);
       return reply.code(204).send(null);

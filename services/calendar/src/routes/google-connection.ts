@@ -1,4 +1,4 @@
-import { GoogleCallbackQuery, GoogleStatus, SuccessResponse, UrlResponse, ErrorResponse } from '@asistente/contracts';
+import { GoogleCallbackQuery, GoogleStatus, RedirectResponse, SuccessResponse, UrlResponse, ErrorResponse } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
 import type { GoogleConnectionService } from '../domain/google-connection.service.js';
 
@@ -14,7 +14,7 @@ interface ConnectionDeps {
 
 export async function googleConnectionRoutes(app: App, { connection, publicUrl, disconnecting }: ConnectionDeps): Promise<void> {
   app.get('/google/redirect', {
-    schema: { response: { 200: UrlResponse, ...errors } },
+    schema: { summary: 'Empieza la conexión con Google Calendar', response: { 200: UrlResponse, ...errors } },
     handler: (request, reply) => {
       const { url, cookie } = connection.authorizationUrl(request.user.id);
       void reply.header('set-cookie', cookie);
@@ -25,7 +25,7 @@ export async function googleConnectionRoutes(app: App, { connection, publicUrl, 
   // Google sends the browser here: no bearer token; the signed state says whose connection this is, the cookie that this is their browser.
   app.get('/google/callback', {
     config: { public: true },
-    schema: { querystring: GoogleCallbackQuery },
+    schema: { summary: 'Vuelta de la autorización de Google', querystring: GoogleCallbackQuery, response: { 302: RedirectResponse('Vuelve a la pantalla de Google Calendar con el resultado en `google`') } },
     handler: async (request, reply) => {
       const outcome = await connection.complete(request.query, request.headers.cookie);
       void reply.header('set-cookie', connection.clearCookie);
@@ -34,12 +34,12 @@ export async function googleConnectionRoutes(app: App, { connection, publicUrl, 
   });
 
   app.get('/google/google-calendar/status', {
-    schema: { response: { 200: GoogleStatus, ...errors } },
+    schema: { summary: 'Estado de la conexión con Google Calendar', response: { 200: GoogleStatus, ...errors } },
     handler: (request) => connection.status(request.user.id),
   });
 
   app.post('/google/google-calendar/disconnect', {
-    schema: { response: { 200: SuccessResponse, ...errors } },
+    schema: { summary: 'Desconecta Google Calendar', response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
       const userId = request.user.id;
       await disconnecting(userId, () => connection.disconnect(userId));

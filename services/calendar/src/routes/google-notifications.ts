@@ -16,7 +16,7 @@ const NotificationHeaders = Type.Object({
 export async function googleNotificationRoutes(app: App, { push }: { push: PushChannelsService }): Promise<void> {
   app.post('/google/notifications', {
     config: { public: true },
-    schema: { headers: NotificationHeaders, response: { 200: SuccessResponse, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse } },
+    schema: { summary: 'Recibe los avisos de cambios de Google Calendar', headers: NotificationHeaders, response: { 200: SuccessResponse, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse } },
     handler: async (request) => {
       const headers = request.headers;
       await push.notified({

@@ -6,19 +6,19 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
 
 export async function bulkRoutes(app: App, { bulk }: { bulk: ContactsBulk }): Promise<void> {
   app.post('/contacts/bulk/tags', {
-    schema: { body: BulkTagsBody, response: { 200: BulkCount, ...errors } },
+    schema: { summary: 'Añade o quita etiquetas a varios contactos', body: BulkTagsBody, response: { 200: BulkCount, ...errors } },
     handler: async (request) => ({
       count: await bulk.tags(request.user.id, request.body.selection, request.body.add, request.body.remove),
     }),
   });
 
   app.post('/contacts/bulk/delete', {
-    schema: { body: BulkDeleteBody, response: { 200: BulkDeleteResult, ...errors } },
+    schema: { summary: 'Elimina varios contactos (se puede deshacer)', body: BulkDeleteBody, response: { 200: BulkDeleteResult, ...errors } },
     handler: (request) => bulk.delete(request.user.id, request.body.selection),
   });
 
   app.post('/contacts/bulk/restore', {
-    schema: { body: BulkRestoreBody, response: { 200: BulkCount, ...errors } },
+    schema: { summary: 'Deshace una eliminación múltiple', body: BulkRestoreBody, response: { 200: BulkCount, ...errors } },
     handler: async (request) => ({ count: await bulk.restore(request.user.id, request.body.undoToken) }),
   });
 }

@@ -18,42 +18,42 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409
 
 export async function contactRoutes(app: App, { contacts }: { contacts: ContactsService }): Promise<void> {
   app.get('/contacts', {
-    schema: { querystring: ContactListQuery, response: { 200: ContactList, ...errors } },
+    schema: { summary: 'Lista y busca contactos, por páginas', querystring: ContactListQuery, response: { 200: ContactList, ...errors } },
     handler: (request) => contacts.list(request.user.id, request.query),
   });
 
   app.get('/contacts/stats', {
-    schema: { response: { 200: ContactStats, ...errors } },
+    schema: { summary: 'Cuenta los contactos por origen', response: { 200: ContactStats, ...errors } },
     handler: (request) => contacts.stats(request.user.id),
   });
 
   app.get('/contacts/tags', {
-    schema: { response: { 200: ContactTags, ...errors } },
+    schema: { summary: 'Lista las etiquetas en uso', response: { 200: ContactTags, ...errors } },
     handler: async (request) => ({ tags: await contacts.tags(request.user.id) }),
   });
 
   app.get('/contacts/by-whatsapp', {
-    schema: { querystring: ContactWhatsAppQuery, response: { 200: ContactMatches, ...errors } },
+    schema: { summary: 'Busca los contactos de un chat de WhatsApp', querystring: ContactWhatsAppQuery, response: { 200: ContactMatches, ...errors } },
     handler: (request) => contacts.byWhatsApp(request.user.id, request.query.jid),
   });
 
   app.get('/contacts/:id', {
-    schema: { params: IdParams, response: { 200: Contact, ...errors } },
+    schema: { summary: 'Devuelve un contacto', params: IdParams, response: { 200: Contact, ...errors } },
     handler: (request) => contacts.get(request.user.id, request.params.id),
   });
 
   app.post('/contacts', {
-    schema: { body: ContactBody, response: { 201: Contact, ...errors } },
+    schema: { summary: 'Crea un contacto', body: ContactBody, response: { 201: Contact, ...errors } },
     handler: async (request, reply) => reply.code(201).send(await contacts.create(request.user.id, request.body)),
   });
 
   app.put('/contacts/:id', {
-    schema: { params: IdParams, body: ContactBody, response: { 200: Contact, ...errors } },
+    schema: { summary: 'Actualiza un contacto', params: IdParams, body: ContactBody, response: { 200: Contact, ...errors } },
     handler: (request) => contacts.update(request.user.id, request.params.id, request.body),
   });
 
   app.delete('/contacts/:id', {
-    schema: { params: IdParams, response: { 204: Type.Null(), ...errors } },
+    schema: { summary: 'Elimina un contacto', params: IdParams, response: { 204: Type.Null(), ...errors } },
     handler: async (request, reply) => {
       await contacts.delete(request.user.id, request.params.id);
       return reply.code(204).send(null);

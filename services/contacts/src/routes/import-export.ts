@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
-import { BulkDeleteBody, CSV_COLUMNS, ContactExportFormat, ErrorResponse, ImportQuery, ImportReport } from '@asistente/contracts';
+import { BulkDeleteBody, CSV_COLUMNS, ContactExportFormat, ErrorResponse, FileResponse, ImportQuery, ImportReport } from '@asistente/contracts';
 import type { FastifyReply } from 'fastify';
 import { AppError, badRequest, notFound, type App } from '@asistente/kit';
 import { exportCsv } from '../domain/contacts-exporter.js';
@@ -42,6 +42,8 @@ function sendCsv(reply: FastifyReply, csv: Readable, format: ContactExportFormat
 /** `?format=excel`: the file Spanish Excel opens in columns (both export routes take it). */
 const FormatQuery = Type.Object({ format: Type.Optional(ContactExportFormat) });
 
+const CsvFile = FileResponse(['text/csv'], 'El archivo CSV de los contactos (con `format=excel`, el que Excel en español abre en columnas)');
+
 const MAPPING_INVALID = `La asignación de columnas debe ser un objeto JSON {"cabecera": "campo"} con campos ${CSV_COLUMNS.join(', ')} o "" para ignorar`;
 
 /** The `map` query parameter: header -> field, validated before a byte of the upload is read. */
@@ -69,7 +71,7 @@ export async function importExportRoutes(app: App, { importer, repository, maxUp
   app.addContentTypeParser(CSV_TYPES, (_request, payload, done) => done(null, payload));
 
   app.post('/contacts/import', {
-    schema: { querystring: ImportQuery, response: { 200: ImportReport, 400: ErrorResponse, 401: ErrorResponse, 413: ErrorResponse } },
+    schema: { summary: 'Importa contactos desde un CSV (cuerpo text/csv)', querystring: ImportQuery, response: { 200: ImportReport, 400: ErrorResponse, 401: ErrorResponse, 413: ErrorResponse } },
     handler: async (request, reply) => {
       try {
         const declared = Number(request.headers['content-length']);
@@ -92,12 +94,13 @@ export async function importExportRoutes(app: App, { importer, repository, maxUp
   });
 
   app.get('/contacts/export', {
-    schema: {
+    schema: { summary: 'Exporta los contactos en CSV',
       querystring: Type.Object({
         search: Type.Optional(QueryText(100)),
         tag: Type.Optional(QueryText(50)),
         format: Type.Optional(ContactExportFormat),
       }),
+      response: { 200: CsvFile, 400: ErrorResponse, 401: ErrorResponse },
     },
     handler: async (request, reply) => {
       const { format = 'csv', ...filter } = request.query;
@@ -108,7 +111,7 @@ export async function importExportRoutes(app: App, { importer, repository, maxUp
 
   // The contacts picked in the list (or every one matching a filter), as the same CSV.
   app.post('/contacts/export', {
-    schema: { body: BulkDeleteBody, querystring: FormatQuery, response: { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse } },
+    schema: { summary: 'Exporta en CSV los contactos elegidos', body: BulkDeleteBody, querystring: FormatQuery, response: { 200: CsvFile, 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse } },
     handler: async (request, reply) => {
       const { selection } = request.body;
       const format = request.query.format ?? 'csv';

@@ -23,7 +23,7 @@ async function* firstBytes(body: AsyncIterable<Buffer | string>, limit: number):
  */
 export async function importPreviewRoutes(app: App): Promise<void> {
   app.post('/contacts/import/preview', {
-    schema: { response: { 200: ImportPreview, 400: ErrorResponse, 401: ErrorResponse, 413: ErrorResponse } },
+    schema: { summary: 'Previsualiza las columnas de un CSV sin importarlo', response: { 200: ImportPreview, 400: ErrorResponse, 401: ErrorResponse, 413: ErrorResponse } },
     handler: async (request, reply) => {
       const body = request.body as Readable | undefined;
       if (!body || typeof (body as Partial<Readable>).pipe !== 'function') {

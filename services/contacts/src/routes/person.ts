@@ -8,17 +8,17 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
 /** One person across channels: duplicates, merge, and the timeline from the sibling services. */
 export async function personRoutes(app: App, { merge, timeline }: { merge: ContactsMerge; timeline: Timeline }): Promise<void> {
   app.get('/contacts/duplicates', {
-    schema: { response: { 200: DuplicateGroups, ...errors } },
+    schema: { summary: 'Lista los grupos de contactos duplicados', response: { 200: DuplicateGroups, ...errors } },
     handler: async (request) => ({ groups: await merge.duplicates(request.user.id) }),
   });
 
   app.post('/contacts/:id/merge', {
-    schema: { params: IdParams, body: MergeBody, response: { 200: Contact, ...errors } },
+    schema: { summary: 'Fusiona contactos duplicados en uno', params: IdParams, body: MergeBody, response: { 200: Contact, ...errors } },
     handler: (request) => merge.merge(request.user.id, request.params.id, request.body.ids),
   });
 
   app.get('/contacts/:id/timeline', {
-    schema: { params: IdParams, response: { 200: ContactTimeline, ...errors } },
+    schema: { summary: 'Historial del contacto en todos los canales', params: IdParams, response: { 200: ContactTimeline, ...errors } },
     handler: async (request) => {
       const keys = await merge.keys(request.user.id, request.params.id);
       if (!keys) throw notFound('Contacto no encontrado');

@@ -8,17 +8,17 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409
 /** Saved views of the contacts list: GET/POST /contacts/views, DELETE /contacts/views/:id. */
 export async function viewRoutes(app: App, { views }: { views: SavedViews }): Promise<void> {
   app.get('/contacts/views', {
-    schema: { response: { 200: ContactViewList, ...errors } },
+    schema: { summary: 'Lista las vistas guardadas', response: { 200: ContactViewList, ...errors } },
     handler: async (request) => ({ views: await views.list(request.user.id) }),
   });
 
   app.post('/contacts/views', {
-    schema: { body: ContactViewBody, response: { 201: ContactView, ...errors } },
+    schema: { summary: 'Guarda una vista de la lista de contactos', body: ContactViewBody, response: { 201: ContactView, ...errors } },
     handler: async (request, reply) => reply.code(201).send(await views.create(request.user.id, request.body)),
   });
 
   app.delete('/contacts/views/:id', {
-    schema: { params: IdParams, response: { 204: Type.Null(), ...errors } },
+    schema: { summary: 'Elimina una vista guardada', params: IdParams, response: { 204: Type.Null(), ...errors } },
     handler: async (request, reply) => {
       await views.delete(request.user.id, request.params.id);
       return reply.code(204).send(null);

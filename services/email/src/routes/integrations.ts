@@ -8,6 +8,7 @@ import {
   OAuthCallbackQuery,
   OAuthProviderParams,
   OAuthProvidersStatus,
+  RedirectResponse,
   SuccessResponse,
   TrackingSettingBody,
 } from '@asistente/contracts';
@@ -31,12 +32,12 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
   const { accounts, oauth, flows, screenUrl, log } = deps;
 
   app.get('/emails/integrations', {
-    schema: { response: { 200: Type.Array(EmailIntegration), ...errors } },
+    schema: { summary: 'Lista las cuentas de correo conectadas', response: { 200: Type.Array(EmailIntegration), ...errors } },
     handler: (request) => accounts.list(request.user.id),
   });
 
   app.get('/emails/integrations/providers', {
-    schema: { response: { 200: OAuthProvidersStatus, ...errors } },
+    schema: { summary: 'Proveedores de correo disponibles (Gmail, Outlook)', response: { 200: OAuthProvidersStatus, ...errors } },
     handler: () => {
       const status = (name: OAuthProviderName) => {
         const message = oauth[name].notConfiguredMessage();
@@ -47,7 +48,7 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
   });
 
   app.post('/emails/integrations/test', {
-    schema: { body: ImapIntegrationBody, response: { 200: SuccessResponse, 429: ErrorResponse, ...errors } },
+    schema: { summary: 'Prueba una cuenta IMAP/SMTP sin guardarla', body: ImapIntegrationBody, response: { 200: SuccessResponse, 429: ErrorResponse, ...errors } },
     handler: async (request) => {
       await accounts.test(request.user.id, request.body);
       return { success: true as const };
@@ -55,17 +56,17 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
   });
 
   app.post('/emails/integrations', {
-    schema: { body: ImapIntegrationBody, response: { 201: EmailIntegration, 429: ErrorResponse, ...errors } },
+    schema: { summary: 'Conecta una cuenta IMAP/SMTP', body: ImapIntegrationBody, response: { 201: EmailIntegration, 429: ErrorResponse, ...errors } },
     handler: async (request, reply) => reply.code(201).send(await accounts.connectImap(request.user.id, request.body)),
   });
 
   app.put('/emails/integrations/:id/tracking', {
-    schema: { params: IdParams, body: TrackingSettingBody, response: { 200: EmailIntegration, ...errors } },
+    schema: { summary: 'Activa o desactiva el seguimiento de una cuenta', params: IdParams, body: TrackingSettingBody, response: { 200: EmailIntegration, ...errors } },
     handler: (request) => accounts.setTracking(request.user.id, request.params.id, request.body.tracking),
   });
 
   app.delete('/emails/integrations/:id', {
-    schema: { params: IdParams, response: { 204: Type.Null(), ...errors } },
+    schema: { summary: 'Desconecta una cuenta de correo', params: IdParams, response: { 204: Type.Null(), ...errors } },
     handler: async (request, reply) => {
       await accounts.disconnect(request.user.id, request.params.id);
       return reply.code(204).send(null);
@@ -73,7 +74,7 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
   });
 
   app.get('/emails/integrations/:provider/connect', {
-    schema: { params: OAuthProviderParams, response: { 200: AuthorizationUrl, ...errors } },
+    schema: { summary: 'Empieza la conexión con Gmail u Outlook', params: OAuthProviderParams, response: { 200: AuthorizationUrl, ...errors } },
     handler: (request, reply) => {
       const provider = oauth[request.params.provider];
       provider.assertConfigured();
@@ -86,7 +87,7 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
   // The provider sends the browser here: no bearer token; the signed state says whose account it is, the cookie that this is their browser.
   app.get('/emails/integrations/:provider/callback', {
     config: { public: true },
-    schema: { params: OAuthProviderParams, querystring: OAuthCallbackQuery },
+    schema: { summary: 'Vuelta de la autorización de Gmail u Outlook', params: OAuthProviderParams, querystring: OAuthCallbackQuery, response: { 302: RedirectResponse('Vuelve a la pantalla de Correo con `connected` o un `error` en español') } },
     handler: async (request, reply) => {
       const provider = oauth[request.params.provider];
       const flow = flows[provider.name];

@@ -8,6 +8,7 @@ import {
   EmailListQuery,
   EmailSent,
   ErrorResponse,
+  FileResponse,
   ForwardBody,
   IdParams,
   ReplyBody,
@@ -32,29 +33,29 @@ export async function messageRoutes(
   { messages, sender, drafts }: { messages: MessagesService; sender: MailSender; drafts: DraftsService },
 ): Promise<void> {
   app.get('/emails', {
-    schema: { querystring: EmailListQuery, response: { 200: EmailList, ...errors } },
+    schema: { summary: 'Lista los correos de una carpeta', querystring: EmailListQuery, response: { 200: EmailList, ...errors } },
     handler: (request) => messages.list(request.user.id, request.query),
   });
 
   app.post('/emails/send', {
     bodyLimit: SEND_BODY_LIMIT,
-    schema: { headers: SendHeaders, body: SendEmailBody, response: { 200: EmailSent, ...sendErrors } },
+    schema: { summary: 'Envía un correo', headers: SendHeaders, body: SendEmailBody, response: { 200: EmailSent, ...sendErrors } },
     handler: (request) => sender.send(request.user.id, request.body, request.headers['idempotency-key']),
   });
 
   app.post('/emails/drafts', {
-    schema: { body: SaveDraftBody, response: { 200: DraftSaved, ...errors } },
+    schema: { summary: 'Guarda un borrador', body: SaveDraftBody, response: { 200: DraftSaved, ...errors } },
     handler: (request) => drafts.save(request.user.id, request.body),
   });
 
   app.get('/emails/:id', {
-    schema: { params: IdParams, querystring: EmailDetailQuery, response: { 200: EmailDetail, ...errors } },
+    schema: { summary: 'Devuelve un correo', params: IdParams, querystring: EmailDetailQuery, response: { 200: EmailDetail, ...errors } },
     handler: (request) => messages.get(request.user.id, request.params.id, request.query.images === '1'),
   });
 
   // A big mail's attachment arrives as a stream from the server: sent chunked, without a length.
   app.get('/emails/:id/attachments/:attachmentId', {
-    schema: { params: EmailAttachmentParams },
+    schema: { summary: 'Descarga un adjunto', params: EmailAttachmentParams, response: { 200: FileResponse(['*/*'], 'El adjunto, con su tipo de contenido y su nombre en Content-Disposition'), ...errors } },
     handler: async (request, reply) => {
       const file = await messages.attachment(request.user.id, request.params.id, request.params.attachmentId);
       return reply
@@ -66,7 +67,7 @@ export async function messageRoutes(
   });
 
   app.put('/emails/:id/read', {
-    schema: { params: IdParams, response: { 200: SuccessResponse, ...errors } },
+    schema: { summary: 'Marca un correo como leído', params: IdParams, response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
       await messages.markRead(request.user.id, request.params.id);
       return { success: true as const };
@@ -74,17 +75,17 @@ export async function messageRoutes(
   });
 
   app.delete('/emails/:id', {
-    schema: { params: IdParams, response: { 200: EmailDeleted, ...errors } },
+    schema: { summary: 'Elimina un correo', params: IdParams, response: { 200: EmailDeleted, ...errors } },
     handler: async (request) => ({ success: true as const, ...(await messages.delete(request.user.id, request.params.id)) }),
   });
 
   app.post('/emails/:id/reply', {
-    schema: { headers: SendHeaders, params: IdParams, body: ReplyBody, response: { 200: EmailSent, ...sendErrors } },
+    schema: { summary: 'Responde a un correo', headers: SendHeaders, params: IdParams, body: ReplyBody, response: { 200: EmailSent, ...sendErrors } },
     handler: (request) => sender.reply(request.user.id, request.params.id, request.body, request.headers['idempotency-key']),
   });
 
   app.post('/emails/:id/forward', {
-    schema: { headers: SendHeaders, params: IdParams, body: ForwardBody, response: { 200: EmailSent, ...sendErrors } },
+    schema: { summary: 'Reenvía un correo', headers: SendHeaders, params: IdParams, body: ForwardBody, response: { 200: EmailSent, ...sendErrors } },
     handler: (request) => sender.forward(request.user.id, request.params.id, request.body, request.headers['idempotency-key']),
   });
 }

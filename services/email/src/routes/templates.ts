@@ -8,22 +8,22 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
 
 export async function templateRoutes(app: App, { templates, personalizer }: { templates: TemplatesService; personalizer: Personalizer }): Promise<void> {
   app.get('/emails/templates', {
-    schema: { response: { 200: Type.Array(EmailTemplate), ...errors } },
+    schema: { summary: 'Lista las plantillas de correo', response: { 200: Type.Array(EmailTemplate), ...errors } },
     handler: (request) => templates.list(request.user.id),
   });
 
   app.post('/emails/templates', {
-    schema: { body: EmailTemplateBody, response: { 201: EmailTemplate, ...errors } },
+    schema: { summary: 'Crea una plantilla de correo', body: EmailTemplateBody, response: { 201: EmailTemplate, ...errors } },
     handler: async (request, reply) => reply.code(201).send(await templates.create(request.user.id, request.body)),
   });
 
   app.put('/emails/templates/:id', {
-    schema: { params: IdParams, body: EmailTemplateBody, response: { 200: EmailTemplate, ...errors } },
+    schema: { summary: 'Actualiza una plantilla de correo', params: IdParams, body: EmailTemplateBody, response: { 200: EmailTemplate, ...errors } },
     handler: (request) => templates.update(request.user.id, request.params.id, request.body),
   });
 
   app.delete('/emails/templates/:id', {
-    schema: { params: IdParams, response: { 204: Type.Null(), ...errors } },
+    schema: { summary: 'Elimina una plantilla de correo', params: IdParams, response: { 204: Type.Null(), ...errors } },
     handler: async (request, reply) => {
       await templates.delete(request.user.id, request.params.id);
       return reply.code(204).send(null);
@@ -31,13 +31,13 @@ export async function templateRoutes(app: App, { templates, personalizer }: { te
   });
 
   app.get('/emails/templates/:id/fill', {
-    schema: { params: IdParams, querystring: TemplateFillQuery, response: { 200: FilledTemplate, ...errors } },
+    schema: { summary: 'Rellena una plantilla para un destinatario', params: IdParams, querystring: TemplateFillQuery, response: { 200: FilledTemplate, ...errors } },
     handler: (request) => templates.fill(request.user.id, request.params.id, request.query.to),
   });
 
   // Redactar's preview: what the first recipient would get now; the send fills each recipient again.
   app.post('/emails/preview', {
-    schema: { body: EmailPreviewBody, response: { 200: EmailPreview, ...errors } },
+    schema: { summary: 'Previsualiza un correo con sus variables', body: EmailPreviewBody, response: { 200: EmailPreview, ...errors } },
     handler: (request) => personalizer.preview(request.user.id, request.body),
   });
 }

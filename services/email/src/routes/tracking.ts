@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ErrorResponse, FileResponse, RedirectResponse } from '@asistente/contracts';
 import { notFound, type App } from '@asistente/kit';
 import type { TrackingService } from '../domain/tracking.service.js';
 
@@ -16,7 +17,7 @@ export async function trackingRoutes(app: App, { tracking }: { tracking: Trackin
     config: { public: true },
     // Whatever the address, the same pixel: a prober learns nothing from the answer.
     errorHandler: (_error, _request, reply) => pixel(reply),
-    schema: { params: TrackParams },
+    schema: { summary: 'Píxel de apertura de un correo enviado', params: TrackParams, response: { 200: FileResponse(['image/gif'], 'Un GIF transparente de 1×1, el mismo para cualquier dirección') } },
     handler: async (request, reply) => {
       await tracking.open(request.params.sentId, request.params.mac);
       return pixel(reply);
@@ -25,7 +26,7 @@ export async function trackingRoutes(app: App, { tracking }: { tracking: Trackin
 
   app.get('/emails/track/click/:sentId/:mac', {
     config: { public: true },
-    schema: { params: TrackParams, querystring: ClickQuery },
+    schema: { summary: 'Enlace con seguimiento de un correo enviado', params: TrackParams, querystring: ClickQuery, response: { 302: RedirectResponse('Lleva al enlace original'), 404: ErrorResponse } },
     handler: async (request, reply) => {
       const { sentId, mac } = request.params;
       if (!(await tracking.click(sentId, request.query.u, mac))) throw notFound('Enlace no válido');

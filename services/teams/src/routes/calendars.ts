@@ -9,12 +9,12 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
 export async function calendarRoutes(app: App, { calendars }: { calendars: CalendarsService }): Promise<void> {
   for (const prefix of ['/microsoft', '/msteams/calendar']) {
     app.get(`${prefix}/calendars`, {
-      schema: { response: { 200: Type.Array(MicrosoftCalendar), ...errors } },
+      schema: { summary: 'Lista los calendarios de Outlook', response: { 200: Type.Array(MicrosoftCalendar), ...errors } },
       handler: (request) => calendars.calendars(request.user.id),
     });
 
     app.get(`${prefix}/events`, {
-      schema: { querystring: MicrosoftEventsQuery, response: { 200: Type.Array(MicrosoftCalendarEvent), ...errors } },
+      schema: { summary: 'Lista los eventos de Outlook en un intervalo', querystring: MicrosoftEventsQuery, response: { 200: Type.Array(MicrosoftCalendarEvent), ...errors } },
       handler: (request) => calendars.events(request.user.id, request.query),
     });
   }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ErrorResponse, MicrosoftLoginResponse, SuccessResponse, TeamsConnectResponse, TeamsStatus } from '@asistente/contracts';
+import { ErrorResponse, MicrosoftLoginResponse, RedirectResponse, SuccessResponse, TeamsConnectResponse, TeamsStatus } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
 import type { ConnectionService } from '../domain/connection.service.js';
 
@@ -15,12 +15,12 @@ const CallbackQuery = Type.Object({
 
 export async function connectionRoutes(app: App, { connection }: { connection: ConnectionService }): Promise<void> {
   app.get('/teams/status', {
-    schema: { response: { 200: TeamsStatus, ...errors } },
+    schema: { summary: 'Estado de la conexión con Microsoft', response: { 200: TeamsStatus, ...errors } },
     handler: (request) => connection.status(request.user.id),
   });
 
   app.post('/teams/connect', {
-    schema: { response: { 200: TeamsConnectResponse, ...errors } },
+    schema: { summary: 'Empieza la conexión con Microsoft (Teams y Outlook)', response: { 200: TeamsConnectResponse, ...errors } },
     handler: (request, reply) => {
       const { url, cookie } = connection.authorizeUrl(request.user.id);
       void reply.header('set-cookie', cookie);
@@ -31,7 +31,7 @@ export async function connectionRoutes(app: App, { connection }: { connection: C
   // The spec's Calendario names the same start as /microsoft/login (GET answers { url }; POST too).
   for (const method of ['get', 'post'] as const) {
     app[method]('/microsoft/login', {
-      schema: { response: { 200: MicrosoftLoginResponse, ...errors } },
+      schema: { summary: 'Empieza la conexión con Microsoft (enlace de autorización)', response: { 200: MicrosoftLoginResponse, ...errors } },
       handler: (request, reply) => {
         const { url, cookie } = connection.authorizeUrl(request.user.id);
         void reply.header('set-cookie', cookie);
@@ -41,7 +41,7 @@ export async function connectionRoutes(app: App, { connection }: { connection: C
   }
 
   app.post('/teams/disconnect', {
-    schema: { response: { 200: SuccessResponse, ...errors } },
+    schema: { summary: 'Desconecta Microsoft', response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
       await connection.disconnect(request.user.id);
       return { success: true as const };
@@ -53,7 +53,7 @@ export async function connectionRoutes(app: App, { connection }: { connection: C
   for (const path of ['/teams/callback', '/microsoft/callback']) {
     app.get(path, {
       config: { public: true },
-      schema: { querystring: CallbackQuery },
+      schema: { summary: 'Vuelta de la autorización de Microsoft', querystring: CallbackQuery, response: { 302: RedirectResponse('Vuelve a la aplicación con el resultado de la conexión') } },
       handler: async (request, reply) => {
         const outcome = await connection.completeCallback(request.query, request.headers.cookie);
         return reply.header('set-cookie', outcome.clearCookie).redirect(outcome.location, 302);

@@ -6,12 +6,12 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 409
 
 export async function meetingRoutes(app: App, { meetings }: { meetings: MeetingsService }): Promise<void> {
   app.get('/teams/meetings', {
-    schema: { querystring: TeamsMeetingsQuery, response: { 200: TeamsMeetingList, ...errors } },
+    schema: { summary: 'Lista las reuniones de Teams', querystring: TeamsMeetingsQuery, response: { 200: TeamsMeetingList, ...errors } },
     handler: (request) => meetings.list(request.user.id, request.query),
   });
 
   app.post('/teams/meetings', {
-    schema: { body: TeamsMeetingBody, response: { 201: TeamsMeeting, ...errors } },
+    schema: { summary: 'Crea una reunión de Teams', body: TeamsMeetingBody, response: { 201: TeamsMeeting, ...errors } },
     handler: async (request, reply) => reply.code(201).send(await meetings.create(request.user.id, request.body)),
   });
 }

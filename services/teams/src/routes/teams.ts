@@ -24,22 +24,22 @@ const errors = {
 
 export async function teamsRoutes(app: App, { teams }: { teams: TeamsService }): Promise<void> {
   app.get('/teams', {
-    schema: { response: { 200: Type.Array(TeamsTeam), ...errors } },
+    schema: { summary: 'Lista los equipos de Teams', response: { 200: Type.Array(TeamsTeam), ...errors } },
     handler: (request) => teams.teams(request.user.id),
   });
 
   app.get('/teams/:id/channels', {
-    schema: { params: TeamsIdParams, response: { 200: Type.Array(TeamsChannel), ...errors } },
+    schema: { summary: 'Lista los canales de un equipo', params: TeamsIdParams, response: { 200: Type.Array(TeamsChannel), ...errors } },
     handler: (request) => teams.teamChannels(request.user.id, request.params.id),
   });
 
   app.get('/teams/channels/:id/messages', {
-    schema: { params: TeamsIdParams, querystring: TeamsMessagesQuery, response: { 200: Type.Array(TeamsMessage), ...errors } },
+    schema: { summary: 'Mensajes de un canal de Teams', params: TeamsIdParams, querystring: TeamsMessagesQuery, response: { 200: Type.Array(TeamsMessage), ...errors } },
     handler: (request) => teams.messages(request.user.id, request.params.id, request.query.limit),
   });
 
   app.post('/teams/channels/:id/messages', {
-    schema: { params: TeamsIdParams, body: TeamsMessageBody, response: { 201: TeamsMessage, ...errors } },
+    schema: { summary: 'Publica un mensaje en un canal de Teams', params: TeamsIdParams, body: TeamsMessageBody, response: { 201: TeamsMessage, ...errors } },
     handler: async (request, reply) => reply.code(201).send(await teams.post(request.user.id, request.params.id, request.body.message)),
   });
 }

@@ -7,22 +7,22 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 503: ErrorResponse };
 
 export async function connectionRoutes(app: App, { sessions }: { sessions: SessionManager }): Promise<void> {
   app.get('/whatsapp/status', {
-    schema: { response: { 200: WhatsAppStatus, ...errors } },
+    schema: { summary: 'Estado de la conexión de WhatsApp (y el QR)', response: { 200: WhatsAppStatus, ...errors } },
     handler: (request) => sessions.status(request.user.id),
   });
 
   app.get('/whatsapp/health-panel', {
-    schema: { response: { 200: WhatsAppHealth, ...errors } },
+    schema: { summary: 'Panel de salud de la conexión de WhatsApp', response: { 200: WhatsAppHealth, ...errors } },
     handler: (request) => sessions.health(request.user.id),
   });
 
   app.post('/whatsapp/connect', {
-    schema: { response: { 200: WhatsAppConnectResult, ...errors } },
+    schema: { summary: 'Conecta WhatsApp (genera el QR)', response: { 200: WhatsAppConnectResult, ...errors } },
     handler: (request) => sessions.connect(request.user.id),
   });
 
   app.post('/whatsapp/disconnect', {
-    schema: { response: { 200: SuccessResponse, ...errors } },
+    schema: { summary: 'Desconecta WhatsApp sin cerrar la sesión', response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
       await sessions.disconnect(request.user.id);
       return { success: true as const };
@@ -30,7 +30,7 @@ export async function connectionRoutes(app: App, { sessions }: { sessions: Sessi
   });
 
   app.post('/whatsapp/logout', {
-    schema: { response: { 200: Type.Composite([SuccessResponse, WhatsAppConnectResult]), ...errors } },
+    schema: { summary: 'Cierra la sesión de WhatsApp en el teléfono', response: { 200: Type.Composite([SuccessResponse, WhatsAppConnectResult]), ...errors } },
     handler: async (request) => ({ success: true as const, ...(await sessions.logout(request.user.id)) }),
   });
 }

@@ -26,17 +26,17 @@ interface Deps {
 
 export async function messageRoutes(app: App, { conversations, outbound, sessions, contactsSync }: Deps): Promise<void> {
   app.get('/whatsapp/conversations', {
-    schema: { querystring: ConversationsQuery, response: { 200: ConversationList, ...errors } },
+    schema: { summary: 'Lista las conversaciones de WhatsApp', querystring: ConversationsQuery, response: { 200: ConversationList, ...errors } },
     handler: (request) => conversations.list(request.user.id, request.query),
   });
 
   app.get('/whatsapp/messages', {
-    schema: { querystring: MessagesQuery, response: { 200: MessageList, ...errors } },
+    schema: { summary: 'Mensajes de una conversación de WhatsApp', querystring: MessagesQuery, response: { 200: MessageList, ...errors } },
     handler: (request) => conversations.history(request.user.id, request.query),
   });
 
   app.post('/whatsapp/messages', {
-    schema: { body: SendMessageBody, response: { 201: WhatsAppMessage, ...errors } },
+    schema: { summary: 'Envía un mensaje de WhatsApp', body: SendMessageBody, response: { 201: WhatsAppMessage, ...errors } },
     handler: async (request, reply) => {
       const userId = request.user.id;
       const session = sessions.local(userId);
@@ -48,12 +48,12 @@ export async function messageRoutes(app: App, { conversations, outbound, session
   });
 
   app.get('/whatsapp/stats', {
-    schema: { response: { 200: WhatsAppStats, ...errors } },
+    schema: { summary: 'Cifras de mensajes de WhatsApp', response: { 200: WhatsAppStats, ...errors } },
     handler: (request) => conversations.stats(request.user.id),
   });
 
   app.post('/whatsapp/sync-contacts', {
-    schema: { response: { 200: SyncContactsResult, ...errors } },
+    schema: { summary: 'Crea contactos a partir de los chats de WhatsApp', response: { 200: SyncContactsResult, ...errors } },
     handler: (request) => contactsSync.sync(request.user.id),
   });
 }
