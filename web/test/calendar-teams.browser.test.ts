@@ -74,8 +74,7 @@ browserSuite(t, () => {
     const popupOpened = context.waitForEvent('page');
     await page.getByRole('button', { name: 'Conectar Microsoft Teams' }).click();
     const popup = await popupOpened;
-    await popup.waitForURL((url) => url.pathname === '/teams', { timeout: 20_000 });
-    await popup.close();
+    await popup.waitForEvent('close', { timeout: 30_000 });
     await page.getByRole('button', { name: 'Desconectar' }).waitFor();
 
     await page.goto('/calendar');

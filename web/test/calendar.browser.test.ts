@@ -52,13 +52,12 @@ browserSuite(t, () => {
     for (const card of ['Calendarios', 'Google Meet', 'Sincronización']) await page.getByRole('heading', { name: card, exact: true }).waitFor();
 
     const [tab] = await Promise.all([context.waitForEvent('page'), connect.click()]);
-    // Google's consent (the peer's), then our public callback, then back to the screen.
-    await tab.waitForURL(/\/google-calendar$/);
-    await toast(tab, '¡Google Calendar conectado!').waitFor();
+    // Google's consent (the peer's), then our public callback, then back to the screen in that tab, which
+    // hands the outcome to this one and closes: the owner is left with one tab of the app.
+    await tab.waitForEvent('close');
     t.ok(peer.requests.some((r) => r.path === '/o/oauth2/v2/auth'), 'the tab went through Google');
-    await tab.close();
-
-    // The first tab notices by itself.
+    t.equal(context.pages().length, 1, 'no second tab of the app left open');
+    await toast(page, '¡Google Calendar conectado!').waitFor();
     await page.getByRole('heading', { name: 'Google Calendar & Meet', level: 1 }).waitFor();
     await page.getByText(`Conectado como ${EMAIL}`).waitFor();
     for (const name of ['Nuevo Evento', 'Nueva Reunión Meet', 'Desconectar']) await page.getByRole('button', { name, exact: true }).waitFor();
@@ -67,6 +66,13 @@ browserSuite(t, () => {
     t.equal(await primary.getAttribute('aria-pressed'), 'true', 'the primary calendar is selected');
     await page.getByText('No hay eventos próximos').waitFor();
     await screenshot(page, 'google-calendar-conectado');
+  });
+
+  t.test('an outcome no other tab takes (the consent ran in this tab) is shown here and taken out of the address', async (t) => {
+    await page.goto('/google-calendar?google=denied');
+    await toast(page, 'No diste permiso a Google Calendar: la conexión se canceló').waitFor();
+    t.equal(new URL(page.url()).search, '', 'a reload does not repeat it');
+    t.notOk(page.isClosed(), 'the only tab stays open');
   });
 
   t.test('creating a Google Meet meeting and an event from the Google Calendar screen', async (t) => {

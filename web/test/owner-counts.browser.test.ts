@@ -55,13 +55,11 @@ browserSuite(t, () => {
     // Both providers connected the way an owner does it: each consent in a tab of its own.
     await page.goto('/google-calendar');
     const [googleTab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Conectar Google Calendar' }).click()]);
-    await googleTab.waitForURL(/\/google-calendar$/);
-    await googleTab.close();
+    await googleTab.waitForEvent('close');
     await page.getByText(`Conectado como ${EMAIL}`).waitFor();
     await page.goto('/teams');
     const [teamsTab] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Conectar Microsoft Teams' }).click()]);
-    await teamsTab.waitForURL((url) => url.pathname === '/teams');
-    await teamsTab.close();
+    await teamsTab.waitForEvent('close');
     await page.getByRole('button', { name: 'Desconectar' }).waitFor();
   });
   t.teardown(async () => {

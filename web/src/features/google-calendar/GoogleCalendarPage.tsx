@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { openConnectTab, sendToConsent, useConnectOutcome } from '../../lib/connect-tab';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
@@ -6,7 +7,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { PageHeader } from '../../ui/PageHeader';
 import { disconnect, getConnectUrl } from './api';
 import { CalendarsColumn } from './CalendarsColumn';
-import { takeConnectOutcome } from './connect-outcome';
+import { CONNECT_OUTCOMES } from './connect-outcome';
 import { EventModal } from './EventModal';
 import './google-calendar.css';
 import { MeetColumn } from './MeetColumn';
@@ -27,10 +28,12 @@ export function GoogleCalendarPage() {
   const [disconnecting, setDisconnecting] = useState(false);
 
   // Back from Google's consent (this tab or the one it opened): say how it went.
-  useEffect(() => {
-    const outcome = takeConnectOutcome();
-    if (outcome) toast[outcome.kind](outcome.message);
-  }, []);
+  useConnectOutcome('google', (key) => {
+    const outcome = CONNECT_OUTCOMES[key];
+    if (!outcome) return;
+    toast[outcome.kind](outcome.message);
+    if (outcome.kind === 'success') void reload();
+  });
 
   useEffect(() => {
     if (connected) setWaiting(false);
@@ -40,11 +43,10 @@ export function GoogleCalendarPage() {
     setConnecting(true);
     setConnectError(null);
     // Opened before the request so the browser treats it as the click's own window (no popup blocker).
-    const tab = window.open('', '_blank');
+    const tab = openConnectTab();
     try {
       const { url } = await getConnectUrl();
-      if (tab) tab.location.href = url;
-      else window.location.href = url;
+      sendToConsent(tab, url);
       setWaiting(true);
       watchForConnection();
     } catch (err) {

@@ -8,13 +8,3 @@ export const CONNECT_OUTCOMES: Record<string, { kind: 'success' | 'error'; messa
   failed: { kind: 'error', message: 'Google no completó la conexión. Inténtalo de nuevo en unos minutos' },
   unconfigured: { kind: 'error', message: 'Google Calendar no está configurado en este servidor' },
 };
-
-/** Reads and removes `?google=` from the address, so a reload does not repeat the message. */
-export function takeConnectOutcome(): (typeof CONNECT_OUTCOMES)[string] | undefined {
-  const url = new URL(window.location.href);
-  const outcome = url.searchParams.get('google');
-  if (!outcome) return undefined;
-  url.searchParams.delete('google');
-  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
-  return CONNECT_OUTCOMES[outcome];
-}

@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
+import { openConnectTab, sendToConsent, useConnectOutcome } from '../../lib/connect-tab';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { PageHeader } from '../../ui/PageHeader';
 import { disconnect, startConnect } from './api';
-import { takeConnectOutcome } from './connect-outcome';
+import { CONNECT_OUTCOMES } from './connect-outcome';
 import { ConnectView } from './ConnectView';
 import { MeetingModal } from './MeetingModal';
 import { MeetingsCard } from './MeetingsCard';
@@ -19,7 +20,7 @@ const TITLE = 'Microsoft Teams';
 const SUBTITLE = 'Equipos, canales, mensajes y reuniones';
 
 export function TeamsPage() {
-  const { status, error: statusError, setStatus, watching, watchForConnection } = useTeamsStatus();
+  const { status, error: statusError, reload, setStatus, watching, watchForConnection } = useTeamsStatus();
   const connected = status?.connected === true;
   const data = useTeamsData(connected);
   const [connecting, setConnecting] = useState(false);
@@ -27,11 +28,19 @@ export function TeamsPage() {
   const [modal, setModal] = useState<'meeting' | 'disconnect' | null>(null);
   const [disconnecting, setDisconnecting] = useState(false);
 
-  useEffect(() => {
-    const outcome = takeConnectOutcome();
-    if (outcome?.kind === 'success') toast.success(outcome.message);
-    else if (outcome) setConnectError(outcome.message);
-  }, []);
+  // Back from Microsoft's consent, in this tab or handed over by the tab it ran in.
+  useConnectOutcome('microsoft', (key) => {
+    const outcome = CONNECT_OUTCOMES[key];
+    if (outcome?.kind === 'success') {
+      toast.success(outcome.message);
+      void reload();
+      // A reconnect ("Volver a conectar") keeps the status connected: the lists it could not load load now.
+      if (connected) {
+        void data.loadTeams();
+        void data.loadMeetings();
+      }
+    } else if (outcome) setConnectError(outcome.message);
+  });
 
   // After "Volver a conectar" the consent completes in another tab: coming back here loads again.
   const needsReconnect = data.teams.code === 'MICROSOFT_RECONNECT';
@@ -50,16 +59,11 @@ export function TeamsPage() {
   const connect = async () => {
     setConnecting(true);
     setConnectError(null);
-    const tab = window.open('', '_blank');
+    const tab = openConnectTab();
     try {
       const { authUrl } = await startConnect();
-      if (tab) {
-        tab.opener = null;
-        tab.location.href = authUrl;
-        watchForConnection();
-      } else {
-        window.location.href = authUrl;
-      }
+      sendToConsent(tab, authUrl);
+      if (tab) watchForConnection();
     } catch (err) {
       tab?.close();
       console.error('No se pudo iniciar la conexión con Microsoft', err);

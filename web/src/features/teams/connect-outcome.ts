@@ -4,7 +4,7 @@ export interface ConnectOutcome {
   message: string;
 }
 
-const OUTCOMES: Record<string, ConnectOutcome> = {
+export const CONNECT_OUTCOMES: Record<string, ConnectOutcome> = {
   connected: { kind: 'success', message: '¡Microsoft Teams conectado!' },
   denied: { kind: 'error', message: 'No diste permiso a Microsoft 365: la conexión se canceló.' },
   invalid: { kind: 'error', message: 'El enlace de conexión caducó o no es válido: vuelve a pulsar Conectar Microsoft Teams.' },
@@ -18,13 +18,3 @@ const OUTCOMES: Record<string, ConnectOutcome> = {
   unreachable: { kind: 'error', message: 'No se pudo conectar con Microsoft: inténtalo de nuevo en unos minutos.' },
   unconfigured: { kind: 'error', message: 'Microsoft 365 no está configurado en este servidor.' },
 };
-
-/** Reads and removes `?microsoft=` from the address, so a reload does not repeat the message. */
-export function takeConnectOutcome(): ConnectOutcome | undefined {
-  const url = new URL(window.location.href);
-  const outcome = url.searchParams.get('microsoft');
-  if (!outcome) return undefined;
-  url.searchParams.delete('microsoft');
-  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
-  return OUTCOMES[outcome];
-}
