@@ -20,6 +20,38 @@ const HEALTH_PATHS = new Set(['/health', '/ready']);
 const SESSION = { bearerAuth: [] };
 const PERSONAL_TOKEN = { personalToken: [] };
 
+/** What a status means here, in the reference's words (every error body is `ErrorResponse`). */
+const STATUS_MEANINGS: Readonly<Record<string, string>> = {
+  '200': 'Correcto',
+  '201': 'Creado',
+  '202': 'Aceptado',
+  '204': 'Hecho; sin contenido',
+  '400': 'Datos no válidos: el mensaje dice cuál',
+  '401': 'Sesión inválida o expirada',
+  '403': 'Sin permiso para esta acción',
+  '404': 'No existe (o es de otro usuario)',
+  '409': 'En conflicto con el estado actual',
+  '413': 'El archivo es demasiado grande',
+  '422': 'La clave de idempotencia ya se usó con otra petición',
+  '429': 'Demasiadas peticiones: vuelve a intentarlo más tarde',
+  '502': 'El proveedor externo falló',
+  '503': 'No configurado o no disponible ahora',
+  '504': 'El proveedor externo no respondió a tiempo',
+};
+const DEFAULT_DESCRIPTION = 'Default Response';
+
+type Operation = { responses?: Record<string, { description?: string }> };
+
+/** @fastify/swagger describes an undescribed answer as "Default Response": say what the status means instead. */
+function describeResponses(paths: Record<string, Record<string, Operation>>): void {
+  for (const operation of Object.values(paths).flatMap((methods) => Object.values(methods))) {
+    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+      if (response.description !== DEFAULT_DESCRIPTION) continue;
+      response.description = STATUS_MEANINGS[status] ?? 'Error';
+    }
+  }
+}
+
 type RouteSchema = Record<string, unknown> & { hide?: boolean; tags?: string[]; security?: Record<string, string[]>[] };
 
 /**
@@ -74,6 +106,11 @@ export function openApiOptions(version: string): SwaggerOptions {
         ...Object.values(SERVICE_TAGS).map((name) => ({ name })),
         { name: HEALTH_TAG, description: 'Si el proceso vive y puede atender.' },
       ],
+    },
+    transformObject: (document) => {
+      const openapi = 'openapiObject' in document ? document.openapiObject : document.swaggerObject;
+      describeResponses(openapi.paths as Record<string, Record<string, Operation>>);
+      return openapi;
     },
     transform: ({ schema, url, route }) => {
       const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
