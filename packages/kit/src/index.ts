@@ -9,6 +9,7 @@ export { bulkLoad, type TextRow } from './db/bulk-load.js';
 export { CoalescedRead } from './db/coalesced-read.js';
 export { LruMap } from './cache/lru-map.js';
 export { createEvent, type EventEnvelope } from './events/envelope.js';
+export { securityActivityEvent, type SecurityClient } from './events/security-activity.js';
 export type { EventBus, EventHandler, SignalHandler } from './events/bus.js';
 export { MemoryBus } from './events/memory-bus.js';
 export { JetStreamBus, StreamOwnershipError } from './events/jetstream-bus.js';
