@@ -1,10 +1,7 @@
-import type { OpenAiKeySaved, OpenAiKeyStatus, SecurityActivityEventData } from '@asistente/contracts';
-import { createEvent, OPENAI_KEY_COLUMN, type Outbox, type SecretBox, type SecretContext, type Sql } from '@asistente/kit';
+import type { OpenAiKeySaved, OpenAiKeyStatus } from '@asistente/contracts';
+import { OPENAI_KEY_COLUMN, securityActivityEvent, type Outbox, type SecretBox, type SecretContext, type SecurityClient, type Sql } from '@asistente/kit';
 import { lastFour, normalizeOpenAiKey } from './api-key.js';
 import type { ProviderKeysRepository } from './provider-keys.repository.js';
-
-/** Where a request came from, for the owner's security log (`securityClient(request)`). */
-export type SecurityClient = Pick<SecurityActivityEventData, 'ip' | 'userAgent'>;
 
 export interface OpenedKey {
   apiKey: string;
@@ -43,14 +40,14 @@ export class ProviderKeysService {
     await this.keys.setInvalid(userId, 'openai', key.envelope, !valid);
   }
 
-  /** Saved with its line in the owner's security log ("Clave de OpenAI guardada"), in one transaction. */
+  /** Saved with its line in the owner's security log, in one transaction; the line names the change, never the key. */
   async save(userId: string, apiKey: string, client: SecurityClient): Promise<OpenAiKeySaved> {
     const key = normalizeOpenAiKey(apiKey);
     const last4 = lastFour(key);
     const sealed = this.box.seal(key, openAiKeyContext(userId));
     await this.sql.begin(async (tx) => {
       await this.keys.upsert(userId, 'openai', sealed, last4, tx);
-      await this.outbox.append(tx, [securityLine(userId, 'openai_key.saved', client)]);
+      await this.outbox.append(tx, [securityActivityEvent(userId, 'openai_key.saved', client)]);
     });
     return { success: true, last4 };
   }
@@ -61,15 +58,9 @@ export class ProviderKeysService {
    */
   async delete(userId: string, client: SecurityClient): Promise<void> {
     await this.sql.begin(async (tx) => {
-      if (await this.keys.delete(userId, 'openai', tx)) await this.outbox.append(tx, [securityLine(userId, 'openai_key.removed', client)]);
+      if (await this.keys.delete(userId, 'openai', tx)) await this.outbox.append(tx, [securityActivityEvent(userId, 'openai_key.removed', client)]);
     });
   }
-}
-
-/** The log line names the change only: never the key, not even its last characters. */
-function securityLine(userId: string, activity: 'openai_key.saved' | 'openai_key.removed', client: SecurityClient) {
-  const data: SecurityActivityEventData = { activity, ...client, detail: {} };
-  return createEvent('security.activity.recorded', userId, data);
 }
 
 /** The AAD of a stored OpenAI key: the registry's table and column, so rotate-keys opens it with the same context. */

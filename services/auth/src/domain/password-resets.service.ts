@@ -1,4 +1,4 @@
-import { badRequest, hashResetToken, issuePasswordResetLink, type Outbox, type Platform, type Sql } from '@asistente/kit';
+import { badRequest, hashResetToken, issuePasswordResetLink, securityActivityEvent, type Outbox, type Platform, type SecurityClient, type Sql } from '@asistente/kit';
 import type { ResetPasswordBody } from '@asistente/contracts';
 import type { SystemMailer } from '../adapters/system-mailer.js';
 import type { PasswordHasher } from './passwords.js';
@@ -6,7 +6,6 @@ import type { PasswordResetsRepository } from './password-resets.repository.js';
 import { resetMail } from './reset-mail.js';
 import { newPassword, normalizeEmail } from './rules.js';
 import type { UsersRepository } from './users.repository.js';
-import { securityEvent, type SecurityClient } from './security-events.js';
 
 export const LINK_USED = 'Este enlace para restablecer la contraseña ya se usó o no es válido. Pide uno nuevo.';
 export const LINK_EXPIRED = 'Este enlace para restablecer la contraseña ha caducado (dura 30 minutos). Pide uno nuevo.';
@@ -66,7 +65,7 @@ export class PasswordResetsService {
       if (!claimed) return undefined;
       await users.updatePasswordHash(claimed, passwordHash, tx);
       await resets.spendAllOf(tx, claimed);
-      await outbox.append(tx, [securityEvent(claimed, 'password.reset', client)]);
+      await outbox.append(tx, [securityActivityEvent(claimed, 'password.reset', client)]);
       return claimed;
     });
     // Spent or expired between the read and the claim: another tab used it first.

@@ -1,11 +1,10 @@
-import type { Outbox, Sql } from '@asistente/kit';
-import { conflict, createEvent, notFound, unauthorized } from '@asistente/kit';
+import type { Outbox, SecurityClient, Sql } from '@asistente/kit';
+import { conflict, createEvent, notFound, securityActivityEvent, unauthorized } from '@asistente/kit';
 import type { ChangePasswordBody, LoginBody, RegisterBody, UpdateProfileBody, User } from '@asistente/contracts';
 import type { PasswordHasher } from './passwords.js';
 import { newPassword, normalizeEmail, passwordLength, optionalText, personName } from './rules.js';
 import { toUser } from './user.js';
 import type { UsersRepository } from './users.repository.js';
-import { securityEvent, type SecurityClient } from './security-events.js';
 
 export const INVALID_CREDENTIALS = 'Correo o contraseña incorrectos';
 
@@ -62,7 +61,7 @@ export class UsersService {
 
   /** A line of the security log through auth's outbox, like every other service's. */
   private async record(userId: string, activity: 'login.succeeded' | 'login.failed' | 'logout', client: SecurityClient): Promise<void> {
-    await this.deps.sql.begin((tx) => this.deps.outbox.append(tx, [securityEvent(userId, activity, client)]));
+    await this.deps.sql.begin((tx) => this.deps.outbox.append(tx, [securityActivityEvent(userId, activity, client)]));
   }
 
   async get(userId: string): Promise<User> {
@@ -93,7 +92,7 @@ export class UsersService {
     const passwordHash = await this.deps.hasher.hash(password);
     await this.deps.sql.begin(async (tx) => {
       await this.deps.users.updatePasswordHash(userId, passwordHash, tx);
-      await this.deps.outbox.append(tx, [securityEvent(userId, 'password.changed', client)]);
+      await this.deps.outbox.append(tx, [securityActivityEvent(userId, 'password.changed', client)]);
     });
   }
 }
