@@ -51,6 +51,8 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
     platform.secrets,
     new OAuthFlows(platform.tokens.secret, sql, 'calendar').flow('google', googleCallbackUrl(platform.config)),
     platform.log,
+    sql,
+    outbox,
   );
   const sync = new CalendarSyncService(sql, connection, accounts, mirror, platform.log);
   const events = new EventsService(sql, connection, sync, mirror, outbox);

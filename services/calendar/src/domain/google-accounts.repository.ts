@@ -1,4 +1,4 @@
-import type { Sql } from '@asistente/kit';
+import type { Sql, TransactionSql } from '@asistente/kit';
 
 export interface GoogleAccountRow {
   email: string;
@@ -29,8 +29,8 @@ export class GoogleAccountsRepository {
   }
 
   /** A new connection replaces the old one and clears a revoked mark. */
-  async connect(userId: string, email: string, tokens: SealedTokens): Promise<void> {
-    await this.sql`
+  async connect(userId: string, email: string, tokens: SealedTokens, tx: Sql | TransactionSql = this.sql): Promise<void> {
+    await tx`
       insert into calendar.google_accounts (user_id, email, access_token_enc, refresh_token_enc, expires_at, scope)
       values (${userId}, ${email}, ${tokens.accessTokenEnc}, ${tokens.refreshTokenEnc}, ${tokens.expiresAt}, ${tokens.scope})
       on conflict (user_id) do update set
@@ -67,10 +67,12 @@ export class GoogleAccountsRepository {
   }
 
   /** Forgets the account and its mirror. */
-  async delete(userId: string): Promise<void> {
+  /** `alongside` runs in the same transaction (the security log's line of the disconnection). */
+  async delete(userId: string, alongside: (tx: TransactionSql) => Promise<void> = async () => {}): Promise<void> {
     await this.sql.begin(async (tx) => {
       await tx`delete from calendar.calendars where user_id = ${userId}`;
       await tx`delete from calendar.google_accounts where user_id = ${userId}`;
+      await alongside(tx);
     });
   }
 }

@@ -1,5 +1,5 @@
-import type { Logger, OAuthFlow, OAuthStart, SecretBox, SecretContext } from '@asistente/kit';
-import { GOOGLE_ACCESS_TOKEN_COLUMN, GOOGLE_REFRESH_TOKEN_COLUMN } from '@asistente/kit';
+import type { Logger, OAuthFlow, OAuthStart, Outbox, SecretBox, SecretContext, SecurityClient, Sql } from '@asistente/kit';
+import { GOOGLE_ACCESS_TOKEN_COLUMN, GOOGLE_REFRESH_TOKEN_COLUMN, securityActivityEvent } from '@asistente/kit';
 import type { GoogleStatus } from '@asistente/contracts';
 import { ProviderError, type CalendarProvider } from '../adapters/calendar-provider.js';
 import type { GoogleOAuth, GoogleTokens } from '../adapters/google-oauth.js';
@@ -25,6 +25,9 @@ export class GoogleConnectionService {
     private readonly box: SecretBox,
     private readonly flow: OAuthFlow,
     private readonly log: Logger,
+    /** The connection and the disconnection are lines of the owner's security log, written with them. */
+    private readonly sql: Sql,
+    private readonly outbox: Outbox,
   ) {}
 
   get configured(): boolean {
@@ -62,6 +65,7 @@ export class GoogleConnectionService {
   async complete(
     query: { code?: string | undefined; state?: string | undefined; error?: string | undefined },
     cookieHeader: string | undefined,
+    client: SecurityClient,
   ): Promise<CallbackOutcome> {
     if (!this.oauth) return 'unconfigured';
     const state = await this.flow.finish(query.state, cookieHeader);
@@ -73,7 +77,11 @@ export class GoogleConnectionService {
       const calendars = await calendar.listCalendars();
       // The primary calendar's id is the account's address.
       const email = calendars.find((c) => c.primary)?.id ?? calendars[0]?.id ?? 'Google';
-      await this.accounts.connect(state.userId, email, this.seal(state.userId, tokens));
+      const sealed = this.seal(state.userId, tokens);
+      await this.sql.begin(async (tx) => {
+        await this.accounts.connect(state.userId, email, sealed, tx);
+        await this.outbox.append(tx, [securityActivityEvent(state.userId, 'provider.connected', client, { provider: 'google', account: email })]);
+      });
       await this.mirror.replaceCalendars(state.userId, calendars);
       await this.accounts.markCalendarsSynced(state.userId);
       return 'connected';
@@ -84,14 +92,16 @@ export class GoogleConnectionService {
   }
 
   /** Revokes the grant at Google (best effort: the user wants us to forget it either way) and forgets it here. */
-  async disconnect(userId: string): Promise<void> {
+  async disconnect(userId: string, client: SecurityClient): Promise<void> {
     const account = await this.accounts.find(userId);
     if (!account) return;
     const token = this.open(userId, account.refreshTokenEnc, 'refresh') ?? this.open(userId, account.accessTokenEnc, 'access');
     if (token && this.oauth) {
       await this.oauth.revoke(token).catch((error: unknown) => this.log.info({ status: (error as { status?: number }).status }, 'google revoke refused'));
     }
-    await this.accounts.delete(userId);
+    await this.accounts.delete(userId, (tx) =>
+      this.outbox.append(tx, [securityActivityEvent(userId, 'provider.disconnected', client, { provider: 'google', account: account.email })]),
+    );
   }
 
   /** The Calendar client of a connected user; refreshed tokens are sealed and stored as they come. */

@@ -1,4 +1,4 @@
-import { GoogleCallbackQuery, GoogleStatus, RedirectResponse, SuccessResponse, UrlResponse, ErrorResponse } from '@asistente/contracts';
+import { GoogleCallbackQuery, GoogleStatus, RedirectResponse, SuccessResponse, UrlResponse, ErrorResponse, securityClient } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
 import type { GoogleConnectionService } from '../domain/google-connection.service.js';
 
@@ -27,7 +27,7 @@ export async function googleConnectionRoutes(app: App, { connection, publicUrl, 
     config: { public: true },
     schema: { summary: 'Vuelta de la autorización de Google', querystring: GoogleCallbackQuery, response: { 302: RedirectResponse('Vuelve a la pantalla de Google Calendar con el resultado en `google`') } },
     handler: async (request, reply) => {
-      const outcome = await connection.complete(request.query, request.headers.cookie);
+      const outcome = await connection.complete(request.query, request.headers.cookie, securityClient(request));
       void reply.header('set-cookie', connection.clearCookie);
       return reply.redirect(`${publicUrl.replace(/\/$/, '')}/google-calendar?google=${outcome}`, 302);
     },
@@ -42,7 +42,7 @@ export async function googleConnectionRoutes(app: App, { connection, publicUrl, 
     schema: { summary: 'Desconecta Google Calendar', response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
       const userId = request.user.id;
-      await disconnecting(userId, () => connection.disconnect(userId));
+      await disconnecting(userId, () => connection.disconnect(userId, securityClient(request)));
       return { success: true as const };
     },
   });
