@@ -24,6 +24,7 @@ const teamsService: ServicePlugin = async (fastify, { platform }) => {
     platform.secrets,
     new OAuthFlows(platform.tokens.secret, sql, 'teams').flow('microsoft', microsoftCallbackUrl(platform.config)),
     platform.log,
+    { sql, outbox },
     observeProviderCalls(platform.metrics, 'graph'),
   );
   await connectionRoutes(app, { connection });

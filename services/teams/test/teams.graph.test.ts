@@ -320,13 +320,19 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
   });
 
   t.test('not connected answers 409; disconnect forgets; no token, no answer', async (t) => {
-    const { authorization } = await connectedUser(app, peer);
+    const { authorization, userId } = await connectedUser(app, peer);
     const stranger = signToken(app);
     const refused = await app.inject({ url: '/teams', headers: { authorization: stranger.authorization } });
     t.equal(refused.statusCode, 409);
     t.match(refused.json().message, /no está conectada/);
     t.same((await app.inject({ method: 'POST', url: '/teams/disconnect', headers: { authorization } })).json(), { success: true });
+    t.same((await app.inject({ method: 'POST', url: '/teams/disconnect', headers: { authorization } })).json(), { success: true }, 'twice is fine');
     t.same((await app.inject({ url: '/teams/status', headers: { authorization } })).json(), { connected: false, configured: true });
+    // Connected and disconnected once each, through the outbox, naming Microsoft and no token.
+    const lines = await platform.db.sql<{ data: { activity: string; detail: { provider?: string } } }[]>`
+      select data from teams.outbox where user_id = ${userId} and type = 'security.activity.recorded' order by occurred_at, id`;
+    t.same(lines.map((l) => [l.data.activity, l.data.detail.provider]), [['provider.connected', 'microsoft'], ['provider.disconnected', 'microsoft']]);
+    t.notMatch(JSON.stringify(lines), /token/i);
     t.equal((await app.inject({ url: `/teams/channels/${encodeURIComponent(general.id)}/messages`, headers: { authorization } })).statusCode, 409);
     t.equal((await app.inject({ url: '/teams' })).statusCode, 401);
   });
@@ -350,7 +356,9 @@ function utc(iso: string) {
 }
 
 async function outboxOf(platform: Platform, userId: string) {
-  return platform.db.sql<{ type: string; data: unknown }[]>`select type, data from teams.outbox where user_id = ${userId} order by occurred_at`;
+  // The security log's lines (connected, disconnected) are asserted on their own.
+  return platform.db.sql<{ type: string; data: unknown }[]>`
+    select type, data from teams.outbox where user_id = ${userId} and type <> 'security.activity.recorded' order by occurred_at`;
 }
 
 /** The whole authorization-code round trip: connect, the identity platform's consent redirect, the callback. */

@@ -3,10 +3,14 @@ import {
   AppError,
   MICROSOFT_ACCESS_TOKEN_COLUMN,
   MICROSOFT_REFRESH_TOKEN_COLUMN,
+  securityActivityEvent,
   type Logger,
   type OAuthFlow,
+  type Outbox,
   type SecretBox,
   type SecretContext,
+  type SecurityClient,
+  type Sql,
 } from '@asistente/kit';
 import { createGraphClient, type AccessTokens } from '../adapters/graph-client.js';
 import { MicrosoftGraph } from '../adapters/microsoft-graph.js';
@@ -62,6 +66,8 @@ export class ConnectionService {
     private readonly box: SecretBox,
     private readonly flow: OAuthFlow,
     private readonly log: Logger,
+    /** Connecting and disconnecting are lines of the owner's security log, written with the change. */
+    private readonly security: { sql: Sql; outbox: Outbox },
     /** Told how each Graph call ended (metrics). */
     private readonly onGraphCall?: (result: number | unknown) => void,
   ) {
@@ -87,7 +93,11 @@ export class ConnectionService {
    * a fixed word the screen turns into its own sentence (no text of ours or Microsoft's travels in the URL,
    * so a crafted link cannot put words in the app's mouth).
    */
-  async completeCallback(query: { code?: string; state?: string; error?: string }, cookieHeader: string | undefined): Promise<CallbackOutcome> {
+  async completeCallback(
+    query: { code?: string; state?: string; error?: string },
+    cookieHeader: string | undefined,
+    client: SecurityClient,
+  ): Promise<CallbackOutcome> {
     const screen = this.settings?.screenUrl ?? '/teams';
     const back = (outcome: ConnectOutcome): CallbackOutcome => ({
       ok: outcome === 'connected',
@@ -104,13 +114,12 @@ export class ConnectionService {
       const me = await graph.me().catch((error: unknown) => {
         throw graphFailure(error);
       });
-      await this.connections.upsert(state.userId, {
-        msUserId: me.id ?? '',
-        displayName: me.displayName ?? '',
-        email: me.mail ?? me.userPrincipalName ?? '',
-        ...this.seal(state.userId, tokens),
-        expiresAt: tokens.expiresAt,
-        scopes: tokens.scopes,
+      const email = me.mail ?? me.userPrincipalName ?? '';
+      const connection = { msUserId: me.id ?? '', displayName: me.displayName ?? '', email, ...this.seal(state.userId, tokens), expiresAt: tokens.expiresAt, scopes: tokens.scopes };
+      const detail = { provider: 'microsoft' as const, ...(email ? { account: email } : {}) };
+      await this.security.sql.begin(async (tx) => {
+        await this.connections.upsert(state.userId, connection, tx);
+        await this.security.outbox.append(tx, [securityActivityEvent(state.userId, 'provider.connected', client, detail)]);
       });
       return back('connected');
     } catch (error) {
@@ -120,8 +129,11 @@ export class ConnectionService {
     }
   }
 
-  async disconnect(userId: string): Promise<void> {
-    await this.connections.delete(userId);
+  /** Only a connection actually removed is a line in the security log. */
+  async disconnect(userId: string, client: SecurityClient): Promise<void> {
+    await this.connections.delete(userId, (tx, email) =>
+      this.security.outbox.append(tx, [securityActivityEvent(userId, 'provider.disconnected', client, { provider: 'microsoft', ...(email ? { account: email } : {}) })]),
+    );
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { Sql } from '@asistente/kit';
+import type { Sql, TransactionSql } from '@asistente/kit';
 
 export interface ConnectionRow {
   id: string;
@@ -44,8 +44,8 @@ export class ConnectionsRepository {
     return row;
   }
 
-  async upsert(userId: string, c: NewConnection): Promise<void> {
-    await this.sql`
+  async upsert(userId: string, c: NewConnection, tx: Sql | TransactionSql = this.sql): Promise<void> {
+    await tx`
       insert into teams.connections
         (user_id, ms_user_id, display_name, email, access_token_enc, refresh_token_enc, expires_at, scopes)
       values (${userId}, ${c.msUserId}, ${c.displayName}, ${c.email}, ${c.accessTokenEnc}, ${c.refreshTokenEnc},
@@ -66,10 +66,12 @@ export class ConnectionsRepository {
       where user_id = ${userId}`;
   }
 
-  async delete(userId: string): Promise<void> {
+  /** The connection's address when there was one; `alongside` runs in the same transaction (the security log's line). */
+  async delete(userId: string, alongside: (tx: TransactionSql, email: string) => Promise<void> = async () => {}): Promise<void> {
     await this.sql.begin(async (tx) => {
-      await tx`delete from teams.connections where user_id = ${userId}`;
+      const gone = await tx<{ email: string }[]>`delete from teams.connections where user_id = ${userId} returning email`;
       await tx`delete from teams.channels where user_id = ${userId}`;
+      if (gone[0]) await alongside(tx, gone[0].email);
     });
   }
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ErrorResponse, MicrosoftLoginResponse, RedirectResponse, SuccessResponse, TeamsConnectResponse, TeamsStatus } from '@asistente/contracts';
+import { ErrorResponse, MicrosoftLoginResponse, RedirectResponse, securityClient, SuccessResponse, TeamsConnectResponse, TeamsStatus } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
 import type { ConnectionService } from '../domain/connection.service.js';
 
@@ -43,7 +43,7 @@ export async function connectionRoutes(app: App, { connection }: { connection: C
   app.post('/teams/disconnect', {
     schema: { summary: 'Desconecta Microsoft', response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
-      await connection.disconnect(request.user.id);
+      await connection.disconnect(request.user.id, securityClient(request));
       return { success: true as const };
     },
   });
@@ -55,7 +55,7 @@ export async function connectionRoutes(app: App, { connection }: { connection: C
       config: { public: true },
       schema: { summary: 'Vuelta de la autorización de Microsoft', querystring: CallbackQuery, response: { 302: RedirectResponse('Vuelve a la aplicación con el resultado de la conexión') } },
       handler: async (request, reply) => {
-        const outcome = await connection.completeCallback(request.query, request.headers.cookie);
+        const outcome = await connection.completeCallback(request.query, request.headers.cookie, securityClient(request));
         return reply.header('set-cookie', outcome.clearCookie).redirect(outcome.location, 302);
       },
     });
