@@ -59,7 +59,7 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
       new BaileysConnector({ log, webSocketUrl: platform.config.WHATSAPP_WS_URL, connectTimeoutMs: options.connectTimeoutMs, ...(makeSocket ? { makeSocket } : {}) });
     const newMessageId = () => factory.newMessageId();
 
-    const accounts = new AccountsRepository(sql);
+    const accounts = new AccountsRepository(sql, outbox);
     const authState = new AuthStateRepository(sql, platform.secrets);
     const messages = new MessagesRepository(sql, registerWhatsAppMetrics(platform));
     const autoRepliesRepo = new AutoRepliesRepository(sql);

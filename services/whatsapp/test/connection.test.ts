@@ -87,6 +87,20 @@ t.test('a logged-out close wipes the creds and never reconnects; logout is a har
   t.equal(reset.status, 200);
   t.match(reset.body, { success: true, connected: false, qrCode: /^data:image/ }, 'a new QR right away');
   t.ok(linkedSocket.loggedOut, 'the device was unlinked from the phone');
+
+  // The security log: linked, unlinked from the phone, linked again, unlinked from the app; each change once, whichever path.
+  const lines = await sql<{ data: { activity: string; detail: { provider?: string; account?: string } } }[]>`
+    select data from whatsapp.outbox where user_id = ${u.userId} and type = 'security.activity.recorded' order by occurred_at, id`;
+  const phone = `+${OWN_JID.split('@')[0]}`;
+  t.same(
+    lines.map((l) => [l.data.activity, l.data.detail]),
+    [
+      ['provider.connected', { provider: 'whatsapp', account: phone }],
+      ['provider.disconnected', { provider: 'whatsapp', account: phone }],
+      ['provider.connected', { provider: 'whatsapp', account: phone }],
+      ['provider.disconnected', { provider: 'whatsapp', account: phone }],
+    ],
+  );
 });
 
 t.test('disconnect closes the socket and keeps the link; connect comes back without a QR', async (t) => {

@@ -1,4 +1,4 @@
-import type { Sql } from '@asistente/kit';
+import { securityActivityEvent, type Outbox, type Sql, type TransactionSql } from '@asistente/kit';
 import type { WhatsAppState } from '@asistente/contracts';
 
 export interface AccountRow {
@@ -36,7 +36,11 @@ const HAND_OVER_CHANNEL = 'whatsapp_hand_over';
 const PENDING_CHANNEL = 'whatsapp_pending';
 
 export class AccountsRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    /** Linking and unlinking the phone are lines of the owner's security log, written with the state that says so. */
+    private readonly outbox?: Outbox,
+  ) {}
 
   async find(userId: string): Promise<AccountRow | undefined> {
     const [row] = await this.sql<AccountRow[]>`
@@ -76,16 +80,34 @@ export class AccountsRepository {
 
   /** A state change; `since` moves only when the state itself changes. */
   async setState(userId: string, patch: StatePatch): Promise<void> {
+    if (!('linked' in patch) || !this.outbox) return this.writeState(this.sql, userId, patch);
+    const outbox = this.outbox;
+    // A link that changes (linked or unlinked, from the app or from the phone) is logged once, whichever path got here.
+    await this.sql.begin(async (tx) => {
+      const [before] = await tx<{ linked: boolean; phone: string | null }[]>`
+        select linked, phone from whatsapp.accounts where user_id = ${userId} for update`;
+      await this.writeState(tx, userId, patch);
+      const linked = patch.linked ?? false;
+      if (!before || before.linked === linked) return;
+      const phone = linked ? (patch.phone ?? null) : before.phone;
+      const detail = { provider: 'whatsapp' as const, ...(phone ? { account: phone } : {}) };
+      // The phone links and unlinks, not a browser: no address nor User-Agent to tell.
+      const client = { ip: null, userAgent: null };
+      await outbox.append(tx, [securityActivityEvent(userId, linked ? 'provider.connected' : 'provider.disconnected', client, detail)]);
+    });
+  }
+
+  private async writeState(sql: Sql | TransactionSql, userId: string, patch: StatePatch): Promise<void> {
     const has = (key: keyof StatePatch) => key in patch;
-    await this.sql`
+    await sql`
       update whatsapp.accounts set
         since = case when state = ${patch.state} then since else now() end,
         state = ${patch.state},
-        qr_enc = ${has('qrEnc') ? this.sql`${patch.qrEnc ?? null}` : this.sql`qr_enc`},
-        error = ${has('error') ? this.sql`${patch.error ?? null}` : this.sql`error`},
-        phone = ${has('phone') ? this.sql`${patch.phone ?? null}` : this.sql`phone`},
-        name = ${has('name') ? this.sql`${patch.name ?? null}` : this.sql`name`},
-        linked = ${has('linked') ? this.sql`${patch.linked ?? false}` : this.sql`linked`},
+        qr_enc = ${has('qrEnc') ? sql`${patch.qrEnc ?? null}` : sql`qr_enc`},
+        error = ${has('error') ? sql`${patch.error ?? null}` : sql`error`},
+        phone = ${has('phone') ? sql`${patch.phone ?? null}` : sql`phone`},
+        name = ${has('name') ? sql`${patch.name ?? null}` : sql`name`},
+        linked = ${has('linked') ? sql`${patch.linked ?? false}` : sql`linked`},
         updated_at = now()
       where user_id = ${userId}`;
   }
