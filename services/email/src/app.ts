@@ -111,7 +111,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     );
 
     await integrationRoutes(app, {
-      accounts: new AccountsService(accountsRepository, credentials, sync, login, config.MAIL_MAX_ACCOUNTS),
+      accounts: new AccountsService(accountsRepository, credentials, sync, login, config.MAIL_MAX_ACCOUNTS, outbox),
       oauth,
       flows,
       screenUrl: `${publicUrl}/emails`,

@@ -377,4 +377,15 @@ t.test('disconnect forgets the account and its mail', async (t) => {
   t.equal((await app.inject({ method: 'DELETE', url: `/emails/integrations/${accountId}`, headers: auth })).statusCode, 204);
   t.same((await app.inject({ url: '/emails/integrations', headers: auth })).json(), []);
   t.equal((await list()).pagination.total, 0);
+  // The security log: the mailbox connected and disconnected once each, naming the address and nothing secret.
+  const lines = await platform.db.sql<{ data: { activity: string; detail: object } }[]>`
+    select data from email.outbox where user_id = ${owner.userId} and type = 'security.activity.recorded' order by occurred_at, id`;
+  t.same(
+    lines.map((l) => [l.data.activity, l.data.detail]),
+    [
+      ['provider.connected', { provider: 'email', account: USER }],
+      ['provider.disconnected', { provider: 'email', account: USER }],
+    ],
+  );
+  t.notMatch(JSON.stringify(lines), new RegExp(PASSWORD), 'no password in the log lines');
 });

@@ -67,7 +67,13 @@ export class AccountsRepository {
    * Reconnecting the same address replaces its settings and credentials and keeps its mail. A new address
    * beyond `maxAccounts` is not stored: AccountLimitReached.
    */
-  async upsert(userId: string, account: NewAccount, maxAccounts = Number.POSITIVE_INFINITY): Promise<AccountRow> {
+  /** `alongside` runs in the insert's transaction (the security log's line of the connection). */
+  async upsert(
+    userId: string,
+    account: NewAccount,
+    maxAccounts = Number.POSITIVE_INFINITY,
+    alongside: (tx: TransactionSql, row: AccountRow) => Promise<void> = async () => {},
+  ): Promise<AccountRow> {
     const { imap, smtp } = account;
     return this.sql.begin(async (tx) => {
       // Two connects at once would each count the other's row as missing: one user's count and insert run
@@ -85,6 +91,7 @@ export class AccountsRepository {
           smtp_secure = excluded.smtp_secure, smtp_user = excluded.smtp_user,
           credentials_enc = excluded.credentials_enc, connected = true, error = null, updated_at = now()
         returning ${this.columns(tx)}`;
+      await alongside(tx, row!);
       return row!;
     });
   }
@@ -128,8 +135,12 @@ export class AccountsRepository {
   }
 
   /** Deleting the account cascades to its folders, messages and attachments. */
-  async delete(userId: string, id: string): Promise<boolean> {
-    const rows = await this.sql`delete from email.accounts where user_id = ${userId} and id = ${id} returning id`;
-    return rows.length > 0;
+  /** `alongside` runs in the delete's transaction when a row was deleted (the security log's line). */
+  async delete(userId: string, id: string, alongside: (tx: TransactionSql, email: string) => Promise<void> = async () => {}): Promise<boolean> {
+    return this.sql.begin(async (tx) => {
+      const [gone] = await tx<{ email: string }[]>`delete from email.accounts where user_id = ${userId} and id = ${id} returning email`;
+      if (gone) await alongside(tx, gone.email);
+      return gone !== undefined;
+    });
   }
 }

@@ -1,5 +1,5 @@
 import type { EmailIntegration, ImapIntegrationBody } from '@asistente/contracts';
-import { badRequest, conflict, notFound, type AppError } from '@asistente/kit';
+import { badRequest, conflict, notFound, securityActivityEvent, type AppError, type Outbox, type SecurityClient } from '@asistente/kit';
 import type { OAuthProvider, TokenSet } from '../adapters/oauth-provider.js';
 import { toIntegration, type AccountRow, type MailSecret, type ServerSettings } from './account.js';
 import { AccountLimitReached, type AccountsRepository, type NewAccount } from './accounts.repository.js';
@@ -16,6 +16,8 @@ export class AccountsService {
     private readonly login: MailLogin,
     /** MAIL_MAX_ACCOUNTS: mailboxes one user may connect. */
     private readonly maxAccounts: number,
+    /** Connecting and disconnecting a mailbox are lines of the owner's security log, written with the change. */
+    private readonly outbox: Outbox,
   ) {}
 
   async list(userId: string): Promise<EmailIntegration[]> {
@@ -29,7 +31,7 @@ export class AccountsService {
   }
 
   /** Logs in to both servers first: a wrong password or host answers 400 (429 after too many) and nothing is stored. */
-  async connectImap(userId: string, body: ImapIntegrationBody): Promise<EmailIntegration> {
+  async connectImap(userId: string, body: ImapIntegrationBody, client: SecurityClient): Promise<EmailIntegration> {
     const { email } = body.credentials;
     const { imapServer, smtpServer, secret } = passwordAccount(body);
     await this.ensureRoom(userId, { provider: 'imap', email: email.trim() });
@@ -40,13 +42,13 @@ export class AccountsService {
       imap: imapServer,
       smtp: smtpServer,
       credentialsEnc: this.credentials.seal(userId, secret),
-    });
+    }, client);
     await this.sync.start(row.id);
     return toIntegration(row);
   }
 
   /** The OAuth callback's end: tokens sealed, the XOAUTH2 login tried, the account saved either way. */
-  async connectOAuth(userId: string, provider: OAuthProvider, tokens: TokenSet): Promise<EmailIntegration> {
+  async connectOAuth(userId: string, provider: OAuthProvider, tokens: TokenSet, client: SecurityClient): Promise<EmailIntegration> {
     const email = tokens.email;
     if (!email) throw badRequest('El proveedor no indicó la dirección de correo de la cuenta');
     const imapServer: ServerSettings = { ...provider.imap, user: email };
@@ -60,7 +62,7 @@ export class AccountsService {
       imap: imapServer,
       smtp: smtpServer,
       credentialsEnc: this.credentials.seal(userId, secret),
-    });
+    }, client);
     await this.sync.start(row.id);
     return toIntegration(row);
   }
@@ -72,11 +74,13 @@ export class AccountsService {
     return toIntegration(row);
   }
 
-  async disconnect(userId: string, id: string): Promise<void> {
+  async disconnect(userId: string, id: string, client: SecurityClient): Promise<void> {
     const row = await this.accounts.find(userId, id);
     if (!row) throw notFound('Cuenta de correo no encontrada');
     await this.sync.stop(id);
-    await this.accounts.delete(userId, id);
+    await this.accounts.delete(userId, id, (tx, email) =>
+      this.outbox.append(tx, [securityActivityEvent(userId, 'provider.disconnected', client, { provider: 'email', account: email })]),
+    );
   }
 
   /** Refused before any login, so a user at the limit opens no connection to any server. */
@@ -85,8 +89,10 @@ export class AccountsService {
   }
 
   /** The limit checked again where it holds under concurrent connects: in the insert's transaction. */
-  private async store(userId: string, account: NewAccount): Promise<AccountRow> {
-    return this.accounts.upsert(userId, account, this.maxAccounts).catch((error: unknown) => {
+  private async store(userId: string, account: NewAccount, client: SecurityClient): Promise<AccountRow> {
+    const logged = (tx: Parameters<Outbox['append']>[0], row: AccountRow) =>
+      this.outbox.append(tx, [securityActivityEvent(userId, 'provider.connected', client, { provider: 'email', account: row.email })]);
+    return this.accounts.upsert(userId, account, this.maxAccounts, logged).catch((error: unknown) => {
       throw error instanceof AccountLimitReached ? this.tooMany() : error;
     });
   }

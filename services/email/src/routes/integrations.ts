@@ -9,6 +9,7 @@ import {
   OAuthProviderParams,
   OAuthProvidersStatus,
   RedirectResponse,
+  securityClient,
   SuccessResponse,
   TrackingSettingBody,
 } from '@asistente/contracts';
@@ -57,7 +58,7 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
 
   app.post('/emails/integrations', {
     schema: { summary: 'Conecta una cuenta IMAP/SMTP', body: ImapIntegrationBody, response: { 201: EmailIntegration, 429: ErrorResponse, ...errors } },
-    handler: async (request, reply) => reply.code(201).send(await accounts.connectImap(request.user.id, request.body)),
+    handler: async (request, reply) => reply.code(201).send(await accounts.connectImap(request.user.id, request.body, securityClient(request))),
   });
 
   app.put('/emails/integrations/:id/tracking', {
@@ -68,7 +69,7 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
   app.delete('/emails/integrations/:id', {
     schema: { summary: 'Desconecta una cuenta de correo', params: IdParams, response: { 204: Type.Null(), ...errors } },
     handler: async (request, reply) => {
-      await accounts.disconnect(request.user.id, request.params.id);
+      await accounts.disconnect(request.user.id, request.params.id, securityClient(request));
       return reply.code(204).send(null);
     },
   });
@@ -99,7 +100,7 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
       if (request.query.error || !request.query.code) return back({ error: 'No se concedió el acceso a la cuenta de correo.' });
       try {
         const tokens = await provider.exchangeCode(request.query.code, state.codeVerifier);
-        await accounts.connectOAuth(state.userId, provider, tokens);
+        await accounts.connectOAuth(state.userId, provider, tokens, securityClient(request));
         return back({ connected: provider.name });
       } catch (error) {
         log.warn({ err: error, provider: provider.name }, 'mail OAuth callback failed');
