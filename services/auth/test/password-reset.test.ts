@@ -149,6 +149,12 @@ t.test('a link sets the new password once, ends every session and follows the pa
   t.equal(again.statusCode, 400, 'a spent link');
   t.same(again.json().message, LINK_USED);
   t.equal((await post('/auth/login', { email, password: 'Harina-y-Masa-7' })).statusCode, 200, 'and nothing changed');
+  // The security log: the reset, once (the spent link wrote nothing), with no password nor link in it.
+  const lines = await sql<{ data: { activity: string } }[]>`
+    select o.data from auth.outbox o join auth.users u on u.id = o.user_id
+    where lower(u.email) = lower(${email}) and o.type = 'security.activity.recorded' and o.data->>'activity' = 'password.reset'`;
+  t.equal(lines.length, 1);
+  t.notMatch(JSON.stringify(lines), new RegExp(`Harina|${token}`));
 });
 
 t.test('a reset spends the other links of the user too', async (t) => {
