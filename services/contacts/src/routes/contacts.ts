@@ -23,7 +23,7 @@ export async function contactRoutes(app: App, { contacts }: { contacts: Contacts
   });
 
   app.get('/contacts/stats', {
-    schema: { summary: 'Cuenta los contactos por origen', response: { 200: ContactStats, ...errors } },
+    schema: { summary: 'Cifras de los contactos (total, empresas, etiquetas, con correo)', response: { 200: ContactStats, ...errors } },
     handler: (request) => contacts.stats(request.user.id),
   });
 
