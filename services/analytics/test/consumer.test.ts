@@ -38,6 +38,23 @@ t.test('a batch applies each new event once, even when it repeats one', async (t
   t.equal((await dashboard(me.authorization)).totalMessages, 2);
 });
 
+t.test("the security log's lines are auth's: analytics neither counts nor keeps them", async (t) => {
+  const me = signToken(app);
+  const line = event('security.activity.recorded', me.userId, new Date(), {
+    activity: 'login.succeeded',
+    ip: '203.0.113.9',
+    userAgent: 'Mozilla/5.0 Chrome/131.0',
+    detail: {},
+  });
+  await platform.bus.publish([line] as never[]);
+  await platform.bus.publish([event('teams.message.sent', me.userId, new Date(), { messageId: 't9', channelId: 'c9' })] as never[]);
+  t.equal((await dashboard(me.authorization)).totalMessages, 1, 'the message after it was applied');
+  const kept = await platform.db.sql`select 1 from analytics.events where id = ${line.id}`;
+  t.equal(kept.length, 0, 'no copy of the address or the browser in analytics');
+  const parked = await platform.db.sql`select 1 from analytics.parked_events where event_id = ${line.id}`;
+  t.equal(parked.length, 0, 'and not parked as unknown');
+});
+
 t.test('invalid events are parked and counted; the consumer keeps going', async (t) => {
   const me = signToken(app);
   const [before] = await platform.db.sql<{ n: string }[]>`select count(*) as n from analytics.parked_events`;
