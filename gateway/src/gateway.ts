@@ -4,6 +4,7 @@ import httpProxy from '@fastify/http-proxy';
 import rateLimit from '@fastify/rate-limit';
 import {
   authPlugin,
+  CLIENT_ADDRESS_HEADER,
   createHttpApp,
   currentTraceparent,
   healthRoutes,
@@ -104,6 +105,8 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
             const proof = app.tokenCheckedProof(request);
             headers.expect = undefined;
             headers[TOKEN_CHECKED_HEADER] = proof;
+            // Behind the gateway a service sees the gateway's address: it is told the client's, signed.
+            headers[CLIENT_ADDRESS_HEADER] = app.clientAddressProof(request);
             headers['x-request-id'] = String(request.id);
             // Tracing on: the service's span continues the gateway's (whose parent is the client's traceparent, if any).
             if (tracingOn()) {

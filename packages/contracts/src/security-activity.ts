@@ -46,10 +46,12 @@ export const SecurityActivityEventData = Type.Object({
 export type SecurityActivityEventData = Static<typeof SecurityActivityEventData>;
 
 /** The client of a request as the log keeps it: the address and the User-Agent, cut to the stored sizes. */
-export function securityClient(request: { ip?: string; headers: Record<string, unknown> }): Pick<SecurityActivityEventData, 'ip' | 'userAgent'> {
+export function securityClient(request: { ip?: string; clientIp?: string; headers: Record<string, unknown> }): Pick<SecurityActivityEventData, 'ip' | 'userAgent'> {
   const agent = request.headers['user-agent'];
+  // `clientIp`: the client's address a service behind the gateway was told (the kit's auth plugin).
+  const ip = request.clientIp ?? request.ip;
   return {
-    ip: request.ip ? request.ip.slice(0, SECURITY_IP_MAX) : null,
+    ip: ip ? ip.slice(0, SECURITY_IP_MAX) : null,
     userAgent: typeof agent === 'string' && agent !== '' ? agent.slice(0, SECURITY_USER_AGENT_MAX) : null,
   };
 }

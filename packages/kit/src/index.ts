@@ -26,6 +26,7 @@ export { OAuthStateSigner, type OAuthState, type VerifiedOAuthState } from './au
 export { OAuthFlow, OAuthFlows, OAUTH_BROWSER_COOKIE, type OAuthStart, type OAuthFinish, type OAuthRefusal } from './auth/oauth-flow.js';
 export { redactUrl, REDACTED_QUERY_PARAMETERS } from './http/redact-url.js';
 export { TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof, acceptsTokenCheckedProof, TokenCheckedProofs } from './auth/token-checked.js';
+export { CLIENT_ADDRESS_HEADER, clientAddressProof, addressFromProof } from './auth/client-address.js';
 export { authPlugin, requireAuth, type AuthenticatedUser, type TokenSettings, type TokenClaims, type JWT } from './auth/plugin.js';
 export { Revocations, type SessionsEnded, type TokenIdentity } from './auth/revocations.js';
 export { hashResetToken, issuePasswordResetLink, PASSWORD_RESET_TTL_MS, type PasswordResetLink } from './auth/password-reset-links.js';

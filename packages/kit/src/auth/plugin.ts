@@ -6,6 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthorized } from '../http/errors.js';
 import type { Revocations } from './revocations.js';
+import { addressFromProof, CLIENT_ADDRESS_HEADER, clientAddressProof } from './client-address.js';
+import { KeptProofs } from './kept-proofs.js';
 import { acceptsTokenCheckedProof, TOKEN_CHECKED_HEADER, TokenCheckedProofs } from './token-checked.js';
 import { VerifiedTokens } from './verified-tokens.js';
 
@@ -68,6 +70,15 @@ declare module 'fastify' {
     revocations: Revocations;
     /** For the gateway's proxy: the proof that this request's token was just checked, once it was. */
     tokenCheckedProof: (request: Pick<FastifyRequest, 'headers'>) => string | undefined;
+    /** For the gateway's proxy: the client's address, signed for the service behind (`CLIENT_ADDRESS_HEADER`). */
+    clientAddressProof: (request: Pick<FastifyRequest, 'ip'>) => string;
+  }
+  interface FastifyRequest {
+    /**
+     * The client's address: the one the gateway signed for this request when a service sits behind it,
+     * else the request's own `ip`. What the security log keeps.
+     */
+    readonly clientIp: string;
   }
   interface FastifyContextConfig {
     /** Routes reachable without a token (login, register, health, OAuth callbacks). */
@@ -144,6 +155,16 @@ export const authPlugin = fp<AuthPluginOptions>(
     app.decorate('tokenCheckedProof', (request: Pick<FastifyRequest, 'headers'>) => {
       const token = verified.has(request) ? bearerToken(request.headers.authorization) : undefined;
       return token ? proofs.for(token) : undefined;
+    });
+    const addresses = new KeptProofs((address, now) => clientAddressProof(tokens.secret, address, now), VERIFIED_TOKENS_CACHED);
+    app.decorate('clientAddressProof', (request: Pick<FastifyRequest, 'ip'>) => addresses.for(request.ip));
+    // Read on demand (the security log), so requests that never ask pay nothing. The gateway, which faces
+    // clients, takes no such header: its clients' own addresses are the ones it resolved.
+    app.decorateRequest('clientIp', {
+      getter(this: FastifyRequest) {
+        const signed = acceptTokenCheckedProof ? addressFromProof(tokens.secret, this.headers[CLIENT_ADDRESS_HEADER]) : undefined;
+        return signed ?? this.ip;
+      },
     });
   },
   { name: 'asistente-auth' },

@@ -1,9 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { KeptProofs, PROOF_TTL_MS } from './kept-proofs.js';
 
 /** Added by the gateway to a proxied request whose token it has just checked against the revocations. */
 export const TOKEN_CHECKED_HEADER = 'x-asistente-token-checked';
 /** How long a proof holds: the hop from the gateway to the service, with room for clocks a little apart. */
-export const TOKEN_CHECKED_TTL_MS = 2_000;
+export const TOKEN_CHECKED_TTL_MS = PROOF_TTL_MS;
 
 function mac(secret: string, token: string, until: number): string {
   // Domain-separated from the JWT signatures made with the same secret (a JWT's signed input has no NUL).
@@ -37,21 +38,8 @@ export function acceptsTokenCheckedProof(secret: string, token: string, proof: u
  * a request whose token has just passed the revocation check itself, so a proof still says what it said:
  * this token passed the check, and it holds a second at least, never longer than a fresh one.
  */
-export class TokenCheckedProofs {
-  private readonly made = new Map<string, { until: number; proof: string }>();
-
-  constructor(
-    private readonly secret: string,
-    private readonly capacity: number,
-  ) {}
-
-  for(token: string, now = Date.now()): string {
-    const kept = this.made.get(token);
-    if (kept && kept.until - now >= TOKEN_CHECKED_TTL_MS / 2) return kept.proof;
-    const proof = tokenCheckedProof(this.secret, token, now);
-    // Full: start again (the tokens in use come back at once); a long-lived map of stale tokens helps no one.
-    if (!kept && this.made.size >= this.capacity) this.made.clear();
-    this.made.set(token, { until: now + TOKEN_CHECKED_TTL_MS, proof });
-    return proof;
+export class TokenCheckedProofs extends KeptProofs {
+  constructor(secret: string, capacity: number) {
+    super((token, now) => tokenCheckedProof(secret, token, now), capacity);
   }
 }
