@@ -34,7 +34,7 @@ export async function runningEmbedded(dataDir: string): Promise<EmbeddedPresence
   } catch {
     return undefined;
   }
-  if (presence.pid === process.pid || !processAlive(presence.pid)) return undefined;
+  if (!processAlive(presence.pid)) return undefined;
   return (await answers(presence.url)) ? presence : undefined;
 }
 
