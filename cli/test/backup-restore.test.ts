@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import t, { type Test } from 'tap';
-import { createLogger, createPlatform, generateKey, loadConfig, openDatabase, type Config, type Platform, type Sql } from '@asistente/kit';
+import { createLogger, createPlatform, DataDirInUseError, generateKey, loadConfig, openDatabase, type Config, type Platform, type Sql } from '@asistente/kit';
 import { buildServiceApp, createTestDatabase } from '@asistente/kit/testing';
 import authService from '../../services/auth/src/app.js';
 import { countRows } from '../src/lib/backup/catalog.js';
@@ -48,13 +48,18 @@ async function seed(t: Test, platform: Platform): Promise<string> {
   const sealed = platform.secrets.seal('sk-prueba-1234', { userId, table: 'ai.provider_keys', column: 'api_key_enc' });
   await platform.db.sql`insert into ai.provider_keys (user_id, provider, api_key_enc, last4) values (${userId}, 'openai', ${sealed}, '1234')`;
   for (let i = 0; i < 200; i++) await addContact(platform.db.sql, userId, i);
+  await addContact(platform.db.sql, userId, 200, TRICKY);
   return userId;
 }
 
+/** Text that a careless dump would bend: backslashes, quotes, control characters, a tab, accents, an emoji. */
+const TRICKY = 'C:\\ruta\\nueva "comillas" \\n no es salto\nsí es salto\ttab \u0001 ñ €  🥐 \\\\';
+
 /** One contact and its event in one transaction, as the contacts service writes them (a trigger keeps owner_counts). */
-async function addContact(sql: Sql, userId: string, n: number): Promise<void> {
+async function addContact(sql: Sql, userId: string, n: number, notes: string | null = null): Promise<void> {
   await sql.begin(async (tx) => {
-    await tx`insert into contacts.contacts (user_id, first_name, last_name, email, tags) values (${userId}, ${`Cliente ${n}`}, 'Pérez', ${`c${n}@x.es`}, ${['vip']})`;
+    await tx`insert into contacts.contacts (user_id, first_name, last_name, email, tags, notes)
+             values (${userId}, ${`Cliente ${n}`}, 'Pérez', ${`c${n}@x.es`}, ${['vip']}, ${notes})`;
     await tx`insert into contacts.outbox (id, type, user_id, occurred_at, data) values (${randomUUID()}, 'contact.created', ${userId}, now(), ${tx.json({ n })})`;
   });
 }
@@ -119,6 +124,7 @@ t.test('embedded: back up while the server writes, erase, restore, same rows per
     if (!closed) await platform.close();
   });
   const userId = await seed(t, platform);
+  await t.rejects(openDatabase({ dataDir, poolMax: 1, migrateOnStart: false, log }), DataDirInUseError, 'a second server on the same files is refused');
   const keyRing = await readFile(join(dataDir, 'secrets.keys'), 'utf8');
   const keyText = keyRing.trim().split(':')[1]!;
 
@@ -172,6 +178,8 @@ t.test('embedded: back up while the server writes, erase, restore, same rows per
   await consistent(t, db.sql, userId);
   const [key] = await db.sql<{ apiKeyEnc: string }[]>`select api_key_enc from ai.provider_keys where user_id = ${userId}`;
   t.match(key!.apiKeyEnc, /^v1:k\d{8}:/, 'the secret came back sealed');
+  const [tricky] = await db.sql<{ notes: string }[]>`select notes from contacts.contacts where first_name = 'Cliente 200'`;
+  t.equal(tricky!.notes, TRICKY, 'text comes back byte for byte');
 });
 
 t.test('PostgreSQL: pg_dump while the services write, erase, pg_restore, same rows per table', { skip: POSTGRES ? false : 'PostgreSQL pass only' }, async (t) => {
