@@ -1,12 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import t from 'tap';
-import type { Browser, Page } from 'playwright-core';
-import { browserSuite, launchBrowser, registerUser, screenshot, signedInContext, startApp, type RunningApp } from './fixtures/harness.js';
+import type { Page } from 'playwright-core';
+import { appAndBrowser, browserSuite, LAPTOP, PHONE, registerUser, screenshot, signedInPage } from './fixtures/harness.js';
 
-const SIZES = [
-  { width: 1280, height: 800 },
-  { width: 360, height: 740 },
-] as const;
+const SIZES = [LAPTOP, PHONE] as const;
 
 /** What Spanish Excel saves: ';' between cells, the tags cell quoted because it holds the list separator. */
 const SPANISH_EXCEL_FILE = ['Nombre;Apellido;Correo electrónico;Teléfono;Empresa;Etiquetas', 'Lucía;Horno;lucia@panaderia.es;+34 622 111 222;Panadería Lucía;"cliente;proveedor"'].join('\r\n');
@@ -14,25 +11,11 @@ const SPANISH_EXCEL_FILE = ['Nombre;Apellido;Correo electrónico;Teléfono;Empre
 const tagsOf = (page: Page, name: string) => page.locator('tr, li, article', { hasText: name }).last().locator('.tag');
 
 browserSuite(t, () => {
-  let app: RunningApp;
-  let browser: Browser;
-
-  t.before(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
-  });
-  t.teardown(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const stage = appAndBrowser(t);
 
   for (const size of SIZES) {
     t.test(`${size.width}×${size.height}: a ';' file from Spanish Excel gives two tags, and Exportar › Excel (España) opens in columns`, async (t) => {
-      const context = await signedInContext(browser, app, await registerUser(app));
-      context.setDefaultTimeout(30_000);
-      const page = await context.newPage();
-      await page.setViewportSize(size);
-      await page.goto('/contacts');
+      const page = await signedInPage(t, stage, await registerUser(stage.app), { viewport: size, path: '/contacts', timeout: 30_000 });
 
       await page.getByRole('button', { name: 'Importar' }).click();
       const dialog = page.getByRole('dialog', { name: 'Importar contactos' });
@@ -59,7 +42,6 @@ browserSuite(t, () => {
         'Lucía;Horno;lucia@panaderia.es;+34 622 111 222;Panadería Lucía;"cliente;proveedor"',
         '',
       ], "';' between cells, Spanish headers, the phone as written");
-      await context.close();
     });
   }
 });

@@ -1,37 +1,22 @@
 import t, { type Test } from 'tap';
-import type { Browser, Page } from 'playwright-core';
-import { api, browserSuite, launchBrowser, registerUser, screenshot, SCREENS_DIR, signedInContext, startApp, type RunningApp, type Session } from './fixtures/harness.js';
+import type { Page } from 'playwright-core';
+import { api, appAndBrowser, browserSuite, LAPTOP, PHONE, registerUser, screenshot, SCREENS_DIR, signedInPage, type Session } from './fixtures/harness.js';
 
-const SIZES = [
-  { width: 1280, height: 800 },
-  { width: 360, height: 740 },
-] as const;
+const SIZES = [LAPTOP, PHONE] as const;
 
 const guide = (page: Page) => page.getByRole('region', { name: '¿Qué es una API key y para qué sirve?' });
 
 browserSuite(t, () => {
-  let app: RunningApp;
-  let browser: Browser;
+  const stage = appAndBrowser(t);
   let session: Session;
 
   t.before(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
-    session = await registerUser(app);
+    session = await registerUser(stage.app);
     t.comment(`capturas de pantalla en ${SCREENS_DIR}`);
-  });
-  t.teardown(async () => {
-    await browser?.close();
-    await app?.stop();
   });
 
   async function openAiPage(t: Test, size: (typeof SIZES)[number]): Promise<Page> {
-    const context = await signedInContext(browser, app, session);
-    context.setDefaultTimeout(10_000);
-    t.teardown(() => context.close());
-    const page = await context.newPage();
-    await page.setViewportSize(size);
-    await page.goto('/openai');
+    const page = await signedInPage(t, stage, session, { viewport: size, path: '/openai', timeout: 10_000 });
     await guide(page).waitFor();
     return page;
   }
@@ -54,8 +39,8 @@ browserSuite(t, () => {
   }
 
   t.test('the estimate follows the model chosen in Prompts IA', async (t) => {
-    const { body } = await api<{ data: Record<string, unknown> }>(app, 'GET', 'ai/assistant', undefined, session.token);
-    const saved = await api(app, 'PUT', 'ai/assistant', { ...body.data, model: 'gpt-4.1-mini' }, session.token);
+    const { body } = await api<{ data: Record<string, unknown> }>(stage.app, 'GET', 'ai/assistant', undefined, session.token);
+    const saved = await api(stage.app, 'PUT', 'ai/assistant', { ...body.data, model: 'gpt-4.1-mini' }, session.token);
     t.equal(saved.status, 200);
     const page = await openAiPage(t, SIZES[0]);
     // 1,000 × (1,500 × 0.40 + 200 × 1.60) / 1e6 = 0.92 US$.
