@@ -11,8 +11,8 @@
 //     NATS_URL=nats://127.0.0.1:4222 node bench/contacts-list.js --distributed
 import { parseArgs } from 'node:util';
 import { createTestDatabase } from '../packages/kit/dist/testing/index.js';
-import { registerUser, startApp, startFloor, startHelloWorld } from './lib/app.js';
-import { CSV_HEADER, RARE_TERM, csvRow } from './lib/csv.js';
+import { importContacts, registerUser, startApp, startFloor, startHelloWorld } from './lib/app.js';
+import { RARE_TERM } from './lib/csv.js';
 import { measure, printLoadTable } from './lib/load.js';
 
 const { values: args } = parseArgs({
@@ -40,20 +40,6 @@ if (args.distributed && (!process.env.DATABASE_URL || !process.env.NATS_URL)) {
 
 const load = (url, title, headers) => measure(url, title, { connections: CONNECTIONS, duration: DURATION, headers });
 
-async function importContacts(baseUrl, authorization) {
-  const lines = [CSV_HEADER];
-  for (let i = 1; i <= ROWS; i++) lines.push(csvRow(i));
-  const started = performance.now();
-  const response = await fetch(`${baseUrl}/api/contacts/import`, {
-    method: 'POST',
-    headers: { authorization, 'content-type': 'text/csv' },
-    body: lines.join(''),
-  });
-  const report = await response.json();
-  if (response.status !== 200 || report.created !== ROWS) throw new Error(`import answered ${response.status}: ${JSON.stringify(report).slice(0, 300)}`);
-  return (performance.now() - started) / 1000;
-}
-
 const database = args.distributed ? await createTestDatabase(process.env.DATABASE_URL) : undefined;
 const hello = await startHelloWorld();
 const app = await startApp({ distributed: args.distributed, databaseUrl: database?.url, replicas: Number(args.replicas) });
@@ -64,7 +50,7 @@ try {
     : 'embedded (one process, PGlite)';
   console.log(`\nMi Asistente.IA ${topology}: ${CONNECTIONS} connections, ${DURATION} s per run`);
   const authorization = await registerUser(app.url);
-  const seconds = await importContacts(app.url, authorization);
+  const seconds = await importContacts(app.url, authorization, ROWS);
   console.log(`loaded ${ROWS.toLocaleString('en')} contacts through POST /api/contacts/import in ${seconds.toFixed(1)} s\n`);
 
   const auth = { authorization };

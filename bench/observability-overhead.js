@@ -6,8 +6,7 @@
 // machine whatever else runs slows both alike, so their ratio is the instruments' cost (runs one after
 // the other differed by more than that here). The ratio given is the median over the rounds.
 import { parseArgs } from 'node:util';
-import { freePort, registerUser, startApp } from './lib/app.js';
-import { CSV_HEADER, csvRow } from './lib/csv.js';
+import { freePort, importContacts, registerUser, startApp } from './lib/app.js';
 import { measure } from './lib/load.js';
 import { printTable } from './lib/table.js';
 import { startOtlpSink } from './lib/otlp-sink.js';
@@ -28,18 +27,6 @@ const ROUNDS = Number(args.rounds);
 const TARGET = 0.9;
 const FIRST_PAGE = '/api/contacts?page=1&limit=10';
 
-async function importContacts(baseUrl, authorization) {
-  const lines = [CSV_HEADER];
-  for (let i = 1; i <= ROWS; i++) lines.push(csvRow(i));
-  const response = await fetch(`${baseUrl}/api/contacts/import`, {
-    method: 'POST',
-    headers: { authorization, 'content-type': 'text/csv' },
-    body: lines.join(''),
-  });
-  const report = await response.json();
-  if (response.status !== 200 || report.created !== ROWS) throw new Error(`import answered ${response.status}: ${JSON.stringify(report).slice(0, 300)}`);
-}
-
 /** Prometheus' part while a run lasts: GET /metrics every second, each answer checked. */
 function scrapeEverySecond(metricsUrl) {
   let scrapes = 0;
@@ -59,7 +46,7 @@ function scrapeEverySecond(metricsUrl) {
 async function loadedApp(env) {
   const app = await startApp({ env });
   const authorization = await registerUser(app.url);
-  await importContacts(app.url, authorization);
+  await importContacts(app.url, authorization, ROWS);
   return { app, authorization };
 }
 

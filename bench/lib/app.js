@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { startNode, stopAll, waitReady } from '../../scripts/lib/processes.js';
+import { CSV_HEADER, csvRow } from './csv.js';
 
 const root = (file) => fileURLToPath(new URL(`../../${file}`, import.meta.url));
 
@@ -105,4 +106,19 @@ export async function registerUser(baseUrl) {
   if (response.status !== 201) throw new Error(`register answered ${response.status}: ${await response.text()}`);
   const { token } = await response.json();
   return `Bearer ${token}`;
+}
+
+/** Loads `rows` synthetic contacts (bench/lib/csv.js) through POST /api/contacts/import; resolves with the seconds it took. */
+export async function importContacts(baseUrl, authorization, rows) {
+  const lines = [CSV_HEADER];
+  for (let i = 1; i <= rows; i++) lines.push(csvRow(i));
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/api/contacts/import`, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'text/csv' },
+    body: lines.join(''),
+  });
+  const report = await response.json();
+  if (response.status !== 200 || report.created !== rows) throw new Error(`import answered ${response.status}: ${JSON.stringify(report).slice(0, 300)}`);
+  return (performance.now() - started) / 1000;
 }

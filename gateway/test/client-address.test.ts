@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import authService from '@asistente/auth';
 import { addressFromProof, CLIENT_ADDRESS_HEADER, clientAddressProof } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform } from '@asistente/kit/testing';
-import { buildGateway } from '../src/gateway.js';
-import { ROUTES } from '../src/routing-table.js';
+import { gatewayBeforeRecorder } from './support/proxied-gateway.js';
 
 /**
  * Behind the gateway a service sees the gateway's address, so the security log would name the gateway for
@@ -33,18 +30,7 @@ t.test('a proof names its address, unaltered, for two seconds, made with this se
 });
 
 t.test('the gateway signs the client\'s address on every proxied request and never passes on a client\'s header', async (t) => {
-  const seen: IncomingHttpHeaders[] = [];
-  const upstream = createServer((req, res) => {
-    seen.push(req.headers);
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-  });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
-  const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  const platform = await createTestPlatform(t, { config: { ...Object.fromEntries(ROUTES.map((r) => [r.urlVariable, url])), JWT_SECRET: secret } });
-  const gateway = await buildGateway(platform, 'distributed');
-  const base = await gateway.listen({ port: 0, host: '127.0.0.1' });
-  t.teardown(() => gateway.close());
+  const { base, seen } = await gatewayBeforeRecorder(t, secret);
 
   const forged = clientAddressProof('otro-secreto', '198.51.100.1');
   const login = await fetch(`${base}/api/auth/login`, {

@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import contactsService from '@asistente/contacts';
 import { acceptsTokenCheckedProof, TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof, TokenCheckedProofs } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
-import { buildGateway } from '../src/gateway.js';
-import { ROUTES } from '../src/routing-table.js';
+import { gatewayBeforeRecorder } from './support/proxied-gateway.js';
 
 /**
  * Distributed, the gateway checks a token against the revocations and the service behind would check it
@@ -51,18 +48,7 @@ t.test('the gateway makes one proof per token per half its life, each holding a 
 });
 
 t.test('the gateway sends its proof for a checked token and never passes on one a client sent', async (t) => {
-  const seen: IncomingHttpHeaders[] = [];
-  const upstream = createServer((req, res) => {
-    seen.push(req.headers);
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-  });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
-  const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  const platform = await createTestPlatform(t, { config: { ...Object.fromEntries(ROUTES.map((r) => [r.urlVariable, url])), JWT_SECRET: secret } });
-  const gateway = await buildGateway(platform, 'distributed');
-  const base = await gateway.listen({ port: 0, host: '127.0.0.1' });
-  t.teardown(() => gateway.close());
+  const { gateway, base, seen } = await gatewayBeforeRecorder(t, secret);
 
   const { token, authorization } = signToken(gateway);
   const forged = `${Date.now() + 1000}.no-es-una-prueba`;
