@@ -5,7 +5,7 @@ import { registerAuthCommands } from './commands/auth.js';
 import { registerContactsCommands } from './commands/contacts.js';
 import { registerOpenAiCommands } from './commands/openai.js';
 import { httpUrl } from './lib/arguments.js';
-import { CliError, EXIT_FAILURE, EXIT_USAGE } from './lib/errors.js';
+import { CliError, EXIT_FAILURE, EXIT_USAGE, readableError } from './lib/errors.js';
 import { Output } from './lib/output.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -37,9 +37,10 @@ try {
   process.exitCode = exitCodeOf(error);
 }
 
-function exitCodeOf(error: unknown): number {
+function exitCodeOf(thrown: unknown): number {
   // Commander has already printed its message (or the help/version it was asked for).
-  if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
+  if (thrown instanceof CommanderError) return thrown.exitCode === 0 ? 0 : EXIT_USAGE;
+  const error = readableError(thrown);
   new Output(program.opts<{ json?: boolean }>().json === true).error(error);
   return error instanceof CliError ? error.exitCode : EXIT_FAILURE;
 }

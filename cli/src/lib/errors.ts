@@ -28,3 +28,17 @@ export class ApiError extends CliError {
     this.name = 'ApiError';
   }
 }
+
+/**
+ * The kit's own errors a command can meet, said in Spanish: the kit is loaded on demand, so they are known
+ * by name rather than by class.
+ */
+export function readableError(error: unknown): unknown {
+  const kitError = error as { name?: string; dataDir?: string; presence?: { pid?: number } } | undefined;
+  if (kitError?.name === 'DataDirInUseError') {
+    return new CliError(
+      `La carpeta de datos ${kitError.dataDir} está en uso por el servidor (proceso ${kitError.presence?.pid}): páralo y vuelve a ejecutar el comando`,
+    );
+  }
+  return error;
+}
