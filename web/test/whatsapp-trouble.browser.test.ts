@@ -1,11 +1,10 @@
 // WhatsApp as a new owner meets it when the connection cannot be made (issue 27, point 2) and on a phone
 // (point 9): the attempts stop and say so with "Reintentar" and what to check, a reset asks first, the health
 // panel speaks the owner's words, and the four tabs fit a 360 px screen. At 1280×800 and 360×740.
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import t from 'tap';
 import type { Browser, Page } from 'playwright-core';
-import { api, browserSuite, launchBrowser, registerUser, ROOT, screenshot, seriousA11yViolations, signedInContext, startApp, type RunningApp } from './fixtures/harness.js';
+import { api, browserSuite, freePort, launchBrowser, registerUser, ROOT, screenshot, seriousA11yViolations, signedInContext, startApp, type RunningApp } from './fixtures/harness.js';
 
 const SIZES = [
   { width: 1280, height: 800, name: '1280' },
@@ -14,17 +13,6 @@ const SIZES = [
 const TABS = ['Prompts IA', 'Estadísticas', 'Conversaciones', 'Respuestas automáticas'];
 /** The Prompts IA tab on a phone was ~3,900 px before its secondary sections folded; 2,276 px measured after. */
 const PHONE_PAGE_MAX_PX = 2_600;
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? ok(address.port) : fail(new Error('sin puerto'))));
-    });
-  });
-}
 
 /** Nothing wider than the screen, and the element wholly inside it. */
 async function withinViewport(page: Page, selector: ReturnType<Page['locator']>): Promise<boolean> {

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import t from 'tap';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -7,6 +6,7 @@ import { defaultConfig } from '../src/features/whatsapp/assistant-config.js';
 import {
   api,
   browserSuite,
+  freePort,
   launchBrowser,
   registerUser,
   ROOT,
@@ -21,17 +21,6 @@ import {
 const ANA = '34611222333@s.whatsapp.net';
 const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text });
 const badge = (page: Page) => page.locator('.wa-connection .badge');
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? ok(address.port) : fail(new Error('sin puerto'))));
-    });
-  });
-}
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 15_000;
