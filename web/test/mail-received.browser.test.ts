@@ -1,26 +1,22 @@
 import t from 'tap';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startDovecot, type Dovecot } from '../../services/email/test/fixtures/dovecot.js';
 import { otherMailApp, rawMail } from '../../services/email/test/fixtures/imap-peer.js';
 import { startSmtpPeer, type SmtpPeer } from '../../services/email/test/fixtures/smtp-peer.js';
-import { api, browserSuite, launchBrowser, registerUser, screenshot, signedInContext, startApp, type RunningApp, type Session } from './fixtures/harness.js';
+import { api, appAndBrowser, browserSuite, LAPTOP, PHONE, registerUser, screenshot, signedInPage, type Session } from './fixtures/harness.js';
 
 const MAILBOX = 'horno@panaderia.example';
 const PASSWORD = 'clave-del-horno';
-const SIZES = [
-  { width: 1280, height: 800 },
-  { width: 360, height: 740 },
-] as const;
+const SIZES = [LAPTOP, PHONE] as const;
 
 /** The figure under `label` in the Analytics card titled `card`. */
 const figure = (page: Page, card: string, label: string) =>
   page.getByRole('region', { name: card }).locator('.figure-list div', { has: page.locator('dt', { hasText: label }) }).locator('dd');
 
 browserSuite(t, () => {
+  const stage = appAndBrowser(t, { ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' });
   let dovecot: Dovecot;
   let smtp: SmtpPeer;
-  let app: RunningApp;
-  let browser: Browser;
   let session: Session;
 
   t.before(async () => {
@@ -36,12 +32,10 @@ browserSuite(t, () => {
       await phone.logout().catch(() => {});
       phone.close();
     }
-    app = await startApp({ ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' });
-    browser = await launchBrowser();
-    session = await registerUser(app);
+    session = await registerUser(stage.app);
     const server = (port: number, host: string) => ({ host, port, secure: false, user: MAILBOX, password: PASSWORD });
     const connected = await api(
-      app,
+      stage.app,
       'POST',
       'emails/integrations',
       { provider: 'imap', credentials: { email: MAILBOX, imap: server(dovecot.port, dovecot.host), smtp: server(smtp.port, smtp.host) } },
@@ -50,25 +44,18 @@ browserSuite(t, () => {
     t.equal(connected.status, 201, JSON.stringify(connected.body));
   });
   t.teardown(async () => {
-    await browser?.close();
-    await app?.stop();
     await smtp?.close();
     await dovecot?.stop();
   });
 
   for (const size of SIZES) {
     t.test(`${size.width}×${size.height}: the 3 mails in the inbox are 3 "Recibidos" on Analytics`, async (t) => {
-      const context = await signedInContext(browser, app, session);
-      context.setDefaultTimeout(30_000);
-      const page = await context.newPage();
-      await page.setViewportSize(size);
-      await page.goto('/emails');
+      const page = await signedInPage(t, stage, session, { viewport: size, path: '/emails', timeout: 30_000 });
       await page.getByText('Cambio de horario').first().waitFor();
       await page.goto('/analytics');
       await figure(page, 'Estadísticas de Email', 'Recibidos').filter({ hasText: /^3$/ }).waitFor();
       t.pass('Recibidos 3, counted on the days they arrived');
       await screenshot(page, `analytics-recibidos-${size.width}`);
-      await context.close();
     });
   }
 });

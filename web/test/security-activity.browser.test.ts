@@ -1,10 +1,10 @@
 import t from 'tap';
-import type { Browser, Page } from 'playwright-core';
-import { browserSuite, launchBrowser, registerUser, screenshot, SCREENS_DIR, type RunningApp, startApp } from './fixtures/harness.js';
+import type { Page } from 'playwright-core';
+import { appAndBrowser, browserSuite, LAPTOP, PHONE, registerUser, SCREENS_DIR, screenshot } from './fixtures/harness.js';
 
 const VIEWPORTS = [
-  { name: 'portatil', width: 1280, height: 800 },
-  { name: 'movil', width: 360, height: 740 },
+  { name: 'portatil', ...LAPTOP },
+  { name: 'movil', ...PHONE },
 ];
 
 const card = (page: Page) => page.getByRole('region', { name: 'Actividad de seguridad' });
@@ -24,23 +24,16 @@ async function waitForRows(page: Page, expected: string[]): Promise<void> {
 }
 
 browserSuite(t, () => {
-  let app: RunningApp;
-  let browser: Browser;
+  const stage = appAndBrowser(t);
 
   t.before(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
     t.comment(`capturas de pantalla en ${SCREENS_DIR}`);
-  });
-  t.teardown(async () => {
-    await browser?.close();
-    await app?.stop();
   });
 
   for (const viewport of VIEWPORTS) {
     t.test(`the owner reads a failed login, a login and a password change in "Actividad de seguridad" (${viewport.width}×${viewport.height})`, async (t) => {
-      const { user, password } = await registerUser(app);
-      const ctx = await browser.newContext({ baseURL: app.url, viewport: { width: viewport.width, height: viewport.height }, locale: 'es-ES' });
+      const { user, password } = await registerUser(stage.app);
+      const ctx = await stage.browser.newContext({ baseURL: stage.app.url, viewport: { width: viewport.width, height: viewport.height }, locale: 'es-ES' });
       ctx.setDefaultTimeout(10_000);
       t.teardown(() => ctx.close());
       const page = await ctx.newPage();
