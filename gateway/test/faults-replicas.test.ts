@@ -1,14 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { connect } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
 import Fastify from 'fastify';
 import postgres from 'postgres';
 import t from 'tap';
-import { generateKey } from '@asistente/kit';
-import { createTestDatabase, createTestPlatform, signToken } from '@asistente/kit/testing';
+import { createTestPlatform, signToken } from '@asistente/kit/testing';
 import { buildGateway } from '../src/gateway.js';
 import { ROUTES } from '../src/routing-table.js';
-import { DATABASE_URL, NATS_URL, freePort, kill, migrateDatabase, startNode, userWithToken, waitFor, waitReady, type Proc } from './faults/support.js';
+import { DATABASE_URL, NATS_URL, distributedEnvironment, freePort, kill, startNode, userWithToken, waitFor, waitReady, type Proc } from './faults/support.js';
 
 /**
  * Replicas behind the distributed gateway. First the gateway's rule with
@@ -67,28 +63,7 @@ t.test('the gateway tries the next replica only when that cannot apply a request
 });
 
 t.test('two replicas of contacts and of analytics, one of each killed while writes run', { skip: SKIP }, async (t) => {
-  const database = await createTestDatabase();
-  t.teardown(() => database.drop());
-  await migrateDatabase(t, database.url!);
-  const suffix = randomBytes(4).toString('hex');
-  const stream = `REPLICAS_${suffix}`;
-  const nc = await connect({ servers: NATS_URL });
-  t.teardown(async () => {
-    await (await jetstreamManager(nc)).streams.delete(stream).catch(() => undefined);
-    await nc.close();
-  });
-  const secret = randomBytes(32).toString('hex');
-  const common = {
-    DATABASE_URL: database.url!,
-    NATS_URL,
-    NATS_STREAM: stream,
-    EVENTS_SUBJECT_PREFIX: `rep${suffix}`,
-    JWT_SECRET: secret,
-    SECRETS_KEYS: `k1:${generateKey()}`,
-    MIGRATE_ON_START: 'false',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-  };
+  const { databaseUrl, secret, env: common } = await distributedEnvironment(t, 'replicas');
   const start = async (name: string, entry: string, env: Record<string, string> = {}) => {
     const port = await freePort();
     const proc = startNode(t, name, entry, { ...common, ...env, PORT: String(port) });
@@ -111,7 +86,7 @@ t.test('two replicas of contacts and of analytics, one of each killed while writ
   });
   await waitFor('the gateway up', () => fetch(`${gateway.url}/health`).then((r) => r.ok, () => false), 120_000);
 
-  const { userId, authorization } = await userWithToken(database.url!, secret);
+  const { userId, authorization } = await userWithToken(databaseUrl, secret);
   const headers = { authorization, 'content-type': 'application/json' };
   let sent = 0;
   let created = 0;
@@ -151,7 +126,7 @@ t.test('two replicas of contacts and of analytics, one of each killed while writ
   writing = false;
   await Promise.all(workers);
 
-  const sql = postgres(database.url!, { max: 1, onnotice: () => {} });
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   t.teardown(() => sql.end());
   const rows = async () => Number((await sql<{ n: string }[]>`select count(*) as n from contacts.contacts where user_id = ${userId}`)[0]!.n);
   const counted = async () =>

@@ -1,11 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import t from 'tap';
-import { connect } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { generateKey } from '@asistente/kit';
-import { createTestDatabase } from '@asistente/kit/testing';
 import { ROUTES } from '../src/routing-table.js';
-import { DATABASE_URL, NATS_URL, freePort, migrateDatabase, startNode, userWithToken, waitFor, waitReady } from './faults/support.js';
+import { DATABASE_URL, NATS_URL, distributedEnvironment, freePort, startNode, userWithToken, waitFor, waitReady } from './faults/support.js';
 import { OtlpReceiver } from './tracing/otlp-receiver.js';
 import { descendsFrom, waitForSpans, type SeenSpan } from './tracing/spans.js';
 
@@ -14,27 +9,9 @@ const SKIP = !DATABASE_URL || !NATS_URL ? 'set DATABASE_URL and NATS_URL to run 
 t.test('one trace from the gateway through contacts, its query, NATS and the analytics consumer', { skip: SKIP }, async (t) => {
   const receiver = await OtlpReceiver.start();
   t.teardown(() => receiver.close());
-  const database = await createTestDatabase();
-  t.teardown(() => database.drop());
-  await migrateDatabase(t, database.url!);
-  const suffix = randomBytes(4).toString('hex');
-  const stream = `TRACES_${suffix}`;
-  const nc = await connect({ servers: NATS_URL });
-  t.teardown(async () => {
-    await (await jetstreamManager(nc)).streams.delete(stream).catch(() => undefined);
-    await nc.close();
-  });
-  const secret = randomBytes(32).toString('hex');
+  const { databaseUrl, secret, env } = await distributedEnvironment(t, 'traces');
   const common = {
-    DATABASE_URL: database.url!,
-    NATS_URL,
-    NATS_STREAM: stream,
-    EVENTS_SUBJECT_PREFIX: `tr${suffix}`,
-    JWT_SECRET: secret,
-    SECRETS_KEYS: `k1:${generateKey()}`,
-    MIGRATE_ON_START: 'false',
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
+    ...env,
     // Only the standard variables: where to, in which protocol, and a short batch delay so spans come soon.
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
@@ -58,7 +35,7 @@ t.test('one trace from the gateway through contacts, its query, NATS and the ana
   });
   await waitFor('the gateway up', () => fetch(`${gateway.url}/health`).then((r) => r.ok, () => false), 120_000);
 
-  const { authorization } = await userWithToken(database.url!, secret);
+  const { authorization } = await userWithToken(databaseUrl, secret);
   const created = await fetch(`${gateway.url}/api/contacts`, {
     method: 'POST',
     headers: { authorization, 'content-type': 'application/json' },

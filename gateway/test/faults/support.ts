@@ -6,8 +6,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect as natsConnect } from '@nats-io/transport-node';
 import { createSigner } from 'fast-jwt';
 import postgres from 'postgres';
+import { generateKey } from '@asistente/kit';
+import { createTestDatabase } from '@asistente/kit/testing';
 
 /** Helpers of the fault tests: child processes, a NATS of the test's own, a cuttable path to PostgreSQL. */
 
@@ -224,4 +228,35 @@ export async function migrateDatabase(t: Teardown, databaseUrl: string): Promise
   const proc = startNode(t, 'migrate', 'packages/kit/src/migrate-cli.ts', { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
   await proc.exit;
   if (proc.child.exitCode !== 0) throw new Error(`migrate failed\n${proc.output.join('\n')}`);
+}
+
+/**
+ * What every process of a distributed test shares: a migrated database and a JetStream stream and subject
+ * prefix of the test's own (both gone when it ends), a token secret and a key ring. `name` tells the
+ * stream apart in NATS while the test runs.
+ */
+export async function distributedEnvironment(t: Teardown, name: string) {
+  const database = await createTestDatabase();
+  t.teardown(() => database.drop());
+  await migrateDatabase(t, database.url!);
+  const suffix = randomBytes(4).toString('hex');
+  const stream = `${name.toUpperCase()}_${suffix}`;
+  const nc = await natsConnect({ servers: NATS_URL });
+  t.teardown(async () => {
+    await (await jetstreamManager(nc)).streams.delete(stream).catch(() => undefined);
+    await nc.close();
+  });
+  const secret = randomBytes(32).toString('hex');
+  const env = {
+    DATABASE_URL: database.url!,
+    NATS_URL,
+    NATS_STREAM: stream,
+    EVENTS_SUBJECT_PREFIX: `${name.toLowerCase()}${suffix}`,
+    JWT_SECRET: secret,
+    SECRETS_KEYS: `k1:${generateKey()}`,
+    MIGRATE_ON_START: 'false',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+  };
+  return { databaseUrl: database.url!, stream, secret, env };
 }
