@@ -1,44 +1,24 @@
 import t from 'tap';
-import type { Browser, Page, Route } from 'playwright-core';
-import {
-  api,
-  browserSuite,
-  launchBrowser,
-  registerUser,
-  screenshot,
-  seriousA11yViolations,
-  signedInContext,
-  startApp,
-  type RunningApp,
-  type Session,
-} from './fixtures/harness.js';
+import type { Page, Route } from 'playwright-core';
+import { api, appAndBrowser, browserSuite, registerUser, screenshot, seriousA11yViolations, signedInContext, type Session } from './fixtures/harness.js';
 
 const TAG_TOO_LONG = 'Cada etiqueta admite como máximo 50 caracteres';
 const json = (route: Route, status: number, body: unknown) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
 const serverError = (route: Route) => json(route, 500, { statusCode: 500, code: 'X', error: 'X', message: 'Error interno' });
 
 browserSuite(t, () => {
-  let app: RunningApp;
-  let browser: Browser;
+  const stage = appAndBrowser(t);
 
-  t.before(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
-  });
-  t.teardown(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
 
   async function newPage(session: Session): Promise<Page> {
-    const context = await signedInContext(browser, app, session);
+    const context = await signedInContext(stage.browser, stage.app, session);
     context.setDefaultTimeout(15_000);
     t.teardown(() => context.close());
     return context.newPage();
   }
 
   t.test('toasts: the same message merges, at most three, each dismissible and announced', async (t) => {
-    const page = await newPage(await registerUser(app));
+    const page = await newPage(await registerUser(stage.app));
     await page.goto('/openai');
     const save = page.getByRole('button', { name: 'Guardar Key' });
     await page.getByRole('heading', { name: 'OpenAI API Key' }).waitFor();
@@ -70,7 +50,7 @@ browserSuite(t, () => {
   });
 
   t.test('forms: a dirty dialog asks before closing, limits are checked before sending, server errors keep focus inside', async (t) => {
-    const session = await registerUser(app);
+    const session = await registerUser(stage.app);
     const page = await newPage(session);
     await page.goto('/contacts');
     const open = page.getByRole('button', { name: 'Nuevo Contacto' });
@@ -100,7 +80,7 @@ browserSuite(t, () => {
     t.equal(await dialog.count(), 1, 'Escape on the question keeps the form');
 
     const longTag = 'x'.repeat(51);
-    const server = await api<{ message: string }>(app, 'POST', 'contacts', { firstName: 'A', lastName: 'B', tags: [longTag] }, session.token);
+    const server = await api<{ message: string }>(stage.app, 'POST', 'contacts', { firstName: 'A', lastName: 'B', tags: [longTag] }, session.token);
     t.same([server.status, server.body.message], [400, TAG_TOO_LONG], 'the server refuses a 51-character tag with this sentence');
     const posts: string[] = [];
     page.on('request', (r) => r.method() === 'POST' && r.url().endsWith('/api/contacts') && posts.push(r.url()));
@@ -130,7 +110,7 @@ browserSuite(t, () => {
   });
 
   t.test('first visit: a welcome and a checklist that follows what is connected', async (t) => {
-    const session = await registerUser(app);
+    const session = await registerUser(stage.app);
     const page = await newPage(session);
     await page.goto('/');
     await page.getByText(`Te damos la bienvenida, ${session.user.email}`).waitFor();
@@ -145,8 +125,8 @@ browserSuite(t, () => {
     t.same(await seriousA11yViolations(page), [], 'first-run dashboard: no serious or critical accessibility findings');
     await screenshot(page, 'primera-visita');
 
-    await api(app, 'PUT', 'ai/provider/openai/key', { apiKey: 'sk-prueba-0123456789abcdefWXYZ' }, session.token);
-    await api(app, 'POST', 'contacts', { firstName: 'Primer', lastName: 'Contacto', tags: [] }, session.token);
+    await api(stage.app, 'PUT', 'ai/provider/openai/key', { apiKey: 'sk-prueba-0123456789abcdefWXYZ' }, session.token);
+    await api(stage.app, 'POST', 'contacts', { firstName: 'Primer', lastName: 'Contacto', tags: [] }, session.token);
     await page.route('**/api/whatsapp/status', (route) => json(route, 200, { connected: true, state: 'connected' }));
     await page.route('**/api/emails/integrations', (route) => json(route, 200, [{ id: 'x', provider: 'imap', email: 'a@b.c', connected: true }]));
     // Failing or missing services count as not connected.
@@ -165,7 +145,7 @@ browserSuite(t, () => {
   });
 
   t.test('charts: weekly for 1 año, counts from 0, exact tooltips and a table of every chart', async (t) => {
-    const page = await newPage(await registerUser(app));
+    const page = await newPage(await registerUser(stage.app));
     const days = 365;
     const today = Date.UTC(2026, 10, 23);
     const dates = Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));

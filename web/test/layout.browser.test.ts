@@ -6,7 +6,7 @@ import t, { type Test } from 'tap';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { GooglePeer } from '../../services/calendar/test/google-peer.js';
 import { at, connectGoogleThroughApi, dayOfThisMonth } from './fixtures/calendar.js';
-import { api, browserSuite, launchBrowser, registerUser, ROOT, startApp, type RunningApp, type Session } from './fixtures/harness.js';
+import { api, browserSuite, launchBrowser, registerUser, ROOT, signedInStorage, startApp, type RunningApp, type Session } from './fixtures/harness.js';
 import { checkLayout, type LayoutFindings } from './fixtures/layout-check.js';
 
 /**
@@ -51,18 +51,7 @@ function context(browser: Browser, app: RunningApp, session: Session, size: (typ
     locale: 'es-ES',
     hasTouch: size.mobile,
     isMobile: size.mobile,
-    storageState: {
-      cookies: [],
-      origins: [
-        {
-          origin: app.url,
-          localStorage: [
-            { name: 'token', value: session.token },
-            { name: 'user', value: JSON.stringify(session.user) },
-          ],
-        },
-      ],
-    },
+    storageState: signedInStorage(app, session),
   });
 }
 

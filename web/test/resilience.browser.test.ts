@@ -1,16 +1,6 @@
 import t from 'tap';
-import type { Browser, Page } from 'playwright-core';
-import {
-  api,
-  browserSuite,
-  launchBrowser,
-  registerUser,
-  screenshot,
-  signedInContext,
-  startApp,
-  type RunningApp,
-  type Session,
-} from './fixtures/harness.js';
+import type { Page } from 'playwright-core';
+import { api, appAndBrowser, browserSuite, registerUser, screenshot, signedInContext, type Session } from './fixtures/harness.js';
 
 const BANNER = 'Sin conexión con el servidor. Reintentando…';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -23,23 +13,16 @@ async function until(what: string, condition: () => boolean, ms = 60_000): Promi
 }
 
 browserSuite(t, () => {
-  let app: RunningApp;
-  let browser: Browser;
+  const stage = appAndBrowser(t);
   let session: Session;
 
   t.before(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
-    session = await registerUser(app);
-    await api(app, 'POST', 'contacts', { firstName: 'Ana', lastName: 'Antes', tags: [] }, session.token);
-  });
-  t.teardown(async () => {
-    await browser?.close();
-    await app?.stop();
+    session = await registerUser(stage.app);
+    await api(stage.app, 'POST', 'contacts', { firstName: 'Ana', lastName: 'Antes', tags: [] }, session.token);
   });
 
   t.test('server down: banner, stale figures, one backed-off probe; restart: live figures come back on their own', async (t) => {
-    const context = await signedInContext(browser, app, session);
+    const context = await signedInContext(stage.browser, stage.app, session);
     context.setDefaultTimeout(20_000);
     t.teardown(() => context.close());
     const page = await context.newPage();
@@ -61,7 +44,7 @@ browserSuite(t, () => {
     });
 
     down = true;
-    await app.halt();
+    await stage.app.halt();
     // The open stream ends with the server; the client's next attempt is the first request that fails.
     await until('a request failed', () => firstFailureAt > 0);
     const banner = page.getByRole('alert').filter({ hasText: BANNER });
@@ -80,7 +63,7 @@ browserSuite(t, () => {
     t.ok(gaps[0]! >= 1800 && gaps[1]! >= 3600, `the pauses between probes grow (${gaps.join(', ')} ms)`);
     t.ok(apiWhileDown.length <= 2, `no request storm while down: ${apiWhileDown.length} API requests (${apiWhileDown.join(', ')})`);
 
-    await app.resume();
+    await stage.app.resume();
     down = false;
     await banner.waitFor({ state: 'detached' });
     t.pass('the banner goes away once the server answers again');
@@ -88,7 +71,7 @@ browserSuite(t, () => {
 
     // A change made after the restart reaches the open page through the reconnected stream.
     const sameDocument = await page.evaluate(() => ((window as unknown as { marker: boolean }).marker = true));
-    await api(app, 'POST', 'contacts', { firstName: 'Bruno', lastName: 'Después', tags: [] }, session.token);
+    await api(stage.app, 'POST', 'contacts', { firstName: 'Bruno', lastName: 'Después', tags: [] }, session.token);
     await contactsValue(page).filter({ hasText: /^2$/ }).waitFor();
     t.ok(sameDocument && (await page.evaluate(() => (window as unknown as { marker?: boolean }).marker === true)), 'without a reload');
     await page.locator('.activity-list li', { hasText: 'Bruno Después' }).waitFor();
@@ -96,7 +79,7 @@ browserSuite(t, () => {
   });
 
   t.test('a request that fails while down marks the analytics screen stale, not zero', async (t) => {
-    const context = await signedInContext(browser, app, session);
+    const context = await signedInContext(stage.browser, stage.app, session);
     context.setDefaultTimeout(20_000);
     t.teardown(() => context.close());
     const page = await context.newPage();

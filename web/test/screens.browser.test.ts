@@ -5,11 +5,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   browserSuite,
   launchBrowser,
+  PHONE,
   registerUser,
   ROOT,
   screenshot,
   seriousA11yViolations,
   signedInContext,
+  signedInStorage,
   startApp,
   type RunningApp,
   type Session,
@@ -21,7 +23,6 @@ const ROUTES = [...readFileSync(join(ROOT, 'web/src/app/routes.ts'), 'utf8').mat
   // A route with a parameter (/contacts/:id) needs a record; the list screens cover its layout.
   .filter((path) => !path.includes(':'));
 
-const PHONE = { width: 360, height: 740 };
 const TOUCH_MIN = 44;
 
 function phoneContext(browser: Browser, app: RunningApp, session: Session): Promise<BrowserContext> {
@@ -31,18 +32,7 @@ function phoneContext(browser: Browser, app: RunningApp, session: Session): Prom
     locale: 'es-ES',
     hasTouch: true,
     isMobile: true,
-    storageState: {
-      cookies: [],
-      origins: [
-        {
-          origin: app.url,
-          localStorage: [
-            { name: 'token', value: session.token },
-            { name: 'user', value: JSON.stringify(session.user) },
-          ],
-        },
-      ],
-    },
+    storageState: signedInStorage(app, session),
   });
 }
 
