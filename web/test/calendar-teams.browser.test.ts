@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { GraphPeer, PEER_CLIENT } from '../../services/teams/test/peer/graph-peer.js';
 import { createPeerTls, type PeerTls } from '../../services/teams/test/peer/peer-tls.js';
 import { dayOfThisMonth } from './fixtures/calendar.js';
-import { browserSuite, launchBrowser, registerUser, startApp, type RunningApp } from './fixtures/harness.js';
+import { browserSuite, launchBrowser, registerUser, signedInStorage, startApp, type RunningApp } from './fixtures/harness.js';
 
 /** Graph's dateTimeTimeZone in UTC for an ISO instant or a date's midnight. */
 const graphTime = (iso: string) => ({ dateTime: iso.slice(0, 23), timeZone: 'UTC' });
@@ -46,10 +46,7 @@ browserSuite(t, () => {
       viewport: { width: 1366, height: 900 },
       locale: 'es-ES',
       ignoreHTTPSErrors: true,
-      storageState: {
-        cookies: [],
-        origins: [{ origin: app.url, localStorage: [{ name: 'token', value: session.token }, { name: 'user', value: JSON.stringify(session.user) }] }],
-      },
+      storageState: signedInStorage(app, session),
     });
     context.setDefaultTimeout(15_000);
     page = await context.newPage();

@@ -1,9 +1,9 @@
 import t from 'tap';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startDovecot, type Dovecot } from '../../services/email/test/fixtures/dovecot.js';
 import { eventually, otherMailApp, rawMail } from '../../services/email/test/fixtures/imap-peer.js';
 import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from '../../services/email/test/fixtures/smtp-peer.js';
-import { api, browserSuite, launchBrowser, registerUser, screenshot, signedInContext, startApp, type RunningApp } from './fixtures/harness.js';
+import { api, appAndBrowser, browserSuite, LAPTOP, PHONE, registerUser, screenshot, signedInContext } from './fixtures/harness.js';
 import { startImapGate } from './fixtures/imap-gate.js';
 
 /**
@@ -15,16 +15,16 @@ import { startImapGate } from './fixtures/imap-gate.js';
 const PASSWORD = 'clave-del-obrador';
 const PEDIDOS = 120;
 const SIZES = [
-  { label: '1280×800', width: 1280, height: 800 },
-  { label: '360×740', width: 360, height: 740 },
+  { label: '1280×800', ...LAPTOP },
+  { label: '360×740', ...PHONE },
 ] as const;
 const mailboxOf = (width: number) => `obrador${width}@panaderia.example`;
 
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
 
 browserSuite(t, () => {
-  let app: RunningApp;
-  let browser: Browser;
+  // Dovecot, the gate and the SMTP peer listen on loopback: allowed as an operator allows a LAN mail server.
+  const stage = appAndBrowser(t, { ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' });
   let dovecot: Dovecot;
   let smtp: SmtpPeer;
 
@@ -45,13 +45,8 @@ browserSuite(t, () => {
         phone.close();
       }
     }
-    // Dovecot, the gate and the SMTP peer listen on loopback: allowed as an operator allows a LAN mail server.
-    app = await startApp({ ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' });
-    browser = await launchBrowser();
   });
   t.teardown(async () => {
-    await browser?.close();
-    await app?.stop();
     await smtp?.close();
     await dovecot?.stop();
   });
@@ -59,15 +54,15 @@ browserSuite(t, () => {
   for (const size of SIZES) {
     t.test(`at ${size.label}`, async (t) => {
       const mailbox = mailboxOf(size.width);
-      const session = await registerUser(app, { firstName: 'Carmen', lastName: 'Obrador', company: 'Panadería Obrador' });
+      const session = await registerUser(stage.app, { firstName: 'Carmen', lastName: 'Obrador', company: 'Panadería Obrador' });
       for (const contact of [
         { firstName: 'Raúl', lastName: 'Ibáñez', email: 'raul@cliente.example' },
         { firstName: 'María José', lastName: 'Sanz', email: 'mariajose@cliente.example' },
       ]) {
-        await api(app, 'POST', 'contacts', contact, session.token);
+        await api(stage.app, 'POST', 'contacts', contact, session.token);
       }
-      await api(app, 'POST', 'emails/templates', { name: 'Bienvenida', subject: 'Hola {nombre_cliente}', body: 'Hola {nombre_cliente}, gracias por tu pedido.' }, session.token);
-      const context = await signedInContext(browser, app, session);
+      await api(stage.app, 'POST', 'emails/templates', { name: 'Bienvenida', subject: 'Hola {nombre_cliente}', body: 'Hola {nombre_cliente}, gracias por tu pedido.' }, session.token);
+      const context = await signedInContext(stage.browser, stage.app, session);
       context.setDefaultTimeout(20_000);
       const page = await context.newPage();
       await page.setViewportSize({ width: size.width, height: size.height });
@@ -128,7 +123,7 @@ browserSuite(t, () => {
 
         gate.release();
         await status.waitFor({ state: 'detached', timeout: 60_000 });
-        const stored = await api<{ pagination: { total: number } }>(app, 'GET', 'emails', undefined, session.token);
+        const stored = await api<{ pagination: { total: number } }>(stage.app, 'GET', 'emails', undefined, session.token);
         t.equal(stored.body.pagination.total, PEDIDOS, 'the whole window once the sync ended');
         t.equal(await page.evaluate('window.seenEmpty'), false, '"No hay correos en esta carpeta" never shown during the first sync');
       });
@@ -228,11 +223,11 @@ browserSuite(t, () => {
         await dialog.waitFor({ state: 'detached' });
         // Filed in Enviados on the server and read back: the contact page asks for it there.
         await eventually('the reply in Enviados', async () => {
-          const sent = await api<{ data: { subject: string }[] }>(app, 'GET', 'emails?folder=sent&search=tarta', undefined, session.token);
+          const sent = await api<{ data: { subject: string }[] }>(stage.app, 'GET', 'emails?folder=sent&search=tarta', undefined, session.token);
           return sent.body.data.some((m) => m.subject === 'Re: Encargo de tarta');
         });
 
-        const contacts = await api<{ contacts: { id: string }[] }>(app, 'GET', 'contacts?search=raul', undefined, session.token);
+        const contacts = await api<{ contacts: { id: string }[] }>(stage.app, 'GET', 'contacts?search=raul', undefined, session.token);
         await page.goto(`/contacts/${contacts.body.contacts[0]!.id}`);
         const activity = page.locator('section', { has: page.getByRole('heading', { name: 'Actividad' }) });
         await activity.locator('.timeline-title', { hasText: /^Recibido · Encargo de tarta$/ }).waitFor();

@@ -4,7 +4,7 @@ import { GooglePeer } from '../../services/calendar/test/google-peer.js';
 import { GraphPeer, PEER_CLIENT } from '../../services/teams/test/peer/graph-peer.js';
 import { createPeerTls, type PeerTls } from '../../services/teams/test/peer/peer-tls.js';
 import { nextHourSlot } from '../src/lib/local-datetime.js';
-import { api, browserSuite, launchBrowser, registerUser, screenshot, startApp, type RunningApp, type Session } from './fixtures/harness.js';
+import { api, browserSuite, launchBrowser, registerUser, screenshot, signedInStorage, startApp, type RunningApp, type Session } from './fixtures/harness.js';
 
 const EMAIL = 'panaderia.google@ejemplo.com';
 const SIZES = [
@@ -44,10 +44,7 @@ browserSuite(t, () => {
       viewport: SIZES[0],
       locale: 'es-ES',
       ignoreHTTPSErrors: true,
-      storageState: {
-        cookies: [],
-        origins: [{ origin: app.url, localStorage: [{ name: 'token', value: session.token }, { name: 'user', value: JSON.stringify(session.user) }] }],
-      },
+      storageState: signedInStorage(app, session),
     });
     context.setDefaultTimeout(30_000);
     page = await context.newPage();

@@ -2,7 +2,7 @@ import t from 'tap';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { GraphPeer, PEER_CLIENT, type PeerChannel } from '../../services/teams/test/peer/graph-peer.js';
 import { createPeerTls, type PeerTls } from '../../services/teams/test/peer/peer-tls.js';
-import { browserSuite, launchBrowser, registerUser, screenshot, startApp, type RunningApp, type Session } from './fixtures/harness.js';
+import { browserSuite, launchBrowser, registerUser, screenshot, signedInStorage, startApp, type RunningApp, type Session } from './fixtures/harness.js';
 
 const HOUR = 3600_000;
 const utc = (ms: number) => ({ dateTime: new Date(ms).toISOString().slice(0, 23), timeZone: 'UTC' });
@@ -14,18 +14,7 @@ function teamsContext(browser: Browser, app: RunningApp, session: Session, width
     viewport: { width, height: 900 },
     locale: 'es-ES',
     ignoreHTTPSErrors: true,
-    storageState: {
-      cookies: [],
-      origins: [
-        {
-          origin: app.url,
-          localStorage: [
-            { name: 'token', value: session.token },
-            { name: 'user', value: JSON.stringify(session.user) },
-          ],
-        },
-      ],
-    },
+    storageState: signedInStorage(app, session),
   });
 }
 
