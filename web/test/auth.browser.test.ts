@@ -1,18 +1,16 @@
 import t from 'tap';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   api,
+  appAndBrowser,
   browserSuite,
   guestContext,
-  launchBrowser,
   registerUser,
-  screenshot,
   SCREENS_DIR,
+  screenshot,
   seriousA11yViolations,
   signedInContext,
-  startApp,
   uniqueEmail,
-  type RunningApp,
 } from './fixtures/harness.js';
 
 const NAV_LABELS = [
@@ -57,29 +55,22 @@ const toast = (page: Page, text: string) => page.locator('.toast', { hasText: te
 const fieldError = (page: Page, text: string) => page.locator('.field-error', { hasText: text });
 
 browserSuite(t, () => {
-  let app: RunningApp;
-  let browser: Browser;
+  const stage = appAndBrowser(t);
 
   t.before(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
     t.comment(`capturas de pantalla en ${SCREENS_DIR}`);
-  });
-  t.teardown(async () => {
-    await browser?.close();
-    await app?.stop();
   });
 
   async function guestPage(): Promise<Page> {
-    const context = await guestContext(browser, app);
+    const context = await guestContext(stage.browser, stage.app);
     context.setDefaultTimeout(10_000);
     t.teardown(() => context.close());
     return context.newPage();
   }
 
   async function signedInPage(fields: Parameters<typeof registerUser>[1] = {}) {
-    const session = await registerUser(app, fields);
-    const context = await signedInContext(browser, app, session);
+    const session = await registerUser(stage.app, fields);
+    const context = await signedInContext(stage.browser, stage.app, session);
     context.setDefaultTimeout(10_000);
     t.teardown(() => context.close());
     return { page: await context.newPage(), session };
@@ -162,7 +153,7 @@ browserSuite(t, () => {
   });
 
   t.test('register with a taken email shows the server message', async (t) => {
-    const existing = await registerUser(app);
+    const existing = await registerUser(stage.app);
     const page = await guestPage();
     await page.goto('/register');
     await page.getByLabel('Nombre').fill('Otra');
@@ -181,7 +172,7 @@ browserSuite(t, () => {
   });
 
   t.test('a guest is sent to /login and, after login, back to where they were going', async (t) => {
-    const { user, password } = await registerUser(app);
+    const { user, password } = await registerUser(stage.app);
     const page = await guestPage();
     await page.goto('/settings');
     await page.waitForURL('**/login');
@@ -273,7 +264,7 @@ browserSuite(t, () => {
     // The revocation is sent in the background as the session ends: give it a moment to land.
     let status = 0;
     for (let i = 0; i < 50 && status !== 401; i++) {
-      status = (await api(app, 'GET', 'auth/me', undefined, session.token)).status;
+      status = (await api(stage.app, 'GET', 'auth/me', undefined, session.token)).status;
       if (status !== 401) await page.waitForTimeout(100);
     }
     t.equal(status, 401, 'the token was revoked on the server');
@@ -287,7 +278,7 @@ browserSuite(t, () => {
     await page.goto('/');
     // Not 'networkidle': the dashboard's live stream keeps a request open for as long as it is on screen.
     await page.locator('.stat-card', { hasText: 'Contactos' }).locator('.stat-value', { hasText: '0' }).waitFor();
-    const revoked = await api(app, 'POST', 'auth/logout', undefined, session.token);
+    const revoked = await api(stage.app, 'POST', 'auth/logout', undefined, session.token);
     t.equal(revoked.status, 204, 'token revoked behind the app’s back');
     await page.getByRole('navigation', { name: 'Navegación principal' }).getByRole('link', { name: 'Contactos' }).click();
     await page.waitForURL('**/login');
@@ -311,7 +302,7 @@ browserSuite(t, () => {
     await page.getByRole('button', { name: 'Guardar Cambios' }).click();
     await toast(page, 'Perfil actualizado').waitFor();
     await page.locator('.brand-sub', { hasText: 'Ferretería Luna SL' }).waitFor();
-    const me = await api<{ user: { company: string; phone: string } }>(app, 'GET', 'auth/me', undefined, session.token);
+    const me = await api<{ user: { company: string; phone: string } }>(stage.app, 'GET', 'auth/me', undefined, session.token);
     t.same([me.body.user.company, me.body.user.phone], ['Ferretería Luna SL', '+34 600 111 222'], 'saved on the server');
 
     await page.getByLabel('Contraseña actual', { exact: true }).fill('equivocada');
@@ -324,7 +315,7 @@ browserSuite(t, () => {
     await page.getByLabel('Contraseña actual', { exact: true }).fill('Girasol-Azul-2026');
     await page.getByRole('button', { name: 'Actualizar Contraseña' }).click();
     await toast(page, 'Contraseña actualizada').waitFor();
-    const login = await api(app, 'POST', 'auth/login', { email: session.user.email, password: 'nuevaClave1' });
+    const login = await api(stage.app, 'POST', 'auth/login', { email: session.user.email, password: 'nuevaClave1' });
     t.equal(login.status, 200, 'the new password works');
 
     const integrations = page.locator('.integration');

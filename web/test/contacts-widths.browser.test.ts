@@ -1,6 +1,6 @@
 import t from 'tap';
-import type { Browser, Page } from 'playwright-core';
-import { api, browserSuite, launchBrowser, registerUser, signedInContext, startApp, type RunningApp, type Session } from './fixtures/harness.js';
+import type { Page } from 'playwright-core';
+import { api, appAndBrowser, browserSuite, LAPTOP, PHONE, registerUser, signedInContext, type Session } from './fixtures/harness.js';
 
 /**
  * Issue 27, point 3: on a laptop (1280x800) the contacts table was 841 px wide in a 706 px box, its Acciones
@@ -62,32 +62,25 @@ function measure(page: Page): Promise<{ rows: RowView[]; pageScroll: number; tab
 }
 
 browserSuite(t, () => {
-  let app: RunningApp;
-  let browser: Browser;
+  const stage = appAndBrowser(t);
   let session: Session;
 
   t.before(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
-    session = await registerUser(app, { company: 'Panadería Sol' });
+    session = await registerUser(stage.app, { company: 'Panadería Sol' });
     // The newest first: the long one heads the list.
     const people = [...Array.from({ length: 11 }, (_, i) => ({ firstName: `Cliente${i + 1}`, lastName: 'Gómez Ruiz', email: `cliente${i + 1}@ejemplo.com`, phone: `+34 600 000 ${100 + i}`, company: 'Cafetería Central', tags: ['cliente'] })), LONG];
     for (const person of people) {
-      const created = await api(app, 'POST', 'contacts', person, session.token);
+      const created = await api(stage.app, 'POST', 'contacts', person, session.token);
       if (created.status !== 201) throw new Error(`seed: ${created.status} ${JSON.stringify(created.body)}`);
     }
-  });
-  t.teardown(async () => {
-    await browser?.close();
-    await app?.stop();
   });
 
   async function open(width: number, height: number, mobile: boolean): Promise<Page> {
     // The harness's signed-in context, at this size; a phone also reports touch and a mobile viewport.
-    const base = await signedInContext(browser, app, session);
+    const base = await signedInContext(stage.browser, stage.app, session);
     const storageState = await base.storageState();
     await base.close();
-    const context = await browser.newContext({ baseURL: app.url, locale: 'es-ES', viewport: { width, height }, isMobile: mobile, hasTouch: mobile, storageState });
+    const context = await stage.browser.newContext({ baseURL: stage.app.url, locale: 'es-ES', viewport: { width, height }, isMobile: mobile, hasTouch: mobile, storageState });
     t.teardown(() => context.close());
     context.setDefaultTimeout(15_000);
     // tsx names the helper functions inside page.evaluate with its own __name(): give the page one.
@@ -99,8 +92,8 @@ browserSuite(t, () => {
   }
 
   for (const size of [
-    { width: 1280, height: 800, mobile: false },
-    { width: 360, height: 740, mobile: true },
+    { ...LAPTOP, mobile: false },
+    { ...PHONE, mobile: true },
   ]) {
     t.test(`${size.width}x${size.height}: every name and its Editar and Eliminar on screen, also after a delete`, async (t) => {
       const page = await open(size.width, size.height, size.mobile);

@@ -1,20 +1,9 @@
 import t from 'tap';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startDovecot, type Dovecot } from '../../services/email/test/fixtures/dovecot.js';
 import { eventually, otherMailApp, rawMail } from '../../services/email/test/fixtures/imap-peer.js';
 import { startSmtpPeer, type SmtpPeer } from '../../services/email/test/fixtures/smtp-peer.js';
-import {
-  api,
-  browserSuite,
-  launchBrowser,
-  registerUser,
-  screenshot,
-  SCREENS_DIR,
-  signedInContext,
-  startApp,
-  type RunningApp,
-  type Session,
-} from './fixtures/harness.js';
+import { api, appAndBrowser, browserSuite, registerUser, SCREENS_DIR, screenshot, signedInContext, type Session } from './fixtures/harness.js';
 
 const MAILBOX = 'laura@empresa.example';
 const PASSWORD = 'clave-imap-de-prueba';
@@ -23,8 +12,8 @@ const LONG_BODY = 'Buenos días Laura, le escribo para pedir un presupuesto de c
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
 
 browserSuite(t, () => {
-  let app: RunningApp;
-  let browser: Browser;
+  // Dovecot and the SMTP peer listen on loopback: allowed as an operator allows a LAN mail server.
+  const stage = appAndBrowser(t, { ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' });
   let session: Session;
   let page: Page;
   let dovecot: Dovecot;
@@ -65,22 +54,17 @@ browserSuite(t, () => {
       await phone.logout().catch(() => {});
       phone.close();
     }
-    // Dovecot and the SMTP peer listen on loopback: allowed as an operator allows a LAN mail server.
-    app = await startApp({ ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' });
-    browser = await launchBrowser();
-    session = await registerUser(app);
+    session = await registerUser(stage.app);
     for (let i = 1; i <= 6; i += 1) {
-      await api(app, 'POST', 'emails/templates', { name: `Plantilla ${i}`, subject: `Asunto ${i} para {nombre_cliente}`, body: `Hola {nombre_cliente}, mensaje ${i}` }, session.token);
+      await api(stage.app, 'POST', 'emails/templates', { name: `Plantilla ${i}`, subject: `Asunto ${i} para {nombre_cliente}`, body: `Hola {nombre_cliente}, mensaje ${i}` }, session.token);
     }
-    await api(app, 'POST', 'contacts', { firstName: 'Pedro', lastName: 'Gómez', email: 'pedro@cliente.example' }, session.token);
-    const context = await signedInContext(browser, app, session);
+    await api(stage.app, 'POST', 'contacts', { firstName: 'Pedro', lastName: 'Gómez', email: 'pedro@cliente.example' }, session.token);
+    const context = await signedInContext(stage.browser, stage.app, session);
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     t.comment(`capturas de pantalla en ${SCREENS_DIR}`);
   });
   t.teardown(async () => {
-    await browser?.close();
-    await app?.stop();
     await smtp?.close();
     await dovecot?.stop();
   });
@@ -155,7 +139,7 @@ browserSuite(t, () => {
     await list.getByRole('button', { name: /Presupuesto/ }).click();
     await pane.getByRole('heading', { name: 'Presupuesto' }).waitFor();
     await page.getByRole('navigation', { name: 'Carpetas' }).locator('.mail-unread').waitFor({ state: 'detached' });
-    const stored = await api<{ data: { subject: string; isRead: boolean }[]; unread: number }>(app, 'GET', 'emails', undefined, session.token);
+    const stored = await api<{ data: { subject: string; isRead: boolean }[]; unread: number }>(stage.app, 'GET', 'emails', undefined, session.token);
     t.equal(stored.body.unread, 0, 'read on the server too');
   });
 

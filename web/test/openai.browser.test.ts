@@ -1,16 +1,14 @@
 import t from 'tap';
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import {
   api,
+  appAndBrowser,
   browserSuite,
-  launchBrowser,
   registerUser,
-  screenshot,
   SCREENS_DIR,
+  screenshot,
   seriousA11yViolations,
   signedInContext,
-  startApp,
-  type RunningApp,
   type Session,
 } from './fixtures/harness.js';
 
@@ -27,26 +25,19 @@ async function expectNoKey(page: Page): Promise<void> {
 }
 
 browserSuite(t, () => {
-  let app: RunningApp;
-  let browser: Browser;
+  const stage = appAndBrowser(t);
   let session: Session;
   let page: Page;
 
   t.before(async () => {
-    app = await startApp();
-    browser = await launchBrowser();
-    session = await registerUser(app);
-    const context = await signedInContext(browser, app, session);
+    session = await registerUser(stage.app);
+    const context = await signedInContext(stage.browser, stage.app, session);
     context.setDefaultTimeout(10_000);
     page = await context.newPage();
     t.comment(`capturas de pantalla en ${SCREENS_DIR}`);
   });
-  t.teardown(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
 
-  const storedKey = () => api<{ exists: boolean; last4: string | null }>(app, 'GET', 'ai/provider/openai/key', undefined, session.token);
+  const storedKey = () => api<{ exists: boolean; last4: string | null }>(stage.app, 'GET', 'ai/provider/openai/key', undefined, session.token);
 
   t.test('no key yet: the form, its labels and its explanation', async (t) => {
     await page.goto('/openai');
@@ -136,7 +127,7 @@ browserSuite(t, () => {
   });
 
   t.test('failures: load, save (error or no success) and delete', async (t) => {
-    const context = await signedInContext(browser, app, session);
+    const context = await signedInContext(stage.browser, stage.app, session);
     context.setDefaultTimeout(10_000);
     t.teardown(() => context.close());
     const failing = await context.newPage();
