@@ -1,10 +1,9 @@
 // WhatsApp as a new owner meets it when the connection cannot be made (issue 27, point 2) and on a phone
 // (point 9): the attempts stop and say so with "Reintentar" and what to check, a reset asks first, the health
 // panel speaks the owner's words, and the four tabs fit a 360 px screen. At 1280×800 and 360×740.
-import { join } from 'node:path';
 import t from 'tap';
 import type { Browser, Page } from 'playwright-core';
-import { api, browserSuite, freePort, launchBrowser, registerUser, ROOT, screenshot, seriousA11yViolations, signedInContext, startApp, type RunningApp } from './fixtures/harness.js';
+import { api, browserSuite, fakePhoneEnv, freePort, launchBrowser, registerUser, screenshot, seriousA11yViolations, signedInContext, startApp, type RunningApp } from './fixtures/harness.js';
 
 const SIZES = [
   { width: 1280, height: 800, name: '1280' },
@@ -31,8 +30,7 @@ browserSuite(t, () => {
     const port = await freePort();
     control = `http://127.0.0.1:${port}`;
     app = await startApp({
-      WHATSAPP_TEST_SOCKET_MODULE: join(ROOT, 'web/test/fixtures/whatsapp-fake-phone.mjs'),
-      WHATSAPP_FAKE_CONTROL_PORT: String(port),
+      ...fakePhoneEnv(port),
       // Two failed attempts end the retries (the product default is 5 or 3 minutes): the state is waited for.
       WHATSAPP_CONNECT_MAX_ATTEMPTS: '2',
     });

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import t from 'tap';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_ASSISTANT_CONFIG } from '@asistente/contracts';
@@ -6,10 +5,10 @@ import { defaultConfig } from '../src/features/whatsapp/assistant-config.js';
 import {
   api,
   browserSuite,
+  fakePhoneEnv,
   freePort,
   launchBrowser,
   registerUser,
-  ROOT,
   screenshot,
   seriousA11yViolations,
   signedInContext,
@@ -51,10 +50,7 @@ browserSuite(t, () => {
   t.before(async () => {
     const port = await freePort();
     control = `http://127.0.0.1:${port}`;
-    app = await startApp({
-      WHATSAPP_TEST_SOCKET_MODULE: join(ROOT, 'web/test/fixtures/whatsapp-fake-phone.mjs'),
-      WHATSAPP_FAKE_CONTROL_PORT: String(port),
-    });
+    app = await startApp(fakePhoneEnv(port));
     browser = await launchBrowser();
     session = await registerUser(app);
     context = await signedInContext(browser, app, session);
