@@ -31,10 +31,11 @@ const SEED = Array.from({ length: 25 }, (_, i) => ({
 
 const CSV_WITH_A_BAD_LINE = join(ROOT, 'web/test/fixtures/contactos-una-linea-mala.csv');
 
-async function holdRequest(page: Page, pattern: string): Promise<() => void> {
+/** Holds every request to `path` (whatever its query) until released. */
+async function holdRequest(page: Page, path: string): Promise<() => void> {
   let release = () => {};
   const gate = new Promise<void>((resolve) => (release = resolve));
-  await page.route(pattern, async (route) => {
+  await page.route((url) => url.pathname === path, async (route) => {
     await gate;
     await route.continue();
   });
@@ -259,7 +260,9 @@ browserSuite(t, () => {
     await page.getByRole('button', { name: 'Importar' }).click();
     const dialog = page.getByRole('dialog', { name: 'Importar contactos' });
     await dialog.getByLabel('Archivo CSV').setInputFiles(CSV_WITH_A_BAD_LINE);
-    const release = await holdRequest(page, '**/api/contacts/import');
+    // The preview's mapping goes with the import (as ?map=…): wait for it so the import is the mapped one.
+    await dialog.getByRole('region', { name: 'Asignación de columnas' }).waitFor();
+    const release = await holdRequest(page, '/api/contacts/import');
     await dialog.getByRole('button', { name: 'Importar' }).click();
     await dialog.locator('progress').waitFor();
     t.pass('a progress bar shows while the file goes up');
