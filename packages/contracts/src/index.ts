@@ -10,5 +10,6 @@ export * from './whatsapp.js';
 export * from './calendar.js';
 export * from './teams.js';
 export * from './contact-views.js';
+export * from './personal-tokens.js';
 export * from './security-activity.js';
 export * from './responses.js';

@@ -2,6 +2,7 @@ import fastifyJwt from '@fastify/jwt';
 import { createVerifier } from 'fast-jwt';
 // Re-exported so every importer of the kit also loads @fastify/jwt's request/instance augmentations.
 export type { JWT } from '@fastify/jwt';
+import { PERSONAL_TOKEN_SCOPES, type PersonalTokenScope } from '@asistente/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthorized } from '../http/errors.js';
@@ -24,6 +25,7 @@ interface VerifiedClaims {
   exp: number;
   iat: number;
   ims?: unknown;
+  scp?: unknown;
 }
 
 /** The token of an `Authorization: Bearer <token>` header (the scheme in any case), as @fastify/jwt reads it. */
@@ -31,6 +33,13 @@ function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const parts = header.split(' ');
   return parts.length === 2 && /^bearer$/i.test(parts[0]!) && parts[1] ? parts[1] : undefined;
+}
+
+/** A token's `scp` claim as scopes; anything but an array of known scopes is no scopes at all (deny, not allow). */
+function scopesOf(claim: unknown): readonly PersonalTokenScope[] | undefined {
+  if (claim === undefined) return undefined;
+  if (!Array.isArray(claim)) return [];
+  return claim.filter((s): s is PersonalTokenScope => (PERSONAL_TOKEN_SCOPES as readonly unknown[]).includes(s));
 }
 
 export interface TokenSettings {
@@ -47,6 +56,11 @@ export interface AuthenticatedUser {
   exp: number;
   /** When the token was issued, milliseconds since the epoch (`ims` when present, else `iat`). */
   issuedAtMs?: number;
+  /**
+   * What a personal access token lets this request reach (`scp`); absent for a session, which reaches
+   * everything. Present, the caller offers only what these cover (the MCP server's tools, for one).
+   */
+  scopes?: readonly PersonalTokenScope[];
 }
 
 /** The claims the house signs; `ims` (issued at, in milliseconds) lets a password change end sessions to the millisecond. */
@@ -54,6 +68,8 @@ export interface TokenClaims {
   sub: string;
   jti: string;
   ims?: number;
+  /** The scopes of the personal access token the gateway exchanged for this token. */
+  scp?: PersonalTokenScope[];
 }
 
 declare module '@fastify/jwt' {
@@ -148,7 +164,8 @@ export const authPlugin = fp<AuthPluginOptions>(
       if (exp - Math.floor(issuedAtMs / 1000) > maxLifetime) throw unauthorized();
       const checkedAtGateway = acceptTokenCheckedProof && acceptsTokenCheckedProof(tokens.secret, token, request.headers[TOKEN_CHECKED_HEADER]);
       if (!checkedAtGateway && !(await revocations.isValid({ id, jti, issuedAtMs }))) throw unauthorized();
-      request.user = { id, jti, exp, issuedAtMs };
+      const scopes = scopesOf(claims.scp);
+      request.user = scopes ? { id, jti, exp, issuedAtMs, scopes } : { id, jti, exp, issuedAtMs };
       verified.add(request);
     });
     const proofs = new TokenCheckedProofs(tokens.secret, VERIFIED_TOKENS_CACHED);

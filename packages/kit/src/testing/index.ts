@@ -1,3 +1,4 @@
+import type { PersonalTokenScope } from '@asistente/contracts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { authPlugin } from '../auth/plugin.js';
 import { loadConfig, type Config } from '../config.js';
@@ -87,10 +88,14 @@ export async function buildServicesApp(t: Teardown, plugins: ServicePlugin[], pl
 /**
  * A valid token for `userId` (a fresh user id by default), as auth would issue it. The user need not
  * exist: this process's token check is told to take it as an existing user (tokens of unknown users
- * are refused otherwise).
+ * are refused otherwise). With `scopes`, it is what the gateway makes of a personal access token.
  */
-export function signToken(app: App, userId: string = randomUUID()): { userId: string; token: string; authorization: string } {
+export function signToken(
+  app: App,
+  userId: string = randomUUID(),
+  scopes?: PersonalTokenScope[],
+): { userId: string; token: string; authorization: string } {
   app.revocations.vouchForTestUser(userId);
-  const token = app.jwt.sign({ sub: userId, jti: randomUUID(), ims: Date.now() });
+  const token = app.jwt.sign({ sub: userId, jti: randomUUID(), ims: Date.now(), ...(scopes ? { scp: scopes } : {}) });
   return { userId, token, authorization: `Bearer ${token}` };
 }
