@@ -7,14 +7,19 @@ export { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
 export { runningEmbedded, assertDataDirFree, announceEmbedded, DataDirInUseError, PRESENCE_FILE, type EmbeddedPresence } from './db/embedded-presence.js';
 export { bulkLoad, type TextRow } from './db/bulk-load.js';
 export { CoalescedRead } from './db/coalesced-read.js';
+export { PeriodicJob, utcDay, retentionCutoff, type PeriodicJobOptions, type PeriodicRun } from './db/periodic-job.js';
+export * from './retention/index.js';
 export { LruMap } from './cache/lru-map.js';
 export { createEvent, type EventEnvelope } from './events/envelope.js';
+export { EventValidator, type Validation } from './events/event-validator.js';
 export { securityActivityEvent, type SecurityClient } from './events/security-activity.js';
 export type { EventBus, EventHandler, SignalHandler } from './events/bus.js';
 export { MemoryBus } from './events/memory-bus.js';
 export { JetStreamBus, StreamOwnershipError } from './events/jetstream-bus.js';
 export { Outbox } from './events/outbox.js';
 export { OutboxRelay } from './events/relay.js';
+export { registerUserErasure, erasureConsumerName, UserErasureConsumer, PROVIDER_STEP_FAILED, type UserErasure, type ErasureDeps } from './erasure/user-erasure.js';
+export { sweepUserRows, USER_DELETED } from './erasure/sweep.js';
 export { createHttpApp, trustProxySetting, SECURITY_HEADERS, type App } from './http/app.js';
 export { LiveStreams, RECONNECT_AFTER_MS, type LiveStream } from './http/live-streams.js';
 export { findInputProblem, CONTROL_CHARACTER_MESSAGE } from './http/input-guard.js';
@@ -29,6 +34,14 @@ export { TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof, acceptsT
 export { CLIENT_ADDRESS_HEADER, clientAddressProof, addressFromProof } from './auth/client-address.js';
 export { authPlugin, requireAuth, type AuthenticatedUser, type TokenSettings, type TokenClaims, type JWT } from './auth/plugin.js';
 export { Revocations, type SessionsEnded, type TokenIdentity } from './auth/revocations.js';
+export {
+  hashPersonalToken,
+  looksLikePersonalToken,
+  newPersonalToken,
+  PersonalTokenLookup,
+  type NewPersonalToken,
+  type PersonalTokenGrant,
+} from './auth/personal-tokens.js';
 export { hashResetToken, issuePasswordResetLink, PASSWORD_RESET_TTL_MS, type PasswordResetLink } from './auth/password-reset-links.js';
 export { createPlatform, type Platform, type PlatformOptions } from './platform.js';
 export { runService, type ServicePlugin } from './service.js';
@@ -38,3 +51,5 @@ export { HostGuard, HostNotAllowedError, HOST_NOT_ALLOWED_MESSAGE, type CheckedH
 export * from './secrets/index.js';
 export * from './observability/metrics/index.js';
 export * from './observability/tracing/index.js';
+export { accountExportRoute, readAccountExportPage, keysetPart, jsonArrayPart, singlePart, ACCOUNT_EXPORT_PAGE_BYTES, type AccountExportPart, type KeysetSource } from './http/account-export.js';
+export { csvCell, csvLine, neutralizeFormula } from './csv.js';

@@ -34,7 +34,7 @@ t.test('NATS that loses the stream and the consumer: both are recreated and even
   await bus.subscribe('analytics', async (events) => {
     for (const e of events) seen.add(e.id);
   });
-  const batch = (): EventEnvelope[] => [createEvent('contacts.contact.created', randomUUID(), {})];
+  const batch = (): EventEnvelope[] => [createEvent('contacts.contact.created', randomUUID(), { contactId: randomUUID(), hasEmail: false })];
   const first = batch();
   await bus.publish(first);
   t.ok(await until(() => seen.has(first[0]!.id)), 'delivered before the loss');

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
-import { OPENAI_DEFAULTS, OpenAiLanguageModel, type LanguageModel } from './adapters/openai.js';
+import { accountExportRoute, authPlugin, EventValidator, mountRetention, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { OPENAI_DEFAULTS, OpenAiLanguageModel } from './adapters/openai.js';
+import type { LanguageModel } from './domain/language-model.js';
 import { AUTO_REPLY_CONSUMER, AutoReplyConsumer } from './consumers/auto-reply.consumer.js';
 import { PollingBurstClock, type BurstClock } from './consumers/burst-clock.js';
 import { BurstAnswerer } from './consumers/burst-answer.js';
 import { BurstScheduler } from './consumers/burst-scheduler.js';
+import { aiExportParts } from './domain/account-export.js';
+import { AccountExportRepository } from './domain/account-export.repository.js';
 import { AssistantConfigRepository } from './domain/assistant-config.repository.js';
 import { AssistantConfigService } from './domain/assistant-config.service.js';
 import { AssistantRunService } from './domain/assistant-run.service.js';
@@ -13,11 +16,14 @@ import { ChatStateService } from './domain/chat-state.service.js';
 import { ChatStatesRepository } from './domain/chat-states.repository.js';
 import { ChatBurstsRepository } from './domain/chat-bursts.repository.js';
 import { CustomerBookingsRepository } from './domain/customer-bookings.repository.js';
+import { McpTools } from './domain/mcp/mcp-tools.js';
 import { ProviderKeysRepository } from './domain/provider-keys.repository.js';
 import { ProviderKeysService } from './domain/provider-keys.service.js';
 import { RunsRepository } from './domain/runs.repository.js';
+import { aiRetentionSteps } from './domain/retention.repository.js';
 import { assistantRoutes } from './routes/assistant.js';
 import { chatRoutes } from './routes/chats.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { openAiKeyRoutes } from './routes/openai-key.js';
 import { runRoutes } from './routes/run.js';
 import { usageRoutes } from './routes/usage.js';
@@ -65,14 +71,20 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     const answerer = new BurstAnswerer({ assistant, chats, runner, services: platform.services, log: platform.log });
     const replica = options.autoReply?.replica ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     clock.start(new BurstScheduler({ bursts, answer: (burst) => answerer.answer(burst), replica, leaseMs: timing.leaseMs, log: platform.log }));
-    const consumer = new AutoReplyConsumer({ bursts, chats, clock, quietMs: timing.quietMs });
+    const consumer = new AutoReplyConsumer({ bursts, chats, clock, quietMs: timing.quietMs, events: new EventValidator() });
     await platform.bus.subscribe(AUTO_REPLY_CONSUMER, consumer.handle);
     app.addHook('onClose', () => clock.close());
+    // The owner's "Conservación de datos": older runs erased daily, once per deployment.
+    const retention = await mountRetention({ sql, bus: platform.bus, log: platform.log, schema: 'ai', kind: 'aiRunDays', steps: aiRetentionSteps(sql) });
+    app.addHook('onReady', async () => retention.start());
+    app.addHook('onClose', async () => retention.stop());
     await openAiKeyRoutes(app, { keys });
     await assistantRoutes(app, { assistant });
     await runRoutes(app, { runner });
     await chatRoutes(app, { chats });
     await usageRoutes(app, { runs, assistant });
+    await mcpRoutes(app, { tools: new McpTools({ services: platform.services, bookings }) });
+    accountExportRoute(app, '/ai', aiExportParts(new AccountExportRepository(sql)));
   };
 }
 

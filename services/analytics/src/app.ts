@@ -1,7 +1,8 @@
-import { authPlugin, requireAuth, type App, type EventBus, type Logger, type ServicePlugin, type Sql } from '@asistente/kit';
+import { accountExportRoute, authPlugin, EventValidator, requireAuth, type App, type EventBus, type Logger, type ServicePlugin, type Sql } from '@asistente/kit';
 import { ROLLUPS_CHANGED, RollupConsumer } from './consumers/rollup.consumer.js';
+import { analyticsExportParts } from './domain/account-export.js';
+import { AccountExportRepository } from './domain/account-export.repository.js';
 import { AnalyticsService } from './domain/analytics.service.js';
-import { EventValidator } from './domain/event-validator.js';
 import { RollupsRepository } from './domain/rollups.repository.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { streamRoutes } from './routes/stream.js';
@@ -32,6 +33,7 @@ const analyticsService: ServicePlugin = async (fastify, { platform }) => {
   await subscribeRollups(db.sql, bus, log);
   await analyticsRoutes(app, { analytics: new AnalyticsService(new RollupsRepository(db.sql)) });
   await streamRoutes(app, { bus, streams: platform.streams });
+  accountExportRoute(app, '/analytics', analyticsExportParts(new AccountExportRepository(db.sql)));
 };
 
 export default analyticsService;

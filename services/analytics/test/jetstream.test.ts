@@ -18,12 +18,18 @@ const natsUrl = process.env.NATS_URL;
       new JetStreamBus({ url: natsUrl, stream: config.NATS_STREAM, subjectPrefix: config.EVENTS_SUBJECT_PREFIX, log, ackWaitMs: 1500 });
 
     const users = [randomUUID(), randomUUID(), randomUUID()];
-    const types = ['email.message.sent', 'whatsapp.message.received', 'teams.message.sent'] as const;
     const events: EventEnvelope[] = [];
     for (let i = 0; i < 10_000; i++) {
-      const type = types[i % 3]!;
-      const data = type === 'email.message.sent' ? { messageId: `m${i}`, provider: 'gmail' } : type === 'teams.message.sent' ? { messageId: `m${i}`, channelId: 'c' } : { messageId: `m${i}`, chatId: `chat${i % 17}` };
-      events.push(createEvent(type, users[i % users.length]!, data, new Date(Date.now() - (i % 500) * 60_000)));
+      const userId = users[i % users.length]!;
+      const at = new Date(Date.now() - (i % 500) * 60_000);
+      const kind = i % 3;
+      events.push(
+        kind === 0
+          ? createEvent('email.message.sent', userId, { messageId: `m${i}`, provider: 'gmail' }, at)
+          : kind === 1
+            ? createEvent('whatsapp.message.received', userId, { messageId: `m${i}`, chatId: `chat${i % 17}` }, at)
+            : createEvent('teams.message.sent', userId, { messageId: `m${i}`, channelId: 'c' }, at),
+      );
     }
     const outbox = platform.outbox('platform');
     for (let i = 0; i < events.length; i += 1000) await db.sql.begin((tx) => outbox.append(tx, events.slice(i, i + 1000)));

@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, EventValidator, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { createSystemMailer, systemSender } from './adapters/system-mailer.js';
 import { HashingGate } from './domain/hashing-gate.js';
 import { PasswordResetsRepository } from './domain/password-resets.repository.js';
@@ -13,6 +13,11 @@ import { accountActivityRoutes } from './routes/account-activity.js';
 import { SECURITY_ACTIVITY_CONSUMER, SecurityActivityConsumer } from './consumers/security-activity.consumer.js';
 import { SecurityActivityRepository } from './domain/security-activity.repository.js';
 import { schedulePurge } from './domain/security-activity-purge.js';
+import { RetentionService } from './domain/retention.service.js';
+import { accountRetentionRoutes } from './routes/account-retention.js';
+import { PersonalTokensRepository } from './domain/personal-tokens.repository.js';
+import { PersonalTokensService } from './domain/personal-tokens.service.js';
+import { personalTokenRoutes, refuseScopedTokens } from './routes/personal-tokens.js';
 
 /** The auth service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
 const authService: ServicePlugin = async (fastify, { platform }) => {
@@ -21,6 +26,7 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   await app.register(authPlugin, { tokens: platform.tokens, revocations });
   await app.register(rateLimit, { global: false });
   requireAuth(app);
+  refuseScopedTokens(app);
   const usersRepository = new UsersRepository(db.sql);
   const hasher = new PasswordHasher(config.SCRYPT_COST, new HashingGate(config.HASH_CONCURRENCY, config.HASH_QUEUE_MAX));
   const outbox = platform.outbox('auth');
@@ -47,10 +53,12 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   });
   // The security log: every service's lines (auth's own too) arrive through the outbox and the bus.
   const activity = new SecurityActivityRepository(db.sql);
-  await platform.bus.subscribe(SECURITY_ACTIVITY_CONSUMER, new SecurityActivityConsumer(db.sql, activity, platform.log).handle as never);
+  await platform.bus.subscribe(SECURITY_ACTIVITY_CONSUMER, new SecurityActivityConsumer(db.sql, activity, platform.log, new EventValidator()).handle);
   const stopPurge = schedulePurge(activity, platform.log);
   app.addHook('onClose', stopPurge);
   await accountActivityRoutes(app, { activity });
+  await accountRetentionRoutes(app, { retention: new RetentionService(db.sql, outbox) });
+  await personalTokenRoutes(app, { tokens: new PersonalTokensService({ sql: db.sql, tokens: new PersonalTokensRepository(db.sql), outbox }) });
 };
 
 export default authService;

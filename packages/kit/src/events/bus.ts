@@ -5,7 +5,8 @@ import type { EventEnvelope } from './envelope.js';
  * hundred) so one transaction can apply many; resolving acknowledges the
  * whole batch, throwing has all of it delivered again.
  */
-export type EventHandler = (events: EventEnvelope[]) => Promise<void>;
+// What the handler resolves with is its own (a count, for its tests); only resolving or throwing matters here.
+export type EventHandler = (events: EventEnvelope[]) => Promise<unknown>;
 export type SignalHandler = (payload: string) => void;
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { EventData, EventType } from '@asistente/contracts';
 
 /** The shape every domain event travels in, on the outbox, the bus and in consumers. */
 export interface EventEnvelope<TType extends string = string, TData = unknown> {
@@ -9,11 +10,12 @@ export interface EventEnvelope<TType extends string = string, TData = unknown> {
   data: TData;
 }
 
-export function createEvent<TType extends string, TData>(
+/** A domain event of the catalogue (packages/contracts/src/events.ts): only its types, each with its data shape. */
+export function createEvent<TType extends EventType>(
   type: TType,
   userId: string,
-  data: TData,
+  data: EventData<TType>,
   occurredAt: Date = new Date(),
-): EventEnvelope<TType, TData> {
+): EventEnvelope<TType, EventData<TType>> {
   return { id: randomUUID(), type, userId, occurredAt: occurredAt.toISOString(), data };
 }

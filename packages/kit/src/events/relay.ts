@@ -5,6 +5,7 @@ import { publishSpans } from '../observability/tracing/event-spans.js';
 import type { EventBus } from './bus.js';
 import type { EventEnvelope } from './envelope.js';
 import { outboxChannel } from './outbox.js';
+import { USER_DELETED } from '../erasure/sweep.js';
 
 interface OutboxRow {
   id: string;
@@ -182,6 +183,10 @@ export class OutboxRelay {
       throw error;
     }
     await sql`update ${sql(table)} set published_at = now(), claimed_until = null where id = any(${events.map((e) => e.id)}::uuid[])`;
+    // A delivered `user.deleted` is the last row naming an erased user: it goes once the bus has it.
+    if (events.some((e) => e.type === USER_DELETED)) {
+      await sql`delete from ${sql(table)} where id = any(${events.map((e) => e.id)}::uuid[]) and type = ${USER_DELETED}`;
+    }
     return events.length;
   }
 }

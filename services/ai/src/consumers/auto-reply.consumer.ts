@@ -1,3 +1,5 @@
+import type { EventData } from '@asistente/contracts';
+import type { EventValidator } from '@asistente/kit';
 import type { ChatStateService } from '../domain/chat-state.service.js';
 import type { ChatBurstsRepository } from '../domain/chat-bursts.repository.js';
 import type { BurstClock } from './burst-clock.js';
@@ -13,13 +15,6 @@ export const MAX_EVENT_AGE_MS = 5 * 60_000;
 
 /** The ids of `whatsapp.messages` (what the WhatsApp service announces and answers by id). */
 const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-interface IncomingEvent {
-  type?: unknown;
-  userId?: unknown;
-  occurredAt?: unknown;
-  data?: { messageId?: unknown; chatId?: unknown; live?: unknown; isGroup?: unknown; keywordAnswered?: unknown; origin?: unknown };
-}
 
 /** Chats never answered automatically: groups, broadcasts and status updates, newsletters. */
 export function isPrivateChat(jid: string): boolean {
@@ -40,35 +35,35 @@ export class AutoReplyConsumer {
       chats: ChatStateService;
       clock: BurstClock;
       quietMs: number;
+      /** Events that do not match the catalogue are not acted on (and other services' events pass by). */
+      events: EventValidator;
     },
   ) {}
 
   handle = async (events: unknown[]): Promise<void> => {
     for (const raw of events) {
-      const event = raw as IncomingEvent;
-      const chatId = event.data?.chatId;
-      if (typeof event.userId !== 'string' || typeof chatId !== 'string') continue;
-      if (event.type === 'whatsapp.message.sent' && event.data?.origin === 'phone') {
-        await this.deps.bursts.dropOpen(event.userId, chatId);
-        await this.deps.chats.ownerTookOver(event.userId, chatId);
-      } else if (event.type === 'whatsapp.message.received' && this.answerable(event, chatId)) {
-        const added = await this.deps.bursts.add(event.userId, chatId, event.data!.messageId as string, this.deps.quietMs);
+      const checked = this.deps.events.validate(raw);
+      if (!checked.ok) continue;
+      const event = checked.event;
+      if (event.type === 'whatsapp.message.sent' && event.data.origin === 'phone') {
+        await this.deps.bursts.dropOpen(event.userId, event.data.chatId);
+        await this.deps.chats.ownerTookOver(event.userId, event.data.chatId);
+      } else if (event.type === 'whatsapp.message.received' && answerable(event.data, event.occurredAt)) {
+        const added = await this.deps.bursts.add(event.userId, event.data.chatId, event.data.messageId, this.deps.quietMs);
         if (added) this.deps.clock.wakeIn(this.deps.quietMs);
       }
     }
   };
+}
 
-  private answerable(event: IncomingEvent, chatId: string): boolean {
-    const data = event.data!;
-    const age = Date.now() - (typeof event.occurredAt === 'string' ? Date.parse(event.occurredAt) : Number.NaN);
-    return (
-      data.live === true &&
-      data.isGroup !== true &&
-      data.keywordAnswered !== true &&
-      typeof data.messageId === 'string' &&
-      MESSAGE_ID.test(data.messageId) &&
-      isPrivateChat(chatId) &&
-      age <= MAX_EVENT_AGE_MS
-    );
-  }
+function answerable(data: EventData<'whatsapp.message.received'>, occurredAt: string): boolean {
+  const age = Date.now() - Date.parse(occurredAt);
+  return (
+    data.live === true &&
+    data.isGroup !== true &&
+    data.keywordAnswered !== true &&
+    MESSAGE_ID.test(data.messageId) &&
+    isPrivateChat(data.chatId) &&
+    age <= MAX_EVENT_AGE_MS
+  );
 }

@@ -1,6 +1,5 @@
 import type { DomainEvent } from '@asistente/contracts';
-import type { Logger, Sql } from '@asistente/kit';
-import type { EventValidator } from '../domain/event-validator.js';
+import type { EventValidator, Logger, Sql } from '@asistente/kit';
 import { Tally } from '../domain/tally.js';
 import type { RollupsRepository } from '../domain/rollups.repository.js';
 
@@ -37,6 +36,8 @@ export class RollupConsumer {
       const checked = this.validator.validate(input);
       // The security log's lines belong to auth: analytics neither counts nor keeps a copy of addresses and browsers.
       if (checked.ok && checked.event.type === 'security.activity.recorded') continue;
+      // A deletion and its progress are no activity; kept, the deleted user's id would be written here again.
+      if (checked.ok && (checked.event.type === 'user.deleted' || checked.event.type === 'account.erasure.progressed')) continue;
       if (checked.ok) valid.set(checked.event.id, checked.event);
       else {
         parked++;

@@ -36,6 +36,9 @@ export function incrementsFor(event: DomainEvent): Increment[] {
     case 'auth.user.registered':
     case 'whatsapp.contacts.synced':
     case 'security.activity.recorded':
+    case 'user.deleted':
+    case 'account.erasure.progressed':
+    case 'account.retention.changed':
       return [];
     case 'contacts.contact.created':
       return [activity, [METRIC.contactsCreated, 1], [METRIC.contactsNet, 1]];

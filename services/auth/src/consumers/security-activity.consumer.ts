@@ -1,12 +1,8 @@
-import { Value } from '@sinclair/typebox/value';
-import { SecurityActivityEventData } from '@asistente/contracts';
-import type { EventEnvelope, Logger, Sql } from '@asistente/kit';
+import type { EventValidator, Logger, Sql } from '@asistente/kit';
 import type { SecurityActivityRecord, SecurityActivityRepository } from '../domain/security-activity.repository.js';
 
 /** The durable consumer's name (shared by every auth replica: each event is handled by one of them). */
 export const SECURITY_ACTIVITY_CONSUMER = 'auth-security-activity';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Writes every service's `security.activity.recorded` events into auth.security_activity, a batch per
@@ -18,18 +14,20 @@ export class SecurityActivityConsumer {
     private readonly sql: Sql,
     private readonly activity: SecurityActivityRepository,
     private readonly log: Logger,
+    private readonly events: EventValidator,
   ) {}
 
-  handle = async (events: EventEnvelope[]): Promise<number> => {
+  handle = async (events: unknown[]): Promise<number> => {
     const records: SecurityActivityRecord[] = [];
-    for (const event of events) {
-      if (event.type !== 'security.activity.recorded') continue;
-      const at = new Date(event.occurredAt);
-      if (!UUID.test(event.id) || !UUID.test(event.userId) || Number.isNaN(at.getTime()) || !Value.Check(SecurityActivityEventData, event.data)) {
-        this.log.warn({ eventId: event.id }, 'invalid security activity event skipped');
+    for (const raw of events) {
+      if ((raw as { type?: unknown } | null)?.type !== 'security.activity.recorded') continue;
+      const checked = this.events.validate(raw);
+      if (!checked.ok || checked.event.type !== 'security.activity.recorded') {
+        this.log.warn({ eventId: (raw as { id?: unknown }).id }, 'invalid security activity event skipped');
         continue;
       }
-      records.push({ id: event.id, userId: event.userId, at: at.toISOString(), data: event.data });
+      const { id, userId, occurredAt, data } = checked.event;
+      records.push({ id, userId, at: new Date(occurredAt).toISOString(), data });
     }
     if (records.length === 0) return 0;
     return this.sql.begin((tx) => this.activity.record(tx, records));

@@ -7,7 +7,11 @@ const addFormats = addFormatsModule.default;
 
 export type Validation = { ok: true; event: DomainEvent } | { ok: false; reason: string };
 
-/** Checks an incoming event against the catalogue: unknown types and bad payloads are refused. */
+/**
+ * Checks an incoming event against the catalogue (packages/contracts/src/events.ts): unknown types and bad
+ * payloads are refused, and what passes is a `DomainEvent`, whose `type` narrows `data` to its shape. Every
+ * consumer reads its events through one, so none guesses at fields.
+ */
 export class EventValidator {
   private readonly validators = new Map<string, ValidateFunction>();
 
