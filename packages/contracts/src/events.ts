@@ -1,4 +1,5 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import { RetentionSettings } from './retention.js';
 import { SecurityActivityEventData } from './security-activity.js';
 
 /**
@@ -78,6 +79,9 @@ export const EVENT_DATA = {
 
   /** A line of the owner's security activity log (a login, a provider connected…): auth keeps it 90 days. */
   'security.activity.recorded': SecurityActivityEventData,
+
+  /** The owner's retention settings changed (auth): whatsapp, email and ai each keep a copy of their own days. */
+  'account.retention.changed': RetentionSettings,
 } as const satisfies Record<string, TObject>;
 
 export type EventType = keyof typeof EVENT_DATA;

@@ -12,4 +12,5 @@ export * from './teams.js';
 export * from './contact-views.js';
 export * from './personal-tokens.js';
 export * from './security-activity.js';
+export * from './retention.js';
 export * from './responses.js';

@@ -9,6 +9,8 @@ export { bulkLoad, type TextRow } from './db/bulk-load.js';
 export { CoalescedRead } from './db/coalesced-read.js';
 export { PeriodicJob, utcDay, retentionCutoff, type PeriodicJobOptions, type PeriodicRun } from './db/periodic-job.js';
 export * from './retention/index.js';
+export { PeriodicJob, utcDay, retentionCutoff, type PeriodicJobOptions, type PeriodicRun } from './db/periodic-job.js';
+export * from './retention/index.js';
 export { LruMap } from './cache/lru-map.js';
 export { createEvent, type EventEnvelope } from './events/envelope.js';
 export { EventValidator, type Validation } from './events/event-validator.js';
