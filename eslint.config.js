@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { houseBoundaries } from './eslint/house-rules.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.tap/**', 'test-artifacts/**', 'bench/out/**', 'data/**'] },
@@ -16,4 +17,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // The house's import boundaries (ARCHITECTURE.md): services, domain/adapters, web features, drivers.
+  ...houseBoundaries,
 );

@@ -1,6 +1,6 @@
 import { DEFAULT_ASSISTANT_CONFIG } from '@asistente/contracts';
 import { scrapeGauge, type Platform } from '@asistente/kit';
-import { LanguageModelError, type LanguageModel } from './adapters/openai.js';
+import { LanguageModelError, type LanguageModel } from './domain/language-model.js';
 
 /** An account that never saved its assistant has the default budget. */
 const DEFAULT_BUDGET_USD = DEFAULT_ASSISTANT_CONFIG.dailyBudgetUsd ?? 1;

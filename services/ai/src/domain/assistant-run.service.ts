@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AiRunResult, AiToolCall, Contact } from '@asistente/contracts';
 import { AppError, conflict, createEvent, notFound, ServiceCallError, type Outbox, type ServiceClient, type Sql } from '@asistente/kit';
-import { LanguageModelError, type ChatMessage, type LanguageModel, type ModelFailure } from '../adapters/openai.js';
+import { LanguageModelError, type ChatMessage, type LanguageModel, type ModelFailure } from './language-model.js';
 import type { FullAssistantConfig } from './assistant-config.js';
 import type { AssistantConfigService } from './assistant-config.service.js';
 import type { CustomerBookingsRepository } from './customer-bookings.repository.js';

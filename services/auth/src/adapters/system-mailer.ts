@@ -1,17 +1,5 @@
 import nodemailer from 'nodemailer';
-
-export interface SystemMail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-}
-
-/** The product's own outgoing mail (password reset links), through the server in SMTP_URL. */
-export interface SystemMailer {
-  send(mail: SystemMail): Promise<void>;
-  close(): void;
-}
+import type { SystemMailer } from '../domain/system-mailer.js';
 
 /**
  * `smtp://user:pass@host:587` upgrades with STARTTLS when the server offers it; `smtps://` is TLS from the

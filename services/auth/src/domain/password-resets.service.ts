@@ -1,6 +1,6 @@
 import { badRequest, hashResetToken, issuePasswordResetLink, securityActivityEvent, type Outbox, type Platform, type SecurityClient, type Sql } from '@asistente/kit';
 import type { ResetPasswordBody } from '@asistente/contracts';
-import type { SystemMailer } from '../adapters/system-mailer.js';
+import type { SystemMailer } from './system-mailer.js';
 import type { PasswordHasher } from './passwords.js';
 import type { PasswordResetsRepository } from './password-resets.repository.js';
 import { resetMail } from './reset-mail.js';

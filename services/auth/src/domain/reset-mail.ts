@@ -1,4 +1,4 @@
-import type { SystemMail } from '../adapters/system-mailer.js';
+import type { SystemMail } from './system-mailer.js';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -1,7 +1,7 @@
 import type { calendar_v3 } from '@googleapis/calendar';
 import type { CalendarRecord, EventInput, EventRecord } from '../domain/event-record.js';
 import { withBackoff, type BackoffOptions } from './backoff.js';
-import { ProviderError, type CalendarProvider, type ChannelRequest, type EventChanges, type WriteOptions } from './calendar-provider.js';
+import { ProviderError, type CalendarProvider, type ChannelRequest, type EventChanges, type WriteOptions } from '../domain/calendar-provider.js';
 import { fromGoogleCalendar, fromGoogleEvent, toGoogleEvent } from './google-events.js';
 import { isRateLimited, toProviderError } from './google-errors.js';
 

@@ -1,4 +1,4 @@
-import { ProviderError } from './calendar-provider.js';
+import { ProviderError } from '../domain/calendar-provider.js';
 
 interface GoogleErrorShape {
   status?: number;

@@ -1,5 +1,6 @@
 import { calendar } from '@googleapis/calendar';
 import { CodeChallengeMethod, OAuth2Client, type Credentials } from 'google-auth-library';
+import type { GoogleAuthorization, GoogleTokens } from '../domain/google-authorization.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { GoogleCalendar } from './google-calendar.js';
 import { toProviderError } from './google-errors.js';
@@ -21,13 +22,6 @@ export interface GoogleSettings {
   onCall?: (result: number | unknown) => void;
 }
 
-export interface GoogleTokens {
-  accessToken: string | null;
-  refreshToken: string | null;
-  expiresAt: Date | null;
-  scope: string | null;
-}
-
 /** Calendar read/write, plus the account's address for the status line. */
 export const GOOGLE_SCOPES = ['https://www.googleapis.com/auth/calendar', 'openid', 'email'];
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -42,7 +36,7 @@ function toTokens(credentials: Credentials): GoogleTokens {
 }
 
 /** Google's OAuth 2 authorization-code flow (offline access) and the per-account API clients. */
-export class GoogleOAuth {
+export class GoogleOAuth implements GoogleAuthorization {
   private readonly timeoutMs: number;
   private readonly backoff: BackoffOptions;
 

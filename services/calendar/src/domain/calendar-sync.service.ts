@@ -1,5 +1,5 @@
 import { CoalescedRead, type Logger, type Sql } from '@asistente/kit';
-import { ProviderError, type CalendarProvider } from '../adapters/calendar-provider.js';
+import { ProviderError, type CalendarProvider } from './calendar-provider.js';
 import type { GoogleAccountsRepository } from './google-accounts.repository.js';
 import type { GoogleConnectionService } from './google-connection.service.js';
 import type { MirroredCalendar, MirrorRepository } from './mirror.repository.js';

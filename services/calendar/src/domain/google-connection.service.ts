@@ -1,8 +1,8 @@
 import type { Logger, OAuthFlow, OAuthStart, Outbox, SecretBox, SecretContext, SecurityClient, Sql } from '@asistente/kit';
 import { GOOGLE_ACCESS_TOKEN_COLUMN, GOOGLE_REFRESH_TOKEN_COLUMN, securityActivityEvent } from '@asistente/kit';
 import type { GoogleStatus } from '@asistente/contracts';
-import { ProviderError, type CalendarProvider } from '../adapters/calendar-provider.js';
-import type { GoogleOAuth, GoogleTokens } from '../adapters/google-oauth.js';
+import { ProviderError, type CalendarProvider } from './calendar-provider.js';
+import type { GoogleAuthorization, GoogleTokens } from './google-authorization.js';
 import type { GoogleAccountsRepository, SealedTokens } from './google-accounts.repository.js';
 import type { MirrorRepository } from './mirror.repository.js';
 import { notConfigured, notConnected, reconnect, RECONNECT_MESSAGE } from './provider-errors.js';
@@ -19,7 +19,7 @@ export type CallbackOutcome = 'connected' | 'denied' | 'invalid' | 'mismatch' | 
  */
 export class GoogleConnectionService {
   constructor(
-    private readonly oauth: GoogleOAuth | undefined,
+    private readonly oauth: GoogleAuthorization | undefined,
     private readonly accounts: GoogleAccountsRepository,
     private readonly mirror: MirrorRepository,
     private readonly box: SecretBox,

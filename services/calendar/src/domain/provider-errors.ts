@@ -1,5 +1,5 @@
 import { AppError } from '@asistente/kit';
-import { ProviderError } from '../adapters/calendar-provider.js';
+import { ProviderError } from './calendar-provider.js';
 
 export const RECONNECT_MESSAGE = 'Vuelve a conectar Google';
 export const NOT_CONFIGURED_MESSAGE =

@@ -19,7 +19,7 @@ import {
 } from '@whiskeysockets/baileys';
 import { traceClientCall, type Logger } from '@asistente/kit';
 import { deliveryStatus, isUndecryptable, toInbound } from './baileys-messages.js';
-import type { AuthStore, CloseKind, SocketFactory, SocketHandlers, WhatsAppSocket } from './whatsapp-socket.js';
+import type { AuthStore, CloseKind, SocketFactory, SocketHandlers, WhatsAppSocket } from '../domain/whatsapp-socket.js';
 
 /** WhatsApp Web's protocol version, pinned: asking WhatsApp for the latest would be a call we do not control. */
 export const WA_VERSION: [number, number, number] = [2, 3000, 1043857760];

@@ -11,7 +11,7 @@ import {
   type WAMessage,
   type WAMessageKey,
 } from '@whiskeysockets/baileys';
-import type { DeliveryStatus, InboundMessage, MediaInfo } from './whatsapp-socket.js';
+import type { DeliveryStatus, InboundMessage, MediaInfo } from '../domain/whatsapp-socket.js';
 
 const asNumber = (value: number | { toNumber(): number } | null | undefined): number | null =>
   value === null || value === undefined ? null : typeof value === 'number' ? value : value.toNumber();

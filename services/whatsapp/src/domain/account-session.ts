@@ -1,6 +1,6 @@
 import { WHATSAPP_QR_COLUMN, type Logger, type SecretBox } from '@asistente/kit';
 import QRCode from 'qrcode';
-import type { CloseKind, InboundMessage, SocketFactory, SocketHandlers, WhatsAppSocket } from '../adapters/whatsapp-socket.js';
+import type { CloseKind, InboundMessage, SocketFactory, SocketHandlers, WhatsAppSocket } from './whatsapp-socket.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { GAVE_UP_REASON } from './connect-advice.js';
 import type { AuthStateRepository } from './auth-state.repository.js';

@@ -1,5 +1,5 @@
 import { WHATSAPP_AUTH_STATE_COLUMN, type SecretBox, type SecretContext, type Sql } from '@asistente/kit';
-import type { AuthStore } from '../adapters/whatsapp-socket.js';
+import type { AuthStore } from './whatsapp-socket.js';
 
 export function authStateContext(userId: string): SecretContext {
   return { userId, table: WHATSAPP_AUTH_STATE_COLUMN.table, column: WHATSAPP_AUTH_STATE_COLUMN.column };

@@ -1,5 +1,5 @@
 import { createEvent, type EventEnvelope, type Outbox, type Sql, type TransactionSql } from '@asistente/kit';
-import type { ContactInfo, InboundMessage } from '../adapters/whatsapp-socket.js';
+import type { ContactInfo, InboundMessage } from './whatsapp-socket.js';
 import type { AutoRepliesRepository, AutoReplyRow } from './auto-replies.repository.js';
 import { bestRule } from './keyword-match.js';
 import type { ChatRow, MessagesRepository } from './messages.repository.js';

@@ -1,6 +1,6 @@
 import type { Sql, TransactionSql } from '@asistente/kit';
 import type { MessageOrigin, MessageStatus } from '@asistente/contracts';
-import type { MediaInfo } from '../adapters/whatsapp-socket.js';
+import type { MediaInfo } from './whatsapp-socket.js';
 import { isLidJid, isPhoneJid, phoneOfJid } from './phone.js';
 
 type Db = Sql | TransactionSql;

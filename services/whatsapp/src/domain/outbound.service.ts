@@ -1,6 +1,6 @@
 import type { SendMessageBody, WhatsAppMessage } from '@asistente/contracts';
 import { badRequest, conflict, createEvent, type EventEnvelope, type Logger, type Outbox, type Sql } from '@asistente/kit';
-import type { WhatsAppSocket } from '../adapters/whatsapp-socket.js';
+import type { WhatsAppSocket } from './whatsapp-socket.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { toMessage } from './message-view.js';
 import type { MessagesRepository } from './messages.repository.js';

@@ -11,7 +11,7 @@ import { CONNECT_OUTCOMES } from './connect-outcome';
 import { EventModal } from './EventModal';
 import './google-calendar.css';
 import { MeetColumn } from './MeetColumn';
-import { MeetingModal } from './MeetingModal';
+import { GoogleMeetingModal as MeetingModal } from '../../ui/MeetingModals';
 import { NotConnectedView } from './NotConnectedView';
 import { UpcomingEvents } from './UpcomingEvents';
 import { useGoogleData } from './use-google-data';

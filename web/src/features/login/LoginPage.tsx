@@ -11,9 +11,9 @@ import { FormError } from '../../ui/FormError';
 import { focusFirstInvalid } from '../../ui/focus';
 import { PasswordField } from '../../ui/PasswordField';
 import { TextField } from '../../ui/TextField';
-import { isPasswordResetDone } from '../password-reset/api';
+import { isPasswordResetDone } from '../../lib/password-reset';
 import { validateLogin, type LoginForm } from './validate';
-import '../password-reset/password-reset.css';
+import '../../ui/auth-forms.css';
 
 export function LoginPage() {
   const formRef = useRef<HTMLFormElement>(null);

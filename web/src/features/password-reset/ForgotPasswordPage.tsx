@@ -8,7 +8,7 @@ import { TextField } from '../../ui/TextField';
 import { useForm } from '../../ui/use-form';
 import { requestResetLink, resetByMailAvailable } from './api';
 import { validateForgot } from './validate';
-import './password-reset.css';
+import '../../ui/auth-forms.css';
 
 /** What the server can do: mail a link, or not (no SMTP_URL); unknown while asking. */
 type Availability = 'checking' | 'mail' | 'administrator';

@@ -9,7 +9,7 @@ import { PasswordField } from '../../ui/PasswordField';
 import { useForm } from '../../ui/use-form';
 import { resetPassword, type PasswordResetDone } from './api';
 import { validateNewPassword } from './validate';
-import './password-reset.css';
+import '../../ui/auth-forms.css';
 
 const FOOTER = (
   <>

@@ -10,10 +10,4 @@ export const requestResetLink = (email: string) => sendJson<ForgotPasswordRespon
 export const resetPassword = (token: string, newPassword: string) =>
   sendJson<{ success: boolean }>('post', 'auth/password/reset', { token, newPassword });
 
-/** The history state ResetPasswordPage leaves on /login, so the login form can confirm the change. */
-export interface PasswordResetDone {
-  passwordReset: true;
-}
-
-export const isPasswordResetDone = (state: unknown): state is PasswordResetDone =>
-  typeof state === 'object' && state !== null && (state as Partial<PasswordResetDone>).passwordReset === true;
+export { isPasswordResetDone, type PasswordResetDone } from '../../lib/password-reset';

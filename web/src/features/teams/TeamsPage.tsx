@@ -8,7 +8,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { disconnect, startConnect } from './api';
 import { CONNECT_OUTCOMES } from './connect-outcome';
 import { ConnectView } from './ConnectView';
-import { MeetingModal } from './MeetingModal';
+import { TeamsMeetingModal as MeetingModal } from '../../ui/MeetingModals';
 import { MeetingsCard } from './MeetingsCard';
 import { MessagePane } from './MessagePane';
 import { TeamsColumn } from './TeamsColumn';

@@ -3,17 +3,11 @@ import { getJson, sendJson } from '../../lib/http';
 
 export type { TeamsChannel, TeamsMeeting, TeamsMessage, TeamsStatus, TeamsTeam };
 
-export interface NewMeeting {
-  title: string;
-  startTime: string;
-  endTime: string;
-  attendees: string[];
-}
+export { createTeamsMeeting as createMeeting, getTeamsStatus as getStatus, type TeamsMeetingForm as NewMeeting } from '../../lib/meetings';
 
 /** Spec: the first 5 upcoming meetings show on the screen. */
 export const MEETINGS_SHOWN = 5;
 
-export const getStatus = () => getJson<TeamsStatus>('teams/status');
 export const startConnect = () => sendJson<{ authUrl: string }>('post', 'teams/connect', {});
 export const disconnect = () => sendJson<{ success: true }>('post', 'teams/disconnect', {});
 export const getTeams = () => getJson<TeamsTeam[]>('teams');
@@ -23,4 +17,3 @@ export const getMessages = (channelId: string, signal?: AbortSignal) =>
 export const postMessage = (channelId: string, message: string) =>
   sendJson<TeamsMessage>('post', `teams/channels/${encodeURIComponent(channelId)}/messages`, { message });
 export const getMeetings = () => getJson<TeamsMeetingList>('teams/meetings', { searchParams: { page: 1, limit: MEETINGS_SHOWN } });
-export const createMeeting = (meeting: NewMeeting) => sendJson<TeamsMeeting>('post', 'teams/meetings', meeting);

@@ -1,11 +1,9 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { getStatus as getGoogleStatus } from '../../google-calendar/api';
-import { MeetingModal as GoogleMeetingModal } from '../../google-calendar/MeetingModal';
-import { getStatus as getTeamsStatus } from '../../teams/api';
-import { MeetingModal as TeamsMeetingModal } from '../../teams/MeetingModal';
+import { getGoogleStatus, getTeamsStatus } from '../../../lib/meetings';
 import { Button } from '../../../ui/Button';
 import { Icon } from '../../../ui/Icon';
+import { GoogleMeetingModal, TeamsMeetingModal } from '../../../ui/MeetingModals';
 import { Modal } from '../../../ui/Modal';
 
 interface ScheduleMeetingProps {

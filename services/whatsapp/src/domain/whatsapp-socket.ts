@@ -1,5 +1,6 @@
 // The one boundary between the service and WhatsApp: everything the rest of the service knows about a
-// socket. No Baileys type crosses it; the Baileys implementation lives in baileys-connector.ts.
+// socket (a port the domain declares). No Baileys type crosses it; the Baileys implementation lives in
+// adapters/baileys-connector.ts.
 
 /** Why a socket closed, as the service acts on it. */
 export type CloseKind =

@@ -1,4 +1,4 @@
-import type { CalendarRecord, EventInput, EventRecord } from '../domain/event-record.js';
+import type { CalendarRecord, EventInput, EventRecord } from './event-record.js';
 
 /** A page of changes since the last sync: cancelled events are removals, the rest upserts. */
 export interface EventChanges {

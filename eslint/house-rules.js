@@ -1,0 +1,179 @@
+// The house's import boundaries as ESLint rules (ARCHITECTURE.md, "Rules that keep the house readable").
+// Written here rather than taken from a plugin because each rule needs the import resolved against the
+// importing file (a relative path is only "into another service" once resolved), which
+// `no-restricted-imports` patterns cannot express. Package bans (drivers, jotai, ky) stay with
+// `no-restricted-imports` in eslint.config.js.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Workspace package name → its folder relative to the root, e.g. `@asistente/email` → `services/email`. */
+function workspacePackages() {
+  const byName = new Map();
+  for (const group of ['packages', 'services']) {
+    for (const entry of readdirSync(path.join(root, group), { withFileTypes: true })) {
+      if (entry.isDirectory()) addPackage(byName, `${group}/${entry.name}`);
+    }
+  }
+  for (const single of ['gateway', 'cli', 'web']) addPackage(byName, single);
+  return byName;
+}
+
+function addPackage(byName, folder) {
+  try {
+    const { name } = JSON.parse(readFileSync(path.join(root, folder, 'package.json'), 'utf8'));
+    if (typeof name === 'string') byName.set(name, folder);
+  } catch {
+    // A folder without a package.json is not a workspace.
+  }
+}
+
+const packages = workspacePackages();
+
+/** Where an import points, as a root-relative posix path, or undefined for a third-party package. */
+function target(fromFile, source) {
+  if (source.startsWith('.')) {
+    return toRootPath(path.resolve(path.dirname(fromFile), source));
+  }
+  const match = /^(@asistente\/[^/]+)(\/.*)?$/.exec(source);
+  const folder = match && packages.get(match[1]);
+  if (!folder) return undefined;
+  // The bare name is the package's entry point; a subpath is a reach into its files.
+  return match[2] ? `${folder}/${match[2].slice(1)}` : `${folder}/#entry`;
+}
+
+function toRootPath(absolute) {
+  return path.relative(root, absolute).split(path.sep).join('/');
+}
+
+/** Calls `check(source, node)` for every static import, re-export and literal dynamic import. */
+function importVisitor(context, check) {
+  const visit = (node) => {
+    if (node.source && node.source.type === 'Literal' && typeof node.source.value === 'string') {
+      check(node.source.value, node.source);
+    }
+  };
+  return {
+    ImportDeclaration: visit,
+    ExportNamedDeclaration: visit,
+    ExportAllDeclaration: visit,
+    ImportExpression: visit,
+  };
+}
+
+function rule(description, message, decide) {
+  return {
+    meta: { type: 'problem', docs: { description }, messages: { boundary: message }, schema: [] },
+    create(context) {
+      const file = toRootPath(context.filename);
+      return importVisitor(context, (source, node) => {
+        const to = target(context.filename, source);
+        if (to === undefined) return;
+        const data = decide(file, to, source);
+        if (data) context.report({ node, messageId: 'boundary', data: { source, ...data } });
+      });
+    },
+  };
+}
+
+const serviceOf = (file) => /^services\/([^/]+)(\/|$)/.exec(file)?.[1];
+const featureOf = (file) => /^web\/src\/features\/([^/]+)(\/|$)/.exec(file)?.[1];
+
+export const houseRules = {
+  meta: { name: 'house-rules' },
+  rules: {
+    // Services talk over HTTP and events; a sibling's code is never linked in. The gateway and the CLI
+    // mount services, so they may import a service's entry point (its plugin) and nothing deeper.
+    'no-cross-service': rule(
+      'services never import each other; the gateway and CLI import only a service entry point',
+      "'{{source}}': {{why}}",
+      (file, to) => {
+        const toService = serviceOf(to);
+        if (!toService) return undefined;
+        const fromService = serviceOf(file);
+        if (fromService) {
+          return fromService === toService ? undefined : { why: `service '${fromService}' may not import service '${toService}' (use HTTP or events)` };
+        }
+        if (/^(gateway|cli)\//.test(file) && to.endsWith('/#entry')) return undefined;
+        return { why: `only a service's entry point (@asistente/${toService}) may be imported from outside it` };
+      },
+    ),
+    // Rules depend on ports they declare; adapters implement them and app.ts wires the two.
+    'domain-no-adapters': rule(
+      'a service domain never imports its adapters',
+      "'{{source}}': src/domain may not import src/adapters; declare a port in the domain and implement it in the adapter",
+      (file, to) => {
+        const from = /^services\/([^/]+)\/src\/domain\//.exec(file);
+        if (!from) return undefined;
+        return new RegExp(`^services/${from[1]}/src/adapters(/|$)`).test(to) ? {} : undefined;
+      },
+    ),
+    // A feature shared by two screens belongs in src/ui or src/lib.
+    'no-cross-feature': rule(
+      'web features never import each other',
+      "'{{source}}': feature '{{from}}' may not import feature '{{to}}'; move the shared piece to web/src/ui or web/src/lib",
+      (file, to) => {
+        const from = featureOf(file);
+        const into = featureOf(to);
+        return from && into && from !== into ? { from, to: into } : undefined;
+      },
+    ),
+  },
+};
+
+// Only packages/kit talks to the database and the bus; everyone else goes through its helpers.
+const driverBan = {
+  paths: ['postgres', 'pg', 'nats'].map((name) => ({
+    name,
+    message: 'Only packages/kit imports the database and NATS drivers; use its helpers (db, outbox, bus).',
+  })),
+  patterns: [
+    {
+      group: ['@electric-sql/*', '@nats-io/*'],
+      message: 'Only packages/kit imports the database and NATS drivers; use its helpers (db, outbox, bus).',
+    },
+  ],
+};
+
+// The web app keeps state (jotai) and HTTP (ky) behind src/lib so features share one client and one 401 rule.
+const webLibBan = {
+  paths: ['jotai', 'ky'].map((name) => ({
+    name,
+    message: 'Only web/src/lib imports jotai and ky; add or use a helper there.',
+  })),
+  patterns: [
+    { group: ['jotai/*', 'ky/*'], message: 'Only web/src/lib imports jotai and ky; add or use a helper there.' },
+  ],
+};
+
+/** Production source the boundaries apply to; tests and benchmarks are harnesses and may reach further. */
+const sources = ['packages/*/src/**', 'services/*/src/**', 'gateway/src/**', 'cli/src/**', 'web/src/**'];
+const withExtensions = (globs) => globs.map((glob) => `${glob}/*.{ts,tsx,js,jsx,mts,cts,mjs,cjs}`);
+
+/** Flat-config blocks with only the house's boundary rules (eslint.config.js spreads them; the test runs them alone). */
+export const houseBoundaries = [
+  {
+    files: withExtensions(sources),
+    plugins: { house: houseRules },
+    rules: {
+      'house/no-cross-service': 'error',
+      'house/domain-no-adapters': 'error',
+      'house/no-cross-feature': 'error',
+    },
+  },
+  {
+    files: withExtensions(sources),
+    ignores: ['packages/kit/**', 'web/**'],
+    rules: { 'no-restricted-imports': ['error', driverBan] },
+  },
+  {
+    // A later block replaces the rule's options, so web files carry both bans.
+    files: withExtensions(['web/src/**']),
+    ignores: ['web/src/lib/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [...driverBan.paths, ...webLibBan.paths], patterns: [...driverBan.patterns, ...webLibBan.patterns] }],
+    },
+  },
+];
