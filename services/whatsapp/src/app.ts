@@ -1,6 +1,6 @@
 import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { BaileysConnector, type MakeSocket } from './adapters/baileys-connector.js';
-import type { SocketFactory } from './adapters/whatsapp-socket.js';
+import type { SocketFactory } from './domain/whatsapp-socket.js';
 import { DEFAULT_TIMING, type SessionTiming } from './domain/account-session.js';
 import { AccountsRepository } from './domain/accounts.repository.js';
 import { AuthStateRepository } from './domain/auth-state.repository.js';

@@ -1,5 +1,5 @@
 import type { ServiceClient } from '@asistente/kit';
-import type { ToolSpec } from '../../adapters/openai.js';
+import type { ToolSpec } from '../language-model.js';
 import type { CustomerBookingsRepository } from '../customer-bookings.repository.js';
 import type { CustomerReach, Reach } from './reach.js';
 
