@@ -1,5 +1,6 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { RetentionSettings } from './retention.js';
+import { ErasureProgressedEventData, UserDeletedEventData } from './account-deletion.js';
 import { SecurityActivityEventData } from './security-activity.js';
 
 /**
@@ -82,6 +83,11 @@ export const EVENT_DATA = {
 
   /** The owner's retention settings changed (auth): whatsapp, email and ai each keep a copy of their own days. */
   'account.retention.changed': RetentionSettings,
+
+  /** The owner deleted the account: every service erases what it holds of the user (packages/kit erasure). */
+  'user.deleted': UserDeletedEventData,
+  /** A service's erasure of a deleted user started or finished; userId is the deletion's id (no user row). */
+  'account.erasure.progressed': ErasureProgressedEventData,
 } as const satisfies Record<string, TObject>;
 
 export type EventType = keyof typeof EVENT_DATA;

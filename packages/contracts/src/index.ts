@@ -14,3 +14,4 @@ export * from './personal-tokens.js';
 export * from './security-activity.js';
 export * from './retention.js';
 export * from './responses.js';
+export * from './account-deletion.js';

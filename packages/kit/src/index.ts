@@ -22,6 +22,8 @@ export { Outbox } from './events/outbox.js';
 export { OutboxRelay } from './events/relay.js';
 export { registerUserErasure, erasureConsumerName, UserErasureConsumer, PROVIDER_STEP_FAILED, type UserErasure, type ErasureDeps } from './erasure/user-erasure.js';
 export { sweepUserRows, USER_DELETED } from './erasure/sweep.js';
+export { registerUserErasure, erasureConsumerName, UserErasureConsumer, PROVIDER_STEP_FAILED, type UserErasure, type ErasureDeps } from './erasure/user-erasure.js';
+export { sweepUserRows, USER_DELETED } from './erasure/sweep.js';
 export { createHttpApp, trustProxySetting, SECURITY_HEADERS, type App } from './http/app.js';
 export { LiveStreams, RECONNECT_AFTER_MS, type LiveStream } from './http/live-streams.js';
 export { findInputProblem, CONTROL_CHARACTER_MESSAGE } from './http/input-guard.js';

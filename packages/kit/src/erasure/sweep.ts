@@ -1,0 +1,46 @@
+import type { TransactionSql } from '../db/database.js';
+
+/** The one event whose outbox row names an erased user and must still be delivered: the relay drops it once sent. */
+export const USER_DELETED = 'user.deleted';
+
+/**
+ * Deletes the user's rows from every table of `schemas` that has a `user_id` column, read from
+ * information_schema at the time of the erasure: a table a later migration adds is erased without anyone
+ * listing it. A table another one references without `on delete cascade` fails while the referencing
+ * rows exist, so each delete runs in a savepoint and the failed ones are tried again after the others,
+ * until a pass erases nothing more. The outbox keeps only a pending `user.deleted` (the relay drops it
+ * once delivered): every other event of the user, delivered or not, would only have a consumer write
+ * data of an erased user again. Returns the rows deleted.
+ */
+export async function sweepUserRows(tx: TransactionSql, schemas: readonly string[], userId: string): Promise<number> {
+  const tables = await tx<{ tableSchema: string; tableName: string }[]>`
+    select c.table_schema, c.table_name
+    from information_schema.columns c
+    join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+    where c.column_name = 'user_id' and c.table_schema in ${tx(schemas as string[])} and t.table_type = 'BASE TABLE'
+    order by c.table_schema, c.table_name`;
+  let pending = tables.map((t) => `${t.tableSchema}.${t.tableName}`);
+  let deleted = 0;
+  let lastError: unknown;
+  while (pending.length > 0) {
+    const failed: string[] = [];
+    for (const table of pending) {
+      try {
+        deleted += await tx.savepoint((sp) => deleteRows(sp, table, userId));
+      } catch (error) {
+        lastError = error;
+        failed.push(table);
+      }
+    }
+    if (failed.length === pending.length) throw lastError;
+    pending = failed;
+  }
+  return deleted;
+}
+
+async function deleteRows(tx: TransactionSql, table: string, userId: string): Promise<number> {
+  const result = table.endsWith('.outbox')
+    ? await tx`delete from ${tx(table)} where user_id = ${userId} and (type <> ${USER_DELETED} or published_at is not null)`
+    : await tx`delete from ${tx(table)} where user_id = ${userId}`;
+  return result.count;
+}
