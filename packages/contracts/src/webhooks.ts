@@ -1,0 +1,201 @@
+import { Type, type Static, type TObject } from '@sinclair/typebox';
+
+/**
+ * Outbound webhooks (services/webhooks): what a user's endpoint may subscribe to, the body it receives for
+ * each type (Standard Webhooks: `{ type, timestamp, data }`, signed), and the API of Configuración →
+ * "Webhooks". Payloads carry ids and the few fields a receiver needs to decide what to fetch; never a
+ * secret, a token or a whole message body.
+ */
+
+/** Endpoints one user may register. */
+export const WEBHOOK_ENDPOINTS_MAX = 10;
+/** Delivery log rows older than this are purged. */
+export const WEBHOOK_DELIVERY_RETENTION_DAYS = 30;
+/** A delivery keeps being retried this long after it was created; an endpoint failing this long is disabled. */
+export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+const Id = Type.String({ minLength: 1, maxLength: 200 });
+const Uuid = Type.String({ format: 'uuid' });
+const CalendarSource = Type.Union([Type.Literal('google'), Type.Literal('msteams'), Type.Literal('local')]);
+const MailProvider = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'), Type.Literal('imap')]);
+
+/** The `data` of each event type an endpoint may subscribe to. */
+export const WEBHOOK_EVENT_DATA = {
+  'contact.created': Type.Object({ contactId: Uuid, hasEmail: Type.Boolean() }),
+  'contact.updated': Type.Object({ contactId: Uuid }),
+  'contact.deleted': Type.Object({ contactId: Uuid }),
+  /** `chatId` is the WhatsApp JID of the conversation; history synced from the phone is not sent. */
+  'whatsapp.message.received': Type.Object({ messageId: Id, chatId: Id, isGroup: Type.Boolean() }),
+  /** `origin`: who wrote it (the owner in the app or on the phone, a keyword rule, the assistant); null when unknown. */
+  'whatsapp.message.sent': Type.Object({
+    messageId: Id,
+    chatId: Id,
+    origin: Type.Union([Type.Literal('app'), Type.Literal('phone'), Type.Literal('keyword'), Type.Literal('ai'), Type.Null()]),
+  }),
+  'email.received': Type.Object({ messageId: Id, provider: MailProvider }),
+  'email.sent': Type.Object({ messageId: Id, provider: MailProvider }),
+  'calendar.event.created': Type.Object({ eventId: Id, source: CalendarSource, title: Type.Union([Type.String(), Type.Null()]) }),
+  'calendar.event.updated': Type.Object({ eventId: Id, source: CalendarSource, title: Type.Union([Type.String(), Type.Null()]) }),
+  'calendar.event.deleted': Type.Object({ eventId: Id, source: CalendarSource }),
+  /** The assistant answered a customer by itself (today: on WhatsApp). */
+  'ai.answer.sent': Type.Object({ channel: Type.Literal('whatsapp'), messageId: Id, chatId: Id }),
+} as const satisfies Record<string, TObject>;
+
+export type WebhookEventType = keyof typeof WEBHOOK_EVENT_DATA;
+export type WebhookEventData<T extends WebhookEventType> = Static<(typeof WEBHOOK_EVENT_DATA)[T]>;
+export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_DATA) as WebhookEventType[];
+
+/** Sent by "Probar": never subscribed to, always accepted. */
+export const WEBHOOK_TEST_TYPE = 'webhook.test' as const;
+export const WebhookTestData = Type.Object({ endpointId: Uuid, message: Type.String() });
+
+export const WebhookEventTypeSchema = Type.Union([
+  Type.Literal('contact.created'),
+  Type.Literal('contact.updated'),
+  Type.Literal('contact.deleted'),
+  Type.Literal('whatsapp.message.received'),
+  Type.Literal('whatsapp.message.sent'),
+  Type.Literal('email.received'),
+  Type.Literal('email.sent'),
+  Type.Literal('calendar.event.created'),
+  Type.Literal('calendar.event.updated'),
+  Type.Literal('calendar.event.deleted'),
+  Type.Literal('ai.answer.sent'),
+]);
+
+const message = <T extends string, D extends TObject>(type: T, data: D) =>
+  Type.Object({ type: Type.Literal(type), timestamp: Type.String({ format: 'date-time' }), data });
+const D = WEBHOOK_EVENT_DATA;
+
+/** The body of a delivery, exactly as signed and sent: one shape per type. */
+export const WebhookMessage = Type.Union([
+  message('contact.created', D['contact.created']),
+  message('contact.updated', D['contact.updated']),
+  message('contact.deleted', D['contact.deleted']),
+  message('whatsapp.message.received', D['whatsapp.message.received']),
+  message('whatsapp.message.sent', D['whatsapp.message.sent']),
+  message('email.received', D['email.received']),
+  message('email.sent', D['email.sent']),
+  message('calendar.event.created', D['calendar.event.created']),
+  message('calendar.event.updated', D['calendar.event.updated']),
+  message('calendar.event.deleted', D['calendar.event.deleted']),
+  message('ai.answer.sent', D['ai.answer.sent']),
+  message(WEBHOOK_TEST_TYPE, WebhookTestData),
+]);
+export type WebhookMessage = Static<typeof WebhookMessage>;
+
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2000,
+  pattern: '^https?://[^\\s]+$',
+  messages: {
+    required: 'La URL es obligatoria',
+    minLength: 'La URL es obligatoria',
+    maxLength: 'La URL admite como máximo 2000 caracteres',
+    pattern: 'La URL debe empezar por https://',
+  },
+});
+const Events = Type.Array(WebhookEventTypeSchema, {
+  minItems: 1,
+  maxItems: WEBHOOK_EVENT_TYPES.length,
+  uniqueItems: true,
+  messages: {
+    required: 'Elige al menos un tipo de evento',
+    minItems: 'Elige al menos un tipo de evento',
+    uniqueItems: 'Un tipo de evento aparece repetido',
+    maxItems: 'Hay demasiados tipos de evento',
+  },
+});
+const Description = Type.String({
+  maxLength: 200,
+  pattern: '^[^\\u0000-\\u001f\\u007f]*$',
+  messages: { maxLength: 'La descripción admite como máximo 200 caracteres', pattern: 'La descripción contiene caracteres no válidos' },
+});
+
+export const WebhookEndpointBody = Type.Object({ url: Url, events: Events, description: Type.Optional(Description) }, { additionalProperties: false });
+export type WebhookEndpointBody = Static<typeof WebhookEndpointBody>;
+
+export const WebhookEndpointPatch = Type.Object(
+  { url: Type.Optional(Url), events: Type.Optional(Events), description: Type.Optional(Description), enabled: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false, minProperties: 1, messages: { minProperties: 'No hay nada que cambiar' } },
+);
+export type WebhookEndpointPatch = Static<typeof WebhookEndpointPatch>;
+
+export const WebhookEndpoint = Type.Object({
+  id: Uuid,
+  url: Type.String(),
+  events: Type.Array(WebhookEventTypeSchema),
+  description: Type.String(),
+  enabled: Type.Boolean(),
+  /** Why it was disabled (by the owner, or after a day of failed deliveries); null while enabled. */
+  disabledReason: Type.Union([Type.String(), Type.Null()]),
+  /** Since when deliveries fail without a success in between; null when the last one succeeded. */
+  failingSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
+
+/** POST /webhooks: the only answer that carries the signing secret (`whsec_` + base64). */
+export const WebhookEndpointCreated = Type.Intersect([WebhookEndpoint, Type.Object({ secret: Type.String() })]);
+export type WebhookEndpointCreated = Static<typeof WebhookEndpointCreated>;
+
+export const WebhookEndpointList = Type.Object({ endpoints: Type.Array(WebhookEndpoint), max: Type.Integer() });
+export type WebhookEndpointList = Static<typeof WebhookEndpointList>;
+
+export const WebhookDeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]);
+export type WebhookDeliveryStatus = Static<typeof WebhookDeliveryStatus>;
+
+export const WebhookDelivery = Type.Object({
+  id: Uuid,
+  endpointId: Uuid,
+  /** The `webhook-id` header: the same on every attempt, for the receiver's de-duplication. */
+  messageId: Type.String(),
+  type: Type.String(),
+  status: WebhookDeliveryStatus,
+  attempts: Type.Integer({ minimum: 0 }),
+  responseStatus: Type.Union([Type.Integer(), Type.Null()]),
+  latencyMs: Type.Union([Type.Integer(), Type.Null()]),
+  /** What went wrong on the last attempt, in Spanish; null after a success. */
+  error: Type.Union([Type.String(), Type.Null()]),
+  nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lastAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  payload: WebhookMessage,
+});
+export type WebhookDelivery = Static<typeof WebhookDelivery>;
+
+export const WEBHOOK_DELIVERIES_MAX_LIMIT = 100;
+export const WebhookDeliveriesQuery = Type.Object(
+  {
+    page: Type.Integer({
+      minimum: 1,
+      maximum: 100_000,
+      default: 1,
+      messages: { type: 'La página debe ser un número entero mayor o igual que 1', minimum: 'La página debe ser un número entero mayor o igual que 1', maximum: 'La página es demasiado alta' },
+    }),
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: WEBHOOK_DELIVERIES_MAX_LIMIT,
+      default: 20,
+      messages: {
+        type: `El límite debe ser un número entero entre 1 y ${WEBHOOK_DELIVERIES_MAX_LIMIT}`,
+        minimum: `El límite debe ser un número entero entre 1 y ${WEBHOOK_DELIVERIES_MAX_LIMIT}`,
+        maximum: `El límite debe ser un número entero entre 1 y ${WEBHOOK_DELIVERIES_MAX_LIMIT}`,
+      },
+    }),
+  },
+  { additionalProperties: false },
+);
+export type WebhookDeliveriesQuery = Static<typeof WebhookDeliveriesQuery>;
+
+export const WebhookDeliveryPage = Type.Object({
+  data: Type.Array(WebhookDelivery),
+  pagination: Type.Object({ total: Type.Integer({ minimum: 0 }), page: Type.Integer({ minimum: 1 }), limit: Type.Integer({ minimum: 1 }) }),
+});
+export type WebhookDeliveryPage = Static<typeof WebhookDeliveryPage>;
+
+export const WebhookDeliveryParams = Type.Object({
+  id: Type.String({ format: 'uuid', messages: { format: 'Identificador inválido' } }),
+  deliveryId: Type.String({ format: 'uuid', messages: { format: 'Identificador inválido' } }),
+});
+export type WebhookDeliveryParams = Static<typeof WebhookDeliveryParams>;

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import type { EventEnvelope, Sql } from '@asistente/kit';
+import type { DeliveriesRepository, NewDelivery } from '../domain/deliveries.repository.js';
+import type { EndpointsRepository } from '../domain/endpoints.repository.js';
+import { toWebhookEvent, webhookBody, type WebhookEvent } from '../domain/event-mapping.js';
+import type { Clock } from '../domain/dispatcher.js';
+
+/**
+ * Turns the event stream into delivery rows: each event a user's enabled endpoints subscribe to becomes one
+ * row per endpoint, the whole batch in one transaction, and the bus acks only after it commits. A
+ * redelivered event (a lost ack, a replay) meets the (event, endpoint) key and adds nothing: at least
+ * once in, one delivery out. After the commit the dispatcher is poked, so a new delivery leaves at once.
+ */
+export class DeliveriesConsumer {
+  constructor(
+    private readonly sql: Sql,
+    private readonly endpoints: EndpointsRepository,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly afterCommit: () => void,
+    private readonly now: Clock = () => new Date(),
+  ) {}
+
+  handle = async (events: EventEnvelope[]): Promise<number> => {
+    // One per event id: a batch may carry the same event twice.
+    const byId = new Map<string, WebhookEvent>();
+    for (const event of events.map(toWebhookEvent)) if (event) byId.set(event.eventId, event);
+    const mapped = [...byId.values()];
+    if (mapped.length === 0) return 0;
+    const now = this.now();
+    const inserted = await this.sql.begin(async (tx) => {
+      const endpoints = await this.endpoints.enabledOf(tx, [...new Set(mapped.map((e) => e.userId))]);
+      const rows: NewDelivery[] = [];
+      for (const event of mapped) {
+        for (const endpoint of endpoints) {
+          if (endpoint.userId !== event.userId || !endpoint.events.includes(event.type)) continue;
+          if (event.onlyNewerThanEndpoint && new Date(event.occurredAt) < endpoint.createdAt) continue;
+          rows.push({
+            id: randomUUID(),
+            endpointId: endpoint.id,
+            userId: event.userId,
+            eventId: event.eventId,
+            type: event.type,
+            body: webhookBody(event.type, event.occurredAt, event.data),
+            nextAttemptAt: now,
+          });
+        }
+      }
+      return this.deliveries.insert(rows, now, tx);
+    });
+    if (inserted > 0) this.afterCommit();
+    return inserted;
+  };
+}

@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { WEBHOOK_DELIVERY_RETENTION_DAYS, WEBHOOK_RETRY_WINDOW_MS, WEBHOOK_TEST_TYPE } from '@asistente/contracts';
+import type { Logger, SecretBox, Sql } from '@asistente/kit';
+import type { SendResult, WebhookSender } from '../adapters/http-sender.js';
+import type { ClaimedDelivery, DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
+import type { EndpointsRepository } from './endpoints.repository.js';
+import { nextAttemptAt } from './retry-schedule.js';
+import { signedHeaders } from './signature.js';
+
+export type Clock = () => Date;
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed';
+
+export interface DispatcherOptions {
+  now?: Clock;
+  /** Deliveries claimed (and sent at once) per round. */
+  batch?: number;
+  /** How long a claim keeps others off a delivery: beyond the send timeout, so a live send is never doubled. */
+  leaseMs?: number;
+  /** The look for due retries nobody announced (another replica's, or after a restart). */
+  pollMs?: number;
+  onOutcome?: (outcome: DeliveryOutcome) => void;
+}
+
+export const DISABLED_AFTER_FAILURES = 'Desactivado automáticamente: las entregas fallaron durante 24 horas';
+const PURGE_BATCH = 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Sends due deliveries. Work is claimed in PostgreSQL (SKIP LOCKED + a lease), so any number of replicas
+ * run one each without sending a delivery twice; `poke()` after the consumer's commit sends a new one at
+ * once, and a slow poll picks up retries as they fall due. Every decision reads the injected clock.
+ */
+export class Dispatcher {
+  private readonly now: Clock;
+  private readonly batch: number;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly onOutcome: (outcome: DeliveryOutcome) => void;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private lastPurge = 0;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly endpoints: EndpointsRepository,
+    private readonly secrets: SecretBox,
+    private readonly sender: WebhookSender,
+    private readonly log: Logger,
+    options: DispatcherOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.batch = options.batch ?? 50;
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.pollMs = options.pollMs ?? 1000;
+    this.onOutcome = options.onOutcome ?? (() => {});
+  }
+
+  start(): void {
+    this.stopped = false;
+    const tick = () => {
+      this.poke();
+      this.timer = setTimeout(tick, this.pollMs);
+      this.timer.unref();
+    };
+    this.timer = setTimeout(tick, this.pollMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Sends what is due now, coalescing pokes that arrive while a round runs into one more round. */
+  poke = (): void => {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .then(() => undefined)
+      .catch((error: unknown) => this.log.error({ err: error }, 'webhook dispatch round failed'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.poke();
+        }
+      });
+  };
+
+  /** Rounds until nothing due is left (tests drive this with their own clock). Returns deliveries sent. */
+  async drain(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const claimed = await this.runOnce();
+      sent += claimed;
+      if (claimed < this.batch || this.stopped) break;
+    }
+    await this.purgeDaily();
+    return sent;
+  }
+
+  /** One round: claim a batch, send it all at once, record each outcome. */
+  async runOnce(): Promise<number> {
+    const now = this.now();
+    const claimed = await this.deliveries.claimDue(now, new Date(now.getTime() + this.leaseMs), this.batch, randomUUID());
+    await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
+    return claimed.length;
+  }
+
+  /** "Probar" and "Reenviar": one delivery sent now, its row as it ends; 'busy' if a replica is sending it. */
+  async sendNow(userId: string, endpointId: string, deliveryId: string): Promise<DeliveryRow | 'busy' | undefined> {
+    const now = this.now();
+    const claimed = await this.deliveries.claimOne(userId, endpointId, deliveryId, now, new Date(now.getTime() + this.leaseMs), randomUUID());
+    if (!claimed || claimed === 'busy') return claimed;
+    await this.deliver(claimed);
+    return this.deliveries.find(userId, deliveryId);
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    let result: SendResult;
+    try {
+      const secret = this.secrets.open(delivery.secretEnc, this.endpoints.secretContext(delivery.userId));
+      const headers = signedHeaders(secret, delivery.id, Math.floor(this.now().getTime() / 1000), delivery.body);
+      result = await this.sender.send(delivery.url, headers, delivery.body);
+    } catch (error) {
+      this.log.error({ err: error, deliveryId: delivery.id }, 'webhook delivery could not be attempted');
+      result = { status: null, latencyMs: 0, error: 'No se pudo preparar la entrega' };
+    }
+    const outcome = await this.record(delivery, result);
+    this.onOutcome(outcome);
+  }
+
+  /**
+   * The attempt's outcome and its endpoint's health in one transaction: a success clears the failure
+   * record; a failure schedules the next attempt (or gives up past the day's window) and, when the
+   * endpoint has failed for a whole day, disables it and drops what waits for it.
+   */
+  private record(delivery: ClaimedDelivery, result: SendResult): Promise<DeliveryOutcome> {
+    const now = this.now();
+    const test = delivery.type === WEBHOOK_TEST_TYPE;
+    const outcome = { responseStatus: result.status, latencyMs: result.latencyMs, error: result.error };
+    return this.sql.begin(async (tx) => {
+      if (result.error === null) {
+        await this.deliveries.record(tx, delivery, outcome, 'delivered', null);
+        if (!test) await tx`update webhooks.endpoints set failing_since = null where id = ${delivery.endpointId} and failing_since is not null`;
+        return 'delivered';
+      }
+      const next = test ? undefined : nextAttemptAt(delivery.createdAt, delivery.attempts, now);
+      const recorded = await this.deliveries.record(tx, delivery, outcome, next ? 'pending' : 'failed', next ?? null);
+      if (test || !recorded) return next ? 'retrying' : 'failed';
+      // Failing since the first delivery it did not take: the day's retries of one event reach the threshold.
+      const [endpoint] = await tx<{ failingSince: Date }[]>`
+        update webhooks.endpoints set failing_since = coalesce(failing_since, ${delivery.createdAt})
+        where id = ${delivery.endpointId} returning failing_since`;
+      if (endpoint && now.getTime() - endpoint.failingSince.getTime() >= WEBHOOK_RETRY_WINDOW_MS) {
+        const disabled = await tx`
+          update webhooks.endpoints set enabled = false, disabled_reason = ${`${DISABLED_AFTER_FAILURES} (${result.error})`}, updated_at = ${now}
+          where id = ${delivery.endpointId} and enabled returning id`;
+        if (disabled.length > 0) {
+          await this.deliveries.failPending(tx, delivery.endpointId, 'No enviada: el webhook se desactivó');
+          this.log.warn({ endpointId: delivery.endpointId }, 'webhook endpoint disabled after a day of failures');
+        }
+      }
+      return next ? 'retrying' : 'failed';
+    });
+  }
+
+  /** The log keeps 30 days: once a day per process (idempotent; any replica may do it), in batches. */
+  private async purgeDaily(): Promise<void> {
+    const now = this.now().getTime();
+    if (now - this.lastPurge < DAY_MS && this.lastPurge !== 0) return;
+    this.lastPurge = now;
+    await this.purge();
+  }
+
+  async purge(): Promise<number> {
+    const before = new Date(this.now().getTime() - WEBHOOK_DELIVERY_RETENTION_DAYS * DAY_MS);
+    let purged = 0;
+    for (;;) {
+      const n = await this.deliveries.purge(before, PURGE_BATCH);
+      purged += n;
+      if (n < PURGE_BATCH) return purged;
+    }
+  }
+}

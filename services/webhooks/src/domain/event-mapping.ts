@@ -1,0 +1,84 @@
+import type { WebhookEventData, WebhookEventType } from '@asistente/contracts';
+import type { EventEnvelope } from '@asistente/kit';
+
+/** An internal event as an endpoint sees it: its public type and the few fields it carries. */
+export interface WebhookEvent<T extends WebhookEventType = WebhookEventType> {
+  eventId: string;
+  userId: string;
+  type: T;
+  occurredAt: string;
+  data: WebhookEventData<T>;
+  /**
+   * Only to endpoints that existed when it happened: a first mailbox sync announces a month of old mail as
+   * received, which is history, not news (the WhatsApp history sync is dropped outright by `live`).
+   */
+  onlyNewerThanEndpoint: boolean;
+}
+
+type Data = Record<string, unknown>;
+const text = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 200;
+const oneOf = <T extends string>(value: unknown, options: readonly T[]): value is T => options.includes(value as T);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SOURCES = ['google', 'msteams', 'local'] as const;
+const PROVIDERS = ['gmail', 'outlook', 'imap'] as const;
+const ORIGINS = ['app', 'phone', 'keyword', 'ai'] as const;
+
+/**
+ * Each internal event (packages/contracts/src/events.ts) that becomes a webhook, and how: fields are copied
+ * by name, never the whole `data`, so nothing a producer adds later leaks out by accident. Returns
+ * undefined for a malformed event (the bus is not trusted to hold only well-formed ones).
+ */
+const MAPPERS: Record<string, (data: Data) => { type: WebhookEventType; data: unknown; newerOnly?: boolean } | undefined> = {
+  'contacts.contact.created': (d) =>
+    typeof d.contactId === 'string' && UUID.test(d.contactId) ? { type: 'contact.created', data: { contactId: d.contactId, hasEmail: d.hasEmail === true } } : undefined,
+  'contacts.contact.updated': (d) => (typeof d.contactId === 'string' && UUID.test(d.contactId) ? { type: 'contact.updated', data: { contactId: d.contactId } } : undefined),
+  'contacts.contact.deleted': (d) => (typeof d.contactId === 'string' && UUID.test(d.contactId) ? { type: 'contact.deleted', data: { contactId: d.contactId } } : undefined),
+  'whatsapp.message.received': (d) =>
+    text(d.messageId) && text(d.chatId) && d.live !== false
+      ? { type: 'whatsapp.message.received', data: { messageId: d.messageId, chatId: d.chatId, isGroup: d.isGroup === true } }
+      : undefined,
+  'whatsapp.message.sent': (d) =>
+    text(d.messageId) && text(d.chatId)
+      ? { type: 'whatsapp.message.sent', data: { messageId: d.messageId, chatId: d.chatId, origin: oneOf(d.origin, ORIGINS) ? d.origin : null } }
+      : undefined,
+  'email.message.received': (d) =>
+    text(d.messageId) && oneOf(d.provider, PROVIDERS) ? { type: 'email.received', data: { messageId: d.messageId, provider: d.provider }, newerOnly: true } : undefined,
+  'email.message.sent': (d) => (text(d.messageId) && oneOf(d.provider, PROVIDERS) ? { type: 'email.sent', data: { messageId: d.messageId, provider: d.provider } } : undefined),
+  'calendar.event.created': (d) =>
+    text(d.eventId) && oneOf(d.source, SOURCES)
+      ? { type: 'calendar.event.created', data: { eventId: d.eventId, source: d.source, title: typeof d.title === 'string' ? d.title : null } }
+      : undefined,
+  'calendar.event.updated': (d) =>
+    text(d.eventId) && oneOf(d.source, SOURCES)
+      ? { type: 'calendar.event.updated', data: { eventId: d.eventId, source: d.source, title: typeof d.title === 'string' ? d.title : null } }
+      : undefined,
+  'calendar.event.deleted': (d) =>
+    text(d.eventId) && oneOf(d.source, SOURCES) ? { type: 'calendar.event.deleted', data: { eventId: d.eventId, source: d.source } } : undefined,
+  // The assistant's own answer to a customer; a keyword rule's reply is not the assistant speaking.
+  'whatsapp.autoreply.sent': (d) =>
+    text(d.messageId) && text(d.chatId) && d.kind === 'ai'
+      ? { type: 'ai.answer.sent', data: { channel: 'whatsapp', messageId: d.messageId, chatId: d.chatId } }
+      : undefined,
+};
+
+export function toWebhookEvent(event: EventEnvelope): WebhookEvent | undefined {
+  const mapper = MAPPERS[event.type];
+  if (!mapper || !UUID.test(event.id) || !UUID.test(event.userId) || typeof event.data !== 'object' || event.data === null) return undefined;
+  const mapped = mapper(event.data as Data);
+  if (!mapped) return undefined;
+  const occurred = new Date(event.occurredAt);
+  if (Number.isNaN(occurred.getTime())) return undefined;
+  return {
+    eventId: event.id,
+    userId: event.userId,
+    type: mapped.type,
+    occurredAt: occurred.toISOString(),
+    data: mapped.data as WebhookEventData<WebhookEventType>,
+    onlyNewerThanEndpoint: mapped.newerOnly === true,
+  };
+}
+
+/** The body sent, signed, on every attempt: Standard Webhooks' `{ type, timestamp, data }`. */
+export function webhookBody(type: string, timestamp: string, data: unknown): string {
+  return JSON.stringify({ type, timestamp, data });
+}

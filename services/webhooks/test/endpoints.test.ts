@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import t from 'tap';
+import { WEBHOOK_ENDPOINTS_MAX } from '@asistente/contracts';
+import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
+import webhooksService from '../src/app.js';
+
+const platform = await createTestPlatform(t, { config: { ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' } });
+const app = await buildServiceApp(t, webhooksService, platform);
+
+const call = (authorization: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+  app.inject({ method, url, headers: { authorization }, ...(payload === undefined ? {} : { payload: payload as object }) });
+
+t.test('create answers the secret once; list, patch and delete never show it', async (t) => {
+  const me = signToken(app);
+  const created = await call(me.authorization, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['contact.created', 'email.sent'], description: ' CRM ' });
+  t.equal(created.statusCode, 201);
+  const body = created.json();
+  t.match(body.secret, /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/);
+  t.ok(Buffer.from(body.secret.slice(6), 'base64').length >= 24, 'at least 24 random bytes');
+  t.same(body.events, ['contact.created', 'email.sent']);
+  t.equal(body.description, 'CRM');
+  t.equal(body.enabled, true);
+
+  const [stored] = await platform.db.sql<{ secretEnc: string }[]>`select secret_enc from webhooks.endpoints where id = ${body.id}`;
+  t.notOk(stored!.secretEnc.includes(body.secret.slice(6)), 'the secret is sealed at rest');
+  t.match(stored!.secretEnc, /^v1:/);
+
+  const list = (await call(me.authorization, 'GET', '/webhooks')).json();
+  t.equal(list.max, WEBHOOK_ENDPOINTS_MAX);
+  t.equal(list.endpoints.length, 1);
+  t.notOk('secret' in list.endpoints[0], 'no secret in the list');
+
+  const off = await call(me.authorization, 'PATCH', `/webhooks/${body.id}`, { enabled: false, events: ['contact.deleted'] });
+  t.equal(off.statusCode, 200);
+  t.match(off.json(), { enabled: false, disabledReason: 'Desactivado por ti', events: ['contact.deleted'] });
+  t.notOk('secret' in off.json());
+  await platform.db.sql`update webhooks.endpoints set failing_since = now() where id = ${body.id}`;
+  const on = (await call(me.authorization, 'PATCH', `/webhooks/${body.id}`, { enabled: true })).json();
+  t.match(on, { enabled: true, disabledReason: null, failingSince: null }, 're-enabling clears the failure');
+
+  t.equal((await call(me.authorization, 'DELETE', `/webhooks/${body.id}`)).statusCode, 204);
+  t.equal((await call(me.authorization, 'GET', '/webhooks')).json().endpoints.length, 0);
+});
+
+t.test(`the ${WEBHOOK_ENDPOINTS_MAX + 1}th endpoint is refused in Spanish and nothing is written`, async (t) => {
+  const me = signToken(app);
+  for (let i = 0; i < WEBHOOK_ENDPOINTS_MAX; i++) {
+    t.equal((await call(me.authorization, 'POST', '/webhooks', { url: `http://127.0.0.1:9/${i}`, events: ['contact.created'] })).statusCode, 201);
+  }
+  const over = await call(me.authorization, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/x', events: ['contact.created'] });
+  t.equal(over.statusCode, 409);
+  t.match(over.json().message, /como máximo 10 webhooks/);
+  t.equal((await call(me.authorization, 'GET', '/webhooks')).json().endpoints.length, WEBHOOK_ENDPOINTS_MAX);
+  const other = signToken(app);
+  t.equal((await call(other.authorization, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/x', events: ['contact.created'] })).statusCode, 201, 'the limit is per user');
+});
+
+t.test('bad input answers 400 in Spanish and writes nothing', async (t) => {
+  const me = signToken(app);
+  const cases: [unknown, RegExp][] = [
+    [{ url: 'http://127.0.0.1:9/' }, /evento/],
+    [{ url: 'http://127.0.0.1:9/', events: [] }, /al menos un tipo de evento/],
+    [{ url: 'http://127.0.0.1:9/', events: ['contact.exploded'] }, /./],
+    [{ url: 'http://127.0.0.1:9/', events: ['contact.created', 'contact.created'] }, /repetido/],
+    [{ url: 'ftp://example.com/', events: ['contact.created'] }, /https/],
+    [{ url: 'http://93.184.215.14/hook', events: ['contact.created'] }, /debe usar https/],
+    [{ url: 'https://user:pw@93.184.215.14/hook', events: ['contact.created'] }, /usuario ni contraseña/],
+    [{ url: 'http://127.0.0.1:9/', events: ['contact.created'], description: 'x'.repeat(201) }, /200 caracteres/],
+    [{ url: 'http://127.0.0.1:9/', events: ['contact.created'], secret: 'mine' }, /./],
+  ];
+  for (const [payload, message] of cases) {
+    const response = await call(me.authorization, 'POST', '/webhooks', payload);
+    t.equal(response.statusCode, 400, JSON.stringify(payload));
+    t.match(response.json().message, message);
+  }
+  t.equal((await call(me.authorization, 'PATCH', `/webhooks/${randomUUID()}`, {})).statusCode, 400, 'an empty patch');
+  t.equal((await call(me.authorization, 'GET', '/webhooks/no-uuid/deliveries')).statusCode, 400);
+  t.equal((await call(me.authorization, 'GET', '/webhooks')).json().endpoints.length, 0);
+});
+
+t.test('the host guard refuses private and special addresses unless allowed', async (t) => {
+  const me = signToken(app);
+  for (const url of ['https://10.0.0.1/hook', 'https://169.254.169.254/latest', 'https://[::1]/hook', 'https://2130706434/hook', 'https://0x7f000002/', 'https://192.168.1.10/']) {
+    const response = await call(me.authorization, 'POST', '/webhooks', { url, events: ['contact.created'] });
+    t.equal(response.statusCode, 400, url);
+    t.equal(response.json().code, 'HOST_NOT_ALLOWED', url);
+  }
+  const first = (await call(me.authorization, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/', events: ['contact.created'] })).json();
+  const moved = await call(me.authorization, 'PATCH', `/webhooks/${first.id}`, { url: 'https://10.1.2.3/' });
+  t.equal(moved.statusCode, 400, 'a patch is checked too');
+  t.equal((await call(me.authorization, 'GET', '/webhooks')).json().endpoints[0].url, 'http://127.0.0.1:9/');
+});
+
+t.test("another user's endpoint answers 404 everywhere", async (t) => {
+  const owner = signToken(app);
+  const stranger = signToken(app);
+  const { id } = (await call(owner.authorization, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/', events: ['contact.created'] })).json();
+  const delivery = randomUUID();
+  for (const [method, url, payload] of [
+    ['PATCH', `/webhooks/${id}`, { enabled: false }],
+    ['DELETE', `/webhooks/${id}`],
+    ['POST', `/webhooks/${id}/test`],
+    ['GET', `/webhooks/${id}/deliveries`],
+    ['POST', `/webhooks/${id}/deliveries/${delivery}/retry`],
+  ] as const) {
+    t.equal((await call(stranger.authorization, method, url, payload)).statusCode, 404, `${method} ${url}`);
+  }
+  t.equal((await call(owner.authorization, 'GET', '/webhooks')).json().endpoints[0].enabled, true, 'untouched');
+});
+
+t.test('a personal access token reaches no webhook route', async (t) => {
+  const token = signToken(app, randomUUID(), ['contacts:read', 'contacts:write']);
+  const response = await call(token.authorization, 'GET', '/webhooks');
+  t.equal(response.statusCode, 403);
+  t.match(response.json().message, /sesión/);
+  t.equal((await app.inject({ url: '/webhooks' })).statusCode, 401, 'no token at all');
+});
