@@ -1,4 +1,5 @@
-import type { App } from '@asistente/kit';
+import { looksLikePersonalToken, PersonalTokenLookup, type App, type Sql } from '@asistente/kit';
+import { personalTokenExchange } from './personal-token-gate.js';
 import { API_PREFIX, isPublic, routeFor } from './routing-table.js';
 
 export interface GateLimits {
@@ -8,14 +9,24 @@ export interface GateLimits {
   passwordResetPerIp: number;
   passwordResetWindowMs: number;
   windowMs: number;
+  /** Requests per minute one personal access token may make. */
+  personalTokenPerMinute: number;
+}
+
+/** The token of an `Authorization: Bearer <token>` header, if any. */
+function bearer(header: string | undefined): string | undefined {
+  const match = header ? /^bearer (\S+)$/i.exec(header) : null;
+  return match?.[1];
 }
 
 /**
  * The edge's checks on every /api request, before it reaches a service:
  * per-address rate limits on sign-in, sign-up and password reset, then the
- * token (except on public routes). Unknown prefixes fall through to the 404 handler.
+ * token (except on public routes): a personal access token is first exchanged for a session token bounded
+ * by its scopes. Unknown prefixes fall through to the 404 handler.
  */
-export function installAuthGate(app: App, limits: GateLimits): void {
+export function installAuthGate(app: App, limits: GateLimits, sql: Sql): void {
+  const exchange = personalTokenExchange(app, new PersonalTokenLookup(sql), limits.personalTokenPerMinute);
   const perIp = (name: string, max: number, timeWindow: number) =>
     app.rateLimit({ max, timeWindow, keyGenerator: (r) => `${name}|${r.ip}` });
   const passwordReset = perIp('password-reset', limits.passwordResetPerIp, limits.passwordResetWindowMs);
@@ -38,6 +49,11 @@ export function installAuthGate(app: App, limits: GateLimits): void {
     if (reply.sent) return;
     const route = routeFor(servicePath);
     if (!route || isPublic(route, request.method, servicePath)) return;
+    const token = bearer(request.headers.authorization);
+    if (token && looksLikePersonalToken(token)) {
+      await exchange(request, reply, token, servicePath);
+      if (reply.sent) return;
+    }
     await app.authenticate(request, reply);
   });
 }

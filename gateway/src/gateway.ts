@@ -62,7 +62,8 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
     passwordResetPerIp: config.RATE_LIMIT_PASSWORD_RESET_MAX * 5,
     passwordResetWindowMs: config.RATE_LIMIT_PASSWORD_RESET_WINDOW_MS,
     windowMs: config.RATE_LIMIT_WINDOW_MS,
-  });
+    personalTokenPerMinute: config.RATE_LIMIT_TOKEN_MAX,
+  }, platform.db.sql);
   // Distributed, the gateway is ready when every service behind it is: /ready names the ones missing.
   const probes =
     topology === 'distributed'

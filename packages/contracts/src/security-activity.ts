@@ -15,6 +15,8 @@ export const SecurityActivityKind = Type.Union([
   Type.Literal('provider.disconnected'),
   Type.Literal('openai_key.saved'),
   Type.Literal('openai_key.removed'),
+  Type.Literal('token.created'),
+  Type.Literal('token.revoked'),
 ]);
 export type SecurityActivityType = Static<typeof SecurityActivityKind>;
 export const SECURITY_ACTIVITY_TYPES: readonly SecurityActivityType[] = SecurityActivityKind.anyOf.map((l) => l.const);
@@ -31,6 +33,8 @@ export const SecurityActivityDetail = Type.Object(
   {
     provider: Type.Optional(SecurityProviderName),
     account: Type.Optional(Type.String({ maxLength: 320 })),
+    /** The name its owner gave a personal access token (token.created, token.revoked): never the token. */
+    tokenName: Type.Optional(Type.String({ maxLength: 100 })),
   },
   { additionalProperties: false },
 );

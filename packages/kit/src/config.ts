@@ -53,6 +53,8 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_LOGIN_MAX: Type.Integer({ minimum: 1, default: 10 }),
   RATE_LIMIT_REGISTER_MAX: Type.Integer({ minimum: 1, default: 30 }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
+  /** Requests per minute one personal access token may make through the gateway (each gateway replica counts its own). */
+  RATE_LIMIT_TOKEN_MAX: Type.Integer({ minimum: 1, default: 300 }),
   CORS_ORIGINS: Type.String({ default: '' }),
   /**
    * Proxies allowed to tell the client's address (X-Forwarded-For): empty (default) trusts none, so

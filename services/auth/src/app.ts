@@ -13,6 +13,9 @@ import { accountActivityRoutes } from './routes/account-activity.js';
 import { SECURITY_ACTIVITY_CONSUMER, SecurityActivityConsumer } from './consumers/security-activity.consumer.js';
 import { SecurityActivityRepository } from './domain/security-activity.repository.js';
 import { schedulePurge } from './domain/security-activity-purge.js';
+import { PersonalTokensRepository } from './domain/personal-tokens.repository.js';
+import { PersonalTokensService } from './domain/personal-tokens.service.js';
+import { personalTokenRoutes, refuseScopedTokens } from './routes/personal-tokens.js';
 import { RetentionService } from './domain/retention.service.js';
 import { accountRetentionRoutes } from './routes/account-retention.js';
 import { PersonalTokensRepository } from './domain/personal-tokens.repository.js';
@@ -26,6 +29,7 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   await app.register(authPlugin, { tokens: platform.tokens, revocations });
   await app.register(rateLimit, { global: false });
   requireAuth(app);
+  refuseScopedTokens(app);
   refuseScopedTokens(app);
   const usersRepository = new UsersRepository(db.sql);
   const hasher = new PasswordHasher(config.SCRYPT_COST, new HashingGate(config.HASH_CONCURRENCY, config.HASH_QUEUE_MAX));
@@ -57,6 +61,7 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   const stopPurge = schedulePurge(activity, platform.log);
   app.addHook('onClose', stopPurge);
   await accountActivityRoutes(app, { activity });
+  await personalTokenRoutes(app, { tokens: new PersonalTokensService({ sql: db.sql, tokens: new PersonalTokensRepository(db.sql), outbox }) });
   await accountRetentionRoutes(app, { retention: new RetentionService(db.sql, outbox) });
   await personalTokenRoutes(app, { tokens: new PersonalTokensService({ sql: db.sql, tokens: new PersonalTokensRepository(db.sql), outbox }) });
 };

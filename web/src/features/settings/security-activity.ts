@@ -31,6 +31,9 @@ const DESCRIBE: Record<SecurityActivityType, (detail: SecurityActivityDetail) =>
   'provider.disconnected': (d) => (d.provider ? DISCONNECTED[d.provider] : 'Integración desconectada'),
   'openai_key.saved': () => 'Clave de OpenAI guardada',
   'openai_key.removed': () => 'Clave de OpenAI eliminada',
+  'export.requested': () => 'Descarga de tus datos solicitada',
+  'token.created': (d) => (d.tokenName ? `Token de acceso creado: «${d.tokenName}»` : 'Token de acceso creado'),
+  'token.revoked': (d) => (d.tokenName ? `Token de acceso revocado: «${d.tokenName}»` : 'Token de acceso revocado'),
 };
 
 export function describeActivity(type: SecurityActivityType, detail: SecurityActivityDetail): string {

@@ -1,0 +1,99 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { PERSONAL_TOKEN_PREFIX, PERSONAL_TOKEN_SCOPES, type PersonalTokenScope } from '@asistente/contracts';
+import { LruMap } from '../cache/lru-map.js';
+import { CoalescedRead } from '../db/coalesced-read.js';
+import type { Sql } from '../db/database.js';
+
+/** 32 random bytes in base64url, without padding. */
+const SECRET_LENGTH = 43;
+const TOKEN_SHAPE = new RegExp(`^${PERSONAL_TOKEN_PREFIX}[A-Za-z0-9_-]{${SECRET_LENGTH}}$`);
+/** The characters of the secret kept beside the hash so the owner can tell one token from another. */
+const DISPLAYED_SECRET_CHARS = 6;
+/** lastUsedAt is written at most this often per token: a token in a busy script costs no write per request. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+/** Tokens whose last write this process remembers (the ones in use at once). */
+const TOUCHED_REMEMBERED = 10_000;
+
+export interface NewPersonalToken {
+  /** The text the owner copies once: `asis_pat_` and 43 base64url characters. */
+  token: string;
+  /** What is stored in its place. */
+  hash: string;
+  /** What the owner sees of it later. */
+  prefix: string;
+}
+
+/**
+ * A token is 256 random bits: nobody guesses it, so its SHA-256 is as safe to store as a slow password hash,
+ * and the gateway can find it with one indexed read per request.
+ */
+export function newPersonalToken(): NewPersonalToken {
+  const token = `${PERSONAL_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+  return { token, hash: hashPersonalToken(token), prefix: token.slice(0, PERSONAL_TOKEN_PREFIX.length + DISPLAYED_SECRET_CHARS) };
+}
+
+export function hashPersonalToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Whether a bearer token is meant as a personal access token (the gateway exchanges those; a session token is a JWT). */
+export function looksLikePersonalToken(token: string): boolean {
+  return token.startsWith(PERSONAL_TOKEN_PREFIX);
+}
+
+/** What a valid personal access token grants. */
+export interface PersonalTokenGrant {
+  id: string;
+  userId: string;
+  scopes: readonly PersonalTokenScope[];
+}
+
+interface GrantRow {
+  id: string;
+  userId: string;
+  scopes: string[];
+  expired: boolean;
+  lastUsedAt: Date | null;
+}
+
+/**
+ * The gateway's read of `platform.personal_tokens` (written by auth). Nothing is kept between requests: a
+ * revoked token (its row deleted) or an expired one fails on the very next request at every gateway, with no
+ * notice to relay. Requests arriving together with one token share a read, never one begun before they came.
+ */
+export class PersonalTokenLookup {
+  private readonly reads = new CoalescedRead<GrantRow | undefined>();
+  /** When this process last wrote each token's lastUsedAt (the SQL guard keeps replicas to about the same). */
+  private readonly touched = new LruMap<number>(TOUCHED_REMEMBERED);
+
+  constructor(private readonly sql: Sql) {}
+
+  /** The token's grant, or undefined when it is malformed, unknown, revoked or expired. */
+  async find(token: string, now = Date.now()): Promise<PersonalTokenGrant | undefined> {
+    if (!TOKEN_SHAPE.test(token)) return undefined;
+    const hash = hashPersonalToken(token);
+    const row = await this.reads.read(hash, () => this.read(hash));
+    if (!row || row.expired) return undefined;
+    await this.touch(row, now);
+    // Scopes come from the database as text: anything the contracts do not know grants nothing.
+    const scopes = row.scopes.filter((s): s is PersonalTokenScope => (PERSONAL_TOKEN_SCOPES as readonly string[]).includes(s));
+    return { id: row.id, userId: row.userId, scopes };
+  }
+
+  private async read(hash: string): Promise<GrantRow | undefined> {
+    const [row] = await this.sql<GrantRow[]>`
+      select id, user_id, scopes, expires_at is not null and expires_at <= now() as expired, last_used_at
+      from platform.personal_tokens where token_hash = ${hash}`;
+    return row;
+  }
+
+  /** Records the use when the stored one is a minute old or more; at most one write a minute per token and process. */
+  private async touch(row: GrantRow, now: number): Promise<void> {
+    const written = Math.max(this.touched.get(row.id) ?? 0, row.lastUsedAt?.getTime() ?? 0);
+    if (now - written < LAST_USED_RESOLUTION_MS) return;
+    this.touched.set(row.id, now);
+    await this.sql`
+      update platform.personal_tokens set last_used_at = now()
+      where id = ${row.id} and (last_used_at is null or last_used_at < now() - make_interval(secs => ${LAST_USED_RESOLUTION_MS / 1000}))`;
+  }
+}

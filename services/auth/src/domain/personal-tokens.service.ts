@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import {
+  PERSONAL_TOKENS_PER_USER,
+  type CreatedPersonalToken,
+  type CreatePersonalTokenBody,
+  type PersonalToken,
+} from '@asistente/contracts';
+import { badRequest, conflict, newPersonalToken, notFound, securityActivityEvent, type Outbox, type SecurityClient, type Sql } from '@asistente/kit';
+import type { PersonalTokensRepository } from './personal-tokens.repository.js';
+
+const DAY_MS = 86_400_000;
+
+export interface PersonalTokensServiceDeps {
+  sql: Sql;
+  tokens: PersonalTokensRepository;
+  outbox: Outbox;
+}
+
+/**
+ * The owner's personal access tokens: created with the scopes and lifetime chosen, shown once, stored as a
+ * hash; each creation and revocation is a line of the security log, written with the change.
+ */
+export class PersonalTokensService {
+  constructor(private readonly deps: PersonalTokensServiceDeps) {}
+
+  async create(userId: string, input: CreatePersonalTokenBody, client: SecurityClient, now = Date.now()): Promise<CreatedPersonalToken> {
+    const name = input.name.trim();
+    if (!name) throw badRequest('El nombre del token es requerido');
+    const { token, hash, prefix } = newPersonalToken();
+    const id = randomUUID();
+    const expiresAt = input.expiresInDays ? new Date(now + input.expiresInDays * DAY_MS) : null;
+    const { sql, tokens, outbox } = this.deps;
+    const created = await sql.begin(async (tx) => {
+      const inserted = await tokens.insert(tx, { id, userId, name, scopes: input.scopes, tokenHash: hash, prefix, expiresAt }, PERSONAL_TOKENS_PER_USER);
+      if (inserted) await outbox.append(tx, [securityActivityEvent(userId, 'token.created', client, { tokenName: name })]);
+      return inserted;
+    });
+    if (!created) throw conflict(`Ya tienes ${PERSONAL_TOKENS_PER_USER} tokens de acceso: revoca alguno antes de crear otro`, 'TOO_MANY_TOKENS');
+    return { id, name, scopes: input.scopes, expiresAt: expiresAt?.toISOString() ?? null, token };
+  }
+
+  list(userId: string): Promise<PersonalToken[]> {
+    return this.deps.tokens.list(userId);
+  }
+
+  /** Deleting the row is the revocation: the gateway reads it on every request, at every replica. */
+  async revoke(userId: string, id: string, client: SecurityClient): Promise<void> {
+    const { sql, tokens, outbox } = this.deps;
+    const revoked = await sql.begin(async (tx) => {
+      const name = await tokens.delete(tx, userId, id);
+      if (name !== undefined) await outbox.append(tx, [securityActivityEvent(userId, 'token.revoked', client, { tokenName: name })]);
+      return name !== undefined;
+    });
+    if (!revoked) throw notFound('Token no encontrado');
+  }
+}
