@@ -1,4 +1,4 @@
-import { authPlugin, HostGuard, OAuthFlows, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, HostGuard, mountRetention, OAuthFlows, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { OAuthProvider } from './adapters/oauth-provider.js';
 import { AccountsRepository } from './domain/accounts.repository.js';
 import { AccountsService } from './domain/accounts.service.js';
@@ -12,6 +12,7 @@ import { MailboxSync } from './domain/mailbox-sync.js';
 import { MessagesRepository } from './domain/messages.repository.js';
 import { LeasesRepository } from './domain/leases.repository.js';
 import { MessagesService } from './domain/messages.service.js';
+import { emailRetentionSteps } from './domain/retention.repository.js';
 import { Personalizer } from './domain/personalize.js';
 import { DraftsService } from './domain/drafts.js';
 import { SendOnce } from './domain/send-once.js';
@@ -122,6 +123,10 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     const drafts = new DraftsService(accountsRepository, messagesRepository, messages, credentials, sync, log);
     await messageRoutes(app, { messages, sender, drafts });
 
+    // The owner's "Conservación de datos": bodies of older mails erased daily, once per deployment.
+    const retention = await mountRetention({ sql, bus: platform.bus, log, schema: 'email', kind: 'emailBodyDays', steps: emailRetentionSteps(sql) });
+    app.addHook('onReady', async () => retention.start());
+    app.addHook('onClose', async () => retention.stop());
     // Leases are taken once the app listens, and released before the database closes.
     app.addHook('onReady', async () => {
       sync.startAll();

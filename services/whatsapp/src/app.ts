@@ -1,4 +1,4 @@
-import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, mountRetention, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { BaileysConnector, type MakeSocket } from './adapters/baileys-connector.js';
 import type { SocketFactory } from './domain/whatsapp-socket.js';
 import { DEFAULT_TIMING, type SessionTiming } from './domain/account-session.js';
@@ -11,6 +11,7 @@ import { ConversationsService } from './domain/conversations.service.js';
 import { InboundService } from './domain/inbound.service.js';
 import { MessagesRepository } from './domain/messages.repository.js';
 import { OutboundService, type Pacing } from './domain/outbound.service.js';
+import { whatsappRetentionSteps } from './domain/retention.repository.js';
 import { DEFAULT_LEASE, SessionManager, type LeaseTiming } from './domain/session-manager.js';
 import { autoReplyRoutes } from './routes/auto-replies.js';
 import { connectionRoutes } from './routes/connection.js';
@@ -91,6 +92,10 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
     await messagesByIdRoutes(app, { conversations });
     await autoReplyRoutes(app, { autoReplies: new AutoRepliesService(autoRepliesRepo) });
 
+    // The owner's "Conservación de datos": older messages erased daily, once per deployment.
+    const retention = await mountRetention({ sql, bus: platform.bus, log, schema: 'whatsapp', kind: 'whatsappDays', steps: whatsappRetentionSteps(sql) });
+    app.addHook('onReady', async () => retention.start());
+    app.addHook('onClose', async () => retention.stop());
     app.addHook('onReady', async () => sessions.start());
     app.addHook('preClose', async () => sessions.close());
   };
