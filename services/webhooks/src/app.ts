@@ -1,4 +1,4 @@
-import { authPlugin, HostGuard, requireAuth, type App, type Platform, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, HostGuard, registerUserErasure, requireAuth, type App, type Platform, type ServicePlugin } from '@asistente/kit';
 import { HttpSender, type WebhookSender } from './adapters/http-sender.js';
 import { DeliveriesConsumer } from './consumers/deliveries.consumer.js';
 import { DeliveriesRepository } from './domain/deliveries.repository.js';
@@ -43,6 +43,8 @@ export function webhooksService(options: WebhooksOptions = {}): ServicePlugin {
     await platform.bus.subscribe(WEBHOOKS_CONSUMER, async (events) => {
       await consumer.handle(events);
     });
+    // Account erasure: every table of the schema with a user_id (endpoints, their deliveries) is swept.
+    await registerUserErasure(platform, { service: 'webhooks' });
     dispatcher.start();
     app.addHook('onClose', () => dispatcher.stop());
     const guard = new HostGuard(platform.config.ALLOWED_PRIVATE_ADDRESSES);

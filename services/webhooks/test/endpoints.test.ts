@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { WEBHOOK_ENDPOINTS_MAX } from '@asistente/contracts';
+import { createEvent } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
 import webhooksService from '../src/app.js';
 
@@ -114,4 +115,18 @@ t.test('a personal access token reaches no webhook route', async (t) => {
   t.equal(response.statusCode, 403);
   t.match(response.json().message, /sesión/);
   t.equal((await app.inject({ url: '/webhooks' })).statusCode, 401, 'no token at all');
+});
+
+t.test('user.deleted erases the user’s endpoints and their deliveries, and no one else’s', async (t) => {
+  const gone = signToken(app);
+  const kept = signToken(app);
+  const mine = (await call(gone.authorization, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/', events: ['contact.created'] })).json();
+  await call(kept.authorization, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/', events: ['contact.created'] });
+  await call(gone.authorization, 'POST', `/webhooks/${mine.id}/test`);
+  await platform.bus.publish([createEvent('user.deleted', gone.userId, { deletionId: randomUUID() })]);
+  const count = async (userId: string) =>
+    (await platform.db.sql<{ n: number }[]>`
+      select (select count(*) from webhooks.endpoints where user_id = ${userId}) + (select count(*) from webhooks.deliveries where user_id = ${userId}) as n`)[0]!.n;
+  t.equal(Number(await count(gone.userId)), 0);
+  t.equal(Number(await count(kept.userId)), 1);
 });
