@@ -45,7 +45,7 @@ export const ROUTES: ServiceRoute[] = [
   },
   {
     name: 'calendar',
-    prefixes: ['/google', '/events'],
+    prefixes: ['/google', '/events', '/caldav'],
     urlVariable: 'CALENDAR_URL',
     port: SERVICE_PORTS.calendar,
     publicRoutes: [['GET', '/google/callback'], ['POST', '/google/notifications']],

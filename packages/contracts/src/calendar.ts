@@ -46,7 +46,7 @@ export const CalendarEvent = Type.Object({
   status: Type.String(),
   createdAt: Type.Union([Type.String(), Type.Null()]),
   updatedAt: Type.Union([Type.String(), Type.Null()]),
-  source: Type.Union([Type.Literal('google'), Type.Literal('msteams')]),
+  source: Type.Union([Type.Literal('google'), Type.Literal('msteams'), Type.Literal('caldav')]),
   isRecurring: Type.Boolean(),
   recurrencePattern: Type.Union([Type.String(), Type.Null()]),
   allDay: Type.Boolean(),

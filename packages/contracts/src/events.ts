@@ -11,7 +11,7 @@ import { SecurityActivityEventData } from './security-activity.js';
  */
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 const Count = Type.Integer({ minimum: 0 });
-const CalendarSource = Type.Union([Type.Literal('google'), Type.Literal('msteams'), Type.Literal('local')]);
+const CalendarSource = Type.Union([Type.Literal('google'), Type.Literal('msteams'), Type.Literal('local'), Type.Literal('caldav')]);
 const MailProvider = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'), Type.Literal('imap')]);
 /** What the owner called an event or meeting, so the activity feed can name it (cut to 200 characters). */
 export const EVENT_TITLE_MAX = 200;

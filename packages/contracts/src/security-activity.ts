@@ -22,7 +22,7 @@ export type SecurityActivityType = Static<typeof SecurityActivityKind>;
 export const SECURITY_ACTIVITY_TYPES: readonly SecurityActivityType[] = SecurityActivityKind.anyOf.map((l) => l.const);
 
 /** The providers an owner connects; `detail.provider` of a provider.connected / provider.disconnected row. */
-export const SecurityProviderName = Type.Union([Type.Literal('google'), Type.Literal('microsoft'), Type.Literal('email'), Type.Literal('whatsapp')]);
+export const SecurityProviderName = Type.Union([Type.Literal('google'), Type.Literal('microsoft'), Type.Literal('email'), Type.Literal('whatsapp'), Type.Literal('caldav')]);
 export type SecurityProvider = Static<typeof SecurityProviderName>;
 
 export const SECURITY_IP_MAX = 100;

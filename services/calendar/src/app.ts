@@ -1,5 +1,10 @@
-import { authPlugin, OAuthFlows, requireAuth, type App, type CallObserver, type Config, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, HostGuard, OAuthFlows, requireAuth, type App, type CallObserver, type Config, type ServicePlugin } from '@asistente/kit';
+import { caldavConnector } from './adapters/caldav.js';
 import { GoogleOAuth } from './adapters/google-oauth.js';
+import { CaldavConnectionService } from './domain/caldav-connection.service.js';
+import { CaldavEventsService } from './domain/caldav-events.service.js';
+import { CaldavRepository } from './domain/caldav.repository.js';
+import { CalendarSources } from './domain/calendar-sources.js';
 import { CalendarSyncService } from './domain/calendar-sync.service.js';
 import { EventsService } from './domain/events.service.js';
 import { GoogleAccountsRepository } from './domain/google-accounts.repository.js';
@@ -10,12 +15,16 @@ import { MirrorRepository } from './domain/mirror.repository.js';
 import { PushChannelsService, SWEEP_MS } from './domain/push-channels.service.js';
 import { WatchChannelsRepository } from './domain/watch-channels.repository.js';
 import { agendaRoutes } from './routes/agenda.js';
+import { caldavRoutes } from './routes/caldav.js';
 import { calendarScreenRoutes } from './routes/calendar-screen.js';
 import { googleCalendarRoutes } from './routes/google-calendar.js';
 import { googleConnectionRoutes } from './routes/google-connection.js';
 import { googleMeetRoutes } from './routes/google-meet.js';
 import { googleNotificationRoutes } from './routes/google-notifications.js';
 import { registerCalendarMetrics } from './metrics.js';
+
+/** Each request to a user's CalDAV server gives up after this long (the user waits on a connect). */
+const CALDAV_TIMEOUT_MS = 15_000;
 
 /** Registered in Google's console; the browser reaches it through the gateway. */
 const googleCallbackUrl = (config: Config) => `${config.PUBLIC_URL.replace(/\/$/, '')}/api/google/callback`;
@@ -69,8 +78,19 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
   await googleConnectionRoutes(app, { connection, publicUrl: platform.config.PUBLIC_URL, disconnecting: (userId, forget) => push.disconnect(userId, forget) });
   await googleNotificationRoutes(app, { push });
   await googleCalendarRoutes(app, { sync, events });
-  await calendarScreenRoutes(app, { sync, events });
-  await agendaRoutes(app, { events, services: platform.services, log: platform.log });
+  const caldavRepository = new CaldavRepository(sql);
+  const caldavConnection = new CaldavConnectionService(
+    caldavConnector(new HostGuard(platform.config.ALLOWED_PRIVATE_ADDRESSES), CALDAV_TIMEOUT_MS),
+    caldavRepository,
+    platform.secrets,
+    sql,
+    outbox,
+  );
+  const caldavEvents = new CaldavEventsService(sql, caldavConnection, caldavRepository, outbox, platform.log);
+  const sources = new CalendarSources(events, caldavEvents, caldavConnection);
+  await caldavRoutes(app, { connection: caldavConnection, events: caldavEvents });
+  await calendarScreenRoutes(app, { sync, events, sources });
+  await agendaRoutes(app, { events, sources, services: platform.services, log: platform.log });
   await googleMeetRoutes(app, { meetings });
 };
 

@@ -50,6 +50,14 @@ export const GOOGLE_REFRESH_TOKEN_COLUMN = {
   userIdColumn: 'user_id',
 } as const satisfies RegisteredSecretColumn;
 
+/** A CalDAV account's app password (services/calendar). */
+export const CALDAV_PASSWORD_COLUMN = {
+  table: 'calendar.caldav_accounts',
+  column: 'password_enc',
+  idColumn: 'id',
+  userIdColumn: 'user_id',
+} as const satisfies RegisteredSecretColumn;
+
 /** A mailbox's passwords or OAuth tokens, one sealed JSON object (services/email). */
 export const EMAIL_CREDENTIALS_COLUMN = {
   table: 'email.accounts',
@@ -80,6 +88,7 @@ export const SECRET_COLUMNS: readonly RegisteredSecretColumn[] = [
   EMAIL_CREDENTIALS_COLUMN,
   GOOGLE_ACCESS_TOKEN_COLUMN,
   GOOGLE_REFRESH_TOKEN_COLUMN,
+  CALDAV_PASSWORD_COLUMN,
   WHATSAPP_AUTH_STATE_COLUMN,
   WHATSAPP_QR_COLUMN,
 ];

@@ -22,6 +22,7 @@ export {
   type WriteRow,
 } from './rotation.js';
 export {
+  CALDAV_PASSWORD_COLUMN,
   EMAIL_CREDENTIALS_COLUMN,
   GOOGLE_ACCESS_TOKEN_COLUMN,
   GOOGLE_REFRESH_TOKEN_COLUMN,

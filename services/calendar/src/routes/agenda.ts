@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { AttendeeEventsQuery, CalendarEvent, DateRangeQuery, ErrorResponse, FreeSlot, FreeSlotsQuery } from '@asistente/contracts';
 import type { App, Logger, ServiceClient } from '@asistente/kit';
 import { parseRange } from '../domain/dates.js';
+import type { CalendarSources } from '../domain/calendar-sources.js';
 import type { EventsService } from '../domain/events.service.js';
 import { DEFAULT_WORKING_HOURS, freeSlots } from '../domain/free-slots.js';
 import { microsoftBusy } from '../domain/microsoft-busy.js';
@@ -17,22 +18,21 @@ const ownCalendar = (c: { accessRole: string | null; primary: boolean }) => c.pr
 
 interface AgendaDeps {
   events: EventsService;
+  /** Every provider's calendars (the agenda lists them all). */
+  sources: CalendarSources;
   /** The sibling services (the teams service's Outlook calendar counts as busy time). */
   services: ServiceClient;
   log: Logger;
 }
 
 /** The user's agenda across calendars and their free time (the assistant books meetings from these). */
-export async function agendaRoutes(app: App, { events, services, log }: AgendaDeps): Promise<void> {
+export async function agendaRoutes(app: App, { events, sources, services, log }: AgendaDeps): Promise<void> {
   app.get('/events', {
     schema: { summary: 'Lista los eventos de todos los calendarios en un intervalo', querystring: DateRangeQuery, response: { 200: Type.Array(CalendarEvent), ...errors } },
     handler: async (request, reply) => {
       const { dateFrom, dateTo, calendarId, refresh } = request.query;
       const range = parseRange(dateFrom, dateTo);
-      const view = calendarId
-        ? await events.normalized(request.user.id, calendarId, range, refresh === true)
-        : await events.normalizedAcrossCalendars(request.user.id, range, refresh === true);
-      return sendJsonView(request, reply, view);
+      return sendJsonView(request, reply, await sources.range(request.user.id, range, refresh === true, calendarId));
     },
   });
 

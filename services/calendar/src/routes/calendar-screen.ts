@@ -11,6 +11,7 @@ import {
   MonthParams,
 } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
+import type { CalendarSources } from '../domain/calendar-sources.js';
 import type { CalendarSyncService } from '../domain/calendar-sync.service.js';
 import { checkRange, parseRange } from '../domain/dates.js';
 import type { EventsService } from '../domain/events.service.js';
@@ -31,9 +32,12 @@ function monthRange(year: number, month: number) {
 
 /**
  * The Calendario screen's reads and writes (spec section 7, "Calendar and events"): every read answers the
- * normalised event; the "local" source writes to the user's Google calendar ('primary' unless told).
+ * normalised event; the "local" source writes to the calendar named (a CalDAV one, or Google's, 'primary' unless told).
  */
-export async function calendarScreenRoutes(app: App, { sync, events }: { sync: CalendarSyncService; events: EventsService }): Promise<void> {
+export async function calendarScreenRoutes(
+  app: App,
+  { sync, events, sources }: { sync: CalendarSyncService; events: EventsService; sources: CalendarSources },
+): Promise<void> {
   app.get('/google/calendars', {
     schema: { summary: 'Lista los calendarios de Google (pantalla Calendario)', querystring: Type.Object({ refresh: Type.Optional(Type.Boolean()) }), response: { 200: Type.Array(GoogleCalendarEntry), ...errors } },
     handler: async (request) => (await sync.calendars(request.user.id, request.query.refresh === true)).map(toCalendarEntry),
@@ -64,7 +68,7 @@ export async function calendarScreenRoutes(app: App, { sync, events }: { sync: C
     schema: { summary: 'Crea un evento', body: LocalEventBody, response: { 201: GoogleEvent, ...errors } },
     handler: async (request, reply) => {
       const { calendarId = 'primary', ...body } = request.body;
-      return reply.code(201).send(await events.create(request.user.id, calendarId, body));
+      return reply.code(201).send(await sources.create(request.user.id, calendarId, body));
     },
   });
 
@@ -72,14 +76,14 @@ export async function calendarScreenRoutes(app: App, { sync, events }: { sync: C
     schema: { summary: 'Actualiza un evento', params: EventIdParams, querystring: EventIdQuery, body: LocalEventBody, response: { 200: GoogleEvent, ...errors } },
     handler: (request) => {
       const { calendarId, ...body } = request.body;
-      return events.update(request.user.id, calendarId ?? request.query.calendarId ?? 'primary', request.params.id, body);
+      return sources.update(request.user.id, calendarId ?? request.query.calendarId ?? 'primary', request.params.id, body);
     },
   });
 
   app.delete('/events/:id', {
     schema: { summary: 'Elimina un evento', params: EventIdParams, querystring: EventIdQuery, response: { 204: Type.Null(), ...errors } },
     handler: async (request, reply) => {
-      await events.delete(request.user.id, request.query.calendarId ?? 'primary', request.params.id);
+      await sources.delete(request.user.id, request.query.calendarId ?? 'primary', request.params.id);
       return reply.code(204).send(null);
     },
   });

@@ -12,12 +12,14 @@ const CONNECTED: Record<SecurityProvider, string> = {
   microsoft: 'Microsoft Teams conectado',
   email: 'Cuenta de correo conectada',
   whatsapp: 'WhatsApp vinculado',
+  caldav: 'Calendario CalDAV conectado',
 };
 const DISCONNECTED: Record<SecurityProvider, string> = {
   google: 'Google Calendar desconectado',
   microsoft: 'Microsoft Teams desconectado',
   email: 'Cuenta de correo desconectada',
   whatsapp: 'WhatsApp desvinculado',
+  caldav: 'Calendario CalDAV desconectado',
 };
 
 /** Every kind the log records has its words here: a new kind in the contracts fails to compile until it has them. */

@@ -1,0 +1,93 @@
+/**
+ * The CalDAV port: what the domain needs of a CalDAV server, implemented by adapters/caldav.ts (tsdav).
+ * Objects are raw iCalendar text; domain/icalendar.ts reads and writes them.
+ */
+
+/** Username and app password: what a CalDAV server asks of every request (HTTP Basic). */
+export interface CaldavCredentials {
+  username: string;
+  password: string;
+}
+
+/** Where discovery found the account: kept, so later requests skip `/.well-known/caldav` and the principal. */
+export interface CaldavLocation {
+  serverUrl: string;
+  rootUrl: string;
+  principalUrl: string;
+  homeUrl: string;
+}
+
+/** One calendar collection: its URL is its id. */
+export interface CaldavCalendar {
+  id: string;
+  name: string;
+  color: string | null;
+  ctag: string | null;
+  syncToken: string | null;
+  /** The server answers the sync-collection report (RFC 6578): changes since a token. */
+  supportsSync: boolean;
+}
+
+export interface CaldavObject {
+  href: string;
+  etag: string | null;
+  ics: string;
+}
+
+/** What the mirror knows of a calendar: the markers of its last sync and each object's etag. */
+export interface CaldavSyncState {
+  ctag: string | null;
+  syncToken: string | null;
+  etags: Map<string, string | null>;
+}
+
+export interface CaldavChanges {
+  /** A full listing: the mirror replaces its copy. */
+  full: boolean;
+  upserts: CaldavObject[];
+  removals: string[];
+  ctag: string | null;
+  syncToken: string | null;
+}
+
+/** One signed-in account on a CalDAV server. Methods throw CaldavError (or the kit's HostNotAllowedError). */
+export interface CaldavSession {
+  readonly location: CaldavLocation;
+  listCalendars(): Promise<CaldavCalendar[]>;
+  changes(calendar: { id: string; supportsSync: boolean }, state: CaldavSyncState): Promise<CaldavChanges>;
+  create(calendarId: string, uid: string, ics: string): Promise<{ href: string; etag: string | null }>;
+  update(href: string, ics: string, etag: string | null): Promise<string | null>;
+  remove(href: string, etag: string | null): Promise<void>;
+}
+
+export interface CaldavConnector {
+  /** Discovery from the URL the user typed; a wrong password is CaldavError('auth'). */
+  discover(serverUrl: string, credentials: CaldavCredentials): Promise<CaldavSession>;
+  /** A session on a location found before (no discovery). */
+  open(location: CaldavLocation, credentials: CaldavCredentials): CaldavSession;
+}
+
+export type CaldavErrorKind =
+  /** The server refused the username or password. */
+  | 'auth'
+  /** Timeouts, refused connections, names that do not resolve, 5xx. */
+  | 'unavailable'
+  /** The URL is not http(s), or plain http to a host that is not an allowed private address. */
+  | 'insecure'
+  /** The server answered, but not as a CalDAV server (no principal, no calendar home) or refused the data. */
+  | 'invalid'
+  /** If-Match failed: the object changed on the server since it was read. */
+  | 'conflict'
+  | 'not_found'
+  | 'forbidden';
+
+export class CaldavError extends Error {
+  constructor(
+    readonly kind: CaldavErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'CaldavError';
+  }
+}

@@ -1,0 +1,133 @@
+import type { Sql, TransactionSql } from '@asistente/kit';
+import type { CaldavCalendar, CaldavLocation, CaldavObject } from './caldav-port.js';
+import type { ObjectIndex } from './icalendar.js';
+
+type Db = Sql | TransactionSql;
+
+export interface CaldavAccountRow extends CaldavLocation {
+  username: string;
+  passwordEnc: string;
+}
+
+export interface StoredCalendar {
+  id: string;
+  name: string;
+  color: string | null;
+  supportsSync: boolean;
+  ctag: string | null;
+  syncToken: string | null;
+  syncedAt: Date | null;
+}
+
+export interface StoredObject {
+  calendarId: string;
+  href: string;
+  uid: string;
+  etag: string | null;
+  ics: string;
+}
+
+/** `calendar.caldav_*`: one CalDAV account per user, its calendars and their objects; every query by user. */
+export class CaldavRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async account(userId: string): Promise<CaldavAccountRow | undefined> {
+    const [row] = await this.sql<CaldavAccountRow[]>`
+      select server_url, username, password_enc, root_url, principal_url, home_url
+      from calendar.caldav_accounts where user_id = ${userId}`;
+    return row;
+  }
+
+  /** A new connection replaces the old one, its calendars and their objects. */
+  async connect(tx: TransactionSql, userId: string, account: CaldavAccountRow, calendars: CaldavCalendar[]): Promise<void> {
+    await tx`delete from calendar.caldav_accounts where user_id = ${userId}`;
+    await tx`
+      insert into calendar.caldav_accounts (user_id, server_url, username, password_enc, root_url, principal_url, home_url)
+      values (${userId}, ${account.serverUrl}, ${account.username}, ${account.passwordEnc}, ${account.rootUrl}, ${account.principalUrl}, ${account.homeUrl})`;
+    await this.saveCalendars(tx, userId, calendars);
+  }
+
+  /** The calendar list as the server has it now, keeping the sync state (and objects) of those that remain. */
+  async replaceCalendars(userId: string, calendars: CaldavCalendar[]): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      await tx`delete from calendar.caldav_calendars where user_id = ${userId} and not (id = any(${calendars.map((c) => c.id)}::text[]))`;
+      await this.saveCalendars(tx, userId, calendars);
+    });
+  }
+
+  private async saveCalendars(tx: TransactionSql, userId: string, calendars: CaldavCalendar[]): Promise<void> {
+    for (const [position, c] of calendars.entries()) {
+      await tx`
+        insert into calendar.caldav_calendars (user_id, id, name, color, position, supports_sync)
+        values (${userId}, ${c.id}, ${c.name}, ${c.color}, ${position}, ${c.supportsSync})
+        on conflict (user_id, id) do update set
+          name = excluded.name, color = excluded.color, position = excluded.position, supports_sync = excluded.supports_sync`;
+    }
+  }
+
+  calendars(userId: string): Promise<StoredCalendar[]> {
+    return this.sql<StoredCalendar[]>`
+      select id, name, color, supports_sync, ctag, sync_token, synced_at
+      from calendar.caldav_calendars where user_id = ${userId} order by position, name`;
+  }
+
+  async etags(userId: string, calendarId: string): Promise<Map<string, string | null>> {
+    const rows = await this.sql<{ href: string; etag: string | null }[]>`
+      select href, etag from calendar.caldav_objects where user_id = ${userId} and calendar_id = ${calendarId}`;
+    return new Map(rows.map((r) => [r.href, r.etag]));
+  }
+
+  /** One sync's result, in one transaction: a full listing replaces the calendar's objects. */
+  async applyChanges(
+    userId: string,
+    calendarId: string,
+    changes: { full: boolean; upserts: (CaldavObject & { index: ObjectIndex })[]; removals: string[]; ctag: string | null; syncToken: string | null },
+  ): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      if (changes.full) await tx`delete from calendar.caldav_objects where user_id = ${userId} and calendar_id = ${calendarId}`;
+      else if (changes.removals.length > 0) {
+        await tx`delete from calendar.caldav_objects where user_id = ${userId} and calendar_id = ${calendarId} and href = any(${changes.removals}::text[])`;
+      }
+      for (const o of changes.upserts) await this.saveObject(tx, userId, calendarId, o, o.index);
+      await tx`
+        update calendar.caldav_calendars set ctag = ${changes.ctag}, sync_token = ${changes.syncToken}, synced_at = now()
+        where user_id = ${userId} and id = ${calendarId}`;
+    });
+  }
+
+  async saveObject(db: Db, userId: string, calendarId: string, o: CaldavObject, index: ObjectIndex): Promise<void> {
+    await db`
+      insert into calendar.caldav_objects (user_id, calendar_id, href, uid, etag, ics, starts_at, ends_at)
+      values (${userId}, ${calendarId}, ${o.href}, ${index.uid}, ${o.etag}, ${o.ics}, ${index.startsAt}, ${index.endsAt})
+      on conflict (user_id, calendar_id, href) do update set
+        uid = excluded.uid, etag = excluded.etag, ics = excluded.ics, starts_at = excluded.starts_at, ends_at = excluded.ends_at`;
+  }
+
+  async removeObject(db: Db, userId: string, calendarId: string, href: string): Promise<void> {
+    await db`delete from calendar.caldav_objects where user_id = ${userId} and calendar_id = ${calendarId} and href = ${href}`;
+  }
+
+  /** Objects whose events can touch [from, to). */
+  objectsInRange(userId: string, calendarIds: string[], from: Date, to: Date): Promise<StoredObject[]> {
+    return this.sql<StoredObject[]>`
+      select calendar_id, href, uid, etag, ics from calendar.caldav_objects
+      where user_id = ${userId} and calendar_id = any(${calendarIds}::text[])
+        and starts_at < ${to} and (ends_at is null or ends_at > ${from})`;
+  }
+
+  async objectByUid(userId: string, calendarId: string, uid: string): Promise<StoredObject | undefined> {
+    const [row] = await this.sql<StoredObject[]>`
+      select calendar_id, href, uid, etag, ics from calendar.caldav_objects
+      where user_id = ${userId} and calendar_id = ${calendarId} and uid = ${uid} limit 1`;
+    return row;
+  }
+
+  /** Forgets the account; its calendars and objects go with it (foreign keys). */
+  async delete(userId: string, alongside: (tx: TransactionSql) => Promise<void>): Promise<boolean> {
+    return this.sql.begin(async (tx) => {
+      const gone = await tx`delete from calendar.caldav_accounts where user_id = ${userId} returning id`;
+      if (gone.length > 0) await alongside(tx);
+      return gone.length > 0;
+    });
+  }
+}
