@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import { registerAccountCommands } from './commands/account.js';
 import { registerAdminCommands } from './commands/admin.js';
 import { registerAuthCommands } from './commands/auth.js';
 import { registerContactsCommands } from './commands/contacts.js';
+import { registerExportCommand } from './commands/export.js';
 import { registerOpenAiCommands } from './commands/openai.js';
+import { registerTokensCommands } from './commands/tokens.js';
 import { httpUrl } from './lib/arguments.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE, readableError } from './lib/errors.js';
 import { Output } from './lib/output.js';
@@ -20,7 +23,7 @@ const program = new Command('asistente')
   .helpOption('-h, --help', 'muestra la ayuda')
   .helpCommand('help [comando]', 'muestra la ayuda de un comando')
   .addOption(new Option('--api-url <url>', 'URL del servidor').env('ASISTENTE_API_URL').default('http://localhost:3000').argParser(httpUrl))
-  .addOption(new Option('--token <token>', 'token de sesión, en lugar del guardado por login').env('ASISTENTE_TOKEN'))
+  .addOption(new Option('--token <token>', 'token de sesión o de acceso personal (asis_pat_…), en lugar del guardado por login').env('ASISTENTE_TOKEN'))
   .addOption(new Option('--json', 'salida JSON para scripts').env('ASISTENTE_JSON'))
   .showHelpAfterError('(usa --help para ver las opciones)')
   // Subcommands inherit this: commander throws instead of exiting, and the catch below picks the code.
@@ -28,7 +31,10 @@ const program = new Command('asistente')
 
 registerAuthCommands(program);
 registerContactsCommands(program);
+registerExportCommand(program);
 registerOpenAiCommands(program);
+registerTokensCommands(program);
+registerAccountCommands(program);
 registerAdminCommands(program);
 
 try {

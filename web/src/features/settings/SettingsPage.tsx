@@ -2,6 +2,7 @@ import { useSession } from '../../lib/session-state';
 import { PageHeader } from '../../ui/PageHeader';
 import { IntegrationsCard } from './IntegrationsCard';
 import { PasswordForm } from './PasswordForm';
+import { PersonalTokensCard } from './PersonalTokensCard';
 import { ProfileForm } from './ProfileForm';
 import { SecurityActivityCard } from './SecurityActivityCard';
 
@@ -16,6 +17,7 @@ export function SettingsPage() {
         <PasswordForm />
       </div>
       <IntegrationsCard />
+      <PersonalTokensCard />
       <SecurityActivityCard />
     </>
   );
