@@ -15,4 +15,6 @@ export * from './personal-tokens.js';
 export * from './security-activity.js';
 export * from './retention.js';
 export * from './responses.js';
+export * from './account-export.js';
+export * from './webhooks.js';
 export * from './account-deletion.js';

@@ -15,6 +15,7 @@ export const SecurityActivityKind = Type.Union([
   Type.Literal('provider.disconnected'),
   Type.Literal('openai_key.saved'),
   Type.Literal('openai_key.removed'),
+  Type.Literal('export.requested'),
   Type.Literal('token.created'),
   Type.Literal('token.revoked'),
 ]);

@@ -1,4 +1,6 @@
-import { authPlugin, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { accountExportRoute, authPlugin, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { contactsExportParts } from './domain/account-export.js';
+import { AccountExportRepository } from './domain/account-export.repository.js';
 import { ContactTimeline } from './domain/contact-timeline.js';
 import { ContactsBulk } from './domain/contacts-bulk.js';
 import { ContactsImporter } from './domain/contacts-importer.js';
@@ -33,6 +35,9 @@ const contactsService: ServicePlugin = async (fastify, { platform }) => {
   });
   await importPreviewRoutes(app);
   await viewRoutes(app, { views: new SavedViews(platform.db.sql) });
+  // "Eliminar mi cuenta": contacts, trash, saved views and counts (every user_id table of the schema).
+  await registerUserErasure(platform, { service: 'contacts' });
+  accountExportRoute(app, '/contacts', contactsExportParts(new AccountExportRepository(platform.db.sql)));
 };
 
 export default contactsService;

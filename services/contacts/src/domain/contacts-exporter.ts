@@ -15,6 +15,17 @@ const FORMATS: Record<ContactExportFormat, { delimiter: ',' | ';'; header: reado
   excel: { delimiter: ';', header: ['Nombre', 'Apellido', 'Correo electrónico', 'Teléfono', 'Empresa', 'Etiquetas'] },
 };
 
+/** The BOM and the header row of a `format` file. */
+export function csvHead(format: ContactExportFormat): string {
+  const { delimiter, header } = FORMATS[format];
+  return '\uFEFF' + csvLine([...header], delimiter);
+}
+
+/** One contact as a line of a `format` file, every cell formula-safe. */
+export function csvRecord(r: Pick<ContactRow, 'firstName' | 'lastName' | 'email' | 'phone' | 'company' | 'tags'>, format: ContactExportFormat): string {
+  return csvLine([r.firstName, r.lastName, r.email ?? '', r.phone ?? '', r.company ?? '', r.tags.join(';')].map(neutralizeFormula), FORMATS[format].delimiter);
+}
+
 /**
  * The user's contacts as CSV, streamed chunk by chunk. The header is one
  * import reads, tags are ';'-joined, and a BOM lets spreadsheet programs read
@@ -22,14 +33,11 @@ const FORMATS: Record<ContactExportFormat, { delimiter: ',' | ';'; header: reado
  * spreadsheet would run as a formula is neutralised (OWASP CSV injection).
  */
 export async function exportCsv(contacts: ContactsRepository, userId: string, selection: Selection, format: ContactExportFormat = 'csv'): Promise<Readable> {
-  const { delimiter, header } = FORMATS[format];
   const chunks = contacts.cursor(userId, selection)[Symbol.asyncIterator]();
   const first = await chunks.next();
-  const line = (r: ContactRow) =>
-    csvLine([r.firstName, r.lastName, r.email ?? '', r.phone ?? '', r.company ?? '', r.tags.join(';')].map(neutralizeFormula), delimiter);
   async function* lines(): AsyncGenerator<string> {
-    yield '\uFEFF' + csvLine([...header], delimiter);
-    for (let chunk = first; !chunk.done; chunk = await chunks.next()) yield chunk.value.map(line).join('');
+    yield csvHead(format);
+    for (let chunk = first; !chunk.done; chunk = await chunks.next()) yield chunk.value.map((row) => csvRecord(row, format)).join('');
   }
   return Readable.from(lines());
 }

@@ -1,5 +1,8 @@
 import { CSV_COLUMNS, CSV_SPANISH_HEADERS, type CsvColumn } from '@asistente/contracts';
 
+// The CSV writing rules (formula neutralising, quoting) live in the kit: the account export writes CSV too.
+export { csvCell, csvLine, neutralizeFormula } from '@asistente/kit';
+
 /**
  * Headers of the files people actually have, as headerKey() spells them:
  * Google Contacts (`Given Name`, `E-mail 1 - Value`, `Labels`…), Outlook
@@ -79,30 +82,7 @@ export function splitTags(cell: string, delimiter: ',' | ';'): string[] {
     .filter((tag) => !tag.trim().startsWith('*'));
 }
 
-/** A phone number as people write it: '+', then digits, spaces, dots, dashes and brackets only. */
-const PHONE = /^\+[\d\s().-]*\d[\d\s().-]*$/;
-
-/**
- * A cell starting with = + - @ (or a tab/CR that some programs skip) runs as a
- * formula when a spreadsheet opens the file: a leading apostrophe makes it
- * text, as OWASP recommends. Import strips that apostrophe again. A phone
- * number (`+34 622 111 222`) is data, not a formula, and stays as written:
- * '+' followed by anything else (`+cmd|' /C calc'!A0`) is neutralised.
- */
-export function neutralizeFormula(value: string): string {
-  if (PHONE.test(value)) return value;
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 /** Undoes neutralizeFormula: an export imports back unchanged. */
 export function restoreFormula(value: string): string {
   return /^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value;
-}
-
-export function csvCell(value: string): string {
-  return /[",\r\n;]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-export function csvLine(values: string[], delimiter: ',' | ';' = ','): string {
-  return values.map(csvCell).join(delimiter) + '\r\n';
 }

@@ -1,0 +1,40 @@
+import { AccountExport, AccountExportParams, AccountExportStarted, ErrorResponse, FileResponse, securityClient } from '@asistente/contracts';
+import type { App } from '@asistente/kit';
+import type { AccountExportService } from '../domain/account-export.service.js';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 410: ErrorResponse };
+
+/**
+ * Configuración → "Descargar mis datos" and `asistente export`: start, follow, download. Sessions only: auth
+ * refuses personal access tokens on every route (refuseScopedTokens).
+ */
+export async function accountExportRoutes(app: App, { exports }: { exports: AccountExportService }): Promise<void> {
+  app.post('/account/export', {
+    schema: {
+      summary: 'Empieza a preparar el archivo con todos los datos de la cuenta',
+      description: 'Se prepara en segundo plano; si ya hay uno en preparación, responde ese.',
+      response: { 202: AccountExportStarted, ...errors },
+    },
+    handler: async (request, reply) => reply.code(202).send(await exports.start(request.user.id, securityClient(request))),
+  });
+  app.get('/account/export/:id', {
+    schema: { summary: 'Estado y progreso de una exportación de datos', params: AccountExportParams, response: { 200: AccountExport, ...errors } },
+    handler: async (request) => exports.status(request.user.id, request.params.id),
+  });
+  app.get('/account/export/:id/download', {
+    schema: {
+      summary: 'Descarga el ZIP con los datos de la cuenta (24 horas)',
+      params: AccountExportParams,
+      response: { 200: FileResponse(['application/zip'], 'El archivo ZIP con los datos de la cuenta'), ...errors, 409: ErrorResponse },
+    },
+    handler: async (request, reply) => {
+      const { stream, size, createdAt } = await exports.download(request.user.id, request.params.id);
+      return reply
+        .type('application/zip')
+        .header('content-length', String(size))
+        .header('cache-control', 'private, no-store')
+        .header('content-disposition', `attachment; filename="mis-datos-${createdAt.toISOString().slice(0, 10)}.zip"`)
+        .send(stream);
+    },
+  });
+}

@@ -1,0 +1,200 @@
+import t from 'tap';
+import aiService from '@asistente/ai';
+import analyticsService from '@asistente/analytics';
+import calendarService from '@asistente/calendar';
+import contactsService from '@asistente/contacts';
+import emailService from '@asistente/email';
+import whatsappService from '@asistente/whatsapp';
+import { buildServicesApp, createTestPlatform, readZip } from '@asistente/kit/testing';
+import authService from '../src/app.js';
+
+const platform = await createTestPlatform(t, { nats: true });
+const app = await buildServicesApp(t, [authService, contactsService, whatsappService, emailService, calendarService, aiService, analyticsService], platform);
+const sql = platform.db.sql;
+const secrets = platform.secrets;
+
+let n = 0;
+async function register() {
+  const email = `exporta${++n}.${Date.now()}@ejemplo.es`;
+  const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { firstName: 'Ana', lastName: 'López', email, password: 'secreto1' } });
+  const { user, token } = res.json();
+  return { email, userId: user.id as string, authorization: `Bearer ${token}` };
+}
+
+// Secrets of every kind the user holds: none may reach the archive, in clear or sealed.
+const OPENAI_KEY = 'sk-proj-ESTA-CLAVE-NO-DEBE-SALIR-1234';
+const GOOGLE_REFRESH = '1//google-refresh-token-que-no-sale';
+const MAIL_PASSWORD = 'contraseña-imap-que-no-sale';
+const WA_AUTH = 'noise-key-de-whatsapp-que-no-sale';
+
+async function seed(userId: string): Promise<void> {
+  const sealed = (plaintext: string, table: string, column: string) => secrets.seal(plaintext, { userId, table, column });
+  await sql`insert into ai.provider_keys (user_id, provider, api_key_enc, last4) values (${userId}, 'openai', ${sealed(OPENAI_KEY, 'ai.provider_keys', 'api_key_enc')}, '1234')`;
+  await sql`insert into calendar.google_accounts (user_id, email, refresh_token_enc) values (${userId}, 'ana@gmail.com', ${sealed(GOOGLE_REFRESH, 'calendar.google_accounts', 'refresh_token_enc')})`;
+  await sql`insert into calendar.calendars (user_id, id, summary) values (${userId}, 'primary', 'Agenda de Ana')`;
+  await sql`
+    insert into calendar.events (user_id, calendar_id, id, summary, location, all_day, start_at, end_at, attendees, normalized)
+    values (${userId}, 'primary', 'ev1', 'Reunión con Luis, presupuesto', 'Madrid', false, '2026-12-01T10:00:00Z', '2026-12-01T11:00:00Z', '{luis@ejemplo.es}', '{}')`;
+  await sql`insert into whatsapp.auth_state (user_id, key, value_enc) values (${userId}, 'creds', ${sealed(WA_AUTH, 'whatsapp.auth_state', 'value_enc')})`;
+  const [chat] = await sql<{ id: string }[]>`
+    insert into whatsapp.chats (user_id, jid, name, phone) values (${userId}, '34600111222@s.whatsapp.net', 'Luis', '+34600111222') returning id`;
+  for (let i = 0; i < 3; i++) {
+    await sql`
+      insert into whatsapp.messages (user_id, chat_id, wa_id, direction, origin, from_jid, to_jid, body, sent_at, status)
+      values (${userId}, ${chat!.id}, ${`wa${i}`}, 'incoming', 'phone', '34600111222@s.whatsapp.net', 'me', ${`hola ${i}`}, ${new Date(Date.UTC(2026, 10, 1, 9, i))}, 'received')`;
+  }
+  await sql`insert into whatsapp.auto_replies (user_id, keyword, keyword_folded, response) values (${userId}, 'Horario', 'horario', 'De 9 a 14')`;
+  const [account] = await sql<{ id: string }[]>`
+    insert into email.accounts (user_id, provider, email, imap_host, imap_port, imap_secure, imap_user, smtp_host, smtp_port, smtp_secure, smtp_user, credentials_enc)
+    values (${userId}, 'imap', 'ana@ejemplo.es', 'imap.ejemplo.es', 993, true, 'ana', 'smtp.ejemplo.es', 465, true, 'ana',
+      ${sealed(JSON.stringify({ password: MAIL_PASSWORD }), 'email.accounts', 'credentials_enc')})
+    returning id`;
+  const [whole] = await sql<{ id: string }[]>`
+    insert into email.messages (account_id, user_id, folder, uid, message_id, from_addr, to_addrs, subject, text_body, has_attachments, sent_at)
+    values (${account!.id}, ${userId}, 'inbox', 1, '<m1@ejemplo.es>', 'luis@ejemplo.es', 'ana@ejemplo.es', 'Presupuesto', 'Te adjunto el presupuesto', true, '2026-11-02T08:00:00Z')
+    returning id`;
+  await sql`insert into email.attachments (message_id, position, name, content_type, size, content) values (${whole!.id}, 0, 'presupuesto.txt', 'text/plain', 5, ${Buffer.from('12345')})`;
+  const [partial] = await sql<{ id: string }[]>`
+    insert into email.messages (account_id, user_id, folder, uid, from_addr, to_addrs, subject, preview, body_fetched, has_attachments, sent_at)
+    values (${account!.id}, ${userId}, 'inbox', 2, 'eva@ejemplo.es', 'ana@ejemplo.es', 'Factura antigua', 'Adjunto la factura', false, true, '2026-01-02T08:00:00Z')
+    returning id`;
+  await sql`insert into email.attachments (message_id, position, name, content_type, size, content) values (${partial!.id}, 0, 'factura.pdf', 'application/pdf', 3, ${Buffer.from('PDF')})`;
+  await sql`insert into analytics.hourly (user_id, metric, hour, value) values (${userId}, 'whatsapp.received', '2026-11-01T09:00:00Z', 3)`;
+  await sql`
+    insert into ai.runs (id, user_id, trigger, chat_id, model, prompt_tokens, completion_tokens, cost_usd, replied)
+    values (gen_random_uuid(), ${userId}, 'whatsapp', '34600111222@s.whatsapp.net', 'gpt-4o-mini', 120, 30, 0.0001, true)`;
+}
+
+/** Polls the status until the build leaves 'running' (a state, never a time). */
+async function finished(authorization: string, id: string) {
+  for (let i = 0; i < 1000; i++) {
+    const res = await app.inject({ url: `/api/account/export/${id}`, headers: { authorization } });
+    const body = res.json();
+    if (body.status !== 'running') return body;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('the export never finished');
+}
+
+t.test('the owner gets a ZIP of every service, without a secret, from any request; another user gets a 404', async (t) => {
+  const owner = await register();
+  const other = await register();
+  await seed(owner.userId);
+  const contact = await app.inject({
+    method: 'POST',
+    url: '/api/contacts',
+    headers: { authorization: owner.authorization },
+    payload: { firstName: '=HYPERLINK("http://x")', lastName: 'Pérez', email: 'luis@ejemplo.es', phone: '+34 600 111 222', company: 'ACME', tags: ['cliente'] },
+  });
+  t.equal(contact.statusCode, 201);
+
+  const start = await app.inject({ method: 'POST', url: '/api/account/export', headers: { authorization: owner.authorization } });
+  t.equal(start.statusCode, 202);
+  const { id, status } = start.json();
+  t.equal(status, 'running');
+  const again = await app.inject({ method: 'POST', url: '/api/account/export', headers: { authorization: owner.authorization } });
+  t.equal(again.json().id, id, 'a second click joins the build running');
+
+  const done = await finished(owner.authorization, id);
+  t.match(done, { id, status: 'ready', progress: 100, downloadUrl: `/api/account/export/${id}/download` });
+  t.ok(Date.parse(done.expiresAt) - Date.now() > 23 * 3600_000, 'valid for 24 hours');
+
+  t.equal((await app.inject({ url: `/api/account/export/${id}`, headers: { authorization: other.authorization } })).statusCode, 404);
+  const stolen = await app.inject({ url: `/api/account/export/${id}/download`, headers: { authorization: other.authorization } });
+  t.equal(stolen.statusCode, 404);
+  t.equal(stolen.json().message, 'No existe esa exportación de datos');
+
+  const download = await app.inject({ url: done.downloadUrl, headers: { authorization: owner.authorization } });
+  t.equal(download.statusCode, 200);
+  t.equal(download.headers['content-type'], 'application/zip');
+  t.equal(Number(download.headers['content-length']), done.size);
+  const files = readZip(download.rawPayload);
+  const names = [...files.keys()].sort();
+  t.same(names.filter((name) => !name.startsWith('correo/')), [
+    'analitica/por-hora.csv',
+    'analitica/totales.csv',
+    'asistente/chats-pausados.json',
+    'asistente/ejecuciones.json',
+    'calendario/eventos.ics',
+    'contactos/contactos.csv',
+    'contactos/contactos.json',
+    'cuenta/actividad-de-seguridad.json',
+    'cuenta/perfil.json',
+    'whatsapp/chats/34600111222@s.whatsapp.net.json',
+    'whatsapp/respuestas-automaticas.json',
+  ]);
+  const mail = names.filter((name) => name.startsWith('correo/'));
+  t.equal(mail.length, 3);
+  t.match(mail, [/^correo\/adjuntos\/[0-9a-f-]{36}\/[0-9a-f]{8}-factura\.pdf$/, 'correo/correos.json', /^correo\/inbox\/2026-11-02-[0-9a-f-]{36}\.eml$/]);
+  const text = (name: string) => files.get(name)!.toString('utf8');
+  t.match(JSON.parse(text('cuenta/perfil.json')), { id: owner.userId, email: owner.email, firstName: 'Ana' });
+  t.notOk('passwordHash' in JSON.parse(text('cuenta/perfil.json')));
+  t.match(text('contactos/contactos.csv'), `'=HYPERLINK(""http://x"")",Pérez,luis@ejemplo.es,+34 600 111 222,ACME,cliente`, 'formula-safe, as the contacts export');
+  t.match(JSON.parse(text('contactos/contactos.json')), [{ firstName: '=HYPERLINK("http://x")', email: 'luis@ejemplo.es' }]);
+  const chat = JSON.parse(text('whatsapp/chats/34600111222@s.whatsapp.net.json'));
+  t.equal(chat.chat.name, 'Luis');
+  t.same(chat.messages.map((m: { message: string }) => m.message), ['hola 0', 'hola 1', 'hola 2'], 'oldest first');
+  t.match(JSON.parse(text('whatsapp/respuestas-automaticas.json')), [{ keyword: 'Horario', response: 'De 9 a 14' }]);
+  const eml = text(mail[2]!);
+  t.match(eml, /Subject: Presupuesto/);
+  t.match(eml, /Message-ID: <m1@ejemplo.es>/);
+  t.match(eml, /filename=presupuesto.txt/);
+  t.match(JSON.parse(text('correo/correos.json')), [{ subject: 'Factura antigua', from: 'eva@ejemplo.es' }]);
+  t.equal(text(mail[0]!), 'PDF', 'the stored attachment of a mail kept without its body');
+  t.match(text('calendario/eventos.ics'), /^BEGIN:VCALENDAR[\s\S]*SUMMARY:Reunión con Luis\\, presupuesto[\s\S]*END:VCALENDAR\r\n$/);
+  t.match(JSON.parse(text('asistente/ejecuciones.json')), [{ model: 'gpt-4o-mini', promptTokens: 120, costUsd: 0.0001 }]);
+  t.ok(text('analitica/por-hora.csv').startsWith('metrica,hora,valor\r\n'));
+  t.match(text('analitica/por-hora.csv'), '\r\nwhatsapp.received,2026-11-01T09:00:00.000Z,3\r\n');
+
+  const everything = [...files.values()].map((b) => b.toString('utf8')).join('\n');
+  for (const secret of [OPENAI_KEY, GOOGLE_REFRESH, MAIL_PASSWORD, WA_AUTH, 'v1:', 'password_hash', 'passwordHash', 'imap.ejemplo.es']) {
+    t.notOk(everything.includes(secret), `no ${secret} in the archive`);
+  }
+  // Asking for it is in the security log.
+  for (let i = 0; i < 500; i++) {
+    const [row] = await sql<{ n: string }[]>`select count(*) as n from auth.security_activity where user_id = ${owner.userId} and type = 'export.requested'`;
+    if (Number(row!.n) === 1) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  t.equal((await app.inject({ url: '/api/account/activity', headers: { authorization: owner.authorization } })).json().data[0].type, 'export.requested');
+});
+
+t.test('past its 24 hours the download is a 410 in Spanish, and the purge deletes it with its bytes', async (t) => {
+  const owner = await register();
+  const { id } = (await app.inject({ method: 'POST', url: '/api/account/export', headers: { authorization: owner.authorization } })).json();
+  await finished(owner.authorization, id);
+  await sql`update auth.account_exports set expires_at = now() - interval '1 second' where id = ${id}`;
+  const late = await app.inject({ url: `/api/account/export/${id}/download`, headers: { authorization: owner.authorization } });
+  t.equal(late.statusCode, 410);
+  t.match(late.json().message, /caducado/);
+  const { purgeExpiredExports } = await import('../src/domain/account-export-purge.js');
+  const { AccountExportsRepository } = await import('../src/domain/account-exports.repository.js');
+  t.ok((await purgeExpiredExports(new AccountExportsRepository(sql))) >= 1);
+  t.equal((await app.inject({ url: `/api/account/export/${id}/download`, headers: { authorization: owner.authorization } })).statusCode, 404);
+  const [chunks] = await sql<{ n: string }[]>`select count(*) as n from auth.account_export_chunks where export_id = ${id}`;
+  t.equal(Number(chunks!.n), 0);
+});
+
+t.test('a build whose replica died is failed, not running forever; a new one can start', async (t) => {
+  const owner = await register();
+  await sql`
+    insert into auth.account_exports (id, user_id, status, progress, heartbeat_at, expires_at)
+    values ('00000000-0000-4000-8000-000000000001', ${owner.userId}, 'running', 40, now() - interval '10 minutes', now() + interval '1 day')`;
+  const res = await app.inject({ url: '/api/account/export/00000000-0000-4000-8000-000000000001', headers: { authorization: owner.authorization } });
+  t.match(res.json(), { status: 'failed', progress: 40 });
+  const next = await app.inject({ method: 'POST', url: '/api/account/export', headers: { authorization: owner.authorization } });
+  t.not(next.json().id, '00000000-0000-4000-8000-000000000001');
+  t.equal((await finished(owner.authorization, next.json().id)).status, 'ready');
+});
+
+t.test('a bad id is a 400 in Spanish; a personal access token is refused', async (t) => {
+  const owner = await register();
+  const bad = await app.inject({ url: '/api/account/export/nope', headers: { authorization: owner.authorization } });
+  t.equal(bad.statusCode, 400);
+  t.match(bad.json().message, 'El identificador de la exportación no es válido');
+  const scoped = app.jwt.sign({ sub: owner.userId, jti: crypto.randomUUID(), ims: Date.now(), scp: ['contacts:read'] });
+  const refused = await app.inject({ method: 'POST', url: '/api/account/export', headers: { authorization: `Bearer ${scoped}` } });
+  t.equal(refused.statusCode, 403);
+  const part = await app.inject({ url: '/api/contacts/account-export', headers: { authorization: `Bearer ${scoped}` } });
+  t.equal(part.statusCode, 403, 'nor does a service part answer it');
+});

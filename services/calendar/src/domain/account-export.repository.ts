@@ -1,0 +1,39 @@
+import type { Sql } from '@asistente/kit';
+
+export interface ExportedEvent {
+  calendarId: string;
+  calendarName: string | null;
+  id: string;
+  summary: string | null;
+  description: string | null;
+  location: string | null;
+  allDay: boolean;
+  startAt: Date;
+  endAt: Date;
+  /** `YYYY-MM-DD` of an all-day event, as stored (no time zone to shift it). */
+  startDate: string | null;
+  endDate: string | null;
+  attendees: string[];
+  status: string;
+  transparency: string | null;
+  recurrence: string[] | null;
+  htmlLink: string | null;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+}
+
+/** The user's mirrored events for "Descargar mis datos", in keyset pages on the primary key. Never a Google grant. */
+export class AccountExportRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async events(userId: string, after: [string, string] | undefined, limit: number): Promise<ExportedEvent[]> {
+    return this.sql<ExportedEvent[]>`
+      select e.calendar_id, c.summary as calendar_name, e.id, e.summary, e.description, e.location, e.all_day, e.start_at, e.end_at,
+        e.start_date::text as start_date, e.end_date::text as end_date, e.attendees, e.status, e.transparency, e.recurrence,
+        e.html_link, e.created_at, e.updated_at
+      from calendar.events e left join calendar.calendars c on c.user_id = e.user_id and c.id = e.calendar_id
+      where e.user_id = ${userId} ${after ? this.sql`and (e.calendar_id, e.id) > (${after[0]}, ${after[1]})` : this.sql``}
+      order by e.calendar_id, e.id
+      limit ${limit}`;
+  }
+}
