@@ -4,6 +4,7 @@ import { IntegrationsCard } from './IntegrationsCard';
 import { PasswordForm } from './PasswordForm';
 import { PersonalTokensCard } from './PersonalTokensCard';
 import { ProfileForm } from './ProfileForm';
+import { RetentionCard } from './RetentionCard';
 import { SecurityActivityCard } from './SecurityActivityCard';
 
 export function SettingsPage() {
@@ -19,6 +20,7 @@ export function SettingsPage() {
       <IntegrationsCard />
       <PersonalTokensCard />
       <SecurityActivityCard />
+      <RetentionCard />
     </>
   );
 }
