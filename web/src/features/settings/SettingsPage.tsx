@@ -1,11 +1,13 @@
 import { useSession } from '../../lib/session-state';
 import { PageHeader } from '../../ui/PageHeader';
+import { AccountExportCard } from './AccountExportCard';
 import { IntegrationsCard } from './IntegrationsCard';
 import { PasswordForm } from './PasswordForm';
 import { PersonalTokensCard } from './PersonalTokensCard';
 import { ProfileForm } from './ProfileForm';
 import { RetentionCard } from './RetentionCard';
 import { SecurityActivityCard } from './SecurityActivityCard';
+import { WebhooksCard } from './WebhooksCard';
 
 export function SettingsPage() {
   const { user } = useSession();
@@ -19,8 +21,10 @@ export function SettingsPage() {
       </div>
       <IntegrationsCard />
       <PersonalTokensCard />
+      <WebhooksCard />
       <SecurityActivityCard />
       <RetentionCard />
+      <AccountExportCard />
     </>
   );
 }
