@@ -32,6 +32,8 @@ export const ROUTES: ServiceRoute[] = [
       ['GET', '/auth/password/reset-available'],
       ['POST', '/auth/password/forgot'],
       ['POST', '/auth/password/reset'],
+      // A deletion's progress: its id is the key (the account's sessions end with it).
+      ['GET', '/account/delete/*'],
     ],
     load: () => import('@asistente/auth'),
   },
@@ -83,7 +85,7 @@ export const ROUTES: ServiceRoute[] = [
   },
   {
     name: 'ai',
-    prefixes: ['/ai'],
+    prefixes: ['/ai', '/mcp'],
     urlVariable: 'AI_URL',
     port: SERVICE_PORTS.ai,
     publicRoutes: [],
@@ -96,6 +98,14 @@ export const ROUTES: ServiceRoute[] = [
     port: SERVICE_PORTS.analytics,
     publicRoutes: [],
     load: () => import('@asistente/analytics'),
+  },
+  {
+    name: 'webhooks',
+    prefixes: ['/webhooks'],
+    urlVariable: 'WEBHOOKS_URL',
+    port: SERVICE_PORTS.webhooks,
+    publicRoutes: [],
+    load: () => import('@asistente/webhooks'),
   },
 ];
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { accountExportRoute, authPlugin, EventValidator, mountRetention, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { accountExportRoute, authPlugin, EventValidator, mountRetention, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { OPENAI_DEFAULTS, OpenAiLanguageModel } from './adapters/openai.js';
 import type { LanguageModel } from './domain/language-model.js';
 import { AUTO_REPLY_CONSUMER, AutoReplyConsumer } from './consumers/auto-reply.consumer.js';
@@ -73,6 +73,8 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     clock.start(new BurstScheduler({ bursts, answer: (burst) => answerer.answer(burst), replica, leaseMs: timing.leaseMs, log: platform.log }));
     const consumer = new AutoReplyConsumer({ bursts, chats, clock, quietMs: timing.quietMs, events: new EventValidator() });
     await platform.bus.subscribe(AUTO_REPLY_CONSUMER, consumer.handle);
+    // "Eliminar mi cuenta": the sealed OpenAI key, configuration, runs, chat states, bursts and bookings.
+    await registerUserErasure(platform, { service: 'ai' });
     app.addHook('onClose', () => clock.close());
     // The owner's "Conservación de datos": older runs erased daily, once per deployment.
     const retention = await mountRetention({ sql, bus: platform.bus, log: platform.log, schema: 'ai', kind: 'aiRunDays', steps: aiRetentionSteps(sql) });

@@ -1,4 +1,18 @@
-import { dateTime, integer, listOf, saysConnected, type AssistantTool, type ToolContext, type ToolOutcome, type ToolSource } from './tool.js';
+import {
+  dateTime,
+  integer,
+  listOf,
+  moreHint,
+  nextPage,
+  page,
+  pageProperties,
+  saysConnected,
+  text,
+  type AssistantTool,
+  type ToolContext,
+  type ToolOutcome,
+  type ToolSource,
+} from './tool.js';
 
 const DAY_MS = 86_400_000;
 /** The widest window a tool reads at once, so one call never pulls a year of events into the prompt. */
@@ -65,16 +79,51 @@ export const calendarSource: ToolSource = {
   tools: [
     {
       name: 'listar_eventos',
-      description: 'Lista los eventos de los calendarios del negocio entre dos fechas. Solo lectura.',
-      parameters: { type: 'object', properties: rangeProperties, additionalProperties: false },
+      description: 'Lista los eventos de los calendarios del negocio entre dos fechas, por páginas. Solo lectura.',
+      parameters: { type: 'object', properties: { ...rangeProperties, ...pageProperties(50) }, additionalProperties: false },
       run: async (context, args) => {
         const query = range(args);
-        const events = listOf(await context.services.request('calendar', context.userId, '/events', { query }), 'events')
-          .slice(0, 50)
-          .map(compactEvent);
-        return { result: { eventos: events }, summary: `Consultó el calendario: ${events.length} evento${events.length === 1 ? '' : 's'}` };
+        const paging = page(args, 50, 50);
+        const all = listOf(await context.services.request('calendar', context.userId, '/events', { query }), 'events');
+        const events = all.slice((paging.page - 1) * paging.limit, paging.page * paging.limit).map(compactEvent);
+        const next = nextPage(all.length, paging);
+        return {
+          result: { eventos: events, total: all.length, hayMas: next !== undefined, ...(next ? { siguientePagina: next } : {}) },
+          summary: `Consultó el calendario: ${events.length} evento${events.length === 1 ? '' : 's'}${moreHint(next)}`,
+        };
       },
     },
     freeSlotsTool,
   ],
+};
+
+/** Creates an event in the owner's calendar (a personal token with calendar:write); the calendar service validates it. */
+export const createEventTool: AssistantTool = {
+  name: 'crear_evento',
+  description: 'Crea un evento en el calendario principal del negocio.',
+  parameters: {
+    type: 'object',
+    properties: {
+      titulo: { type: 'string', minLength: 1, maxLength: 500 },
+      inicio: { type: 'string', maxLength: 40, description: 'Fecha y hora ISO 8601 (o fecha AAAA-MM-DD si es de todo el día)' },
+      fin: { type: 'string', maxLength: 40, description: 'Fecha y hora ISO 8601 (o fecha AAAA-MM-DD, el último día, si es de todo el día)' },
+      descripcion: { type: 'string', maxLength: 8000 },
+      lugar: { type: 'string', maxLength: 500 },
+      todoElDia: { type: 'boolean' },
+    },
+    required: ['titulo', 'inicio', 'fin'],
+    additionalProperties: false,
+  },
+  run: async ({ services, userId }, args) => {
+    const body = {
+      title: text(args, 'titulo', 500) ?? '',
+      startTime: text(args, 'inicio', 40) ?? '',
+      endTime: text(args, 'fin', 40) ?? '',
+      description: text(args, 'descripcion', 8000),
+      location: text(args, 'lugar', 500),
+      allDay: args.todoElDia === true ? true : undefined,
+    };
+    const created = await services.request<Record<string, unknown>>('calendar', userId, '/events', { method: 'POST', body });
+    return { result: { creado: { id: created.id ?? null, ...compactEvent(created) } }, summary: `Creó el evento «${body.title}»` };
+  },
 };

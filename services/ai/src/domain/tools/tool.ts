@@ -1,3 +1,4 @@
+import type { PersonalTokenScope } from '@asistente/contracts';
 import type { ServiceClient } from '@asistente/kit';
 import type { ToolSpec } from '../language-model.js';
 import type { CustomerBookingsRepository } from '../customer-bookings.repository.js';
@@ -13,6 +14,11 @@ export interface ToolContext {
   reach: Reach;
   /** The per-chat daily count of the meetings a customer run books. */
   bookings: Pick<CustomerBookingsRepository, 'reserve' | 'release'>;
+  /**
+   * What the caller's personal access token reaches (the MCP server); absent for the assistant's runs and a
+   * session. A tool that reads across channels (a contact's timeline) keeps only the channels these cover.
+   */
+  scopes?: readonly PersonalTokenScope[];
 }
 
 export interface ToolOutcome {
@@ -54,6 +60,32 @@ export function dateTime(args: Record<string, unknown>, key: string): string | u
   if (!value) return undefined;
   const time = Date.parse(value);
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+
+/** A page of a list: `pagina` (from 1) and `limite` within [1, max], `fallback` items by default. */
+export function page(args: Record<string, unknown>, max: number, fallback: number): { page: number; limit: number } {
+  return { page: integer(args, 'pagina', 1, 1_000_000, 1), limit: integer(args, 'limite', 1, max, fallback) };
+}
+
+/**
+ * The "hay más" hint a model reads to ask for the next page: the page it would ask for, or undefined when this
+ * one is the last. `total` is the sibling's count of the whole list.
+ */
+export function nextPage(total: number, { page, limit }: { page: number; limit: number }): number | undefined {
+  return page * limit < total ? page + 1 : undefined;
+}
+
+/** "; hay más (página N)" for a summary line, or nothing on the last page. */
+export function moreHint(next: number | undefined): string {
+  return next === undefined ? '' : `; hay más (página ${next})`;
+}
+
+/** The paging properties of a list tool's parameters. */
+export function pageProperties(max: number): Record<string, unknown> {
+  return {
+    pagina: { type: 'integer', minimum: 1, description: 'Página, desde 1' },
+    limite: { type: 'integer', minimum: 1, maximum: max, description: `Cuántos por página (máximo ${max})` },
+  };
 }
 
 /** The first array found in an answer (`[…]`, `{ data: […] }`, `{ contacts: […] }`…): siblings differ in wrapping. */

@@ -1,5 +1,5 @@
-import type { MessageList, WhatsAppMessage } from '@asistente/contracts';
-import { integer, saysConnected, text, type ToolSource } from './tool.js';
+import type { ConversationList, MessageList, WhatsAppMessage } from '@asistente/contracts';
+import { integer, moreHint, nextPage, page, pageProperties, saysConnected, text, type AssistantTool, type ToolSource } from './tool.js';
 
 /** The fields of a message the model needs, from the WhatsApp contract's message. */
 export function compactMessage(m: WhatsAppMessage): Record<string, unknown> {
@@ -27,9 +27,70 @@ export const whatsappSource: ToolSource = {
         const limit = integer(args, 'limite', 1, 50, 20);
         const answer = await services.request<MessageList>('whatsapp', userId, '/whatsapp/messages', { query: { jid, limit } });
         const messages = answer.data.map(compactMessage);
-        return { result: { mensajes: messages }, summary: `Leyó ${messages.length} mensajes de WhatsApp del chat ${jid.split('@')[0]}` };
+        const more = answer.pagination.total > messages.length;
+        return {
+          result: { mensajes: messages, total: answer.pagination.total, hayMas: more },
+          summary: `Leyó ${messages.length} mensajes de WhatsApp del chat ${jid.split('@')[0]}${more ? '; hay más' : ''}`,
+        };
       },
     },
   ],
 };
 
+/** The owner's WhatsApp chats, most recent first, by pages (the id of each is what leer_mensajes_whatsapp reads). */
+export const listChatsTool: AssistantTool = {
+  name: 'listar_chats_whatsapp',
+  description: 'Lista los chats de WhatsApp del negocio, los más recientes primero, por páginas; opcionalmente filtra por nombre o teléfono. Solo lectura.',
+  parameters: {
+    type: 'object',
+    properties: { texto: { type: 'string', maxLength: 100, description: 'Nombre o teléfono a buscar' }, ...pageProperties(50) },
+    additionalProperties: false,
+  },
+  run: async ({ services, userId }, args) => {
+    const search = text(args, 'texto', 100);
+    const paging = page(args, 50, 20);
+    const list = await services.request<ConversationList>('whatsapp', userId, '/whatsapp/conversations', { query: { ...paging, search } });
+    const next = nextPage(list.pagination.total, paging);
+    const chats = list.data.map((chat) => ({
+      jid: chat.id,
+      nombre: chat.name,
+      telefono: chat.phone,
+      grupo: chat.isGroup,
+      ultimoMensaje: chat.lastMessage ? { de: chat.lastMessage.direction === 'outgoing' ? 'negocio' : 'cliente', texto: chat.lastMessage.text.slice(0, 200) } : null,
+      fecha: chat.lastAt,
+      sinLeer: chat.unread,
+    }));
+    return {
+      result: { total: list.pagination.total, pagina: paging.page, chats, hayMas: next !== undefined, ...(next ? { siguientePagina: next } : {}) },
+      summary: `Listó los chats de WhatsApp: ${list.pagination.total} en total${moreHint(next)}`,
+    };
+  },
+};
+
+/** Sends a text from the owner's WhatsApp (a personal token with whatsapp:send); the service queues and delivers it. */
+export const sendWhatsAppTool: AssistantTool = {
+  name: 'enviar_whatsapp',
+  description: 'Envía un mensaje de texto de WhatsApp desde la cuenta del negocio a un chat (jid) o a un número de teléfono.',
+  parameters: {
+    type: 'object',
+    properties: {
+      jid: { type: 'string', maxLength: 200, description: 'Id del chat (el que devuelve listar_chats_whatsapp)' },
+      telefono: { type: 'string', maxLength: 40, description: 'Número con prefijo de país, si no se da el jid' },
+      texto: { type: 'string', minLength: 1, maxLength: 4096 },
+    },
+    required: ['texto'],
+    additionalProperties: false,
+  },
+  run: async ({ services, userId }, args) => {
+    const jid = text(args, 'jid', 200);
+    const phoneNumber = text(args, 'telefono', 40);
+    const message = text(args, 'texto', 4096);
+    if (!jid && !phoneNumber) return { result: { error: 'Indica el chat (jid) o el teléfono' }, summary: 'Pidió enviar un WhatsApp sin destinatario' };
+    if (!message) return { result: { error: 'Escribe un mensaje' }, summary: 'Pidió enviar un WhatsApp vacío' };
+    const sent = await services.request<WhatsAppMessage>('whatsapp', userId, '/whatsapp/messages', {
+      method: 'POST',
+      body: { ...(jid ? { jid } : { phoneNumber }), type: 'text', text: message, origin: 'app' },
+    });
+    return { result: { enviado: { id: sent.id, chat: sent.chatId, estado: sent.status, fecha: sent.timestamp } }, summary: `Envió un WhatsApp al chat ${sent.chatId.split('@')[0]}` };
+  },
+};

@@ -1,0 +1,77 @@
+import { ErrorResponse } from '@asistente/contracts';
+import type { App } from '@asistente/kit';
+import { Type } from '@sinclair/typebox';
+import { answerMcpRequest } from '../adapters/mcp-server.js';
+import type { McpTools } from '../domain/mcp/mcp-tools.js';
+
+/** A JSON-RPC 2.0 message as the reference shows it; the SDK's transport checks the message itself. */
+const JsonRpcMessage = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
+    method: Type.Optional(Type.String()),
+    params: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: true, description: 'Mensaje JSON-RPC 2.0 del protocolo MCP (initialize, tools/list, tools/call…)' },
+);
+const JsonRpcAnswer = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Union([Type.String(), Type.Integer(), Type.Null()]),
+    result: Type.Optional(Type.Unknown()),
+    error: Type.Optional(Type.Object({ code: Type.Integer(), message: Type.String() })),
+  },
+  { description: 'Respuesta JSON-RPC 2.0' },
+);
+
+const NO_STREAM = {
+  jsonrpc: '2.0',
+  error: { code: -32000, message: 'Este servidor MCP no mantiene sesiones ni flujos abiertos: envía cada mensaje con POST.' },
+  id: null,
+} as const;
+
+const DESCRIPTION =
+  'Servidor MCP (transporte Streamable HTTP, sin estado) para clientes de IA. Autenticación con un token de acceso ' +
+  'personal: sus permisos deciden qué herramientas ofrece (las de escritura solo con contacts:write, whatsapp:send o ' +
+  'calendar:write). Cada petición necesita `Accept: application/json, text/event-stream`.';
+
+/**
+ * /mcp: the MCP server. POST carries every message; with no sessions and no server-initiated stream, GET and
+ * DELETE answer 405 as the transport's specification asks of a stateless server (clients then simply POST).
+ */
+export async function mcpRoutes(app: App, { tools }: { tools: McpTools }): Promise<void> {
+  app.post('/mcp', {
+    schema: {
+      summary: 'Servidor MCP: un mensaje JSON-RPC del cliente',
+      description: DESCRIPTION,
+      body: Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage, { minItems: 1, maxItems: 100 })]),
+      response: {
+        200: Type.Union([JsonRpcAnswer, Type.Array(JsonRpcAnswer)]),
+        202: Type.Null({ description: 'Notificación recibida; sin respuesta' }),
+        400: JsonRpcAnswer,
+        401: ErrorResponse,
+        406: JsonRpcAnswer,
+        415: JsonRpcAnswer,
+      },
+    },
+    handler: async (request, reply) => {
+      // The transport writes the answer itself; the request id the house echoes is set on the raw response.
+      reply.raw.setHeader('x-request-id', request.id);
+      reply.hijack();
+      await answerMcpRequest(tools, { userId: request.user.id, scopes: request.user.scopes }, request.raw, reply.raw, request.body);
+    },
+  });
+
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: '/mcp',
+      schema: {
+        summary: method === 'GET' ? 'Servidor MCP: flujo de avisos (no disponible, 405)' : 'Servidor MCP: cerrar sesión (sin sesiones, 405)',
+        description: 'El servidor no tiene estado: no abre flujos SSE ni guarda sesiones. Responde 405 como pide el transporte Streamable HTTP.',
+        response: { 401: ErrorResponse, 405: JsonRpcAnswer },
+      },
+      handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send(NO_STREAM),
+    });
+  }
+}
