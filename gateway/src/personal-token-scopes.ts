@@ -62,3 +62,10 @@ export function scopesAllow(scopes: readonly PersonalTokenScope[], method: strin
   const need = scopeNeeded(method, path);
   return need === 'any' || (need !== undefined && scopes.includes(need));
 }
+
+/** The API reference's word for it: the roles a personal token needs (OpenAPI 3.1), or undefined where tokens never reach. */
+export function personalTokenRoles(method: string, path: string): string[] | undefined {
+  const need = scopeNeeded(method, path);
+  if (need === undefined) return undefined;
+  return need === 'any' ? [] : [need];
+}

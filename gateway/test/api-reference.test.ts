@@ -8,6 +8,7 @@ import { createTestPlatform } from '@asistente/kit/testing';
 import { collectApiDocument } from '../src/api-reference/collect-document.js';
 import { SERVICE_TAGS } from '../src/api-reference/openapi-options.js';
 import { buildGateway } from '../src/gateway.js';
+import { personalTokenRoles } from '../src/personal-token-scopes.js';
 import { API_PREFIX, isPublic, ROUTES, routeFor } from '../src/routing-table.js';
 
 interface Operation {
@@ -103,7 +104,9 @@ t.test('every route of the routing table is documented, with a summary, a tag an
     t.match(operation.summary, /\S/, `${name} has a summary`);
     t.same(operation.tags, [SERVICE_TAGS[route.name]], `${name} sits under its service`);
     const publicRoute = isPublic(route, method, servicePath);
-    t.same(operation.security, publicRoute ? [] : route.name === 'auth' ? [{ bearerAuth: [] }] : [{ bearerAuth: [] }, { personalToken: [] }], `${name} security`);
+    const roles = personalTokenRoles(method, servicePath);
+    t.same(operation.security, publicRoute ? [] : roles ? [{ bearerAuth: [] }, { personalToken: roles }] : [{ bearerAuth: [] }], `${name} security`);
+    if (route.name === 'auth') t.notOk(roles, `${name}: never a personal token`);
     const success = Object.keys(schema?.response ?? {}).filter((status) => /^[23]/.test(status));
     t.ok(success.length > 0, `${name} declares a response schema for its success status`);
     for (const status of success) {

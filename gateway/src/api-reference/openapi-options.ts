@@ -1,4 +1,5 @@
 import type { SwaggerOptions } from '@fastify/swagger';
+import { personalTokenRoles } from '../personal-token-scopes.js';
 import { API_PREFIX, isPublic, routeFor } from '../routing-table.js';
 
 /** The reference's section of each service of the routing table, by its name there. */
@@ -68,7 +69,9 @@ export function documentedRoute(url: string, method: string, schema: RouteSchema
   const route = routeFor(servicePath);
   if (!route) return { ...given, hide: true };
   // A path parameter (`:id`) matches the routing table's `*` segments as any other non-empty segment does.
-  const security = isPublic(route, method, servicePath) ? [] : route.name === 'auth' ? [SESSION] : [SESSION, PERSONAL_TOKEN];
+  const roles = personalTokenRoles(method, servicePath);
+  // A personal token is listed with the scope it needs (OpenAPI 3.1 roles) where the edge lets it through.
+  const security = isPublic(route, method, servicePath) ? [] : roles ? [SESSION, { personalToken: roles }] : [SESSION];
   return { ...given, tags: [SERVICE_TAGS[route.name] ?? route.name], security };
 }
 
@@ -97,7 +100,10 @@ export function openApiOptions(version: string): SwaggerOptions {
           personalToken: {
             type: 'http',
             scheme: 'bearer',
-            description: 'Token de acceso personal, limitado a los permisos con que se creó; nunca en las rutas de la cuenta.',
+            description:
+              'Token de acceso personal (`asis_pat_…`), creado en Configuración → Tokens de acceso o con POST /api/auth/tokens, ' +
+              'limitado a los permisos con que se creó (cada operación dice cuál necesita); nunca en las rutas de la cuenta. ' +
+              'Fuera de sus permisos responde 403; revocado o caducado, 401; limitado por minuto y token (429).',
           },
         },
       },
