@@ -4,6 +4,7 @@ import { nextWorkingHour, WORK_DAY } from '../../lib/local-datetime';
 import { PageHeader } from '../../ui/PageHeader';
 import { getGoogleCalendars, getTeamsCalendars } from './api';
 import './calendar.css';
+import { CaldavCard } from './CaldavCard';
 import { CalendarPicker, type PickerCalendar } from './CalendarPicker';
 import { CalendarToolbar, type View } from './CalendarToolbar';
 import { DayModal } from './DayModal';
@@ -50,8 +51,11 @@ export function CalendarPage() {
     return items.filter((i) => i.lastDay >= first && i.firstDay <= last).sort(byStart);
   }, [items, month]);
 
-  const writable = source !== 'teams' && data.googleStatus?.connected === true;
-  const newEventCalendar = source === 'google' ? googleCalendar : 'primary';
+  const googleOn = data.googleStatus?.connected === true;
+  const firstCaldav = data.caldavCalendars[0]?.id;
+  const writable = source !== 'teams' && (googleOn || (source === 'local' && firstCaldav !== undefined));
+  // The local source writes to Google's primary calendar, or to the first CalDAV one when Google is not connected.
+  const newEventCalendar = source === 'google' ? googleCalendar : googleOn || !firstCaldav ? 'primary' : firstCaldav;
   const googleName =
     data.googleCalendars.find((c) => (googleCalendar === 'primary' ? c.primary : c.id === googleCalendar))?.summary ?? 'Principal';
   const teamsName = data.teamsCalendars.find((c) => c.id === teamsCalendar)?.name ?? 'Predeterminado';
@@ -66,7 +70,7 @@ export function CalendarPage() {
 
   return (
     <>
-      <PageHeader title="Calendario" subtitle="Tus eventos de Google y Microsoft Teams en un solo lugar" actions={<SourceSwitch source={source} onChange={setSource} />} />
+      <PageHeader title="Calendario" subtitle="Tus eventos de Google, Microsoft Teams y CalDAV en un solo lugar" actions={<SourceSwitch source={source} onChange={setSource} />} />
       <ProviderCards
         googleStatus={data.googleStatus}
         googleCalendarName={googleName}
@@ -85,6 +89,13 @@ export function CalendarPage() {
           data.reload(true);
         }}
         onRefresh={() => data.reload(true)}
+      />
+      <CaldavCard
+        status={data.caldavStatus}
+        onChanged={() => {
+          setSource('local');
+          data.reload(true);
+        }}
       />
       <CalendarToolbar
         month={month}
@@ -134,7 +145,7 @@ export function CalendarPage() {
           item={dialog.item}
           calendarId={newEventCalendar}
           defaultStart={defaultStart(dialog.day)}
-          readOnly={dialog.item ? dialog.item.event.source !== 'google' : false}
+          readOnly={dialog.item ? dialog.item.event.source === 'msteams' : false}
           onClose={close}
           onSaved={saved}
         />

@@ -54,9 +54,11 @@ export function MonthGrid({ month, items, onOpenEvent, onOpenDay, onCreateOn }: 
                     <button
                       key={`${item.event.calendarId}:${item.event.id}`}
                       type="button"
-                      className={`cal-chip cal-type-${item.event.type}`}
+                      className={`cal-chip cal-type-${item.event.type} cal-source-${item.event.source}`}
+                      title={item.event.source === 'caldav' ? `CalDAV · ${item.event.title}` : undefined}
                       onClick={() => onOpenEvent(item)}
                     >
+                      {item.event.source === 'caldav' && <span className="cal-source-label">CalDAV</span>}
                       {!item.allDay && item.firstDay === key && <span className="cal-chip-time">{formatTime(item.start)}</span>}
                       <span className="cal-chip-title">{item.event.title}</span>
                     </button>

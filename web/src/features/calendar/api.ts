@@ -1,7 +1,7 @@
-import type { CalendarEvent, GoogleCalendarEntry, GoogleStatus } from '@asistente/contracts';
+import type { CaldavCalendarEntry, CaldavConnectBody, CaldavConnectResponse, CaldavStatus, CalendarEvent, GoogleCalendarEntry, GoogleStatus } from '@asistente/contracts';
 import { getJson, getJsonIfAvailable, sendDelete, sendJson } from '../../lib/http';
 
-export type { GoogleCalendarEntry, GoogleStatus };
+export type { CaldavCalendarEntry, CaldavStatus, GoogleCalendarEntry, GoogleStatus };
 
 /** A Microsoft calendar as the Teams service lists it (spec section 3). */
 export interface MicrosoftCalendar {
@@ -10,8 +10,8 @@ export interface MicrosoftCalendar {
   color: string;
 }
 
-/** The normalised event of both sources; Microsoft's also carries a join link. */
-export type SourceEvent = Omit<CalendarEvent, 'source'> & { source: 'google' | 'msteams'; joinUrl?: string | null };
+/** The normalised event of every source; Microsoft's also carries a join link. */
+export type SourceEvent = Omit<CalendarEvent, 'source'> & { source: 'google' | 'msteams' | 'caldav'; joinUrl?: string | null };
 
 export interface TeamsStatus {
   connected: boolean;
@@ -33,7 +33,7 @@ export const getGoogleCalendars = (refresh = false) =>
 export const getGoogleEvents = (calendarId: string, range: Range, refresh = false) =>
   getJson<SourceEvent[]>(`google/events/calendar/${encodeURIComponent(calendarId)}`, { searchParams: withRefresh(range, refresh) });
 
-/** The "local" source: every mirrored Google calendar at once. */
+/** The "local" source: every mirrored calendar at once (Google's and CalDAV's, merged by the server). */
 export const getLocalEvents = (range: Range, refresh = false) => getJson<SourceEvent[]>('events', { searchParams: withRefresh(range, refresh) });
 
 /** null while the Teams service does not answer this route yet (a 404): shown as "not connected". */
@@ -57,3 +57,8 @@ export const updateEvent = (id: string, calendarId: string, form: EventForm) =>
   sendJson<SourceEvent>('put', `events/${encodeURIComponent(id)}`, { ...form, calendarId });
 export const deleteEvent = (id: string, calendarId: string) =>
   sendDelete(`events/${encodeURIComponent(id)}?calendarId=${encodeURIComponent(calendarId)}`);
+
+export const getCaldavStatus = () => getJson<CaldavStatus>('caldav/status');
+export const getCaldavCalendars = () => getJson<CaldavCalendarEntry[]>('caldav/calendars');
+export const connectCaldav = (body: CaldavConnectBody) => sendJson<CaldavConnectResponse>('post', 'caldav/connect', body);
+export const disconnectCaldav = () => sendJson<{ success: true }>('post', 'caldav/disconnect', {});

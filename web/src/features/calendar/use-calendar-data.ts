@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../lib/errors';
 import {
+  getCaldavCalendars,
+  getCaldavStatus,
   getGoogleCalendars,
   getGoogleEvents,
   getGoogleStatus,
@@ -8,6 +10,8 @@ import {
   getTeamsCalendars,
   getTeamsEvents,
   getTeamsStatus,
+  type CaldavCalendarEntry,
+  type CaldavStatus,
   type GoogleCalendarEntry,
   type GoogleStatus,
   type MicrosoftCalendar,
@@ -21,7 +25,9 @@ export type Source = 'local' | 'google' | 'teams';
 export interface CalendarData {
   googleStatus: GoogleStatus | null;
   teamsStatus: TeamsStatus | null;
+  caldavStatus: CaldavStatus | null;
   googleCalendars: GoogleCalendarEntry[];
+  caldavCalendars: CaldavCalendarEntry[];
   teamsCalendars: MicrosoftCalendar[];
   events: SourceEvent[];
   loading: boolean;
@@ -34,7 +40,9 @@ export interface CalendarData {
 const initial: CalendarData = {
   googleStatus: null,
   teamsStatus: null,
+  caldavStatus: null,
   googleCalendars: [],
+  caldavCalendars: [],
   teamsCalendars: [],
   events: [],
   loading: true,
@@ -65,7 +73,10 @@ export function useCalendarData(source: Source, month: Date, googleCalendar: str
     // Both provider cards show their status on every tab: the other provider's status is asked in parallel.
     const otherStatus: Promise<Partial<CalendarData>> =
       source === 'teams'
-        ? getGoogleStatus().then((googleStatus) => ({ googleStatus }), () => ({}))
+        ? Promise.all([
+            getGoogleStatus().then((googleStatus) => ({ googleStatus }), () => ({})),
+            getCaldavStatus().then((caldavStatus) => ({ caldavStatus }), () => ({ caldavStatus: null })),
+          ]).then(([google, caldav]) => ({ ...google, ...caldav }))
         : getTeamsStatus().then((teamsStatus) => ({ teamsStatus }), () => ({ teamsStatus: null }));
     void (async () => {
       let next: Partial<CalendarData> = { hint: null };
@@ -79,16 +90,19 @@ export function useCalendarData(source: Source, month: Date, googleCalendar: str
             next = { ...next, teamsCalendars: calendars, events };
           }
         } else {
-          const googleStatus = await getGoogleStatus();
-          next.googleStatus = googleStatus;
-          if (!googleStatus.connected) {
-            next = { ...next, hint: googleStatus.needsReconnect ? 'google-reconnect' : 'google', events: [], googleCalendars: [] };
+          const [googleStatus, caldavStatus] = await Promise.all([getGoogleStatus(), getCaldavStatus().catch(() => null)]);
+          next = { ...next, googleStatus, caldavStatus };
+          // The local source merges every provider on the server: CalDAV alone is enough to show it.
+          const caldav = source === 'local' && caldavStatus?.connected === true;
+          if (!googleStatus.connected && !caldav) {
+            next = { ...next, hint: googleStatus.needsReconnect ? 'google-reconnect' : 'google', events: [], googleCalendars: [], caldavCalendars: [] };
           } else {
-            const [calendars, events] = await Promise.all([
-              getGoogleCalendars(force),
+            const [calendars, events, caldavCalendars] = await Promise.all([
+              googleStatus.connected ? getGoogleCalendars(force) : Promise.resolve([]),
               source === 'local' ? getLocalEvents(range, force) : getGoogleEvents(googleCalendar, range, force),
+              caldav ? getCaldavCalendars() : Promise.resolve([]),
             ]);
-            next = { ...next, googleCalendars: calendars, events };
+            next = { ...next, googleCalendars: calendars, events, caldavCalendars };
           }
         }
         next = { ...next, ...(await otherStatus) };
@@ -97,7 +111,7 @@ export function useCalendarData(source: Source, month: Date, googleCalendar: str
         console.error('No se pudieron cargar los eventos del calendario', err);
         next = { ...next, ...(await otherStatus) };
         if (current()) {
-          setData((d) => ({ ...d, ...next, events: [], googleCalendars: [], teamsCalendars: [], loading: false, error: errorMessage(err) }));
+          setData((d) => ({ ...d, ...next, events: [], googleCalendars: [], teamsCalendars: [], caldavCalendars: [], loading: false, error: errorMessage(err) }));
         }
       }
     })();
