@@ -12,6 +12,7 @@ export const SERVICE_TAGS: Readonly<Record<string, string>> = {
   teams: 'Teams',
   ai: 'Asistente IA',
   analytics: 'Analítica',
+  webhooks: 'Webhooks',
 };
 
 /** The gateway's own probes, documented beside the API: both topologies answer them. */

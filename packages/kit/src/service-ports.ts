@@ -12,4 +12,5 @@ export const SERVICE_PORTS = {
   teams: 3006,
   ai: 3007,
   analytics: 3008,
+  webhooks: 3009,
 } as const satisfies Record<string, number>;

@@ -81,6 +81,14 @@ export const MICROSOFT_REFRESH_TOKEN_COLUMN = {
   userIdColumn: 'user_id',
 } as const satisfies RegisteredSecretColumn;
 
+/** An outbound webhook endpoint's signing secret (services/webhooks). */
+export const WEBHOOK_SECRET_COLUMN = {
+  table: 'webhooks.endpoints',
+  column: 'secret_enc',
+  idColumn: 'id',
+  userIdColumn: 'user_id',
+} as const satisfies RegisteredSecretColumn;
+
 export const SECRET_COLUMNS: readonly RegisteredSecretColumn[] = [
   MICROSOFT_ACCESS_TOKEN_COLUMN,
   MICROSOFT_REFRESH_TOKEN_COLUMN,
@@ -91,4 +99,5 @@ export const SECRET_COLUMNS: readonly RegisteredSecretColumn[] = [
   CALDAV_PASSWORD_COLUMN,
   WHATSAPP_AUTH_STATE_COLUMN,
   WHATSAPP_QR_COLUMN,
+  WEBHOOK_SECRET_COLUMN,
 ];

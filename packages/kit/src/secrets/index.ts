@@ -32,6 +32,7 @@ export {
   SECRET_COLUMNS,
   WHATSAPP_AUTH_STATE_COLUMN,
   WHATSAPP_QR_COLUMN,
+  WEBHOOK_SECRET_COLUMN,
   type RegisteredSecretColumn,
 } from './columns.js';
 export { sqlSecretStore, type SqlSecretStore } from './sql-store.js';
