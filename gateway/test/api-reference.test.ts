@@ -107,12 +107,15 @@ t.test('every route of the routing table is documented, with a summary, a tag an
     const roles = personalTokenRoles(method, servicePath);
     t.same(operation.security, publicRoute ? [] : roles ? [{ bearerAuth: [] }, { personalToken: roles }] : [{ bearerAuth: [] }], `${name} security`);
     if (route.name === 'auth') t.notOk(roles, `${name}: never a personal token`);
-    const success = Object.keys(schema?.response ?? {}).filter((status) => /^[23]/.test(status));
-    t.ok(success.length > 0, `${name} declares a response schema for its success status`);
+    const declared = schema?.response ?? {};
+    const success = Object.keys(declared).filter((status) => /^[23]/.test(status));
+    // A method a route refuses by design (the stateless MCP server's GET and DELETE) documents its 405 instead.
+    t.ok(success.length > 0 || '405' in declared, `${name} declares a response schema for its success status`);
     for (const status of success) {
       const response = operation.responses[status];
       t.ok(response, `${name} ${status} is in the document`);
-      if (status === '204' || status.startsWith('3')) continue;
+      // No body by declaration: 204, redirects, and an answer declared as null (MCP's 202 to a notification).
+      if (status === '204' || status.startsWith('3') || (declared[status] as { type?: string }).type === 'null') continue;
       const bodies = Object.values(response?.content ?? {});
       t.ok(bodies.length > 0 && bodies.every((body) => body.schema && Object.keys(body.schema).length > 0), `${name} ${status} has a body schema`);
     }

@@ -32,6 +32,7 @@ const STATUS_MEANINGS: Readonly<Record<string, string>> = {
   '401': 'Sesión inválida o expirada',
   '403': 'Sin permiso para esta acción',
   '404': 'No existe (o es de otro usuario)',
+  '405': 'Método no admitido en esta ruta',
   '409': 'En conflicto con el estado actual',
   '413': 'El archivo es demasiado grande',
   '422': 'La clave de idempotencia ya se usó con otra petición',
