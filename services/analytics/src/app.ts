@@ -1,5 +1,6 @@
-import { accountExportRoute, authPlugin, EventValidator, requireAuth, type App, type EventBus, type Logger, type ServicePlugin, type Sql } from '@asistente/kit';
+import { accountExportRoute, authPlugin, EventValidator, registerUserErasure, requireAuth, type App, type EventBus, type Logger, type ServicePlugin, type Sql } from '@asistente/kit';
 import { ROLLUPS_CHANGED, RollupConsumer } from './consumers/rollup.consumer.js';
+import { analyticsErasure } from './consumers/user-erasure.js';
 import { analyticsExportParts } from './domain/account-export.js';
 import { AccountExportRepository } from './domain/account-export.repository.js';
 import { AnalyticsService } from './domain/analytics.service.js';
@@ -31,6 +32,7 @@ const analyticsService: ServicePlugin = async (fastify, { platform }) => {
   requireAuth(app);
   registerAnalyticsMetrics(platform);
   await subscribeRollups(db.sql, bus, log);
+  await registerUserErasure(platform, analyticsErasure);
   await analyticsRoutes(app, { analytics: new AnalyticsService(new RollupsRepository(db.sql)) });
   await streamRoutes(app, { bus, streams: platform.streams });
   accountExportRoute(app, '/analytics', analyticsExportParts(new AccountExportRepository(db.sql)));

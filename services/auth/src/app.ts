@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import { authPlugin, EventValidator, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, EventValidator, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { createSystemMailer, systemSender } from './adapters/system-mailer.js';
 import { HashingGate } from './domain/hashing-gate.js';
 import { PasswordResetsRepository } from './domain/password-resets.repository.js';
@@ -16,6 +16,10 @@ import { schedulePurge } from './domain/security-activity-purge.js';
 import { PersonalTokensRepository } from './domain/personal-tokens.repository.js';
 import { PersonalTokensService } from './domain/personal-tokens.service.js';
 import { personalTokenRoutes, refuseScopedTokens } from './routes/personal-tokens.js';
+import { AccountDeletionsRepository } from './domain/account-deletions.repository.js';
+import { AccountDeletionService } from './domain/account-deletion.service.js';
+import { accountDeletionRoutes } from './routes/account-deletion.js';
+import { ERASURE_PROGRESS_CONSUMER, ErasureProgressConsumer } from './consumers/erasure-progress.consumer.js';
 import { RetentionService } from './domain/retention.service.js';
 import { accountRetentionRoutes } from './routes/account-retention.js';
 import { PersonalTokensRepository } from './domain/personal-tokens.repository.js';
@@ -64,6 +68,14 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   await personalTokenRoutes(app, { tokens: new PersonalTokensService({ sql: db.sql, tokens: new PersonalTokensRepository(db.sql), outbox }) });
   await accountRetentionRoutes(app, { retention: new RetentionService(db.sql, outbox) });
   await personalTokenRoutes(app, { tokens: new PersonalTokensService({ sql: db.sql, tokens: new PersonalTokensRepository(db.sql), outbox }) });
+  // "Eliminar mi cuenta": the request ends the account at once; the services' reports arrive through the bus.
+  const deletionRecords = new AccountDeletionsRepository(db.sql);
+  await accountDeletionRoutes(app, {
+    deletions: new AccountDeletionService({ sql: db.sql, users: usersRepository, deletions: deletionRecords, hasher, outbox, revocations }),
+  });
+  await platform.bus.subscribe(ERASURE_PROGRESS_CONSUMER, new ErasureProgressConsumer(db.sql, deletionRecords, platform.log).handle);
+  // Auth's own part: whatever still names the user in auth and platform (the outbox; what no cascade reached).
+  await registerUserErasure(platform, { service: 'auth', schemas: ['auth', 'platform'] });
 };
 
 export default authService;

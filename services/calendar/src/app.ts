@@ -1,5 +1,6 @@
-import { authPlugin, HostGuard, OAuthFlows, requireAuth, type App, type CallObserver, type Config, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, HostGuard, OAuthFlows, registerUserErasure, requireAuth, type App, type CallObserver, type Config, type ServicePlugin } from '@asistente/kit';
 import { caldavConnector } from './adapters/caldav.js';
+import { calendarErasure } from './consumers/user-erasure.js';
 import { GoogleOAuth } from './adapters/google-oauth.js';
 import { CaldavConnectionService } from './domain/caldav-connection.service.js';
 import { CaldavEventsService } from './domain/caldav-events.service.js';
@@ -77,6 +78,7 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
   const meetings = new MeetingsService(sql, connection, sync, mirror, new MeetingsRepository(sql), outbox);
   await googleConnectionRoutes(app, { connection, publicUrl: platform.config.PUBLIC_URL, disconnecting: (userId, forget) => push.disconnect(userId, forget) });
   await googleNotificationRoutes(app, { push });
+  await registerUserErasure(platform, calendarErasure(connection, push));
   await googleCalendarRoutes(app, { sync, events });
   const caldavRepository = new CaldavRepository(sql);
   const caldavConnection = new CaldavConnectionService(

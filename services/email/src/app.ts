@@ -1,4 +1,4 @@
-import { authPlugin, HostGuard, mountRetention, OAuthFlows, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, HostGuard, mountRetention, OAuthFlows, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { OAuthProvider } from './adapters/oauth-provider.js';
 import { AccountsRepository } from './domain/accounts.repository.js';
 import { AccountsService } from './domain/accounts.service.js';
@@ -25,6 +25,7 @@ import { TrackingSigner } from './domain/tracking.js';
 import { TrackingService } from './domain/tracking.service.js';
 import { RecipientContacts } from './domain/variables.js';
 import { registerEmailMetrics } from './metrics.js';
+import { emailErasure } from './consumers/user-erasure.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { messageRoutes } from './routes/messages.js';
 import { templateRoutes } from './routes/templates.js';
@@ -118,6 +119,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       screenUrl: `${publicUrl}/emails`,
       log,
     });
+    await registerUserErasure(platform, emailErasure({ accounts: accountsRepository, credentials, sync, loginFailures: new LoginFailuresRepository(sql), revokers: oauth, log }));
     await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), contacts), personalizer });
     await trackingRoutes(app, { tracking: new TrackingService(sql, outbox, signer) });
     const drafts = new DraftsService(accountsRepository, messagesRepository, messages, credentials, sync, log);

@@ -1,4 +1,4 @@
-import { authPlugin, OAuthFlows, observeProviderCalls, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, OAuthFlows, observeProviderCalls, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { CalendarsService } from './domain/calendars.service.js';
 import { ChannelsRepository } from './domain/channels.repository.js';
 import { ConnectionService } from './domain/connection.service.js';
@@ -31,6 +31,9 @@ const teamsService: ServicePlugin = async (fastify, { platform }) => {
   await meetingRoutes(app, { meetings: new MeetingsService(sql, connection, outbox) });
   await teamsRoutes(app, { teams: new TeamsService(sql, connection, new ChannelsRepository(sql), outbox) });
   await calendarRoutes(app, { calendars: new CalendarsService(connection) });
+  // "Eliminar mi cuenta": the sealed Microsoft tokens (Microsoft has no endpoint to revoke them: they are
+  // erased), channels and seen messages go with every user_id table of the schema.
+  await registerUserErasure(platform, { service: 'teams' });
 };
 
 export default teamsService;

@@ -1,4 +1,5 @@
-import { authPlugin, mountRetention, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, mountRetention, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { whatsappErasure } from './consumers/user-erasure.js';
 import { BaileysConnector, type MakeSocket } from './adapters/baileys-connector.js';
 import type { SocketFactory } from './domain/whatsapp-socket.js';
 import { DEFAULT_TIMING, type SessionTiming } from './domain/account-session.js';
@@ -82,6 +83,7 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
     options.onSessions?.(sessions);
 
     await connectionRoutes(app, { sessions });
+    await registerUserErasure(platform, whatsappErasure(sessions));
     const conversations = new ConversationsService(messages, accounts);
     await messageRoutes(app, {
       conversations,

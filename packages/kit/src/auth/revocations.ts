@@ -88,6 +88,17 @@ export class Revocations {
 
   protected async afterEnding(_userId: string, _mark: UserMark): Promise<void> {}
 
+  /**
+   * The user's row (and with it its `platform.user_sessions` mark) was deleted: no token of theirs works
+   * anywhere from now on. Every process is told, so live streams close and no kept mark outlives the user.
+   */
+  async userDeleted(userId: string): Promise<void> {
+    this.forget(userId);
+    this.ended({ userId, before: Number.MAX_SAFE_INTEGER, keepJti: null });
+  }
+
+  protected forget(_userId: string): void {}
+
   async isRevoked(jti: string): Promise<boolean> {
     const rows = await this.sql`select 1 from platform.revoked_tokens where jti = ${jti}`;
     return rows.length > 0;
@@ -152,6 +163,10 @@ class LocalRevocations extends Revocations {
 
   protected override async afterEnding(userId: string, mark: UserMark): Promise<void> {
     this.marks.set(userId, mark);
+  }
+
+  protected override forget(userId: string): void {
+    this.marks.delete(userId);
   }
 
   override async isRevoked(jti: string): Promise<boolean> {

@@ -10,8 +10,12 @@ export const USER_DELETED = 'user.deleted';
  * rows exist, so each delete runs in a savepoint and the failed ones are tried again after the others,
  * until a pass erases nothing more. The outbox keeps only a pending `user.deleted` (the relay drops it
  * once delivered): every other event of the user, delivered or not, would only have a consumer write
- * data of an erased user again. Returns the rows deleted.
+ * data of an erased user again. Rounds repeat until one deletes nothing (a trigger may write a row again,
+ * e.g. a count kept per user). Returns the rows deleted.
  */
+/** A trigger that writes a row back on every delete would loop forever: the erasure fails (and is retried) instead. */
+const MAX_ROUNDS = 5;
+
 export async function sweepUserRows(tx: TransactionSql, schemas: readonly string[], userId: string): Promise<number> {
   const tables = await tx<{ tableSchema: string; tableName: string }[]>`
     select c.table_schema, c.table_name
@@ -19,7 +23,21 @@ export async function sweepUserRows(tx: TransactionSql, schemas: readonly string
     join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
     where c.column_name = 'user_id' and c.table_schema in ${tx(schemas as string[])} and t.table_type = 'BASE TABLE'
     order by c.table_schema, c.table_name`;
-  let pending = tables.map((t) => `${t.tableSchema}.${t.tableName}`);
+  const names = tables.map((t) => `${t.tableSchema}.${t.tableName}`);
+  // Deferred triggers (a count kept at commit) fire now, so a row they write again is seen by the next round.
+  await tx`set constraints all immediate`;
+  let deleted = 0;
+  for (let round = 1; round <= MAX_ROUNDS; round++) {
+    const count = await sweepRound(tx, names, userId);
+    deleted += count;
+    if (count === 0) return deleted;
+  }
+  throw new Error(`rows of the user keep coming back in ${schemas.join(', ')} after ${MAX_ROUNDS} rounds`);
+}
+
+/** One delete per table; the ones a reference blocks are tried again after the others. */
+async function sweepRound(tx: TransactionSql, names: readonly string[], userId: string): Promise<number> {
+  let pending = [...names];
   let deleted = 0;
   let lastError: unknown;
   while (pending.length > 0) {

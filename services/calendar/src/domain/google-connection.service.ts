@@ -104,6 +104,24 @@ export class GoogleConnectionService {
     );
   }
 
+  /**
+   * Revokes the user's grant at Google for the erasure of the account (the rows go with the erasure):
+   * false when Google refused or could not be reached; true when it took it or there was nothing to revoke.
+   */
+  async revokeGrant(userId: string): Promise<boolean> {
+    const account = await this.accounts.find(userId);
+    if (!account) return true;
+    const token = this.open(userId, account.refreshTokenEnc, 'refresh') ?? this.open(userId, account.accessTokenEnc, 'access');
+    if (!token || !this.oauth) return true;
+    try {
+      await this.oauth.revoke(token);
+      return true;
+    } catch (error) {
+      this.log.warn({ status: (error as { status?: number }).status }, 'google revoke refused during erasure');
+      return false;
+    }
+  }
+
   /** The Calendar client of a connected user; refreshed tokens are sealed and stored as they come. */
   async provider(userId: string): Promise<CalendarProvider> {
     if (!this.oauth) throw notConfigured();

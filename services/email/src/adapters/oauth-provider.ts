@@ -25,6 +25,8 @@ interface ProviderSettings {
   variables: string;
   authUrl: string;
   tokenUrl: string;
+  /** Where a grant is revoked (RFC 7009); Microsoft has no such endpoint for these tokens. */
+  revokeUrl: string | undefined;
   scope: string;
   extraParams: Record<string, string>;
   imap: ServerAddress;
@@ -58,6 +60,7 @@ function settingsFor(provider: OAuthProviderName, config: Config): ProviderSetti
       variables: 'GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET',
       authUrl: config.GOOGLE_AUTH_URL,
       tokenUrl: config.GOOGLE_TOKEN_URL,
+      revokeUrl: config.GOOGLE_REVOKE_URL,
       scope: 'https://mail.google.com/ openid email',
       // offline + consent: Google returns a refresh token on every connection, not only the first.
       extraParams: { access_type: 'offline', prompt: 'consent' },
@@ -73,6 +76,7 @@ function settingsFor(provider: OAuthProviderName, config: Config): ProviderSetti
     variables: 'MICROSOFT_CLIENT_ID y MICROSOFT_CLIENT_SECRET',
     authUrl: `${base}/authorize`,
     tokenUrl: `${base}/token`,
+    revokeUrl: undefined,
     scope: 'https://outlook.office.com/IMAP.AccessAsUser.All https://outlook.office.com/SMTP.Send offline_access openid email',
     extraParams: { prompt: 'select_account' },
     imap: parseServerUrl(config.OUTLOOK_IMAP_URL),
@@ -154,6 +158,24 @@ export class OAuthProvider {
     const tokens = await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken });
     // Google keeps the refresh token; Microsoft may rotate it.
     return { ...tokens, refreshToken: tokens.refreshToken || refreshToken };
+  }
+
+  /**
+   * Revokes a grant at the provider's revocation endpoint (Google's, the same request google-auth-library's
+   * `revokeToken` makes): false when the provider has none (Microsoft: its tokens can only be forgotten).
+   * Throws when the provider refused or could not be reached.
+   */
+  async revoke(token: string): Promise<boolean> {
+    if (!this.settings.revokeUrl) return false;
+    const response = await fetch(this.settings.revokeUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token }),
+      signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
+    });
+    // 400 invalid_token: already revoked or expired, which is what was wanted.
+    if (!response.ok && response.status !== 400) throw new Error(`revocation endpoint answered HTTP ${response.status}`);
+    return true;
   }
 
   private async tokenRequest(grant: Record<string, string>): Promise<TokenSet> {

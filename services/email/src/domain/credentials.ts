@@ -32,6 +32,11 @@ export class Credentials {
     return this.box.seal(JSON.stringify(secret), credentialsContext(userId));
   }
 
+  /** The stored secret alone, with no refresh and no server check (the erasure revokes what it finds). */
+  secretOf(row: AccountRow): MailSecret {
+    return JSON.parse(this.box.open(row.credentialsEnc, credentialsContext(row.userId))) as MailSecret;
+  }
+
   async open(row: AccountRow): Promise<MailAccount> {
     const { imap, smtp } = await this.servers.check(imapSettings(row), smtpSettings(row));
     let secret = JSON.parse(this.box.open(row.credentialsEnc, credentialsContext(row.userId))) as MailSecret;

@@ -27,6 +27,11 @@ export class LoginFailuresRepository {
     });
   }
 
+  /** The account is erased: its per-user key (which names the user's id) goes with it. */
+  async forgetUser(tx: TransactionSql, userId: string): Promise<void> {
+    await tx`delete from email.login_failures where key = ${`user:${userId}`}`;
+  }
+
   /** The attempt did not end in a refused login: it counts for nothing. */
   async release(ids: string[]): Promise<void> {
     await this.sql`delete from email.login_failures where id = any(${ids}::bigint[])`;

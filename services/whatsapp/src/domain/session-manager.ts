@@ -282,6 +282,25 @@ export class SessionManager {
     await this.accounts.release(this.owner, userId);
   }
 
+  /**
+   * The account is being erased: its socket, wherever it runs, logs out (the phone's "linked devices" loses
+   * it) and nothing reconnects. Returns false when the account was linked but no replica held a live socket
+   * to log out with (the phone keeps the device until the owner removes it there).
+   */
+  async unlinkForErasure(userId: string): Promise<boolean> {
+    const account = await this.accounts.find(userId);
+    if (!account) return true;
+    await this.accounts.want(userId, false);
+    const session = this.sessions.get(userId);
+    if (session) {
+      this.sessions.delete(userId);
+      await session.logout();
+      await session.idle();
+    } else if (this.isLive(account)) await this.handOver(userId, 'logout');
+    await this.accounts.release(this.owner, userId);
+    return Boolean(session) || this.isLive(account) || !account.linked;
+  }
+
   /** The hard reset: unlink, wipe creds, then a new connection that shows a new QR. */
   async logout(userId: string): Promise<WhatsAppConnectResult> {
     await this.accounts.want(userId, false);

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import { ERASING_SERVICE_LABELS, ERASING_SERVICES, type AccountDeletionProgress, type ErasingService } from '@asistente/contracts';
+import { badRequest, createEvent, notFound, unauthorized, type Outbox, type Revocations, type Sql } from '@asistente/kit';
+import type { AccountDeletionsRepository } from './account-deletions.repository.js';
+import type { PasswordHasher } from './passwords.js';
+import type { UsersRepository } from './users.repository.js';
+
+export const WRONG_PASSWORD = 'La contraseña no es correcta: no se ha borrado nada';
+export const DELETION_NOT_FOUND = 'No hay ninguna eliminación de cuenta con ese identificador';
+
+export interface AccountDeletionDeps {
+  sql: Sql;
+  users: UsersRepository;
+  deletions: AccountDeletionsRepository;
+  hasher: PasswordHasher;
+  outbox: Outbox;
+  revocations: Revocations;
+}
+
+/**
+ * "Eliminar mi cuenta": the password again, then in one transaction the deletion's record, the user row
+ * (sessions and tokens end with it) and one `user.deleted` event for every service to erase its part.
+ */
+export class AccountDeletionService {
+  constructor(private readonly deps: AccountDeletionDeps) {}
+
+  async request(userId: string, password: string): Promise<string> {
+    const { sql, users, deletions, hasher, outbox, revocations } = this.deps;
+    const user = await users.findById(userId);
+    if (!user) throw unauthorized();
+    if (!(await hasher.verify(password, user.passwordHash))) throw badRequest(WRONG_PASSWORD, 'INVALID_PASSWORD');
+    const id = randomUUID();
+    const deleted = await sql.begin(async (tx) => {
+      await deletions.create(tx, id, ERASING_SERVICES);
+      if (!(await deletions.deleteUser(tx, userId))) return false;
+      await outbox.append(tx, [createEvent('user.deleted', userId, { deletionId: id })]);
+      return true;
+    });
+    if (!deleted) throw unauthorized();
+    await revocations.userDeleted(userId);
+    return id;
+  }
+
+  async progress(id: string): Promise<AccountDeletionProgress> {
+    const found = await this.deps.deletions.find(id);
+    if (!found) throw notFound(DELETION_NOT_FOUND);
+    const order = (service: string) => {
+      const index = (ERASING_SERVICES as readonly string[]).indexOf(service);
+      return index < 0 ? ERASING_SERVICES.length : index;
+    };
+    const services = [...found.services]
+      .sort((a, b) => order(a.service) - order(b.service) || a.service.localeCompare(b.service))
+      .map((s) => ({ service: s.service, label: ERASING_SERVICE_LABELS[s.service as ErasingService] ?? s.service, status: s.status, problems: s.problems }));
+    return {
+      id,
+      status: found.deletion.finishedAt ? 'done' : 'running',
+      requestedAt: found.deletion.requestedAt.toISOString(),
+      finishedAt: found.deletion.finishedAt?.toISOString() ?? null,
+      services,
+    };
+  }
+}

@@ -1,0 +1,51 @@
+import type { Logger, UserErasure } from '@asistente/kit';
+import type { AccountsRepository } from '../domain/accounts.repository.js';
+import type { Credentials } from '../domain/credentials.js';
+import type { LoginFailuresRepository } from '../domain/login-failures.repository.js';
+import type { SyncManager } from '../domain/sync-manager.js';
+
+/** What the erasure needs of a provider's OAuth client: its revocation (false: the provider has none). */
+export interface GrantRevoker {
+  revoke(token: string): Promise<boolean>;
+}
+
+export const gmailRevokeFailed = (address: string) =>
+  `Google no confirmó la revocación del acceso al correo ${address}: puedes retirarlo en myaccount.google.com/permissions`;
+
+export interface EmailErasureDeps {
+  accounts: AccountsRepository;
+  credentials: Credentials;
+  sync: SyncManager;
+  loginFailures: LoginFailuresRepository;
+  revokers: { gmail: GrantRevoker; outlook: GrantRevoker };
+  log: Logger;
+}
+
+/**
+ * Email's part of "Eliminar mi cuenta": each mailbox's sync and IDLE connection is closed by the replica
+ * that holds its lease (told through NOTIFY when it is another), a Gmail grant is revoked at Google's
+ * revocation endpoint and an Outlook one forgotten (Microsoft has no endpoint for it), then the sweep
+ * erases accounts (folders and attachments by cascade), messages, templates, sent mail and counts; the
+ * user's key of the login limits is keyed by text, so it goes by hand.
+ */
+export function emailErasure({ accounts, credentials, sync, loginFailures, revokers, log }: EmailErasureDeps): UserErasure {
+  return {
+    service: 'email',
+    disconnect: async (userId) => {
+      const problems: string[] = [];
+      for (const account of await accounts.list(userId)) {
+        await sync.stop(account.id);
+        if (account.provider === 'imap') continue;
+        try {
+          const secret = credentials.secretOf(account);
+          if (secret.kind === 'oauth') await revokers[account.provider].revoke(secret.refreshToken || secret.accessToken);
+        } catch (error) {
+          log.warn({ err: error instanceof Error ? error.message : error, provider: account.provider }, 'mail grant not revoked during erasure');
+          problems.push(gmailRevokeFailed(account.email));
+        }
+      }
+      return problems;
+    },
+    erase: (tx, userId) => loginFailures.forgetUser(tx, userId),
+  };
+}
