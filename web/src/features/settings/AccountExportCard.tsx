@@ -1,0 +1,90 @@
+import { useEffect, useState, type MouseEvent } from 'react';
+import type { AccountExport } from '@asistente/contracts';
+import { saveBlob } from '../../lib/download';
+import { errorMessage } from '../../lib/errors';
+import { toast } from '../../lib/toasts';
+import { Button } from '../../ui/Button';
+import { downloadExport, EXPORT_POLL_MS, fetchExport, formatSize, formatUntil, startExport } from './account-export';
+import './account-export.css';
+
+/**
+ * Configuración → "Descargar mis datos": asks the server to build a ZIP of everything the account holds,
+ * shows its progress while it is built in the background, then offers the download for 24 hours.
+ */
+export function AccountExportCard() {
+  const [current, setCurrent] = useState<AccountExport | null>(null);
+  const [starting, setStarting] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+
+  // While the build runs, its progress is asked again every second.
+  useEffect(() => {
+    if (current?.status !== 'running') return;
+    const timer = setTimeout(() => {
+      fetchExport(current.id)
+        .then(setCurrent)
+        .catch((err: unknown) => toast.error(errorMessage(err)));
+    }, EXPORT_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [current]);
+
+  const onStart = async () => {
+    setStarting(true);
+    try {
+      const started = await startExport();
+      setCurrent(await fetchExport(started.id));
+    } catch (err) {
+      toast.error(errorMessage(err));
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  const onDownload = async (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    if (!current || downloading) return;
+    setDownloading(true);
+    try {
+      const file = await downloadExport(current.id);
+      saveBlob(file.blob, file.filename ?? 'mis-datos.zip');
+    } catch (err) {
+      toast.error(errorMessage(err));
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  const running = current?.status === 'running';
+  return (
+    <section className="card account-export" aria-labelledby="descargar-datos">
+      <h2 id="descargar-datos" className="card-title">
+        Descargar mis datos
+      </h2>
+      <p className="muted">
+        Un archivo ZIP con tu perfil, contactos, chats de WhatsApp, correos, eventos del calendario, la configuración y las ejecuciones del
+        asistente, las respuestas automáticas, las analíticas y tu actividad de seguridad. Nunca incluye contraseñas, claves ni tokens.
+      </p>
+      {running && (
+        <div className="account-export-progress">
+          <progress max={100} value={current.progress} aria-labelledby="exportacion-progreso" />
+          <span id="exportacion-progreso" role="status">
+            Preparando tus datos… {current.progress}%
+          </span>
+        </div>
+      )}
+      {current?.status === 'failed' && <p role="alert">No se pudo preparar el archivo. Vuelve a intentarlo.</p>}
+      {current?.status === 'ready' && current.downloadUrl && (
+        <p className="account-export-ready">
+          <a href={current.downloadUrl} onClick={onDownload} download aria-busy={downloading}>
+            {downloading ? 'Descargando…' : `Descargar el ZIP${current.size ? ` (${formatSize(current.size)})` : ''}`}
+          </a>
+          {current.expiresAt && <span className="muted"> · disponible hasta el {formatUntil(current.expiresAt)}</span>}
+        </p>
+      )}
+      <div className="form-actions">
+        <Button type="button" onClick={onStart} disabled={starting || running} variant={current?.status === 'ready' ? 'secondary' : 'primary'}>
+          {starting ? 'Solicitando…' : current?.status === 'ready' ? 'Preparar otra vez' : 'Descargar mis datos'}
+        </Button>
+      </div>
+    </section>
+  );
+}
