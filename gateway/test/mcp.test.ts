@@ -30,6 +30,11 @@ const ALL_TOOLS = [
 
 interface Topology {
   base: string;
+  /**
+   * Whether personal tokens made through POST /api/auth/tokens reach the MCP server here: embedded always;
+   * distributed when the edge shares the services' database (real PostgreSQL), as every deployment does.
+   */
+  realTokens: boolean;
   /** A token for `userId` as the gateway would pass it on: a session without scopes, a personal token with. */
   token(userId?: string, scopes?: PersonalTokenScope[]): { userId: string; authorization: string };
 }
@@ -48,7 +53,7 @@ async function embedded(t: Test): Promise<Topology> {
   const gateway = await buildGateway(platform, 'embedded');
   const base = await gateway.listen({ port: 0, host: '127.0.0.1' });
   t.teardown(() => gateway.close());
-  return { base, token: (userId, scopes) => signToken(gateway, userId, scopes) };
+  return { base, realTokens: true, token: (userId, scopes) => signToken(gateway, userId, scopes) };
 }
 
 /** The services behind a distributed gateway: one process here, each service at its own paths, asking its siblings over HTTP. */
@@ -59,17 +64,20 @@ async function distributed(t: Test): Promise<Topology> {
   const services = await createTestPlatform(t, { nats: true, config: urls });
   const backend: App = createHttpApp({ log: services.log, bodyLimit: services.config.BODY_LIMIT_BYTES, streams: services.streams });
   await backend.register(authPlugin, { tokens: services.tokens, revocations: services.revocations });
-  for (const route of ROUTES.filter((r) => ['contacts', 'whatsapp', 'email', 'calendar', 'analytics', 'ai'].includes(r.name))) {
+  for (const route of ROUTES.filter((r) => ['auth', 'contacts', 'whatsapp', 'email', 'calendar', 'analytics', 'ai'].includes(r.name))) {
     await backend.register((await route.load()).default, { platform: services });
   }
   await backend.listen({ port, host: '127.0.0.1' });
   t.teardown(() => backend.close());
-  const edge = await createTestPlatform(t, { config: { ...urls, JWT_SECRET: services.config.JWT_SECRET } });
+  // On PostgreSQL the edge reads the services' database, as deployed (it looks personal tokens up there).
+  const shared = process.env.DATABASE_URL ? { DATABASE_URL: services.config.DATABASE_URL } : {};
+  const edge = await createTestPlatform(t, { config: { ...urls, ...shared, JWT_SECRET: services.config.JWT_SECRET } });
   const gateway = await buildGateway(edge, 'distributed');
   const base = await gateway.listen({ port: 0, host: '127.0.0.1' });
   t.teardown(() => gateway.close());
   return {
     base,
+    realTokens: Boolean(process.env.DATABASE_URL),
     token: (userId, scopes) => {
       // Each process checks that the user exists: both are told to take this one.
       const signed = signToken(gateway, userId, scopes);
@@ -119,7 +127,7 @@ for (const [name, start] of [
 ] as const) {
   t.test(`${name}: the MCP server answers the SDK's client with the user's own data, bounded by the token's scopes`, async (t) => {
     if (name === 'distributed' && !process.env.NATS_URL) t.comment('distributed pass on the in-process bus (NATS_URL unset)');
-    const { base, token } = await start(t);
+    const { base, token, realTokens } = await start(t);
     const owner = token();
     const other = token();
     const create = (who: { authorization: string }, body: Record<string, unknown>) => rest<Contact>(base, who.authorization, '/contacts', { method: 'POST', body });
@@ -232,6 +240,43 @@ for (const [name, start] of [
       const badPeriod = await call(client, 'resumen_analitica', { periodo: 'siempre' });
       t.match(badPeriod.text, /«periodo» debe ser uno de: 7d, 30d, 90d, 1y/);
     });
+
+    if (realTokens) {
+      await t.test('a real personal token, made through POST /api/auth/tokens, opens the MCP server within its scopes', async (t) => {
+        const email = `mcp.${Date.now()}.${Math.random().toString(36).slice(2)}@ejemplo.es`;
+        const registered = await fetch(`${base}/api/auth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ firstName: 'Ana', lastName: 'López', email, password: 'secreto-largo-1' }),
+        });
+        t.equal(registered.status, 201);
+        const session = `Bearer ${((await registered.json()) as { token: string }).token}`;
+        t.equal((await rest<Contact>(base, session, '/contacts', { method: 'POST', body: { firstName: 'Rocío', lastName: 'Vidal' } })).status, 201);
+        const made = async (scopes: PersonalTokenScope[]) => {
+          const res = await rest<{ id: string; token: string }>(base, session, '/auth/tokens', { method: 'POST', body: { name: 'Cliente MCP', scopes, expiresInDays: 30 } });
+          t.equal(res.status, 201, 'token created');
+          t.match(res.body.token, /^asis_pat_/);
+          return res.body;
+        };
+
+        const reader = await made(['contacts:read']);
+        const client = await connect(t, base, `Bearer ${reader.token}`);
+        t.same((await client.listTools()).tools.map((tool) => tool.name), ['buscar_contactos', 'leer_contacto', 'historial_contacto']);
+        t.match((await call(client, 'buscar_contactos', { texto: 'Rocío' })).data, { total: 1, contactos: [{ nombre: 'Rocío Vidal' }] });
+        t.match((await call(client, 'crear_contacto', { nombre: 'No' })).text, /necesita el permiso contacts:write/);
+
+        const writer = await made(['contacts:read', 'contacts:write']);
+        const writing = await connect(t, base, `Bearer ${writer.token}`);
+        t.equal((await call(writing, 'crear_contacto', { nombre: 'Creada', apellidos: 'Con token' })).isError, false);
+        t.equal((await rest<ContactList>(base, session, '/contacts?search=Creada')).body.total, 1, 'the REST API shows it');
+
+        const revoked = await fetch(`${base}/api/auth/tokens/${reader.id}`, { method: 'DELETE', headers: { authorization: session } });
+        t.equal(revoked.status, 204);
+        await t.rejects(client.listTools(), /401/, 'a revoked token is refused at once');
+      });
+    } else {
+      t.comment('personal tokens made through /api/auth/tokens: embedded here; distributed with DATABASE_URL (the edge reads the shared database)');
+    }
 
     await t.test('stateless: GET and DELETE answer 405, and no session id is handed out', async (t) => {
       const { authorization } = token(owner.userId, ['contacts:read']);
