@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, unauthorized, type App, type PersonalTokenGrant, type PersonalTokenLookup } from '@asistente/kit';
+import { AppError, exchangedTokenJti, unauthorized, type App, type PersonalTokenGrant, type PersonalTokenLookup } from '@asistente/kit';
 import { scopesAllow } from './personal-token-scopes.js';
 
 /**
@@ -31,7 +30,7 @@ export function personalTokenExchange(app: App, lookup: PersonalTokenLookup, per
     if (reply.sent) return;
     if (!scopesAllow(grant.scopes, request.method, servicePath)) throw new AppError(403, 'TOKEN_SCOPE', SCOPE_REFUSED);
     const exchanged = app.jwt.sign(
-      { sub: grant.userId, jti: randomUUID(), ims: Date.now(), scp: [...grant.scopes] },
+      { sub: grant.userId, jti: exchangedTokenJti(grant.id), ims: Date.now(), scp: [...grant.scopes] },
       { expiresIn: EXCHANGED_TOKEN_SECONDS },
     );
     request.headers.authorization = `Bearer ${exchanged}`;

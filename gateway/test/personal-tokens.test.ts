@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
+import analyticsService from '@asistente/analytics';
 import authService from '@asistente/auth';
 import contactsService from '@asistente/contacts';
 import { authPlugin, createHttpApp, type App } from '@asistente/kit';
@@ -9,7 +10,7 @@ import { ROUTES } from '../src/routing-table.js';
 
 /**
  * Personal access tokens at the edge. With DATABASE_URL set: two distributed gateways on one database in
- * front of auth and contacts served as a process of their own would (a revocation made through one must hold
+ * front of auth, contacts and analytics served as a process of their own would (a revocation made through one must hold
  * at the other at once). Embedded: the one gateway that mounts every service, asked as both.
  */
 const TOKEN_MAX = 10;
@@ -21,6 +22,7 @@ async function servicesBehind(): Promise<string> {
   await services.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
   await services.register(authService, { platform });
   await services.register(contactsService, { platform });
+  await services.register(analyticsService, { platform });
   await services.listen({ port: 0, host: '127.0.0.1' });
   t.teardown(() => services.close());
   return `http://127.0.0.1:${(services.server.address() as AddressInfo).port}`;
@@ -161,4 +163,24 @@ t.test(`a token makes at most ${TOKEN_MAX} requests a minute; another token is n
   t.match(limited.json(), { statusCode: 429, code: 'RATE_LIMITED', message: 'Demasiados intentos. Espera un momento y vuelve a intentarlo' });
   t.equal((await first.inject({ url: '/api/contacts', headers: bearer(other.token) })).statusCode, 200, 'another token');
   t.equal((await first.inject({ url: '/api/contacts', headers: bearer(session) })).statusCode, 200, 'the session');
+});
+
+t.test('revoking a token ends the live streams opened with it, and only those', async (t) => {
+  const session = await register();
+  const { id, token } = await createToken(session, ['analytics:read']);
+  const before = platform.streams.size;
+  const revokedStream = second.inject({ url: '/api/analytics/stream', headers: bearer(token) });
+  const sessionStream = first.inject({ url: '/api/analytics/stream', headers: bearer(session) });
+  for (let i = 0; platform.streams.size < before + 2; i++) {
+    if (i > 500) throw new Error('the streams never opened');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  t.equal((await first.inject({ method: 'DELETE', url: `/api/auth/tokens/${id}`, headers: bearer(session) })).statusCode, 204);
+  const ended = await revokedStream;
+  t.equal(ended.statusCode, 200);
+  t.match(ended.body, /event: session-ended/, "the token's stream ended");
+  t.equal(platform.streams.size, before + 1, "the session's stream stays open");
+  // The session's own stream ends with its logout, as before.
+  await first.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(session) });
+  t.match((await sessionStream).body, /event: session-ended/);
 });

@@ -22,9 +22,6 @@ import { accountDeletionRoutes } from './routes/account-deletion.js';
 import { ERASURE_PROGRESS_CONSUMER, ErasureProgressConsumer } from './consumers/erasure-progress.consumer.js';
 import { RetentionService } from './domain/retention.service.js';
 import { accountRetentionRoutes } from './routes/account-retention.js';
-import { PersonalTokensRepository } from './domain/personal-tokens.repository.js';
-import { PersonalTokensService } from './domain/personal-tokens.service.js';
-import { personalTokenRoutes, refuseScopedTokens } from './routes/personal-tokens.js';
 
 /** The auth service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
 const authService: ServicePlugin = async (fastify, { platform }) => {
@@ -33,7 +30,6 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   await app.register(authPlugin, { tokens: platform.tokens, revocations });
   await app.register(rateLimit, { global: false });
   requireAuth(app);
-  refuseScopedTokens(app);
   refuseScopedTokens(app);
   const usersRepository = new UsersRepository(db.sql);
   const hasher = new PasswordHasher(config.SCRYPT_COST, new HashingGate(config.HASH_CONCURRENCY, config.HASH_QUEUE_MAX));
@@ -65,9 +61,8 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   const stopPurge = schedulePurge(activity, platform.log);
   app.addHook('onClose', stopPurge);
   await accountActivityRoutes(app, { activity });
-  await personalTokenRoutes(app, { tokens: new PersonalTokensService({ sql: db.sql, tokens: new PersonalTokensRepository(db.sql), outbox }) });
   await accountRetentionRoutes(app, { retention: new RetentionService(db.sql, outbox) });
-  await personalTokenRoutes(app, { tokens: new PersonalTokensService({ sql: db.sql, tokens: new PersonalTokensRepository(db.sql), outbox }) });
+  await personalTokenRoutes(app, { tokens: new PersonalTokensService({ sql: db.sql, tokens: new PersonalTokensRepository(db.sql), outbox, revocations }) });
   // "Eliminar mi cuenta": the request ends the account at once; the services' reports arrive through the bus.
   const deletionRecords = new AccountDeletionsRepository(db.sql);
   await accountDeletionRoutes(app, {

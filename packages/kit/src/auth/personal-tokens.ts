@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { PERSONAL_TOKEN_PREFIX, PERSONAL_TOKEN_SCOPES, type PersonalTokenScope } from '@asistente/contracts';
 import { LruMap } from '../cache/lru-map.js';
 import { CoalescedRead } from '../db/coalesced-read.js';
@@ -40,6 +40,21 @@ export function hashPersonalToken(token: string): string {
 export function looksLikePersonalToken(token: string): boolean {
   return token.startsWith(PERSONAL_TOKEN_PREFIX);
 }
+
+/**
+ * The id of a session token the gateway exchanged a personal token for: fresh for every request, and
+ * naming the personal token, so its revocation ends the live streams such sessions opened (`SessionsEnded`).
+ */
+export function exchangedTokenJti(personalTokenId: string): string {
+  return `${EXCHANGED_JTI_PREFIX}${personalTokenId}.${randomUUID()}`;
+}
+
+/** Whether `jti` is the id of a session token exchanged for the personal token `personalTokenId`. */
+export function isExchangedFrom(jti: string, personalTokenId: string): boolean {
+  return jti.startsWith(`${EXCHANGED_JTI_PREFIX}${personalTokenId}.`);
+}
+
+const EXCHANGED_JTI_PREFIX = 'pat.';
 
 /** What a valid personal access token grants. */
 export interface PersonalTokenGrant {

@@ -1,5 +1,6 @@
 import { CoalescedRead } from '../db/coalesced-read.js';
 import type { Database, Sql } from '../db/database.js';
+import { isExchangedFrom } from './personal-tokens.js';
 
 /** What a token says about itself, as the check needs it. */
 export interface TokenIdentity {
@@ -20,6 +21,8 @@ export interface SessionsEnded {
   jti?: string;
   before?: number;
   keepJti?: string | null;
+  /** A personal access token was revoked: the sessions the gateway exchanged it for end too. */
+  personalTokenId?: string;
 }
 
 /** A user's "tokens valid after" mark (`platform.user_sessions`, one row per existing user). */
@@ -99,6 +102,14 @@ export class Revocations {
 
   protected forget(_userId: string): void {}
 
+  /**
+   * A personal access token was revoked (its row deleted, so no gateway exchanges it again): every process is
+   * told, so the live streams opened with it close at once instead of outliving it.
+   */
+  personalTokenRevoked(userId: string, personalTokenId: string): void {
+    this.ended({ userId, personalTokenId });
+  }
+
   async isRevoked(jti: string): Promise<boolean> {
     const rows = await this.sql`select 1 from platform.revoked_tokens where jti = ${jti}`;
     return rows.length > 0;
@@ -134,6 +145,7 @@ export class Revocations {
 
 export function endedSessionCovers(ended: SessionsEnded, token: { id: string; jti: string; issuedAtMs: number }): boolean {
   if (ended.userId !== token.id) return false;
+  if (ended.personalTokenId !== undefined) return isExchangedFrom(token.jti, ended.personalTokenId);
   if (ended.jti !== undefined) return ended.jti === token.jti;
   if (ended.before === undefined) return false;
   return token.issuedAtMs < ended.before && token.jti !== ended.keepJti;

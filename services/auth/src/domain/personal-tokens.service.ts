@@ -5,7 +5,7 @@ import {
   type CreatePersonalTokenBody,
   type PersonalToken,
 } from '@asistente/contracts';
-import { badRequest, conflict, newPersonalToken, notFound, securityActivityEvent, type Outbox, type SecurityClient, type Sql } from '@asistente/kit';
+import { badRequest, conflict, newPersonalToken, notFound, securityActivityEvent, type Outbox, type Revocations, type SecurityClient, type Sql } from '@asistente/kit';
 import type { PersonalTokensRepository } from './personal-tokens.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -14,6 +14,8 @@ export interface PersonalTokensServiceDeps {
   sql: Sql;
   tokens: PersonalTokensRepository;
   outbox: Outbox;
+  /** Tells every process of a revocation, so live streams opened with the token end with it. */
+  revocations: Revocations;
 }
 
 /**
@@ -45,12 +47,13 @@ export class PersonalTokensService {
 
   /** Deleting the row is the revocation: the gateway reads it on every request, at every replica. */
   async revoke(userId: string, id: string, client: SecurityClient): Promise<void> {
-    const { sql, tokens, outbox } = this.deps;
+    const { sql, tokens, outbox, revocations } = this.deps;
     const revoked = await sql.begin(async (tx) => {
       const name = await tokens.delete(tx, userId, id);
       if (name !== undefined) await outbox.append(tx, [securityActivityEvent(userId, 'token.revoked', client, { tokenName: name })]);
       return name !== undefined;
     });
     if (!revoked) throw notFound('Token no encontrado');
+    revocations.personalTokenRevoked(userId, id);
   }
 }
