@@ -18,7 +18,7 @@ export const ERASING_SERVICE_LABELS: Record<ErasingService, string> = {
   calendar: 'Calendario y acceso a Google',
   whatsapp: 'WhatsApp: chats, mensajes y vinculación',
   email: 'Correo: cuentas, mensajes y plantillas',
-  teams: 'Microsoft Teams y Outlook',
+  teams: 'Microsoft Teams: conexión, canales y reuniones',
   ai: 'Asistente IA: configuración, clave y ejecuciones',
   analytics: 'Estadísticas',
   webhooks: 'Webhooks y su registro de entregas',

@@ -45,6 +45,16 @@ export function clearSession(): void {
   store.set(userAtom, null);
 }
 
+/**
+ * The account is being deleted: its token works nowhere any more and is forgotten, while the screen (and
+ * the user shown on it) stays to follow the erasure; a request refused meanwhile ends nothing early, since
+ * the 401 rule only acts on a session with a token. `clearSession` finishes the job.
+ */
+export function forgetToken(): void {
+  localStorage.removeItem(TOKEN_KEY);
+  store.set(tokenAtom, null);
+}
+
 export function endLoading(): void {
   store.set(loadingAtom, false);
 }

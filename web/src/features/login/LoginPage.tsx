@@ -12,6 +12,7 @@ import { focusFirstInvalid } from '../../ui/focus';
 import { PasswordField } from '../../ui/PasswordField';
 import { TextField } from '../../ui/TextField';
 import { isPasswordResetDone } from '../../lib/password-reset';
+import { isAccountDeleted } from '../../lib/account-deletion';
 import { validateLogin, type LoginForm } from './validate';
 import '../../ui/auth-forms.css';
 
@@ -22,7 +23,9 @@ export function LoginPage() {
   const [waiting, setWaiting] = useState(false);
   /** The server's refusal (wrong password…): it stays under the form until the person edits a field. */
   const [failure, setFailure] = useState<string | null>(null);
-  const passwordReset = isPasswordResetDone(useHistoryState());
+  const historyState: unknown = useHistoryState();
+  const passwordReset = isPasswordResetDone(historyState);
+  const accountDeleted = isAccountDeleted(historyState);
   const errors = submitted ? validateLogin(form) : {};
 
   const update = (field: keyof LoginForm) => (value: string) => {
@@ -56,6 +59,11 @@ export function LoginPage() {
         </>
       }
     >
+      {accountDeleted && (
+        <p className="form-notice" role="status">
+          Tu cuenta y todos sus datos se han eliminado. Gracias por haber usado Mi Asistente.IA.
+        </p>
+      )}
       {passwordReset && (
         <p className="form-notice" role="status">
           Tu contraseña se ha cambiado. Inicia sesión con la nueva.

@@ -1,6 +1,7 @@
 import { useSession } from '../../lib/session-state';
 import { PageHeader } from '../../ui/PageHeader';
 import { AccountExportCard } from './AccountExportCard';
+import { DeleteAccountCard } from './DeleteAccountCard';
 import { IntegrationsCard } from './IntegrationsCard';
 import { PasswordForm } from './PasswordForm';
 import { PersonalTokensCard } from './PersonalTokensCard';
@@ -25,6 +26,7 @@ export function SettingsPage() {
       <SecurityActivityCard />
       <RetentionCard />
       <AccountExportCard />
+      <DeleteAccountCard />
     </>
   );
 }
