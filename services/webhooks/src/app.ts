@@ -1,10 +1,11 @@
 import { authPlugin, HostGuard, registerUserErasure, requireAuth, type App, type Platform, type ServicePlugin } from '@asistente/kit';
-import { HttpSender, type WebhookSender } from './adapters/http-sender.js';
+import { HttpSender } from './adapters/http-sender.js';
 import { DeliveriesConsumer } from './consumers/deliveries.consumer.js';
 import { DeliveriesRepository } from './domain/deliveries.repository.js';
 import { Dispatcher, type Clock, type DispatcherOptions } from './domain/dispatcher.js';
 import { EndpointsRepository } from './domain/endpoints.repository.js';
 import { EndpointsService } from './domain/endpoints.service.js';
+import type { WebhookSender } from './domain/webhook-sender.js';
 import { webhookMetrics } from './metrics.js';
 import { webhookRoutes } from './routes/webhooks.js';
 

@@ -2,19 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { HostNotAllowedError, type HostGuard } from '@asistente/kit';
-
-export interface SendResult {
-  /** The receiver's HTTP status; null when no answer came (refused, timed out, not allowed). */
-  status: number | null;
-  latencyMs: number;
-  /** Why it is not a success, in Spanish; null for a 2xx. */
-  error: string | null;
-}
-
-/** How a delivery leaves the building; tests may put a fake in its place. */
-export interface WebhookSender {
-  send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>;
-}
+import type { SendResult, WebhookSender } from '../domain/webhook-sender.js';
 
 /** Standard Webhooks: a receiver should answer within seconds; past this it counts as failed and is retried. */
 export const SEND_TIMEOUT_MS = 10_000;

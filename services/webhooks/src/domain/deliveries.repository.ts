@@ -115,6 +115,21 @@ export class DeliveriesRepository {
     return rows.length > 0;
   }
 
+  /** Successful attempts, many in one statement; each only if its claim still holds it. */
+  async recordDelivered(tx: Db, rows: { id: string; claimId: string; responseStatus: number | null; latencyMs: number }[]): Promise<void> {
+    if (rows.length === 0) return;
+    await tx`
+      update webhooks.deliveries d set
+        status = 'delivered', response_status = v.response_status, latency_ms = v.latency_ms, error = null, next_attempt_at = null, claim_id = null
+      from (
+        select unnest(${tx.array(rows.map((r) => r.id))}::uuid[]) as id,
+               unnest(${tx.array(rows.map((r) => r.claimId))}::uuid[]) as claim_id,
+               unnest(${tx.array(rows.map((r) => r.responseStatus ?? 0))}::int[]) as response_status,
+               unnest(${tx.array(rows.map((r) => r.latencyMs))}::int[]) as latency_ms
+      ) as v
+      where d.id = v.id and d.claim_id = v.claim_id`;
+  }
+
   /** An endpoint disabled: what waits for it will not be sent. */
   async failPending(tx: Db, endpointId: string, error: string): Promise<void> {
     await tx`

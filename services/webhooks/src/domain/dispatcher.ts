@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WEBHOOK_DELIVERY_RETENTION_DAYS, WEBHOOK_RETRY_WINDOW_MS, WEBHOOK_TEST_TYPE } from '@asistente/contracts';
 import type { Logger, SecretBox, Sql } from '@asistente/kit';
-import type { SendResult, WebhookSender } from '../adapters/http-sender.js';
+import type { SendResult, WebhookSender } from './webhook-sender.js';
 import type { ClaimedDelivery, DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
 import type { EndpointsRepository } from './endpoints.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
@@ -12,8 +12,10 @@ export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed';
 
 export interface DispatcherOptions {
   now?: Clock;
-  /** Deliveries claimed (and sent at once) per round. */
+  /** Deliveries claimed per query. */
   batch?: number;
+  /** Sends in flight at once in this process; a slow receiver holds one slot, never the others. */
+  maxInFlight?: number;
   /** How long a claim keeps others off a delivery: beyond the send timeout, so a live send is never doubled. */
   leaseMs?: number;
   /** The look for due retries nobody announced (another replica's, or after a restart). */
@@ -33,11 +35,15 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export class Dispatcher {
   private readonly now: Clock;
   private readonly batch: number;
+  private readonly maxInFlight: number;
   private readonly leaseMs: number;
   private readonly pollMs: number;
   private readonly onOutcome: (outcome: DeliveryOutcome) => void;
-  private running: Promise<void> | undefined;
+  private claiming: Promise<void> | undefined;
   private again = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly delivered: { delivery: ClaimedDelivery; result: SendResult; done: () => void; failed: (error: unknown) => void }[] = [];
+  private flushing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private lastPurge = 0;
@@ -53,6 +59,7 @@ export class Dispatcher {
   ) {
     this.now = options.now ?? (() => new Date());
     this.batch = options.batch ?? 50;
+    this.maxInFlight = options.maxInFlight ?? 100;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.pollMs = options.pollMs ?? 1000;
     this.onOutcome = options.onOutcome ?? (() => {});
@@ -72,21 +79,24 @@ export class Dispatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.running;
+    await this.claiming;
+    await Promise.all(this.inFlight);
   }
 
-  /** Sends what is due now, coalescing pokes that arrive while a round runs into one more round. */
+  /**
+   * Claims what is due while there are free send slots, and sends each as soon as it is claimed: a new
+   * delivery does not wait for a round to end. Pokes that arrive while claiming make it claim once more.
+   */
   poke = (): void => {
     if (this.stopped) return;
-    if (this.running) {
+    if (this.claiming) {
       this.again = true;
       return;
     }
-    this.running = this.drain()
-      .then(() => undefined)
-      .catch((error: unknown) => this.log.error({ err: error }, 'webhook dispatch round failed'))
+    this.claiming = this.claimWhileRoom()
+      .catch((error: unknown) => this.log.error({ err: error }, 'webhook dispatch failed'))
       .finally(() => {
-        this.running = undefined;
+        this.claiming = undefined;
         if (this.again) {
           this.again = false;
           this.poke();
@@ -94,7 +104,32 @@ export class Dispatcher {
       });
   };
 
-  /** Rounds until nothing due is left (tests drive this with their own clock). Returns deliveries sent. */
+  private async claimWhileRoom(): Promise<void> {
+    for (;;) {
+      const room = Math.min(this.batch, this.maxInFlight - this.inFlight.size);
+      if (room <= 0 || this.stopped) return;
+      const claimed = await this.claim(room);
+      for (const delivery of claimed) {
+        const sending: Promise<void> = this.deliver(delivery)
+          .catch((error: unknown) => this.log.error({ err: error, deliveryId: delivery.id }, 'webhook delivery not recorded'))
+          .finally(() => {
+            this.inFlight.delete(sending);
+            // A full claim may have left more due behind it: look again now that a slot is free.
+            if (claimed.length === room) this.poke();
+          });
+        this.inFlight.add(sending);
+      }
+      if (claimed.length < room) break;
+    }
+    await this.purgeDaily();
+  }
+
+  private claim(limit: number): Promise<ClaimedDelivery[]> {
+    const now = this.now();
+    return this.deliveries.claimDue(now, new Date(now.getTime() + this.leaseMs), limit, randomUUID());
+  }
+
+  /** Rounds until nothing due is left, each sent and recorded before the next (tests drive this with their clock). */
   async drain(): Promise<number> {
     let sent = 0;
     for (;;) {
@@ -108,8 +143,7 @@ export class Dispatcher {
 
   /** One round: claim a batch, send it all at once, record each outcome. */
   async runOnce(): Promise<number> {
-    const now = this.now();
-    const claimed = await this.deliveries.claimDue(now, new Date(now.getTime() + this.leaseMs), this.batch, randomUUID());
+    const claimed = await this.claim(this.batch);
     await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
     return claimed.length;
   }
@@ -133,13 +167,43 @@ export class Dispatcher {
       this.log.error({ err: error, deliveryId: delivery.id }, 'webhook delivery could not be attempted');
       result = { status: null, latencyMs: 0, error: 'No se pudo preparar la entrega' };
     }
-    const outcome = await this.record(delivery, result);
+    const outcome = result.error === null ? await this.recordDelivered(delivery, result) : await this.record(delivery, result);
     this.onOutcome(outcome);
   }
 
   /**
-   * The attempt's outcome and its endpoint's health in one transaction: a success clears the failure
-   * record; a failure schedules the next attempt (or gives up past the day's window) and, when the
+   * Successes, the common case, are recorded together: whichever arrive while a write is under way go in
+   * the next one, one statement for all, so hundreds a second do not hold a connection each.
+   */
+  private recordDelivered(delivery: ClaimedDelivery, result: SendResult): Promise<DeliveryOutcome> {
+    return new Promise((resolve, reject) => {
+      this.delivered.push({ delivery, result, done: () => resolve('delivered'), failed: reject });
+      this.flushing ??= this.flushDelivered();
+    });
+  }
+
+  private async flushDelivered(): Promise<void> {
+    while (this.delivered.length > 0) {
+      const batch = this.delivered.splice(0, 500);
+      try {
+        await this.sql.begin(async (tx) => {
+          await this.deliveries.recordDelivered(
+            tx,
+            batch.map(({ delivery, result }) => ({ id: delivery.id, claimId: delivery.claimId, responseStatus: result.status, latencyMs: result.latencyMs })),
+          );
+          const healthy = [...new Set(batch.filter(({ delivery }) => delivery.type !== WEBHOOK_TEST_TYPE).map(({ delivery }) => delivery.endpointId))];
+          if (healthy.length > 0) await tx`update webhooks.endpoints set failing_since = null where id = any(${tx.array(healthy)}::uuid[]) and failing_since is not null`;
+        });
+        for (const entry of batch) entry.done();
+      } catch (error) {
+        for (const entry of batch) entry.failed(error);
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  /**
+   * A failed attempt and its endpoint's health in one transaction: it schedules the next attempt (or gives up past the day's window) and, when the
    * endpoint has failed for a whole day, disables it and drops what waits for it.
    */
   private record(delivery: ClaimedDelivery, result: SendResult): Promise<DeliveryOutcome> {
@@ -147,11 +211,6 @@ export class Dispatcher {
     const test = delivery.type === WEBHOOK_TEST_TYPE;
     const outcome = { responseStatus: result.status, latencyMs: result.latencyMs, error: result.error };
     return this.sql.begin(async (tx) => {
-      if (result.error === null) {
-        await this.deliveries.record(tx, delivery, outcome, 'delivered', null);
-        if (!test) await tx`update webhooks.endpoints set failing_since = null where id = ${delivery.endpointId} and failing_since is not null`;
-        return 'delivered';
-      }
       const next = test ? undefined : nextAttemptAt(delivery.createdAt, delivery.attempts, now);
       const recorded = await this.deliveries.record(tx, delivery, outcome, next ? 'pending' : 'failed', next ?? null);
       if (test || !recorded) return next ? 'retrying' : 'failed';
