@@ -1,4 +1,5 @@
 import { authPlugin, HostGuard, mountRetention, OAuthFlows, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { ImapMailProvider } from './adapters/imap-mail-provider.js';
 import { OAuthProvider } from './adapters/oauth-provider.js';
 import { AccountsRepository } from './domain/accounts.repository.js';
 import { AccountsService } from './domain/accounts.service.js';
@@ -64,7 +65,9 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     // Every connection to a mail server goes through the guard: resolved once, private addresses refused.
     const servers = new MailServers(new HostGuard(config.ALLOWED_PRIVATE_ADDRESSES));
     const credentials = new Credentials(platform.secrets, accountsRepository, oauth, servers);
-    const login = new MailLogin(servers, new LoginAttempts(new LoginFailuresRepository(sql)), log);
+    // The mail port: IMAP and SMTP through imapflow and nodemailer.
+    const mail = new ImapMailProvider();
+    const login = new MailLogin(servers, new LoginAttempts(new LoginFailuresRepository(sql)), log, mail);
     const mailboxSync = new MailboxSync(
       sql,
       messagesRepository,
@@ -83,6 +86,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       { ...DEFAULT_LEASE, ...options.lease },
       // Without a database URL the process runs on its own embedded database: it is the only replica.
       options.exclusive ?? !config.DATABASE_URL,
+      mail,
     );
     options.onSync?.(sync);
     const signer = new TrackingSigner(platform.tokens.secret);
@@ -94,8 +98,9 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       credentials,
       sync,
       log,
-      new AttachmentDownloads(credentials, log),
+      new AttachmentDownloads(credentials, log, mail),
       config.MAIL_MAX_MESSAGE_BYTES,
+      mail,
     );
     const sender = new MailSender(
       sql,
@@ -110,6 +115,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       log,
       new SendOnce(new SendRequestsRepository(sql)),
       personalizer,
+      mail,
     );
 
     await integrationRoutes(app, {
@@ -122,7 +128,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     await registerUserErasure(platform, emailErasure({ accounts: accountsRepository, credentials, sync, loginFailures: new LoginFailuresRepository(sql), revokers: oauth, log }));
     await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), contacts), personalizer });
     await trackingRoutes(app, { tracking: new TrackingService(sql, outbox, signer) });
-    const drafts = new DraftsService(accountsRepository, messagesRepository, messages, credentials, sync, log);
+    const drafts = new DraftsService(accountsRepository, messagesRepository, messages, credentials, sync, log, mail);
     await messageRoutes(app, { messages, sender, drafts });
 
     // The owner's "Conservación de datos": bodies of older mails erased daily, once per deployment.

@@ -2,6 +2,7 @@ import t from 'tap';
 import type { ListResponse } from 'imapflow';
 import { HostGuard } from '@asistente/kit';
 import { createTestPlatform, type Teardown } from '@asistente/kit/testing';
+import { ImapMailProvider } from '../src/adapters/imap-mail-provider.js';
 import { AccountsRepository } from '../src/domain/accounts.repository.js';
 import { Credentials } from '../src/domain/credentials.js';
 import { mapFolders } from '../src/domain/folders.js';
@@ -102,7 +103,7 @@ t.test('a refused password disconnects the account (no retry loop); connecting i
   const messages = new MessagesRepository(sql);
   const credentials = new Credentials(platform.secrets, accounts, {} as never, localServers);
   const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log, new AccountsRepository(sql));
-  const manager = new SyncManager(accounts, new LeasesRepository(sql), messages, credentials, sync, platform.log, DEFAULT_LEASE, true);
+  const manager = new SyncManager(accounts, new LeasesRepository(sql), messages, credentials, sync, platform.log, DEFAULT_LEASE, true, new ImapMailProvider());
   t.teardown(() => manager.close());
   const userId = '00000000-0000-4000-8000-00000000000f';
   const server = { host: dovecot.host, port: dovecot.port, secure: false, user: USER };

@@ -1,20 +1,11 @@
 import { ImapFlow } from 'imapflow';
 import { traceClientCall, type Logger } from '@asistente/kit';
 import type { CheckedServer } from '../domain/account.js';
-import { connectionReason, withDeadline } from './connect-errors.js';
+import { connectionReason, withDeadline } from '../domain/connect-errors.js';
+import { MailConnectError, type ImapAuth } from '../domain/mail-provider.js';
 
-export type ImapAuth = { user: string; pass: string } | { user: string; accessToken: string };
-
-export class MailConnectError extends Error {
-  constructor(
-    readonly server: 'IMAP' | 'SMTP',
-    readonly reason: string,
-    readonly authFailed = false,
-  ) {
-    super(`No se pudo conectar al servidor ${server}: ${reason}`);
-    this.name = 'MailConnectError';
-  }
-}
+// Thrown by the connections made here; declared in the domain, which acts on it.
+export { MailConnectError };
 
 /** The whole login (TCP, TLS, greeting, authentication) ends within this, whatever the peer does. */
 export const CONNECT_DEADLINE_MS = 12_000;

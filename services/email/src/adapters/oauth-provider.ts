@@ -1,22 +1,6 @@
 import type { Config } from '@asistente/kit';
 import { AppError } from '@asistente/kit';
-
-export type OAuthProviderName = 'gmail' | 'outlook';
-
-export interface ServerAddress {
-  host: string;
-  port: number;
-  secure: boolean;
-}
-
-export interface TokenSet {
-  accessToken: string;
-  refreshToken: string;
-  /** ms since the epoch */
-  expiresAt: number;
-  /** The mailbox address, from the ID token (present on the code exchange). */
-  email?: string;
-}
+import { OAuthGrantError, type MailGrantProvider, type OAuthProviderName, type ServerAddress, type TokenSet } from '../domain/mail-oauth.js';
 
 interface ProviderSettings {
   label: string;
@@ -34,14 +18,6 @@ interface ProviderSettings {
 }
 
 const TOKEN_TIMEOUT_MS = 10_000;
-
-/** The token endpoint refused the grant (revoked or expired refresh token): the owner must connect again. */
-export class OAuthGrantError extends Error {
-  constructor(reason: string) {
-    super(`token endpoint refused the grant: ${reason}`);
-    this.name = 'OAuthGrantError';
-  }
-}
 
 /** `imaps://host:993` → TLS; `imap://host:143` → STARTTLS (plain on loopback). Same for smtp(s). */
 export function parseServerUrl(url: string): ServerAddress {
@@ -88,7 +64,7 @@ function settingsFor(provider: OAuthProviderName, config: Config): ProviderSetti
  * The authorization-code flow of Google or Microsoft, spoken with plain `fetch` (both follow RFC 6749), so a
  * local token endpoint can stand in for either in tests and proxies.
  */
-export class OAuthProvider {
+export class OAuthProvider implements MailGrantProvider {
   private readonly settings: ProviderSettings;
 
   constructor(

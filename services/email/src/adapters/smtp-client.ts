@@ -2,10 +2,9 @@ import { traceClientCall } from '@asistente/kit';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { CheckedServer } from '../domain/account.js';
-import { connectionReason, withDeadline } from './connect-errors.js';
-import { CONNECT_DEADLINE_MS, MailConnectError } from './imap-client.js';
-
-export type SmtpAuth = { user: string; pass: string } | { type: 'OAuth2'; user: string; accessToken: string };
+import { connectionReason, withDeadline } from '../domain/connect-errors.js';
+import { MailConnectError, type SmtpAuth } from '../domain/mail-provider.js';
+import { CONNECT_DEADLINE_MS } from './imap-client.js';
 
 export function createSmtpTransport(settings: CheckedServer, auth: SmtpAuth): Transporter<SMTPTransport.SentMessageInfo> {
   const { target } = settings;

@@ -1,9 +1,8 @@
-import type { ImapFlow } from 'imapflow';
 import type { MailFolder } from '@asistente/contracts';
 import { HostNotAllowedError } from '@asistente/kit';
-import { closeImap, MailConnectError, openImap } from '../adapters/imap-client.js';
-import { OAuthGrantError } from '../adapters/oauth-provider.js';
 import { imapAuth } from './credentials.js';
+import { OAuthGrantError } from './mail-oauth.js';
+import { MailConnectError, type MailSession } from './mail-provider.js';
 import type { SyncManager } from './sync-manager.js';
 
 const RECONNECT_MIN_MS = 2_000;
@@ -13,11 +12,11 @@ const RECONNECT_MAX_MS = 5 * 60_000;
 
 /**
  * One watcher per account this replica holds the lease of: a full sync when it starts, then a connection
- * kept open on the inbox (imapflow IDLEs on it by itself) so new mail and flag changes made elsewhere show
+ * kept open on the inbox (the session IDLEs on it by itself) so new mail and flag changes made elsewhere show
  * within seconds. A dropped connection is retried with backoff; `error` on the account says why meanwhile.
  */
 export class AccountWatcher {
-  private client: ImapFlow | undefined;
+  private client: MailSession | undefined;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private periodic: NodeJS.Timeout | undefined;
@@ -45,7 +44,7 @@ export class AccountWatcher {
     clearInterval(this.periodic);
     const client = this.client;
     this.client = undefined;
-    if (client) await closeImap(client);
+    if (client) await this.manager.mail.close(client);
     await this.queue.catch(() => {});
   }
 
@@ -67,9 +66,9 @@ export class AccountWatcher {
       if (!account) return;
       await this.run(() => this.manager.syncNow(account));
       if (this.stopped) return;
-      const client = await openImap(account.imap, imapAuth(account), log, { idle: true });
+      const client = await this.manager.mail.open(account.imap, imapAuth(account), log, { idle: true });
       if (this.stopped) {
-        await closeImap(client);
+        await this.manager.mail.close(client);
         return;
       }
       this.client = client;

@@ -1,6 +1,6 @@
 import type { EmailIntegration, ImapIntegrationBody } from '@asistente/contracts';
 import { badRequest, conflict, notFound, securityActivityEvent, type AppError, type Outbox, type SecurityClient } from '@asistente/kit';
-import type { OAuthProvider, TokenSet } from '../adapters/oauth-provider.js';
+import type { MailGrantProvider, TokenSet } from './mail-oauth.js';
 import { toIntegration, type AccountRow, type MailSecret, type ServerSettings } from './account.js';
 import { AccountLimitReached, type AccountsRepository, type NewAccount } from './accounts.repository.js';
 import type { Credentials } from './credentials.js';
@@ -48,7 +48,7 @@ export class AccountsService {
   }
 
   /** The OAuth callback's end: tokens sealed, the XOAUTH2 login tried, the account saved either way. */
-  async connectOAuth(userId: string, provider: OAuthProvider, tokens: TokenSet, client: SecurityClient): Promise<EmailIntegration> {
+  async connectOAuth(userId: string, provider: MailGrantProvider, tokens: TokenSet, client: SecurityClient): Promise<EmailIntegration> {
     const email = tokens.email;
     if (!email) throw badRequest('El proveedor no indicó la dirección de correo de la cuenta');
     const imapServer: ServerSettings = { ...provider.imap, user: email };

@@ -1,9 +1,8 @@
 import type { Readable } from 'node:stream';
-import type { ImapFlow } from 'imapflow';
 import { AppError, notFound, type Logger } from '@asistente/kit';
-import { closeImap, openImap } from '../adapters/imap-client.js';
 import type { AccountRow } from './account.js';
 import { imapAuth, type Credentials } from './credentials.js';
+import type { MailProvider, MailSession } from './mail-provider.js';
 
 /** Downloads of one account at once, each on a connection of its own: servers cap connections per account. */
 const PER_ACCOUNT = 2;
@@ -31,6 +30,7 @@ export class AttachmentDownloads {
   constructor(
     private readonly credentials: Credentials,
     private readonly log: Logger,
+    private readonly mail: MailProvider,
   ) {}
 
   async open({ account: row, path, uid, part }: PartOnServer): Promise<Readable> {
@@ -39,7 +39,7 @@ export class AttachmentDownloads {
       throw new AppError(429, 'DOWNLOADS_BUSY', 'Ya hay descargas en curso de esta cuenta: espera a que terminen e inténtalo de nuevo');
     }
     this.running.set(row.id, running + 1);
-    let client: ImapFlow | undefined;
+    let client: MailSession | undefined;
     let finished = false;
     const finish = async () => {
       if (finished) return;
@@ -47,11 +47,11 @@ export class AttachmentDownloads {
       const left = (this.running.get(row.id) ?? 1) - 1;
       if (left > 0) this.running.set(row.id, left);
       else this.running.delete(row.id);
-      if (client) await closeImap(client);
+      if (client) await this.mail.close(client);
     };
     try {
       const account = await this.credentials.open(row);
-      client = await openImap(account.imap, imapAuth(account), this.log);
+      client = await this.mail.open(account.imap, imapAuth(account), this.log);
       // Read-only: downloading never marks the mail read or changes anything else on the server.
       await client.mailboxOpen(path, { readOnly: true });
       const { content } = await client.download(String(uid), part, { uid: true, chunkSize: CHUNK_BYTES });

@@ -1,7 +1,6 @@
 import { EMAIL_CREDENTIALS_COLUMN, type SecretBox, type SecretContext } from '@asistente/kit';
-import type { ImapAuth } from '../adapters/imap-client.js';
-import type { OAuthProvider, OAuthProviderName } from '../adapters/oauth-provider.js';
-import type { SmtpAuth } from '../adapters/smtp-client.js';
+import type { MailGrantProvider, OAuthProviderName } from './mail-oauth.js';
+import type { ImapAuth, SmtpAuth } from './mail-provider.js';
 import { imapSettings, smtpSettings, type AccountRow, type MailAccount, type MailSecret } from './account.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import type { MailServers } from './mail-servers.js';
@@ -24,7 +23,7 @@ export class Credentials {
   constructor(
     private readonly box: SecretBox,
     private readonly accounts: AccountsRepository,
-    private readonly oauth: Record<OAuthProviderName, OAuthProvider>,
+    private readonly oauth: Record<OAuthProviderName, MailGrantProvider>,
     private readonly servers: MailServers,
   ) {}
 

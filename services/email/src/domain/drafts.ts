@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import type { DraftSaved, SaveDraftBody } from '@asistente/contracts';
 import { AppError, badRequest, notFound, type Logger } from '@asistente/kit';
-import { closeImap, openImap } from '../adapters/imap-client.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { imapAuth, type Credentials } from './credentials.js';
+import { inMailbox, withSession, type MailProvider } from './mail-provider.js';
 import type { MessagesRepository } from './messages.repository.js';
 import { mailServerError, type MessagesService } from './messages.service.js';
 import { parseRecipients } from './recipients.js';
@@ -23,6 +22,7 @@ export class DraftsService {
     private readonly credentials: Credentials,
     private readonly sync: SyncManager,
     private readonly log: Logger,
+    private readonly mail: MailProvider,
   ) {}
 
   async save(userId: string, body: SaveDraftBody): Promise<DraftSaved> {
@@ -34,7 +34,7 @@ export class DraftsService {
     const path = (await this.messages.folders(row.id)).get('drafts')?.path;
     if (!path) throw badRequest('Esta cuenta no tiene carpeta de borradores', 'NO_DRAFTS_FOLDER');
     const messageId = `<${randomUUID()}@${row.email.split('@')[1] ?? 'localhost'}>`;
-    const raw = await new MailComposer({
+    const raw = await this.mail.compose({
       from: row.email,
       to,
       cc,
@@ -42,26 +42,14 @@ export class DraftsService {
       text: body.body ?? '',
       messageId,
       date: new Date(),
-    })
-      .compile()
-      .build();
+    });
     const account = await this.credentials.open(row).catch(mailServerError);
     await this.sync
       .serialize(account.id, async () => {
-        const client = await openImap(account.imap, imapAuth(account), this.log);
-        try {
+        await withSession(this.mail, account.imap, imapAuth(account), this.log, async (client) => {
           await client.append(path, raw, ['\\Draft', '\\Seen']);
-          if (previous) {
-            const lock = await client.getMailboxLock(path);
-            try {
-              await client.messageDelete(String(previous.uid), { uid: true });
-            } finally {
-              lock.release();
-            }
-          }
-        } finally {
-          await closeImap(client);
-        }
+          if (previous) await inMailbox(client, path, () => client.messageDelete(String(previous.uid), { uid: true }));
+        });
         if (previous) await this.messages.delete(previous.id);
         await this.sync.syncNow(account, ['drafts']);
       })

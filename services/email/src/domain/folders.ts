@@ -1,5 +1,5 @@
-import type { ListResponse } from 'imapflow';
 import type { MailFolder } from '@asistente/contracts';
+import type { FolderEntry } from './mail-provider.js';
 
 const SPECIAL_USE: Record<string, MailFolder> = {
   '\\Inbox': 'inbox',
@@ -16,7 +16,7 @@ const NAME_FALLBACKS: Record<Exclude<MailFolder, 'inbox'>, string[]> = {
 };
 
 /** Where inbox, sent, drafts and trash live on this server: special-use flags first, usual names second. */
-export function mapFolders(list: ListResponse[]): Map<MailFolder, string> {
+export function mapFolders(list: FolderEntry[]): Map<MailFolder, string> {
   const found = new Map<MailFolder, string>();
   for (const entry of list) {
     const role = entry.specialUse ? SPECIAL_USE[entry.specialUse] : undefined;

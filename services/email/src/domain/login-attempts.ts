@@ -1,5 +1,5 @@
 import { AppError } from '@asistente/kit';
-import { MailConnectError } from '../adapters/imap-client.js';
+import { MailConnectError } from './mail-provider.js';
 import type { LoginFailuresRepository } from './login-failures.repository.js';
 
 /** Refused logins one user may cause through the account form in the window, whatever the server. */

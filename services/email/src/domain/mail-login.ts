@@ -1,9 +1,8 @@
 import { badRequest, type Logger } from '@asistente/kit';
-import { closeImap, MailConnectError, openImap } from '../adapters/imap-client.js';
-import { verifySmtp } from '../adapters/smtp-client.js';
 import type { CheckedServer, MailSecret, ServerSettings } from './account.js';
 import { imapAuth, smtpAuth } from './credentials.js';
 import type { LoginAttempts } from './login-attempts.js';
+import { MailConnectError, type MailProvider } from './mail-provider.js';
 import type { MailServers } from './mail-servers.js';
 
 /**
@@ -15,6 +14,7 @@ export class MailLogin {
     private readonly servers: MailServers,
     private readonly attempts: LoginAttempts,
     private readonly log: Logger,
+    private readonly mail: MailProvider,
   ) {}
 
   /** Passwords typed in the form: refused logins are limited per user and per host (429 beyond). */
@@ -35,8 +35,8 @@ export class MailLogin {
 
   private async both(imap: CheckedServer, smtp: CheckedServer, secret: MailSecret): Promise<void> {
     // Both at once, so a silent server costs one deadline (12 s), not two, and the answer stays within 15 s.
-    const checkImap = async () => closeImap(await openImap(imap, imapAuth({ imap, secret }), this.log));
-    const results = await Promise.allSettled([checkImap(), verifySmtp(smtp, smtpAuth({ smtp, secret }))]);
+    const checkImap = async () => this.mail.close(await this.mail.open(imap, imapAuth({ imap, secret }), this.log));
+    const results = await Promise.allSettled([checkImap(), this.mail.verifySmtp(smtp, smtpAuth({ smtp, secret }))]);
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;
   }

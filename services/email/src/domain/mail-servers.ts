@@ -1,6 +1,6 @@
 import { HostNotAllowedError, type HostGuard } from '@asistente/kit';
-import { MailConnectError } from '../adapters/imap-client.js';
-import { connectionReason } from '../adapters/connect-errors.js';
+import { connectionReason } from './connect-errors.js';
+import { MailConnectError } from './mail-provider.js';
 import type { CheckedServer, ServerSettings } from './account.js';
 
 /**

@@ -1,9 +1,9 @@
-import type { ImapFlow } from 'imapflow';
 import type { MailFolder } from '@asistente/contracts';
 import type { Logger, Outbox, Sql } from '@asistente/kit';
 import type { MailAccount } from './account.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { mapFolders } from './folders.js';
+import { inMailbox, type MailSession } from './mail-provider.js';
 import { receivedEvents } from './received-events.js';
 import type { FolderState, MessagesRepository, NewMessage } from './messages.repository.js';
 import { fetchedPart, hasAttachments, internalDateOf, PREVIEW_BYTES, previewPart, SUMMARY_QUERY, summaryOf, type TextPart } from './message-summary.js';
@@ -71,7 +71,7 @@ export class MailboxSync {
     private readonly progress: Pick<AccountsRepository, 'syncStarted' | 'syncAdvanced' | 'syncEnded'>,
   ) {}
 
-  async sync(client: ImapFlow, account: MailAccount, only?: MailFolder[]): Promise<FolderResult[]> {
+  async sync(client: MailSession, account: MailAccount, only?: MailFolder[]): Promise<FolderResult[]> {
     const paths = mapFolders(await client.list());
     const states = await this.messages.folders(account.id);
     const plans: FolderPlan[] = [];
@@ -93,9 +93,8 @@ export class MailboxSync {
   }
 
   /** The UIDs to fetch: a first window (the last `days`, at most `maxPerFolder`), or those above the mark. */
-  private async plan(client: ImapFlow, account: MailAccount, role: MailFolder, path: string, known: FolderState | undefined): Promise<FolderPlan> {
-    const lock = await client.getMailboxLock(path);
-    try {
+  private async plan(client: MailSession, account: MailAccount, role: MailFolder, path: string, known: FolderState | undefined): Promise<FolderPlan> {
+    return inMailbox(client, path, async () => {
       const mailbox = client.mailbox;
       const uidValidity = mailbox ? BigInt(mailbox.uidValidity) : 0n;
       const fresh = !known || known.uidValidity !== uidValidity;
@@ -113,9 +112,7 @@ export class MailboxSync {
         uids = found.filter((uid) => uid > lastUid).sort((a, b) => a - b);
       }
       return { role, path, known, uidValidity, fresh, lastUid, uids };
-    } finally {
-      lock.release();
-    }
+    });
   }
 
   /**
@@ -123,7 +120,7 @@ export class MailboxSync {
    * preview: `1` in one go (single-part and most multipart/alternative mail), other parts in a second
    * fetch per part number. The body itself is fetched when the mail is opened.
    */
-  private async fetchSummaries(client: ImapFlow, batch: number[]): Promise<NewMessage[]> {
+  private async fetchSummaries(client: MailSession, batch: number[]): Promise<NewMessage[]> {
     const range = batch.join(',');
     const fetched = await client.fetchAll(
       range,
@@ -156,7 +153,7 @@ export class MailboxSync {
     });
   }
 
-  private condstore(client: ImapFlow): boolean {
+  private condstore(client: MailSession): boolean {
     return client.enabled.has('CONDSTORE') && client.mailbox !== false && !client.mailbox.noModseq && client.mailbox.highestModseq !== undefined;
   }
 
@@ -164,7 +161,7 @@ export class MailboxSync {
    * Read flags and expunges of what is already here. With CONDSTORE only the flags changed since the last
    * sync travel (CHANGEDSINCE), and expunges come from one UID SEARCH; without it every flag is read.
    */
-  private async syncFlags(client: ImapFlow, account: MailAccount, role: MailFolder, lastUid: number, since: bigint | null): Promise<void> {
+  private async syncFlags(client: MailSession, account: MailAccount, role: MailFolder, lastUid: number, since: bigint | null): Promise<void> {
     const incremental = since !== null && this.condstore(client);
     const flags = new Map<number, boolean>();
     const options = incremental ? { uid: true, changedSince: since } : { uid: true };
@@ -178,14 +175,13 @@ export class MailboxSync {
   }
 
   /** Server paths of each role, for moves (Trash) and appends (Sent). */
-  async paths(client: ImapFlow): Promise<Map<MailFolder, string>> {
+  async paths(client: MailSession): Promise<Map<MailFolder, string>> {
     return mapFolders(await client.list());
   }
 
-  private async syncFolder(client: ImapFlow, account: MailAccount, plan: FolderPlan): Promise<FolderResult> {
+  private async syncFolder(client: MailSession, account: MailAccount, plan: FolderPlan): Promise<FolderResult> {
     const { role, path, known, uidValidity, fresh, lastUid, uids } = plan;
-    const lock = await client.getMailboxLock(path);
-    try {
+    return inMailbox(client, path, async () => {
       const mailbox = client.mailbox;
       // Changed since the plan: the next sync starts this folder over.
       if (!mailbox || BigInt(mailbox.uidValidity) !== uidValidity) return { folder: role, inserted: 0 };
@@ -230,8 +226,6 @@ export class MailboxSync {
       // Taken at SELECT: a change made while this sync ran has a higher modseq and is read next time.
       await this.messages.saveModseq(account.id, role, this.condstore(client) ? (mailbox.highestModseq ?? null) : null);
       return { folder: role, inserted };
-    } finally {
-      lock.release();
-    }
+    });
   }
 }

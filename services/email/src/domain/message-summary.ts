@@ -1,5 +1,5 @@
-import type { FetchMessageObject, MessageAddressObject, MessageStructureObject } from 'imapflow';
 import { TextDecoder } from 'node:util';
+import type { FetchedMessage, MailAddress, MessageStructure } from './mail-provider.js';
 import type { ParsedMessage } from './parse-message.js';
 import { previewOf } from './parse-message.js';
 
@@ -27,7 +27,7 @@ export interface TextPart {
 
 const clean = (value: string) => value.replaceAll('\u0000', '');
 
-function addresses(list: MessageAddressObject[] | undefined): string {
+function addresses(list: MailAddress[] | undefined): string {
   return clean(
     (list ?? [])
       .map((a) => (a.name && a.address ? `${a.name} <${a.address}>` : (a.address ?? a.name ?? '')))
@@ -36,17 +36,17 @@ function addresses(list: MessageAddressObject[] | undefined): string {
   );
 }
 
-const isAttachment = (node: MessageStructureObject) =>
+const isAttachment = (node: MessageStructure) =>
   node.disposition?.toLowerCase() === 'attachment' ||
   (!node.childNodes && !node.type.startsWith('text/') && !node.type.startsWith('multipart/') && node.disposition?.toLowerCase() !== 'inline');
 
 /** The leaves of the structure, depth first (a single-part message is its own leaf, part `1`). */
-function leaves(node: MessageStructureObject): MessageStructureObject[] {
+function leaves(node: MessageStructure): MessageStructure[] {
   if (node.childNodes?.length) return node.childNodes.flatMap(leaves);
   return [{ ...node, part: node.part ?? '1' }];
 }
 
-export function hasAttachments(structure: MessageStructureObject | undefined): boolean {
+export function hasAttachments(structure: MessageStructure | undefined): boolean {
   return structure ? leaves(structure).some(isAttachment) : false;
 }
 
@@ -60,13 +60,13 @@ export interface AttachmentPart {
 }
 
 /** Base64 carries 3 bytes in 4 characters, in lines of 76 plus CRLF. */
-function decodedSize(node: MessageStructureObject): number {
+function decodedSize(node: MessageStructure): number {
   const encoded = node.size ?? 0;
   return node.encoding?.toLowerCase() === 'base64' ? Math.floor(((encoded * 76) / 78) * 0.75) : encoded;
 }
 
 /** The attachments the structure lists, named as a mail app shows them (mailparser's fallback name too). */
-export function attachmentParts(structure: MessageStructureObject | undefined): AttachmentPart[] {
+export function attachmentParts(structure: MessageStructure | undefined): AttachmentPart[] {
   if (!structure) return [];
   return leaves(structure)
     .filter(isAttachment)
@@ -79,7 +79,7 @@ export function attachmentParts(structure: MessageStructureObject | undefined): 
 }
 
 /** The part the preview is read from: the first plain-text part, else the first HTML one. */
-export function previewPart(structure: MessageStructureObject | undefined): TextPart | undefined {
+export function previewPart(structure: MessageStructure | undefined): TextPart | undefined {
   if (!structure) return undefined;
   const texts = leaves(structure).filter((n) => !isAttachment(n));
   const node = texts.find((n) => n.type === 'text/plain') ?? texts.find((n) => n.type === 'text/html');
@@ -148,7 +148,7 @@ export function internalDateOf(value: Date | string | undefined): Date | undefin
  * A message as the list and a reply need it, from the envelope, the structure and the start of its text:
  * the body and the attachments are fetched when the mail is opened.
  */
-export function summaryOf(message: FetchMessageObject, previewRaw: Buffer | undefined, part: TextPart | undefined): ParsedMessage {
+export function summaryOf(message: FetchedMessage, previewRaw: Buffer | undefined, part: TextPart | undefined): ParsedMessage {
   const envelope = message.envelope ?? {};
   const internal = message.internalDate instanceof Date ? message.internalDate : new Date(message.internalDate ?? Date.now());
   const date = envelope.date ? new Date(envelope.date) : undefined;
@@ -171,7 +171,7 @@ export function summaryOf(message: FetchMessageObject, previewRaw: Buffer | unde
   };
 }
 
-/** The one body part a fetch asked for (imapflow keys it with its byte range, e.g. `1]<0>`). */
-export function fetchedPart(message: FetchMessageObject): Buffer | undefined {
+/** The one body part a fetch asked for (the server keys it with its byte range, e.g. `1]<0>`). */
+export function fetchedPart(message: FetchedMessage): Buffer | undefined {
   return message.bodyParts ? [...message.bodyParts.values()][0] : undefined;
 }

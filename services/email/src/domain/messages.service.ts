@@ -1,12 +1,11 @@
 import type { Readable } from 'node:stream';
-import type { ImapFlow } from 'imapflow';
 import type { EmailDetail, EmailList, EmailListQuery } from '@asistente/contracts';
 import { AppError, CoalescedRead, notFound, type Logger } from '@asistente/kit';
-import { closeImap, MailConnectError, openImap } from '../adapters/imap-client.js';
 import type { AccountRow } from './account.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import type { AttachmentDownloads } from './attachment-downloads.js';
 import { imapAuth, type Credentials } from './credentials.js';
+import { inMailbox, MailConnectError, withSession, type MailProvider, type MailSession } from './mail-provider.js';
 import type { MessageRow, MessagesRepository } from './messages.repository.js';
 import { parseMessage } from './parse-message.js';
 import { readPartialBody, type PartialBody } from './partial-body.js';
@@ -43,6 +42,7 @@ export class MessagesService {
     private readonly downloads: AttachmentDownloads,
     /** MAIL_MAX_MESSAGE_BYTES: larger mails are read in part (partial-body.ts), never whole. */
     private readonly maxMessageBytes: number,
+    private readonly mail: MailProvider,
   ) {}
 
   list(userId: string, query: EmailListQuery): Promise<EmailList> {
@@ -196,22 +196,12 @@ export class MessagesService {
    * Opens the message's folder over a connection of its own; a change runs `queued` in the account's queue when
    * this replica holds it, otherwise the holder is told afterwards (`changed`) and reads the server again.
    */
-  private async onServer(row: MessageRow, { queued }: { queued: boolean }, task: (client: ImapFlow) => Promise<void>): Promise<void> {
+  private async onServer(row: MessageRow, { queued }: { queued: boolean }, task: (client: MailSession) => Promise<void>): Promise<void> {
     const { path, account: accountRow } = await this.location(row);
     const run = <T>(work: () => Promise<T>) => (queued ? this.sync.serialize(row.accountId, work) : work());
     await run(async () => {
       const account = await this.credentials.open(accountRow);
-      const client = await openImap(account.imap, imapAuth(account), this.log);
-      try {
-        const lock = await client.getMailboxLock(path);
-        try {
-          await task(client);
-        } finally {
-          lock.release();
-        }
-      } finally {
-        await closeImap(client);
-      }
+      await withSession(this.mail, account.imap, imapAuth(account), this.log, (client) => inMailbox(client, path, () => task(client)));
     }).catch(mailServerError);
   }
 

@@ -1,9 +1,9 @@
-import type { ImapFlow, MessageStructureObject } from 'imapflow';
+import type { MailSession, MessageStructure } from './mail-provider.js';
 import { attachmentParts, previewPart, type AttachmentPart } from './message-summary.js';
 
 /** How much of a big mail's text is kept: enough to read it, nothing like its attachments' size. */
 export const PARTIAL_TEXT_BYTES = 1024 * 1024;
-/** Fewer round trips than imapflow's 64 KB, still a small buffer per request. */
+/** Fewer round trips than the usual 64 KB, still a small buffer per request. */
 const TEXT_CHUNK_BYTES = 256 * 1024;
 
 export interface PartialBody {
@@ -17,10 +17,10 @@ const clean = (value: string) => value.replaceAll('\u0000', '');
 
 /**
  * A mail too large to fetch whole, as far as opening it needs: the first MB of its text part (decoded by
- * imapflow, which stops asking the server once it has that much) and the list of its attachments from the
+ * the client, which stops asking the server once it has that much) and the list of its attachments from the
  * structure. The attachments stay on the server until one is downloaded.
  */
-export async function readPartialBody(client: ImapFlow, uid: number, structure: MessageStructureObject | undefined): Promise<PartialBody> {
+export async function readPartialBody(client: MailSession, uid: number, structure: MessageStructure | undefined): Promise<PartialBody> {
   const attachments = attachmentParts(structure);
   const part = previewPart(structure);
   const download = part

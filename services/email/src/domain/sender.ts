@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import {
   EMAIL_ATTACHMENTS_MAX_BYTES,
   type EmailSent,
@@ -9,11 +8,10 @@ import {
   type SendEmailBody,
 } from '@asistente/contracts';
 import { badRequest, createEvent, type Logger, type Outbox, type Sql } from '@asistente/kit';
-import { closeImap, MailConnectError, openImap } from '../adapters/imap-client.js';
-import { sendRaw } from '../adapters/smtp-client.js';
 import type { AccountRow, MailAccount } from './account.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { imapAuth, smtpAuth, type Credentials } from './credentials.js';
+import { MailConnectError, withSession, type MailProvider } from './mail-provider.js';
 import type { MessageRow, MessagesRepository } from './messages.repository.js';
 import { mailServerError, type MessagesService } from './messages.service.js';
 import { unresolvedError, type Personalizer } from './personalize.js';
@@ -80,6 +78,7 @@ export class MailSender {
     private readonly log: Logger,
     private readonly once: SendOnce,
     private readonly personalizer: Personalizer,
+    private readonly mail: MailProvider,
   ) {}
 
   /** `key`: the request's Idempotency-Key; a retry with it answers this send instead of sending again. */
@@ -205,7 +204,7 @@ export class MailSender {
       const sentId = index === 0 ? ticket.sentId : randomUUID();
       const { raw, messageId } = await this.compose(row, draft, sentId);
       const recipients = [...draft.to, ...draft.cc].map(bareAddress);
-      await sendRaw(account.smtp, smtpAuth(account), { from: account.email, to: recipients }, raw).catch(mailServerError);
+      await this.mail.send(account.smtp, smtpAuth(account), { from: account.email, to: recipients }, raw).catch(mailServerError);
       ticket.accepted = true;
       await this.sql.begin(async (tx) => {
         await tx`insert into email.sent (id, user_id, account_id, provider, message_id)
@@ -228,7 +227,7 @@ export class MailSender {
     if (draft.track) html = addTracking(html, sentId, this.signer, this.trackBase);
     const text = draft.quoted ? `${ownText}\n\n${draft.quoted.text}` : ownText;
 
-    const composer = new MailComposer({
+    const raw = await this.mail.compose({
       from: row.email,
       to: draft.to,
       cc: draft.cc,
@@ -241,7 +240,7 @@ export class MailSender {
       attachments: draft.attachments,
       date: new Date(),
     });
-    return { raw: await composer.compile().build(), messageId };
+    return { raw, messageId };
   }
 
   /**
@@ -251,15 +250,12 @@ export class MailSender {
   private async fileInSent(account: MailAccount, raws: Buffer[]): Promise<void> {
     try {
       await this.sync.serialize(account.id, async () => {
-        const client = await openImap(account.imap, imapAuth(account), this.log);
-        try {
+        await withSession(this.mail, account.imap, imapAuth(account), this.log, async (client) => {
           if (account.provider === 'imap') {
             const sent = (await this.messages.folders(account.id)).get('sent')?.path;
             for (const raw of raws) if (sent) await client.append(sent, raw, ['\\Seen']);
           }
-        } finally {
-          await closeImap(client);
-        }
+        });
         await this.sync.syncNow(account, ['sent']);
       });
     } catch (error) {

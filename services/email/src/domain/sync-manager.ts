@@ -2,12 +2,12 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { MailFolder } from '@asistente/contracts';
 import type { Logger } from '@asistente/kit';
-import { closeImap, openImap } from '../adapters/imap-client.js';
 import type { MailAccount } from './account.js';
 import { AccountWatcher } from './account-watcher.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { imapAuth, type Credentials } from './credentials.js';
 import type { LeasesRepository } from './leases.repository.js';
+import { withSession, type MailProvider } from './mail-provider.js';
 import type { MailboxSync } from './mailbox-sync.js';
 import type { MessagesRepository } from './messages.repository.js';
 
@@ -55,6 +55,8 @@ export class SyncManager {
     private readonly lease: LeaseTiming,
     /** The embedded process is the only replica: it takes leases left by its previous run without waiting. */
     private readonly exclusive: boolean,
+    /** The mail servers' port; the watchers keep their IDLE sessions through it too. */
+    readonly mail: MailProvider,
   ) {}
 
   /** Takes the connected accounts nobody holds, then keeps renewing and taking over (service start). */
@@ -204,13 +206,10 @@ export class SyncManager {
 
   /** One sync over a connection of its own. */
   async syncNow(account: MailAccount, only?: Parameters<MailboxSync['sync']>[2]): Promise<void> {
-    const client = await openImap(account.imap, imapAuth(account), this.log);
-    try {
+    await withSession(this.mail, account.imap, imapAuth(account), this.log, async (client) => {
       await this.mailboxSync.sync(client, account, only);
       await this.accounts.markSynced(account.id);
-    } finally {
-      await closeImap(client);
-    }
+    });
   }
 
   async flagChanged(accountId: string, uid: number, seen: boolean): Promise<void> {

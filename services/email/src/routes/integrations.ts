@@ -14,7 +14,8 @@ import {
   TrackingSettingBody,
 } from '@asistente/contracts';
 import { AppError, type App, type Logger, type OAuthFlow } from '@asistente/kit';
-import type { OAuthProvider, OAuthProviderName } from '../adapters/oauth-provider.js';
+import type { OAuthProvider } from '../adapters/oauth-provider.js';
+import type { OAuthProviderName } from '../domain/mail-oauth.js';
 import type { AccountsService } from '../domain/accounts.service.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 503: ErrorResponse };
