@@ -1,4 +1,5 @@
 import { authPlugin, OAuthFlows, observeProviderCalls, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { microsoftClients } from './adapters/microsoft-clients.js';
 import { CalendarsService } from './domain/calendars.service.js';
 import { ChannelsRepository } from './domain/channels.repository.js';
 import { ConnectionService } from './domain/connection.service.js';
@@ -18,14 +19,15 @@ const teamsService: ServicePlugin = async (fastify, { platform }) => {
   requireAuth(app);
   const sql = platform.db.sql;
   const outbox = platform.outbox('teams');
+  const settings = microsoftSettings(platform.config);
   const connection = new ConnectionService(
-    microsoftSettings(platform.config),
+    settings,
     new ConnectionsRepository(sql),
     platform.secrets,
     new OAuthFlows(platform.tokens.secret, sql, 'teams').flow('microsoft', microsoftCallbackUrl(platform.config)),
     platform.log,
     { sql, outbox },
-    observeProviderCalls(platform.metrics, 'graph'),
+    settings && microsoftClients(settings, observeProviderCalls(platform.metrics, 'graph')),
   );
   await connectionRoutes(app, { connection });
   await meetingRoutes(app, { meetings: new MeetingsService(sql, connection, outbox) });

@@ -6,12 +6,8 @@ import {
   type Context,
   type Middleware,
 } from '@microsoft/microsoft-graph-client';
+import type { AccessTokens } from '../domain/microsoft-graph.js';
 
-/** Where the Graph client gets its bearer token; `renew` forces a refresh after Graph refused the current one. */
-export interface AccessTokens {
-  current(): Promise<string>;
-  renew(): Promise<string>;
-}
 
 export interface GraphClientOptions {
   /** Graph root with its version, e.g. https://graph.microsoft.com/v1.0. */

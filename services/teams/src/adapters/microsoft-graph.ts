@@ -1,5 +1,6 @@
-import type { Client } from '@microsoft/microsoft-graph-client';
+import { GraphError, type Client } from '@microsoft/microsoft-graph-client';
 import type * as Graph from '@microsoft/microsoft-graph-types';
+import { GraphRequestError, type MicrosoftGraph, type NewOnlineMeeting } from '../domain/microsoft-graph.js';
 
 /** One page of a Graph collection. */
 interface Page<T> {
@@ -7,18 +8,20 @@ interface Page<T> {
   '@odata.nextLink'?: string;
 }
 
-export interface NewOnlineMeeting {
-  title: string;
-  startTime: Date;
-  endTime: Date;
-  attendees: string[];
-  description?: string | undefined;
-}
-
 /** Event times in UTC, whatever the mailbox's time zone. */
 const UTC = { Prefer: 'outlook.timezone="UTC"' };
 
 const segment = (id: string) => encodeURIComponent(id);
+
+/** The SDK's error, as the domain reads it; anything else (network, timeout) passes unchanged. */
+async function request<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof GraphError) throw new GraphRequestError(error.statusCode, error.code, error.message);
+    throw error;
+  }
+}
 
 /** Graph's start dateTime (UTC, as we ask for it), for ordering. */
 const startOf = (event: Graph.Event) => event.start?.dateTime ?? '';
@@ -27,7 +30,7 @@ const startOf = (event: Graph.Event) => event.start?.dateTime ?? '';
  * The Microsoft Graph subset this product uses, over the real SDK client. Collections follow
  * `@odata.nextLink` until done (or until `max` items), so no caller ever sees only Graph's first page.
  */
-export class MicrosoftGraph {
+export class MicrosoftGraphClient implements MicrosoftGraph {
   constructor(
     private readonly client: Client,
     /** Graph root with version: next links under it are followed as relative paths (any scheme). */
@@ -35,7 +38,7 @@ export class MicrosoftGraph {
   ) {}
 
   me(): Promise<Graph.User> {
-    return this.client.api('/me').select(['id', 'displayName', 'mail', 'userPrincipalName']).get() as Promise<Graph.User>;
+    return request(() => this.client.api('/me').select(['id', 'displayName', 'mail', 'userPrincipalName']).get() as Promise<Graph.User>);
   }
 
   joinedTeams(): Promise<Graph.Team[]> {
@@ -61,9 +64,12 @@ export class MicrosoftGraph {
   }
 
   postChannelMessage(teamId: string, channelId: string, text: string): Promise<Graph.ChatMessage> {
-    return this.client
-      .api(`/teams/${segment(teamId)}/channels/${segment(channelId)}/messages`)
-      .post({ body: { contentType: 'text', content: text } }) as Promise<Graph.ChatMessage>;
+    return request(
+      () =>
+        this.client
+          .api(`/teams/${segment(teamId)}/channels/${segment(channelId)}/messages`)
+          .post({ body: { contentType: 'text', content: text } }) as Promise<Graph.ChatMessage>,
+    );
   }
 
   calendars(): Promise<Graph.Calendar[]> {
@@ -97,14 +103,15 @@ export class MicrosoftGraph {
       isOnlineMeeting: true,
       onlineMeetingProvider: 'teamsForBusiness',
     };
-    return this.client.api('/me/events').headers(UTC).post(event) as Promise<Graph.Event>;
+    return request(() => this.client.api('/me/events').headers(UTC).post(event) as Promise<Graph.Event>);
   }
 
   private async all<T>(path: string, max = Number.POSITIVE_INFINITY, headers: Record<string, string> = {}): Promise<T[]> {
     const items: T[] = [];
     let next: string | undefined = path;
     while (next !== undefined && items.length < max) {
-      const page = (await this.client.api(next).headers(headers).get()) as Page<T>;
+      const path: string = next;
+      const page = await request(() => this.client.api(path).headers(headers).get() as Promise<Page<T>>);
       items.push(...(page.value ?? []));
       const link = page['@odata.nextLink'];
       next = link?.startsWith(`${this.graphUrl}/`) ? link.slice(this.graphUrl.length) : link;

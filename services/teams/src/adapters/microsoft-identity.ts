@@ -1,4 +1,5 @@
-import { AppError } from '@asistente/kit';
+import { reconnectRequired, unreachable } from '../domain/graph-errors.js';
+import type { MicrosoftIdentity, TokenSet } from '../domain/microsoft-graph.js';
 import type { MicrosoftSettings } from '../domain/microsoft-settings.js';
 
 /**
@@ -21,27 +22,13 @@ export const MICROSOFT_SCOPES = [
   'ChannelMessage.Send',
 ];
 
-export interface TokenSet {
-  accessToken: string;
-  /** Microsoft rotates refresh tokens: a refresh may answer a new one, or none (keep the old). */
-  refreshToken: string | null;
-  expiresAt: Date;
-  scopes: string;
-}
-
 const TIMEOUT_MS = 15_000;
-
-export const reconnectRequired = () =>
-  new AppError(409, 'MICROSOFT_RECONNECT', 'La sesión de Microsoft caducó o fue revocada: vuelve a conectar tu cuenta de Microsoft.');
-
-export const unreachable = () =>
-  new AppError(502, 'MICROSOFT_UNREACHABLE', 'No se pudo conectar con Microsoft: inténtalo de nuevo en unos minutos.');
 
 /**
  * The Microsoft identity platform's authorization-code flow (v2.0 endpoints) with plain fetch: MSAL refuses
  * configurable http authorities and calls Microsoft for instance discovery, and nothing here needs its cache.
  */
-export class MicrosoftIdentity {
+export class MicrosoftIdentityFlow implements MicrosoftIdentity {
   constructor(private readonly settings: MicrosoftSettings) {}
 
   /** `codeChallenge`: PKCE S256, which the identity platform checks when the code is redeemed. */

@@ -1,8 +1,8 @@
 import type { MicrosoftCalendarEvent, TeamsMeeting, TeamsMeetingStatus } from '@asistente/contracts';
-import type * as Graph from '@microsoft/microsoft-graph-types';
+import type { DateTimeZone, GraphEvent } from './microsoft-graph.js';
 
 /** Graph's dateTime in UTC (we ask for UTC with the Prefer header) as an ISO instant. */
-export function graphInstant(value: Graph.DateTimeTimeZone | null | undefined): string {
+export function graphInstant(value: DateTimeZone | null | undefined): string {
   const raw = value?.dateTime;
   if (!raw) return '';
   const zone = value?.timeZone ?? 'UTC';
@@ -11,7 +11,7 @@ export function graphInstant(value: Graph.DateTimeTimeZone | null | undefined): 
   return Number.isNaN(date.getTime()) ? raw : date.toISOString();
 }
 
-function attendeeAddresses(event: Graph.Event): string[] {
+function attendeeAddresses(event: GraphEvent): string[] {
   return (event.attendees ?? [])
     .map((a) => a.emailAddress?.address ?? a.emailAddress?.name ?? '')
     .filter((address) => address !== '');
@@ -26,7 +26,7 @@ export function meetingStatus(start: string, end: string, now = Date.now()): Tea
   return 'ended';
 }
 
-export function toMeeting(event: Graph.Event, now = Date.now()): TeamsMeeting {
+export function toMeeting(event: GraphEvent, now = Date.now()): TeamsMeeting {
   const startTime = graphInstant(event.start);
   const endTime = graphInstant(event.end);
   return {
@@ -41,7 +41,7 @@ export function toMeeting(event: Graph.Event, now = Date.now()): TeamsMeeting {
 }
 
 /** The spec's normalised calendar event (section 3) from a Graph event, source msteams. */
-export function toCalendarEvent(event: Graph.Event, calendarId: string): MicrosoftCalendarEvent {
+export function toCalendarEvent(event: GraphEvent, calendarId: string): MicrosoftCalendarEvent {
   const allDay = event.isAllDay === true;
   const start = graphInstant(event.start);
   const end = graphInstant(event.end);

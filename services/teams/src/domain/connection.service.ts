@@ -12,11 +12,9 @@ import {
   type SecurityClient,
   type Sql,
 } from '@asistente/kit';
-import { createGraphClient, type AccessTokens } from '../adapters/graph-client.js';
-import { MicrosoftGraph } from '../adapters/microsoft-graph.js';
-import { MicrosoftIdentity, reconnectRequired, type TokenSet } from '../adapters/microsoft-identity.js';
 import type { ConnectionRow, ConnectionsRepository } from './connections.repository.js';
-import { graphFailure } from './graph-errors.js';
+import { graphFailure, reconnectRequired } from './graph-errors.js';
+import type { AccessTokens, MicrosoftClients, MicrosoftGraph, MicrosoftIdentity, TokenSet } from './microsoft-graph.js';
 import { NOT_CONFIGURED_MESSAGE, notConfigured, type MicrosoftSettings } from './microsoft-settings.js';
 
 /** Refresh this long before Microsoft's expiry, so a token never dies mid-request. */
@@ -68,10 +66,10 @@ export class ConnectionService {
     private readonly log: Logger,
     /** Connecting and disconnecting are lines of the owner's security log, written with the change. */
     private readonly security: { sql: Sql; outbox: Outbox },
-    /** Told how each Graph call ended (metrics). */
-    private readonly onGraphCall?: (result: number | unknown) => void,
+    /** The identity flow and Graph (adapters), present when Microsoft is configured. */
+    private readonly microsoft: MicrosoftClients | undefined,
   ) {
-    this.identity = settings ? new MicrosoftIdentity(settings) : undefined;
+    this.identity = microsoft?.identity;
   }
 
   async status(userId: string): Promise<TeamsStatus> {
@@ -183,8 +181,7 @@ export class ConnectionService {
   }
 
   private graphWithTokens(tokens: AccessTokens): MicrosoftGraph {
-    const { graphUrl } = this.settings!;
-    return new MicrosoftGraph(createGraphClient({ graphUrl, tokens, ...(this.onGraphCall ? { onCall: this.onGraphCall } : {}) }), graphUrl);
+    return this.microsoft!.graph(tokens);
   }
 
   private refresh(userId: string): Promise<TokenSet> {

@@ -1,6 +1,11 @@
-import { GraphError } from '@microsoft/microsoft-graph-client';
 import { AppError } from '@asistente/kit';
-import { reconnectRequired, unreachable } from '../adapters/microsoft-identity.js';
+import { GraphRequestError } from './microsoft-graph.js';
+
+export const reconnectRequired = () =>
+  new AppError(409, 'MICROSOFT_RECONNECT', 'La sesión de Microsoft caducó o fue revocada: vuelve a conectar tu cuenta de Microsoft.');
+
+export const unreachable = () =>
+  new AppError(502, 'MICROSOFT_UNREACHABLE', 'No se pudo conectar con Microsoft: inténtalo de nuevo en unos minutos.');
 
 export interface FailureContext {
   /** What a 404 means where it happened, e.g. 'El canal ya no existe en Microsoft Teams.'. */
@@ -16,7 +21,7 @@ const AUTH_ERRORS = [reconnectRequired, unreachable];
  */
 export function graphFailure(error: unknown, context: FailureContext = {}): AppError {
   if (error instanceof AppError) return error;
-  if (!(error instanceof GraphError)) return unreachable();
+  if (!(error instanceof GraphRequestError)) return unreachable();
   if (error.code === 'AppError') return AUTH_ERRORS.map((make) => make()).find((e) => e.message === error.message) ?? unreachable();
   switch (error.statusCode) {
     case 401:

@@ -1,10 +1,10 @@
 import type { TeamsChannel, TeamsMessage, TeamsTeam } from '@asistente/contracts';
 import { badRequest, createEvent, notFound, type Outbox, type Sql } from '@asistente/kit';
-import type * as Graph from '@microsoft/microsoft-graph-types';
 import type { ChannelsRepository } from './channels.repository.js';
 import type { ConnectionService, UserGraph } from './connection.service.js';
 import { viaGraph } from './graph-errors.js';
 import { htmlToText } from './html-text.js';
+import type { GraphChatMessage } from './microsoft-graph.js';
 import { RecentlySeen } from './recently-seen.js';
 
 const CHANNEL_GONE = 'El canal ya no existe en Microsoft Teams o ya no eres miembro.';
@@ -25,7 +25,7 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
   return results;
 }
 
-function author(message: Graph.ChatMessage): string {
+function author(message: GraphChatMessage): string {
   return message.from?.user?.displayName ?? message.from?.application?.displayName ?? 'Desconocido';
 }
 
