@@ -5,7 +5,8 @@ import { GoogleOAuth } from './adapters/google-oauth.js';
 import { CaldavConnectionService } from './domain/caldav-connection.service.js';
 import { CaldavEventsService } from './domain/caldav-events.service.js';
 import { CaldavRepository } from './domain/caldav.repository.js';
-import { CalendarSources } from './domain/calendar-sources.js';
+import { CalendarRegistry } from './domain/calendar-registry.js';
+import { caldavSource, googleSource } from './domain/calendar-sources.js';
 import { CalendarSyncService } from './domain/calendar-sync.service.js';
 import { EventsService } from './domain/events.service.js';
 import { GoogleAccountsRepository } from './domain/google-accounts.repository.js';
@@ -89,7 +90,8 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
     outbox,
   );
   const caldavEvents = new CaldavEventsService(sql, caldavConnection, caldavRepository, outbox, platform.log);
-  const sources = new CalendarSources(events, caldavEvents, caldavConnection);
+  // The providers behind /events: Google first (it answers for ids no other provider claims), then CalDAV.
+  const sources = new CalendarRegistry(googleSource(events), caldavSource(caldavConnection, caldavEvents));
   await caldavRoutes(app, { connection: caldavConnection, events: caldavEvents });
   await calendarScreenRoutes(app, { sync, events, sources });
   await agendaRoutes(app, { events, sources, services: platform.services, log: platform.log });

@@ -38,7 +38,8 @@ t.test('a wrong password is a Spanish 400 and nothing is stored', async (t) => {
   t.equal(wrong.json().code, 'CALDAV_AUTH_FAILED');
   t.equal(wrong.json().message, 'El servidor CalDAV rechazó el usuario o la contraseña de aplicación');
   t.same((await app.inject({ url: '/caldav/status', headers })).json(), { connected: false, url: null, username: null });
-  const [{ count }] = await sql<{ count: number }[]>`select count(*)::int as count from calendar.caldav_accounts where user_id = ${userId}`;
+  const [counted] = await sql<{ count: number }[]>`select count(*)::int as count from calendar.caldav_accounts where user_id = ${userId}`;
+  const count = counted?.count;
   t.equal(count, 0, 'no account row');
 });
 
@@ -150,8 +151,9 @@ t.test('create, move and delete go to the server with their etags; a stale etag 
   t.equal((await radicale.request(ana, 'GET', path)).status, 404, 'gone from Radicale');
   t.notOk((await events(RANGE)).some((e) => e.id === event.id), 'gone from the agenda');
 
-  const [{ count }] = await sql<{ count: number }[]>`
+  const [counted] = await sql<{ count: number }[]>`
     select count(*)::int as count from calendar.outbox where user_id = ${userId} and type like 'calendar.event.%' and data->>'source' = 'caldav'`;
+  const count = counted?.count;
   t.equal(count, 3, 'created, updated and deleted written to the outbox');
 });
 
@@ -179,7 +181,8 @@ t.test('disconnect forgets the account, its calendars and objects', async (t) =>
   const done = await app.inject({ method: 'POST', url: '/caldav/disconnect', headers });
   t.same(done.json(), { success: true });
   t.same((await app.inject({ url: '/caldav/status', headers })).json(), { connected: false, url: null, username: null });
-  const [{ count }] = await sql<{ count: number }[]>`select count(*)::int as count from calendar.caldav_objects where user_id = ${userId}`;
+  const [counted] = await sql<{ count: number }[]>`select count(*)::int as count from calendar.caldav_objects where user_id = ${userId}`;
+  const count = counted?.count;
   t.equal(count, 0);
   const agenda = await app.inject({ url: `/events?${RANGE}`, headers });
   t.equal(agenda.statusCode, 503, 'with no calendar at all, the agenda answers as before (Google not configured)');

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { AttendeeEventsQuery, CalendarEvent, DateRangeQuery, ErrorResponse, FreeSlot, FreeSlotsQuery } from '@asistente/contracts';
 import type { App, Logger, ServiceClient } from '@asistente/kit';
 import { parseRange } from '../domain/dates.js';
-import type { CalendarSources } from '../domain/calendar-sources.js';
+import type { CalendarRegistry } from '../domain/calendar-registry.js';
 import type { EventsService } from '../domain/events.service.js';
 import { DEFAULT_WORKING_HOURS, freeSlots } from '../domain/free-slots.js';
 import { microsoftBusy } from '../domain/microsoft-busy.js';
@@ -19,7 +19,7 @@ const ownCalendar = (c: { accessRole: string | null; primary: boolean }) => c.pr
 interface AgendaDeps {
   events: EventsService;
   /** Every provider's calendars (the agenda lists them all). */
-  sources: CalendarSources;
+  sources: CalendarRegistry;
   /** The sibling services (the teams service's Outlook calendar counts as busy time). */
   services: ServiceClient;
   log: Logger;

@@ -11,7 +11,7 @@ import {
   MonthParams,
 } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
-import type { CalendarSources } from '../domain/calendar-sources.js';
+import type { CalendarRegistry } from '../domain/calendar-registry.js';
 import type { CalendarSyncService } from '../domain/calendar-sync.service.js';
 import { checkRange, parseRange } from '../domain/dates.js';
 import type { EventsService } from '../domain/events.service.js';
@@ -36,7 +36,7 @@ function monthRange(year: number, month: number) {
  */
 export async function calendarScreenRoutes(
   app: App,
-  { sync, events, sources }: { sync: CalendarSyncService; events: EventsService; sources: CalendarSources },
+  { sync, events, sources }: { sync: CalendarSyncService; events: EventsService; sources: CalendarRegistry },
 ): Promise<void> {
   app.get('/google/calendars', {
     schema: { summary: 'Lista los calendarios de Google (pantalla Calendario)', querystring: Type.Object({ refresh: Type.Optional(Type.Boolean()) }), response: { 200: Type.Array(GoogleCalendarEntry), ...errors } },

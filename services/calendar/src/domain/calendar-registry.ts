@@ -1,0 +1,96 @@
+import { AppError } from '@asistente/kit';
+import type { CalendarEvent, EventBody, GoogleEvent } from '@asistente/contracts';
+import type { Range } from './dates.js';
+import { jsonView, type JsonView } from './view-cache.js';
+
+/** What an event says it came from (CalendarEvent.source). */
+export type CalendarSourceName = CalendarEvent['source'];
+
+/**
+ * One calendar provider as the provider-neutral routes (/events) see it. A provider is its adapter (the
+ * outside world, behind its port) plus one of these, registered in app.ts; the registry does the rest:
+ * dispatching a calendar id to its provider, merging the agenda, stamping `source`.
+ */
+export interface CalendarSource {
+  readonly source: CalendarSourceName;
+  /** Whether the user has this provider connected: only connected ones are asked for the agenda. */
+  connected(userId: string): Promise<boolean>;
+  /** Whether the calendar id is one of this user's calendars at this provider. */
+  owns(userId: string, calendarId: string): Promise<boolean>;
+  /** Normalised events overlapping the range (end dates already inclusive for all-day ones). */
+  events(userId: string, range: Range, force: boolean, calendarId?: string): Promise<CalendarEvent[]>;
+  /**
+   * The same as a ready JSON view, when the provider keeps one (Google's mirror aggregates and caches it):
+   * used as is when this is the only provider to ask.
+   */
+  view?(userId: string, range: Range, force: boolean, calendarId?: string): Promise<JsonView>;
+  create(userId: string, calendarId: string, body: EventBody): Promise<GoogleEvent>;
+  update(userId: string, calendarId: string, eventId: string, body: EventBody): Promise<GoogleEvent>;
+  delete(userId: string, calendarId: string, eventId: string): Promise<void>;
+  /**
+   * Errors that only say "this user has no usable calendar here" (not configured, not connected): the
+   * merged agenda leaves the provider out instead of failing.
+   */
+  readonly absentCodes?: ReadonlySet<string>;
+}
+
+const startOf = (e: CalendarEvent) => Date.parse(e.startDate.length === 10 ? `${e.startDate}T00:00:00Z` : e.startDate);
+
+/**
+ * The registered providers, in order; the first is the fallback owner of calendar ids no other provider
+ * claims ('primary' and Google's ids, exactly as before CalDAV), so its answers (404, "connect Google")
+ * are unchanged for a user who connected nothing else.
+ */
+export class CalendarRegistry {
+  private readonly sources: readonly CalendarSource[];
+
+  constructor(fallback: CalendarSource, ...others: CalendarSource[]) {
+    this.sources = [fallback, ...others];
+  }
+
+  async range(userId: string, range: Range, force: boolean, calendarId?: string): Promise<JsonView> {
+    if (calendarId) {
+      const owner = await this.owner(userId, calendarId);
+      return owner.view ? owner.view(userId, range, force, calendarId) : this.json(owner, await owner.events(userId, range, force, calendarId));
+    }
+    const [fallback, ...others] = this.sources;
+    const connected = (await Promise.all(others.map(async (s) => ((await s.connected(userId)) ? s : undefined)))).filter((s) => s !== undefined);
+    // Nothing else connected: the fallback's own answer, errors and cached view included.
+    if (connected.length === 0) return fallback!.view ? fallback!.view(userId, range, force) : this.json(fallback!, await fallback!.events(userId, range, force));
+    const lists = await Promise.all(
+      [fallback!, ...connected].map((s) =>
+        s.events(userId, range, force).then(
+          (list) => list.map((e) => ({ ...e, source: s.source })),
+          (error: unknown) => {
+            if (s !== fallback || !(error instanceof AppError && s.absentCodes?.has(error.code))) throw error;
+            return [];
+          },
+        ),
+      ),
+    );
+    return jsonView(JSON.stringify(lists.flat().sort((a, b) => startOf(a) - startOf(b) || a.id.localeCompare(b.id))));
+  }
+
+  async create(userId: string, calendarId: string, body: EventBody): Promise<GoogleEvent> {
+    return (await this.owner(userId, calendarId)).create(userId, calendarId, body);
+  }
+
+  async update(userId: string, calendarId: string, eventId: string, body: EventBody): Promise<GoogleEvent> {
+    return (await this.owner(userId, calendarId)).update(userId, calendarId, eventId, body);
+  }
+
+  async delete(userId: string, calendarId: string, eventId: string): Promise<void> {
+    return (await this.owner(userId, calendarId)).delete(userId, calendarId, eventId);
+  }
+
+  /** The provider holding the calendar id; ids no other provider claims stay the fallback's. */
+  private async owner(userId: string, calendarId: string): Promise<CalendarSource> {
+    const [fallback, ...others] = this.sources;
+    for (const source of others) if (await source.owns(userId, calendarId)) return source;
+    return fallback!;
+  }
+
+  private json(source: CalendarSource, events: CalendarEvent[]): JsonView {
+    return jsonView(JSON.stringify(events.map((e) => ({ ...e, source: source.source }))));
+  }
+}
