@@ -1,0 +1,43 @@
+import t from 'tap';
+import { buildServiceApp, createTestPlatform, readAccountExportPart, signToken } from '@asistente/kit/testing';
+import contactsService from '../src/app.js';
+
+const platform = await createTestPlatform(t);
+const app = await buildServiceApp(t, contactsService, platform);
+const sql = platform.db.sql;
+
+t.test('the contacts part: every contact in the CSV the export writes and as JSON, across pages, the owner\'s only', async (t) => {
+  const owner = signToken(app);
+  const other = signToken(app);
+  // More than one page (5,000 rows), with rows created in the same microsecond: the keyset still takes each once.
+  await sql`
+    insert into contacts.contacts (user_id, first_name, last_name, email, phone, tags, created_at)
+    select ${owner.userId}, 'Nombre' || i, 'Apellido', 'c' || i || '@ejemplo.es', null, '{}', '2026-11-01T00:00:00Z'::timestamptz + (i / 3) * interval '1 second'
+    from generate_series(1, 5003) as i`;
+  await sql`insert into contacts.contacts (user_id, first_name, last_name, tags) values (${owner.userId}, '=SUM(A1)', 'Pérez, "El Jefe"', '{vip,cliente}')`;
+  await sql`insert into contacts.contacts (user_id, first_name, last_name, tags) values (${other.userId}, 'Ajeno', 'Otro', '{}')`;
+
+  const { files, pages } = await readAccountExportPart(app, '/contacts/account-export', owner.authorization);
+  t.ok(pages >= 2, 'several pages');
+  t.same([...files.keys()], ['contactos.csv', 'contactos.json']);
+  const csv = files.get('contactos.csv')!.toString('utf8');
+  const lines = csv.split('\r\n').filter(Boolean);
+  t.equal(lines[0], '\uFEFFfirstName,lastName,email,phone,company,tags', 'the header import reads');
+  t.equal(lines.length, 5005, 'every contact once');
+  t.equal(new Set(lines).size, 5005, 'none twice');
+  t.ok(lines.includes(`'=SUM(A1),"Pérez, ""El Jefe""",,,,"vip;cliente"`), 'formula-safe and quoted, as the contacts export');
+  t.notOk(csv.includes('Ajeno'), 'another user\'s contact is not there');
+  const json = JSON.parse(files.get('contactos.json')!.toString('utf8')) as { id: string; firstName: string; createdAt: string }[];
+  t.equal(json.length, 5004);
+  t.equal(new Set(json.map((c) => c.id)).size, 5004);
+  t.match(json.find((c) => c.firstName === '=SUM(A1)'), { lastName: 'Pérez, "El Jefe"', tags: ['vip', 'cliente'] }, 'JSON keeps the values as typed');
+});
+
+t.test('a cursor that is not one the part gave is a 400 in Spanish', async (t) => {
+  const owner = signToken(app);
+  for (const cursor of ['9~', 'nada', '0~%%%']) {
+    const res = await app.inject({ url: '/contacts/account-export', query: { cursor }, headers: { authorization: owner.authorization } });
+    t.equal(res.statusCode, 400, cursor);
+    t.equal(res.json().message, 'El cursor de la exportación no es válido');
+  }
+});
