@@ -1,0 +1,68 @@
+// The house's import boundaries (ARCHITECTURE.md) are lint rules in eslint.config.js; CI runs `npm test`,
+// not `npm run lint`, so this test is where they are enforced: the repository's own sources break none of
+// them, and each rule fires on a small file that breaks it (linted from memory at a path inside the tree,
+// so the rule resolves its imports as it would for a real file there).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import t from 'tap';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const boundaryRules = new Set(['house/no-cross-service', 'house/domain-no-adapters', 'house/no-cross-feature', 'no-restricted-imports']);
+
+// The real config (so the test fails if a rule is dropped from it), running only the boundary rules.
+const eslint = new ESLint({ cwd: root, ruleFilter: ({ ruleId }) => boundaryRules.has(ruleId) });
+
+/** Rule ids reported for `code` as if it were the file at `file` (a path from the repository root). */
+async function rulesFiredOn(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? `fatal: ${message.message}`);
+}
+
+t.test('the sources break none of the house rules', async (t) => {
+  const results = await eslint.lintFiles(['packages/*/src/**/*.ts', 'services/*/src/**/*.ts', 'gateway/src/**/*.ts', 'cli/src/**/*.ts', 'web/src/**/*.{ts,tsx}']);
+  const found = results.flatMap((result) =>
+    result.messages.map((m) => `${path.relative(root, result.filePath)}:${m.line} ${m.ruleId ?? 'fatal'} ${m.message}`),
+  );
+  t.ok(results.length > 100, `linted ${results.length} files`);
+  t.same(found, [], 'no boundary is crossed');
+});
+
+const cases: { rule: string; file: string; code: string; fires: boolean }[] = [
+  // Services never import each other, by package name, by a relative path, or dynamically.
+  { rule: 'house/no-cross-service', file: 'services/email/src/domain/x.ts', code: "import contacts from '@asistente/contacts';", fires: true },
+  { rule: 'house/no-cross-service', file: 'services/email/src/x.ts', code: "import { a } from '../../contacts/src/domain/a.js';", fires: true },
+  { rule: 'house/no-cross-service', file: 'services/email/src/x.ts', code: "export const load = () => import('@asistente/teams');", fires: true },
+  { rule: 'house/no-cross-service', file: 'services/email/src/x.ts', code: "import { a } from './domain/a.js';", fires: false },
+  // The gateway and the CLI mount services through their entry point, and only that.
+  { rule: 'house/no-cross-service', file: 'gateway/src/x.ts', code: "export const load = () => import('@asistente/email');", fires: false },
+  { rule: 'house/no-cross-service', file: 'gateway/src/x.ts', code: "import { a } from '../../services/email/src/domain/a.js';", fires: true },
+  { rule: 'house/no-cross-service', file: 'cli/src/x.ts', code: "import { a } from '@asistente/email/src/domain/a.js';", fires: true },
+  // A service's domain never imports its adapters; adapters may import the domain's ports.
+  { rule: 'house/domain-no-adapters', file: 'services/email/src/domain/x.ts', code: "import type { A } from '../adapters/a.js';", fires: true },
+  { rule: 'house/domain-no-adapters', file: 'services/email/src/domain/deep/x.ts', code: "import { a } from '../../adapters/a.js';", fires: true },
+  { rule: 'house/domain-no-adapters', file: 'services/email/src/adapters/x.ts', code: "import type { A } from '../domain/a.js';", fires: false },
+  // Only packages/kit imports the database and NATS drivers.
+  { rule: 'no-restricted-imports', file: 'services/email/src/x.ts', code: "import postgres from 'postgres';", fires: true },
+  { rule: 'no-restricted-imports', file: 'gateway/src/x.ts', code: "import { connect } from '@nats-io/transport-node';", fires: true },
+  { rule: 'no-restricted-imports', file: 'cli/src/x.ts', code: "import { PGlite } from '@electric-sql/pglite';", fires: true },
+  { rule: 'no-restricted-imports', file: 'services/email/src/x.ts', code: "import { connect } from 'nats';", fires: true },
+  { rule: 'no-restricted-imports', file: 'web/src/features/emails/x.ts', code: "import postgres from 'postgres';", fires: true },
+  { rule: 'no-restricted-imports', file: 'packages/kit/src/x.ts', code: "import postgres from 'postgres';", fires: false },
+  // Web features never import each other; they share through web/src/ui and web/src/lib.
+  { rule: 'house/no-cross-feature', file: 'web/src/features/contacts/person/x.tsx', code: "import { a } from '../../teams/api';", fires: true },
+  { rule: 'house/no-cross-feature', file: 'web/src/features/login/x.tsx', code: "import '../password-reset/style.css';", fires: true },
+  { rule: 'house/no-cross-feature', file: 'web/src/features/contacts/person/x.tsx', code: "import { a } from '../api';", fires: false },
+  { rule: 'house/no-cross-feature', file: 'web/src/features/contacts/x.tsx', code: "import { a } from '../../lib/http';", fires: false },
+  // Only web/src/lib imports jotai and ky.
+  { rule: 'no-restricted-imports', file: 'web/src/features/emails/x.ts', code: "import { atom } from 'jotai';", fires: true },
+  { rule: 'no-restricted-imports', file: 'web/src/ui/x.tsx', code: "import { useAtomValue } from 'jotai/react';", fires: true },
+  { rule: 'no-restricted-imports', file: 'web/src/app/x.ts', code: "import ky from 'ky';", fires: true },
+  { rule: 'no-restricted-imports', file: 'web/src/lib/x.ts', code: "import ky from 'ky';", fires: false },
+];
+
+for (const { rule, file, code, fires } of cases) {
+  t.test(`${rule} ${fires ? 'fires on' : 'allows'} ${file}: ${code}`, async (t) => {
+    t.same(await rulesFiredOn(file, code), fires ? [rule] : []);
+  });
+}
