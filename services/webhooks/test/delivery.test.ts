@@ -76,6 +76,9 @@ t.test('"Probar" sends webhook.test now and answers with the result; "Reenviar" 
   t.match(resent.json(), { status: 'delivered', attempts: 3, error: null });
   const missing = await app.inject({ method: 'POST', url: `/webhooks/${id}/deliveries/${randomUUID()}/retry`, headers: { authorization: me.authorization } });
   t.equal(missing.statusCode, 404);
+  const metrics = await platform.metrics.text();
+  t.match(metrics, /asistente_webhook_deliveries_total\{[^}]*outcome="delivered"[^}]*\} [1-9]/, 'attempts counted by outcome');
+  t.match(metrics, /asistente_webhook_deliveries_total\{[^}]*outcome="failed"[^}]*\} [1-9]/);
 });
 
 t.test('a disabled endpoint gets nothing; an old mailbox sync is not news', async (t) => {
