@@ -43,6 +43,33 @@ t.test('user.deleted: every user_id table of the schema is swept, the other user
   t.pass('the delivered user.deleted row is dropped from the outbox');
 });
 
+t.test('an erasure that dies half-way is delivered again and finishes; nothing of it is left half-done', async (t) => {
+  const platform = await createTestPlatform(t, { nats });
+  const { sql } = platform.db;
+  const [gone, deletionId] = [randomUUID(), randomUUID()];
+  await sql`insert into contacts.contacts (user_id, first_name, last_name) values (${gone}, 'Ana', 'Gil'), (${gone}, 'Eva', 'Sanz')`;
+  const statuses: string[] = [];
+  await platform.bus.subscribe('progress-probe', async (events) => {
+    for (const e of events) if (e.type === 'account.erasure.progressed') statuses.push((e.data as { status: string }).status);
+  });
+  let attempts = 0;
+  await registerUserErasure(platform, {
+    service: 'contacts',
+    erase: async (tx, userId) => {
+      attempts++;
+      await tx`delete from contacts.contacts where user_id = ${userId}`;
+      // The process "dies" after deleting, before the commit and the ack.
+      if (attempts === 1) throw new Error('killed');
+    },
+  });
+  await sql.begin((tx) => platform.outbox('auth').append(tx, [createEvent('user.deleted', gone, { deletionId })]));
+  await waitFor(() => statuses.includes('done'));
+  t.equal(attempts, 2, 'delivered again after the failure');
+  const [left] = await sql<{ n: string }[]>`select count(*) as n from contacts.contacts where user_id = ${gone}`;
+  t.equal(Number(left!.n), 0, 'erased by the second delivery');
+  t.equal(statuses.filter((s) => s === 'done').length, 1, 'the failed attempt reported no done (its transaction was rolled back)');
+});
+
 async function waitFor(check: () => boolean | Promise<boolean>): Promise<void> {
   for (let i = 0; i < 2000; i++) {
     if (await check()) return;

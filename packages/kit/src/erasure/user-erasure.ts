@@ -74,10 +74,11 @@ export class UserErasureConsumer {
   }
 
   handle = async (events: EventEnvelope[]): Promise<void> => {
-    for (const event of events) {
-      if (event.type !== USER_DELETED) continue;
+    // Whatever arrives on the bus is read with care: one malformed event must not stop the erasures.
+    for (const event of events as (Partial<EventEnvelope> | null)[]) {
+      if (event?.type !== USER_DELETED) continue;
       const deletionId = (event.data as Partial<UserDeletedEventData> | null)?.deletionId;
-      if (typeof deletionId !== 'string' || !UUID.test(deletionId) || !UUID.test(event.userId)) {
+      if (typeof deletionId !== 'string' || !UUID.test(deletionId) || typeof event.userId !== 'string' || !UUID.test(event.userId)) {
         this.deps.log.warn({ eventId: event.id }, 'invalid user.deleted event skipped');
         continue;
       }
