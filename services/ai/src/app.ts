@@ -20,7 +20,7 @@ import { McpTools } from './domain/mcp/mcp-tools.js';
 import { ProviderKeysRepository } from './domain/provider-keys.repository.js';
 import { ProviderKeysService } from './domain/provider-keys.service.js';
 import { RunsRepository } from './domain/runs.repository.js';
-import { aiRetentionSteps } from './domain/retention.repository.js';
+import { AI_RETENTION_STEPS } from './domain/retention.repository.js';
 import { assistantRoutes } from './routes/assistant.js';
 import { chatRoutes } from './routes/chats.js';
 import { mcpRoutes } from './routes/mcp.js';
@@ -77,7 +77,7 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     await registerUserErasure(platform, { service: 'ai' });
     app.addHook('onClose', () => clock.close());
     // The owner's "Conservación de datos": older runs erased daily, once per deployment.
-    const retention = await mountRetention({ sql, bus: platform.bus, log: platform.log, schema: 'ai', kind: 'aiRunDays', steps: aiRetentionSteps(sql) });
+    const retention = await mountRetention({ sql, bus: platform.bus, log: platform.log, schema: 'ai', kind: 'aiRunDays', steps: AI_RETENTION_STEPS });
     app.addHook('onReady', async () => retention.start());
     app.addHook('onClose', async () => retention.stop());
     await openAiKeyRoutes(app, { keys });

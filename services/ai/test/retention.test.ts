@@ -3,7 +3,7 @@ import t from 'tap';
 import { createEvent, createLogger, eraseOlderData, PeriodicJob, type RetentionReport } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform } from '@asistente/kit/testing';
 import aiService from '../src/app.js';
-import { aiRetentionSteps } from '../src/domain/retention.repository.js';
+import { AI_RETENTION_STEPS } from '../src/domain/retention.repository.js';
 
 const platform = await createTestPlatform(t, { nats: true });
 await buildServiceApp(t, aiService, platform);
@@ -34,7 +34,7 @@ t.test('runs older than the owner\'s days are erased in batches; today\'s and ot
   await runs(luis, [400]);
   const reports: RetentionReport[] = [];
   const job = new PeriodicJob(sql, { name: `test.ai.retention.${randomUUID()}`, log, now: () => NOW }, async (run) => {
-    reports.push(await eraseOlderData(sql, 'ai.retention', run, aiRetentionSteps(sql), 2));
+    reports.push(await eraseOlderData(sql, 'ai.retention', run, AI_RETENTION_STEPS, 2));
   });
   t.equal(await job.runOnce(), 'ran');
   t.same(reports[0]!.erased, { runs: 5 });

@@ -13,7 +13,7 @@ import { MailboxSync } from './domain/mailbox-sync.js';
 import { MessagesRepository } from './domain/messages.repository.js';
 import { LeasesRepository } from './domain/leases.repository.js';
 import { MessagesService } from './domain/messages.service.js';
-import { emailRetentionSteps } from './domain/retention.repository.js';
+import { EMAIL_RETENTION_STEPS } from './domain/retention.repository.js';
 import { Personalizer } from './domain/personalize.js';
 import { DraftsService } from './domain/drafts.js';
 import { SendOnce } from './domain/send-once.js';
@@ -132,7 +132,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     await messageRoutes(app, { messages, sender, drafts });
 
     // The owner's "Conservación de datos": bodies of older mails erased daily, once per deployment.
-    const retention = await mountRetention({ sql, bus: platform.bus, log, schema: 'email', kind: 'emailBodyDays', steps: emailRetentionSteps(sql) });
+    const retention = await mountRetention({ sql, bus: platform.bus, log, schema: 'email', kind: 'emailBodyDays', steps: EMAIL_RETENTION_STEPS });
     app.addHook('onReady', async () => retention.start());
     app.addHook('onClose', async () => retention.stop());
     // Leases are taken once the app listens, and released before the database closes.

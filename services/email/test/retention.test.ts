@@ -3,7 +3,7 @@ import t from 'tap';
 import { createEvent, createLogger, eraseOlderData, PeriodicJob, type RetentionReport } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform } from '@asistente/kit/testing';
 import emailService from '../src/app.js';
-import { emailRetentionSteps } from '../src/domain/retention.repository.js';
+import { EMAIL_RETENTION_STEPS } from '../src/domain/retention.repository.js';
 
 const platform = await createTestPlatform(t, { nats: true });
 await buildServiceApp(t, emailService, platform);
@@ -58,7 +58,7 @@ const mails = async (userId: string) =>
 
 const job = (reports: RetentionReport[]) =>
   new PeriodicJob(sql, { name: `test.email.retention.${randomUUID()}`, log, now: () => NOW }, async (run) => {
-    reports.push(await eraseOlderData(sql, 'email.retention', run, emailRetentionSteps(sql), 2));
+    reports.push(await eraseOlderData(sql, 'email.retention', run, EMAIL_RETENTION_STEPS, 2));
   });
 
 t.test('older mails lose their body, preview and stored attachments and keep their headers; drafts, newer mails and other owners stay', async (t) => {

@@ -12,7 +12,7 @@ import { ConversationsService } from './domain/conversations.service.js';
 import { InboundService } from './domain/inbound.service.js';
 import { MessagesRepository } from './domain/messages.repository.js';
 import { OutboundService, type Pacing } from './domain/outbound.service.js';
-import { whatsappRetentionSteps } from './domain/retention.repository.js';
+import { WHATSAPP_RETENTION_STEPS } from './domain/retention.repository.js';
 import { DEFAULT_LEASE, SessionManager, type LeaseTiming } from './domain/session-manager.js';
 import { autoReplyRoutes } from './routes/auto-replies.js';
 import { connectionRoutes } from './routes/connection.js';
@@ -95,7 +95,7 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
     await autoReplyRoutes(app, { autoReplies: new AutoRepliesService(autoRepliesRepo) });
 
     // The owner's "Conservación de datos": older messages erased daily, once per deployment.
-    const retention = await mountRetention({ sql, bus: platform.bus, log, schema: 'whatsapp', kind: 'whatsappDays', steps: whatsappRetentionSteps(sql) });
+    const retention = await mountRetention({ sql, bus: platform.bus, log, schema: 'whatsapp', kind: 'whatsappDays', steps: WHATSAPP_RETENTION_STEPS });
     app.addHook('onReady', async () => retention.start());
     app.addHook('onClose', async () => retention.stop());
     app.addHook('onReady', async () => sessions.start());

@@ -3,7 +3,7 @@ import t from 'tap';
 import { createEvent, createLogger, eraseOlderData, PeriodicJob, type RetentionReport } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform } from '@asistente/kit/testing';
 import whatsappService from '../src/app.js';
-import { whatsappRetentionSteps } from '../src/domain/retention.repository.js';
+import { WHATSAPP_RETENTION_STEPS } from '../src/domain/retention.repository.js';
 import { until } from './support/harness.js';
 
 const platform = await createTestPlatform(t, { nats: true });
@@ -41,7 +41,7 @@ const newer = async (userId: string) =>
 /** The job as the app mounts it, on the test's clock, batches of 5 and a name of its own (the app's runs on the real clock). */
 function job(reports: RetentionReport[], name = `test.whatsapp.retention.${randomUUID()}`) {
   return new PeriodicJob(sql, { name, log, now: () => NOW }, async (run) => {
-    reports.push(await eraseOlderData(sql, 'whatsapp.retention', run, whatsappRetentionSteps(sql), 5));
+    reports.push(await eraseOlderData(sql, 'whatsapp.retention', run, WHATSAPP_RETENTION_STEPS, 5));
   });
 }
 

@@ -1,3 +1,3 @@
 export { RetentionCopy, type RetentionKind } from './retention-copy.js';
-export { eraseOlderData, RETENTION_BATCH, type RetentionStep, type RetentionReport } from './erase-older.js';
+export { eraseOlderData, RETENTION_BATCH, type RetentionStep, type ErasedBatch, type RetentionReport } from './erase-older.js';
 export { mountRetention, type RetentionOptions } from './mount.js';

@@ -1,34 +1,38 @@
-import type { RetentionStep, Sql } from '@asistente/kit';
+import type { ErasedBatch, RetentionStep } from '@asistente/kit';
 
 /**
- * What WhatsApp retention erases, one batch per statement: the user's messages older than the cut-off
- * (a pending outgoing message is still being sent and stays), then the preview text of chats whose last
- * message was older. The chats themselves stay (their name, phone and order in the inbox); analytics counts
- * live in the analytics service and nothing here reaches them.
+ * What WhatsApp retention erases, one batch per statement, newest first: the user's messages older than the
+ * cut-off (a pending outgoing message is still being sent and stays), then the preview text of chats whose
+ * last message was older. The chats themselves stay (their name, phone and order in the inbox); analytics
+ * counts live in the analytics service and nothing here reaches them.
  */
-export function whatsappRetentionSteps(sql: Sql): RetentionStep[] {
-  return [
-    {
-      name: 'messages',
-      erase: async (userId, before, limit) =>
-        (
-          await sql`
-            delete from whatsapp.messages where id in (
-              select id from whatsapp.messages
-              where user_id = ${userId} and sent_at < ${before} and status <> 'pending'
-              limit ${limit})`
-        ).count,
+export const WHATSAPP_RETENTION_STEPS: readonly RetentionStep[] = [
+  {
+    name: 'messages',
+    erase: async (sql, userId, before, limit) => {
+      const [batch] = await sql<ErasedBatch[]>`
+        with gone as (
+          delete from whatsapp.messages where id in (
+            select id from whatsapp.messages
+            where user_id = ${userId} and sent_at < ${before} and status <> 'pending'
+            order by sent_at desc limit ${limit})
+          returning sent_at)
+        select count(*)::int as count, min(sent_at) as oldest from gone`;
+      return batch!;
     },
-    {
-      name: 'chatPreviews',
-      erase: async (userId, before, limit) =>
-        (
-          await sql`
-            update whatsapp.chats set last_text = '' where id in (
-              select id from whatsapp.chats
-              where user_id = ${userId} and last_at < ${before} and last_text <> ''
-              limit ${limit})`
-        ).count,
+  },
+  {
+    name: 'chatPreviews',
+    erase: async (sql, userId, before, limit) => {
+      const [batch] = await sql<ErasedBatch[]>`
+        with emptied as (
+          update whatsapp.chats set last_text = '' where id in (
+            select id from whatsapp.chats
+            where user_id = ${userId} and last_at < ${before} and last_text <> ''
+            order by last_at desc limit ${limit})
+          returning last_at)
+        select count(*)::int as count, min(last_at) as oldest from emptied`;
+      return batch!;
     },
-  ];
-}
+  },
+];
