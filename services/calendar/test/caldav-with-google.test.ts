@@ -53,3 +53,27 @@ t.test('the agenda merges Google and CalDAV, each event with its source; writes 
   t.equal((await radicale.request(ana, 'GET', `/ana/familia/${toCaldav.json().id}.ics`)).status, 200, 'on Radicale');
   t.notOk(peer.liveEvents('ana@ejemplo.com', 'ana@ejemplo.com').some((e) => e.summary === 'Para la familia'), 'not on Google');
 });
+
+t.test('free slots avoid CalDAV events as they avoid Google ones', async (t) => {
+  const { authorization } = await connectGoogle(app, peer, 'luis@ejemplo.com');
+  const headers = { authorization };
+  t.equal((await app.inject({ method: 'POST', url: '/caldav/connect', headers, payload: { url: radicale.url, username: 'ana', password: ana.password } })).statusCode, 200);
+  // A working Wednesday at least two days ahead (slots are never in the past), 09:00-13:00 UTC.
+  const day = new Date(Date.now() + 2 * 86_400_000);
+  while (day.getUTCDay() !== 3) day.setUTCDate(day.getUTCDate() + 1);
+  const date = day.toISOString().slice(0, 10);
+  const compact = date.replace(/-/g, '');
+  peer.putEvent('luis@ejemplo.com', 'luis@ejemplo.com', { id: 'g-slot', summary: 'Google', start: { dateTime: `${date}T09:00:00Z` }, end: { dateTime: `${date}T10:00:00Z` } });
+  const put = await radicale.request(ana, 'PUT', '/ana/familia/ocupado.ics', [
+    'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Prueba//ES',
+    'BEGIN:VEVENT', 'UID:ocupado', 'DTSTAMP:20261101T000000Z', `DTSTART:${compact}T110000Z`, `DTEND:${compact}T120000Z`, 'SUMMARY:Médico', 'END:VEVENT',
+    'END:VCALENDAR', '',
+  ].join('\r\n'), { 'content-type': 'text/calendar' });
+  t.equal(put.status, 201);
+  await app.inject({ url: `/events?dateFrom=${date}T00:00:00Z&dateTo=${date}T23:59:00Z&refresh=true`, headers });
+  const slots = await app.inject({ url: `/events/free-slots?dateFrom=${date}T00:00:00Z&dateTo=${date}T23:59:00Z&durationMinutes=60&workStart=09:00&workEnd=13:00&timeZone=UTC`, headers });
+  t.equal(slots.statusCode, 200, slots.body);
+  const starts = slots.json<{ start: string; end: string }[]>().map((s) => s.start.slice(11, 16));
+  t.ok(starts.includes('10:00') && starts.includes('12:00'), `free at 10:00 and 12:00 (${starts.join(', ')})`);
+  t.notOk(starts.some((s) => s === '09:00' || s === '11:00'), 'busy with Google at 09:00 and with CalDAV at 11:00');
+});

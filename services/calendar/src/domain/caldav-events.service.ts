@@ -53,6 +53,11 @@ export class CaldavEventsService {
    * if the server does not answer, an ordinary read answers from the mirror (a forced one says so).
    */
   async events(userId: string, range: Range, force: boolean, calendarId?: string): Promise<CalendarEvent[]> {
+    return (await this.records(userId, range, force, calendarId)).map(toCaldavEvent);
+  }
+
+  /** The events overlapping the range as the mirror's records (series expanded), by start. */
+  async records(userId: string, range: Range, force: boolean, calendarId?: string): Promise<EventRecord[]> {
     const calendars = (await this.repository.calendars(userId)).filter((c) => !calendarId || c.id === calendarId);
     if (calendars.length === 0) return [];
     const stale = calendars.filter((c) => force || !c.syncedAt || this.now() - c.syncedAt.getTime() > FRESHNESS_MS);
@@ -70,8 +75,7 @@ export class CaldavEventsService {
     const objects = await this.repository.objectsInRange(userId, calendars.map((c) => c.id), range.from, range.to);
     return objects
       .flatMap((o) => this.expand(o.ics, o.calendarId, range))
-      .sort((a, b) => a.startAt.getTime() - b.startAt.getTime() || a.id.localeCompare(b.id))
-      .map(toCaldavEvent);
+      .sort((a, b) => a.startAt.getTime() - b.startAt.getTime() || a.id.localeCompare(b.id));
   }
 
   async create(userId: string, calendarId: string, body: EventBody): Promise<GoogleEvent> {

@@ -6,6 +6,12 @@ import { jsonView, type JsonView } from './view-cache.js';
 /** What an event says it came from (CalendarEvent.source). */
 export type CalendarSourceName = CalendarEvent['source'];
 
+/** A stretch of time an event takes (epoch ms): what free slots avoid. */
+export interface BusyTime {
+  start: number;
+  end: number;
+}
+
 /**
  * One calendar provider as the provider-neutral routes (/events) see it. A provider is its adapter (the
  * outside world, behind its port) plus one of these, registered in app.ts; the registry does the rest:
@@ -24,6 +30,8 @@ export interface CalendarSource {
    * used as is when this is the only provider to ask.
    */
   view?(userId: string, range: Range, force: boolean, calendarId?: string): Promise<JsonView>;
+  /** The time the user's own calendars here take in the range (opaque, not cancelled events). */
+  busy(userId: string, range: Range): Promise<BusyTime[]>;
   create(userId: string, calendarId: string, body: EventBody): Promise<GoogleEvent>;
   update(userId: string, calendarId: string, eventId: string, body: EventBody): Promise<GoogleEvent>;
   delete(userId: string, calendarId: string, eventId: string): Promise<void>;
@@ -53,22 +61,17 @@ export class CalendarRegistry {
       const owner = await this.owner(userId, calendarId);
       return owner.view ? owner.view(userId, range, force, calendarId) : this.json(owner, await owner.events(userId, range, force, calendarId));
     }
-    const [fallback, ...others] = this.sources;
-    const connected = (await Promise.all(others.map(async (s) => ((await s.connected(userId)) ? s : undefined)))).filter((s) => s !== undefined);
+    const fallback = this.sources[0]!;
     // Nothing else connected: the fallback's own answer, errors and cached view included.
-    if (connected.length === 0) return fallback!.view ? fallback!.view(userId, range, force) : this.json(fallback!, await fallback!.events(userId, range, force));
-    const lists = await Promise.all(
-      [fallback!, ...connected].map((s) =>
-        s.events(userId, range, force).then(
-          (list) => list.map((e) => ({ ...e, source: s.source })),
-          (error: unknown) => {
-            if (s !== fallback || !(error instanceof AppError && s.absentCodes?.has(error.code))) throw error;
-            return [];
-          },
-        ),
-      ),
-    );
+    if (!(await this.othersConnected(userId))) return fallback.view ? fallback.view(userId, range, force) : this.json(fallback, await fallback.events(userId, range, force));
+    const lists = await this.acrossConnected(userId, async (s) => (await s.events(userId, range, force)).map((e) => ({ ...e, source: s.source })));
     return jsonView(JSON.stringify(lists.flat().sort((a, b) => startOf(a) - startOf(b) || a.id.localeCompare(b.id))));
+  }
+
+  /** Busy times across the providers (free slots): as `range`, the fallback alone unless others are connected. */
+  async busy(userId: string, range: Range): Promise<BusyTime[]> {
+    const lists = await this.acrossConnected(userId, (s) => s.busy(userId, range));
+    return lists.flat();
   }
 
   async create(userId: string, calendarId: string, body: EventBody): Promise<GoogleEvent> {
@@ -81,6 +84,33 @@ export class CalendarRegistry {
 
   async delete(userId: string, calendarId: string, eventId: string): Promise<void> {
     return (await this.owner(userId, calendarId)).delete(userId, calendarId, eventId);
+  }
+
+  private async othersConnected(userId: string): Promise<boolean> {
+    return (await this.connectedOthers(userId)).length > 0;
+  }
+
+  private async connectedOthers(userId: string): Promise<CalendarSource[]> {
+    const others = this.sources.slice(1);
+    return (await Promise.all(others.map(async (s) => ((await s.connected(userId)) ? s : undefined)))).filter((s) => s !== undefined);
+  }
+
+  /**
+   * `read` of the fallback and of every other connected provider. With others connected, a fallback that only
+   * says "not connected here" counts as empty; alone, its answer (or error) is the answer.
+   */
+  private async acrossConnected<T>(userId: string, read: (source: CalendarSource) => Promise<T[]>): Promise<T[][]> {
+    const fallback = this.sources[0]!;
+    const others = await this.connectedOthers(userId);
+    if (others.length === 0) return [await read(fallback)];
+    return Promise.all(
+      [fallback, ...others].map((s) =>
+        read(s).catch((error: unknown) => {
+          if (s !== fallback || !(error instanceof AppError && s.absentCodes?.has(error.code))) throw error;
+          return [];
+        }),
+      ),
+    );
   }
 
   /** The provider holding the calendar id; ids no other provider claims stay the fallback's. */

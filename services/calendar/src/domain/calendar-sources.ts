@@ -2,6 +2,7 @@ import type { CalendarEvent } from '@asistente/contracts';
 import type { CaldavConnectionService } from './caldav-connection.service.js';
 import type { CaldavEventsService } from './caldav-events.service.js';
 import type { CalendarSource } from './calendar-registry.js';
+import type { EventRecord } from './event-record.js';
 import type { EventsService } from './events.service.js';
 
 /**
@@ -21,6 +22,8 @@ export function googleSource(events: EventsService): CalendarSource {
       calendarId ? events.normalized(userId, calendarId, range, force) : events.normalizedAcrossCalendars(userId, range, force),
     events: async (userId, range, force, calendarId) =>
       parse((calendarId ? await events.normalized(userId, calendarId, range, force) : await events.normalizedAcrossCalendars(userId, range, force)).body),
+    // Calendars whose events take the user's time: their own, not the ones they only subscribe to.
+    busy: async (userId, range) => busyOf(await events.acrossCalendars(userId, range, false, (c) => c.primary || c.accessRole === 'owner')),
     create: (userId, calendarId, body) => events.create(userId, calendarId, body),
     update: (userId, calendarId, eventId, body) => events.update(userId, calendarId, eventId, body),
     delete: (userId, calendarId, eventId) => events.delete(userId, calendarId, eventId),
@@ -35,8 +38,14 @@ export function caldavSource(connection: CaldavConnectionService, events: Caldav
     connected: (userId) => connection.connected(userId),
     owns: (userId, calendarId) => events.owns(userId, calendarId),
     events: (userId, range, force, calendarId) => events.events(userId, range, force, calendarId),
+    busy: async (userId, range) => busyOf(await events.records(userId, range, false)),
     create: (userId, calendarId, body) => events.create(userId, calendarId, body),
     update: (userId, calendarId, eventId, body) => events.update(userId, calendarId, eventId, body),
     delete: (userId, calendarId, eventId) => events.delete(userId, calendarId, eventId),
   };
+}
+
+/** Opaque, not cancelled events as the time they take. */
+function busyOf(records: EventRecord[]) {
+  return records.filter((e) => e.transparency !== 'transparent' && e.status !== 'cancelled').map((e) => ({ start: e.startAt.getTime(), end: e.endAt.getTime() }));
 }

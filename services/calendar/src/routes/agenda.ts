@@ -13,8 +13,6 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409
 /** Free slots are asked for the coming days or weeks, not a year. */
 const MAX_SLOT_RANGE_DAYS = 62;
 
-/** Calendars whose events take the user's time: their own, not the ones they only subscribe to. */
-const ownCalendar = (c: { accessRole: string | null; primary: boolean }) => c.primary || c.accessRole === 'owner';
 
 interface AgendaDeps {
   events: EventsService;
@@ -58,14 +56,8 @@ export async function agendaRoutes(app: App, { events, sources, services, log }:
         ...(workEnd ? { end: workEnd } : {}),
         ...(timeZone ? { timeZone } : {}),
       };
-      const [google, outlook] = await Promise.all([
-        events.acrossCalendars(request.user.id, range, false, ownCalendar),
-        microsoftBusy(services, log, request.user.id, range),
-      ]);
-      const busy = google
-        .filter((e) => e.transparency !== 'transparent' && e.status !== 'cancelled')
-        .map((e) => ({ start: e.startAt.getTime(), end: e.endAt.getTime() }))
-        .concat(outlook);
+      const [calendars, outlook] = await Promise.all([sources.busy(request.user.id, range), microsoftBusy(services, log, request.user.id, range)]);
+      const busy = calendars.concat(outlook);
       return freeSlots(busy, range.from.getTime(), range.to.getTime(), durationMinutes, hours, Date.now()).map((s) => ({
         start: new Date(s.start).toISOString(),
         end: new Date(s.end).toISOString(),
