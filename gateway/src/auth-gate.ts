@@ -1,4 +1,4 @@
-import { looksLikePersonalToken, PersonalTokenLookup, type App, type Sql } from '@asistente/kit';
+import { looksLikePersonalToken, PersonalTokenLookup, type App, type Platform } from '@asistente/kit';
 import { personalTokenExchange } from './personal-token-gate.js';
 import { API_PREFIX, isPublic, routeFor } from './routing-table.js';
 
@@ -25,8 +25,8 @@ function bearer(header: string | undefined): string | undefined {
  * token (except on public routes): a personal access token is first exchanged for a session token bounded
  * by its scopes. Unknown prefixes fall through to the 404 handler.
  */
-export function installAuthGate(app: App, limits: GateLimits, sql: Sql): void {
-  const exchange = personalTokenExchange(app, new PersonalTokenLookup(sql), limits.personalTokenPerMinute);
+export function installAuthGate(app: App, limits: GateLimits, { db, revocations, tokens }: Pick<Platform, 'db' | 'revocations' | 'tokens'>): void {
+  const exchange = personalTokenExchange(app, tokens, PersonalTokenLookup.for(db, revocations), limits.personalTokenPerMinute);
   const perIp = (name: string, max: number, timeWindow: number) =>
     app.rateLimit({ max, timeWindow, keyGenerator: (r) => `${name}|${r.ip}` });
   const passwordReset = perIp('password-reset', limits.passwordResetPerIp, limits.passwordResetWindowMs);

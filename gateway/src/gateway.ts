@@ -63,7 +63,7 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
     passwordResetWindowMs: config.RATE_LIMIT_PASSWORD_RESET_WINDOW_MS,
     windowMs: config.RATE_LIMIT_WINDOW_MS,
     personalTokenPerMinute: config.RATE_LIMIT_TOKEN_MAX,
-  }, platform.db.sql);
+  }, platform);
   // Distributed, the gateway is ready when every service behind it is: /ready names the ones missing.
   const probes =
     topology === 'distributed'

@@ -1,12 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, exchangedTokenJti, unauthorized, type App, type PersonalTokenGrant, type PersonalTokenLookup } from '@asistente/kit';
+import { AppError, exchangedTokenSigner, unauthorized, type App, type PersonalTokenGrant, type PersonalTokenLookup, type TokenSettings } from '@asistente/kit';
 import { scopesAllow } from './personal-token-scopes.js';
 
-/**
- * The lifetime of the session token a personal token is exchanged for. It never leaves the edge (the
- * services behind get it, the client does not), and each request makes its own: short is enough.
- */
-export const EXCHANGED_TOKEN_SECONDS = 120;
 const MINUTE_MS = 60_000;
 
 export const TOKEN_REFUSED = 'El token de acceso no es válido, ha caducado o fue revocado';
@@ -18,7 +13,8 @@ export const SCOPE_REFUSED = 'Este token no tiene permiso para esta operación';
  * `scp` claim carries its scopes, so every service behind sees an ordinary verified token with
  * `request.user.scopes`, embedded or distributed alike.
  */
-export function personalTokenExchange(app: App, lookup: PersonalTokenLookup, perMinute: number) {
+export function personalTokenExchange(app: App, tokens: TokenSettings, lookup: PersonalTokenLookup, perMinute: number) {
+  const sign = exchangedTokenSigner(tokens);
   const grants = new WeakMap<FastifyRequest, PersonalTokenGrant>();
   const limit = app.rateLimit({ max: perMinute, timeWindow: MINUTE_MS, keyGenerator: (request) => `pat|${grants.get(request)?.id ?? ''}` });
 
@@ -29,10 +25,6 @@ export function personalTokenExchange(app: App, lookup: PersonalTokenLookup, per
     await limit.call(app, request, reply);
     if (reply.sent) return;
     if (!scopesAllow(grant.scopes, request.method, servicePath)) throw new AppError(403, 'TOKEN_SCOPE', SCOPE_REFUSED);
-    const exchanged = app.jwt.sign(
-      { sub: grant.userId, jti: exchangedTokenJti(grant.id), ims: Date.now(), scp: [...grant.scopes] },
-      { expiresIn: EXCHANGED_TOKEN_SECONDS },
-    );
-    request.headers.authorization = `Bearer ${exchanged}`;
+    request.headers.authorization = `Bearer ${sign(grant)}`;
   };
 }

@@ -3,10 +3,9 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { PERSONAL_TOKEN_SCOPES } from '@asistente/contracts';
-import { newPersonalToken, TOKEN_CHECKED_HEADER } from '@asistente/kit';
+import { EXCHANGED_TOKEN_SECONDS, newPersonalToken, TOKEN_CHECKED_HEADER } from '@asistente/kit';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { buildGateway } from '../src/gateway.js';
-import { EXCHANGED_TOKEN_SECONDS } from '../src/personal-token-gate.js';
 import { scopeNeeded } from '../src/personal-token-scopes.js';
 import { ROUTES } from '../src/routing-table.js';
 

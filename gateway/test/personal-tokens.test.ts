@@ -3,7 +3,7 @@ import t from 'tap';
 import analyticsService from '@asistente/analytics';
 import authService from '@asistente/auth';
 import contactsService from '@asistente/contacts';
-import { authPlugin, createHttpApp, type App } from '@asistente/kit';
+import { authPlugin, createHttpApp, PersonalTokenLookup, type App } from '@asistente/kit';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { buildGateway } from '../src/gateway.js';
 import { ROUTES } from '../src/routing-table.js';
@@ -132,10 +132,18 @@ t.test('a revoked token is refused at once at every gateway; an unknown one too'
 t.test('an expired token is refused', async (t) => {
   const session = await register();
   const { id, token } = await createToken(session, ['contacts:read']);
-  t.equal((await first.inject({ url: '/api/contacts', headers: bearer(token) })).statusCode, 200);
+  // Made to have expired already (no route changes an expiry): refused at both gateways.
   await sql`update platform.personal_tokens set expires_at = now() - interval '1 second' where id = ${id}`;
   t.equal((await first.inject({ url: '/api/contacts', headers: bearer(token) })).statusCode, 401);
   t.equal((await second.inject({ url: '/api/contacts', headers: bearer(token) })).statusCode, 401);
+
+  // One that worked stops on the day it expires, whatever the lookup kept meanwhile (embedded keeps it).
+  const res = await first.inject({ method: 'POST', url: '/api/auth/tokens', headers: bearer(session), payload: { name: 'Mes', scopes: ['contacts:read'], expiresInDays: 30 } });
+  const monthly = res.json<{ token: string; expiresAt: string }>();
+  t.equal((await first.inject({ url: '/api/contacts', headers: bearer(monthly.token) })).statusCode, 200);
+  const lookup = PersonalTokenLookup.for(platform.db, platform.revocations);
+  t.ok(await lookup.find(monthly.token), 'valid now');
+  t.notOk(await lookup.find(monthly.token, Date.parse(monthly.expiresAt)), 'not from its expiry on');
 });
 
 t.test('the last use is written once a minute at most, not on every request', async (t) => {

@@ -39,7 +39,9 @@ export { CLIENT_ADDRESS_HEADER, clientAddressProof, addressFromProof } from './a
 export { authPlugin, requireAuth, type AuthenticatedUser, type TokenSettings, type TokenClaims, type JWT } from './auth/plugin.js';
 export { Revocations, type SessionsEnded, type TokenIdentity } from './auth/revocations.js';
 export {
+  EXCHANGED_TOKEN_SECONDS,
   exchangedTokenJti,
+  exchangedTokenSigner,
   hashPersonalToken,
   isExchangedFrom,
   looksLikePersonalToken,

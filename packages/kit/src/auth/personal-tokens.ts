@@ -2,7 +2,10 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { PERSONAL_TOKEN_PREFIX, PERSONAL_TOKEN_SCOPES, type PersonalTokenScope } from '@asistente/contracts';
 import { LruMap } from '../cache/lru-map.js';
 import { CoalescedRead } from '../db/coalesced-read.js';
-import type { Sql } from '../db/database.js';
+import { createSigner } from 'fast-jwt';
+import type { Database, Sql } from '../db/database.js';
+import type { TokenSettings } from './plugin.js';
+import type { Revocations, SessionsEnded } from './revocations.js';
 
 /** 32 random bytes in base64url, without padding. */
 const SECRET_LENGTH = 43;
@@ -56,6 +59,18 @@ export function isExchangedFrom(jti: string, personalTokenId: string): boolean {
 
 const EXCHANGED_JTI_PREFIX = 'pat.';
 
+/** The lifetime of the session token a personal token is exchanged for: it never leaves the edge, and each request makes its own. */
+export const EXCHANGED_TOKEN_SECONDS = 120;
+
+/**
+ * Signs the gateway's exchanged session tokens: the house's claims (`sub`, a fresh `jti`, `ims`) and `scp`,
+ * short-lived. One signer made once (@fastify/jwt's sign with per-call options builds a signer every call).
+ */
+export function exchangedTokenSigner(tokens: TokenSettings): (grant: PersonalTokenGrant) => string {
+  const sign = createSigner({ key: tokens.secret, algorithm: 'HS256', iss: tokens.issuer, aud: tokens.audience, expiresIn: EXCHANGED_TOKEN_SECONDS * 1000 });
+  return (grant) => sign({ sub: grant.userId, jti: exchangedTokenJti(grant.id), ims: Date.now(), scp: [...grant.scopes] });
+}
+
 /** What a valid personal access token grants. */
 export interface PersonalTokenGrant {
   id: string;
@@ -68,36 +83,50 @@ interface GrantRow {
   userId: string;
   scopes: string[];
   expired: boolean;
+  expiresAt: Date | null;
   lastUsedAt: Date | null;
 }
 
 /**
- * The gateway's read of `platform.personal_tokens` (written by auth). Nothing is kept between requests: a
- * revoked token (its row deleted) or an expired one fails on the very next request at every gateway, with no
- * notice to relay. Requests arriving together with one token share a read, never one begun before they came.
+ * The gateway's read of `platform.personal_tokens` (written by auth). Distributed, nothing is kept between
+ * requests: a revoked token (its row deleted) or an expired one fails on the very next request at every
+ * gateway, with no notice to relay (the gateway in front of remote services hears no bus). Requests arriving
+ * together with one token share a read, never one begun before they came.
  */
 export class PersonalTokenLookup {
   private readonly reads = new CoalescedRead<GrantRow | undefined>();
   /** When this process last wrote each token's lastUsedAt (the SQL guard keeps replicas to about the same). */
   private readonly touched = new LruMap<number>(TOUCHED_REMEMBERED);
 
-  constructor(private readonly sql: Sql) {}
+  constructor(protected readonly sql: Sql) {}
+
+  /**
+   * Embedded, the one process is the only writer and hears every revocation itself: it keeps the tokens it
+   * found, and drops one the moment it is revoked (or its owner's sessions end), as `Revocations` keeps marks.
+   */
+  static for(db: Database, revocations: Revocations): PersonalTokenLookup {
+    return db.kind === 'pglite' ? new LocalPersonalTokenLookup(db.sql, revocations) : new PersonalTokenLookup(db.sql);
+  }
 
   /** The token's grant, or undefined when it is malformed, unknown, revoked or expired. */
   async find(token: string, now = Date.now()): Promise<PersonalTokenGrant | undefined> {
     if (!TOKEN_SHAPE.test(token)) return undefined;
     const hash = hashPersonalToken(token);
-    const row = await this.reads.read(hash, () => this.read(hash));
-    if (!row || row.expired) return undefined;
+    const row = await this.lookUp(hash);
+    if (!row || row.expired || (row.expiresAt !== null && row.expiresAt.getTime() <= now)) return undefined;
     await this.touch(row, now);
     // Scopes come from the database as text: anything the contracts do not know grants nothing.
     const scopes = row.scopes.filter((s): s is PersonalTokenScope => (PERSONAL_TOKEN_SCOPES as readonly string[]).includes(s));
     return { id: row.id, userId: row.userId, scopes };
   }
 
+  protected lookUp(hash: string): Promise<GrantRow | undefined> {
+    return this.reads.read(hash, () => this.read(hash));
+  }
+
   private async read(hash: string): Promise<GrantRow | undefined> {
     const [row] = await this.sql<GrantRow[]>`
-      select id, user_id, scopes, expires_at is not null and expires_at <= now() as expired, last_used_at
+      select id, user_id, scopes, expires_at is not null and expires_at <= now() as expired, expires_at, last_used_at
       from platform.personal_tokens where token_hash = ${hash}`;
     return row;
   }
@@ -110,5 +139,36 @@ export class PersonalTokenLookup {
     await this.sql`
       update platform.personal_tokens set last_used_at = now()
       where id = ${row.id} and (last_used_at is null or last_used_at < now() - make_interval(secs => ${LAST_USED_RESOLUTION_MS / 1000}))`;
+  }
+}
+
+/** Tokens the embedded process keeps (every token of its few users, in practice). */
+const KEPT_GRANTS = 10_000;
+
+class LocalPersonalTokenLookup extends PersonalTokenLookup {
+  private readonly kept = new Map<string, GrantRow>();
+
+  constructor(sql: Sql, revocations: Revocations) {
+    super(sql);
+    revocations.onEnded((ended) => this.forget(ended));
+  }
+
+  protected override async lookUp(hash: string): Promise<GrantRow | undefined> {
+    const kept = this.kept.get(hash);
+    if (kept) return kept;
+    const row = await super.lookUp(hash);
+    if (row) {
+      if (this.kept.size >= KEPT_GRANTS) this.kept.clear();
+      this.kept.set(hash, row);
+    }
+    return row;
+  }
+
+  /** A revoked token goes; so do a user's tokens when their sessions end (deleted account, password change: read again). */
+  private forget(ended: SessionsEnded): void {
+    for (const [hash, row] of this.kept) {
+      const revoked = ended.personalTokenId !== undefined ? row.id === ended.personalTokenId : ended.jti === undefined && row.userId === ended.userId;
+      if (revoked) this.kept.delete(hash);
+    }
   }
 }
