@@ -4,8 +4,8 @@ import type { TransactionSql } from '../db/database.js';
 export const USER_DELETED = 'user.deleted';
 
 /**
- * Deletes the user's rows from every table of `schemas` that has a `user_id` column, read from
- * information_schema at the time of the erasure: a table a later migration adds is erased without anyone
+ * Deletes the user's rows from every table of `schemas` that has a `user_id` column, read from the
+ * catalogue at the time of the erasure: a table a later migration adds is erased without anyone
  * listing it. A table another one references without `on delete cascade` fails while the referencing
  * rows exist, so each delete runs in a savepoint and the failed ones are tried again after the others,
  * until a pass erases nothing more. The outbox keeps only a pending `user.deleted` (the relay drops it
@@ -17,12 +17,15 @@ export const USER_DELETED = 'user.deleted';
 const MAX_ROUNDS = 5;
 
 export async function sweepUserRows(tx: TransactionSql, schemas: readonly string[], userId: string): Promise<number> {
+  // The catalogue itself, not information_schema's views over it: the same answer in a few milliseconds.
   const tables = await tx<{ tableSchema: string; tableName: string }[]>`
-    select c.table_schema, c.table_name
-    from information_schema.columns c
-    join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
-    where c.column_name = 'user_id' and c.table_schema in ${tx(schemas as string[])} and t.table_type = 'BASE TABLE'
-    order by c.table_schema, c.table_name`;
+    select n.nspname as table_schema, c.relname as table_name
+    from pg_catalog.pg_attribute a
+    join pg_catalog.pg_class c on c.oid = a.attrelid
+    join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+    where a.attname = 'user_id' and not a.attisdropped and a.attnum > 0
+      and c.relkind in ('r', 'p') and not c.relispartition and n.nspname = any(${schemas as string[]}::text[])
+    order by 1, 2`;
   const names = tables.map((t) => `${t.tableSchema}.${t.tableName}`);
   // Deferred triggers (a count kept at commit) fire now, so a row they write again is seen by the next round.
   await tx`set constraints all immediate`;
