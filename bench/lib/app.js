@@ -32,7 +32,7 @@ async function startServer(name, script, env, readyPath) {
   await waitReady(`http://127.0.0.1:${port}${readyPath}`, child).catch((error) => {
     throw new Error(`${name}: ${error.message} (its output is in ${LOG_FILE})`);
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => stopAll([child]) };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => stopAll([child]) };
 }
 
 /** The benchmark's own JetStream stream, so runs leave nothing behind on the shared NATS. */
@@ -79,6 +79,8 @@ export async function startApp({ distributed = false, databaseUrl, replicas, aga
   const app = await startServer(distributed ? 'app' : 'gateway', root(script), env, '/ready');
   return {
     url: app.url,
+    /** The process serving (embedded: the whole product), to read its memory from /proc. */
+    pid: app.pid,
     /** Embedded: PGlite's data directory, to open once the app is stopped. */
     pgDir: path.join(dataDir, 'pg'),
     restart: { dataDir, env },

@@ -13,6 +13,8 @@ import { accountActivityRoutes } from './routes/account-activity.js';
 import { SECURITY_ACTIVITY_CONSUMER, SecurityActivityConsumer } from './consumers/security-activity.consumer.js';
 import { SecurityActivityRepository } from './domain/security-activity.repository.js';
 import { schedulePurge } from './domain/security-activity-purge.js';
+import { RetentionService } from './domain/retention.service.js';
+import { accountRetentionRoutes } from './routes/account-retention.js';
 import { PersonalTokensRepository } from './domain/personal-tokens.repository.js';
 import { PersonalTokensService } from './domain/personal-tokens.service.js';
 import { personalTokenRoutes, refuseScopedTokens } from './routes/personal-tokens.js';
@@ -20,8 +22,13 @@ import { AccountDeletionsRepository } from './domain/account-deletions.repositor
 import { AccountDeletionService } from './domain/account-deletion.service.js';
 import { accountDeletionRoutes } from './routes/account-deletion.js';
 import { ERASURE_PROGRESS_CONSUMER, ErasureProgressConsumer } from './consumers/erasure-progress.consumer.js';
-import { RetentionService } from './domain/retention.service.js';
-import { accountRetentionRoutes } from './routes/account-retention.js';
+import { AccountExportBuilder } from './domain/account-export.builder.js';
+import { scheduleExportPurge } from './domain/account-export-purge.js';
+import { AccountExportService } from './domain/account-export.service.js';
+import { authSource, SERVICE_PARTS, serviceSource } from './domain/account-export-sources.js';
+import { AccountExportsRepository } from './domain/account-exports.repository.js';
+import { SecurityActivityExportRepository } from './domain/security-activity-export.repository.js';
+import { accountExportRoutes } from './routes/account-export.js';
 
 /** The auth service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
 const authService: ServicePlugin = async (fastify, { platform }) => {
@@ -68,6 +75,16 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   await accountDeletionRoutes(app, {
     deletions: new AccountDeletionService({ sql: db.sql, users: usersRepository, deletions: deletionRecords, hasher, outbox, revocations }),
   });
+  // "Descargar mis datos": auth's own part, then each service's over HTTP, into one ZIP stored in chunks.
+  const exportsRepository = new AccountExportsRepository(db.sql);
+  const builder = new AccountExportBuilder({
+    exports: exportsRepository,
+    sources: [authSource(usersRepository, new SecurityActivityExportRepository(db.sql)), ...SERVICE_PARTS.map((part) => serviceSource(platform.services, part))],
+    log: platform.log,
+  });
+  app.addHook('onClose', () => builder.close());
+  app.addHook('onClose', scheduleExportPurge(exportsRepository, platform.log));
+  await accountExportRoutes(app, { exports: new AccountExportService({ sql: db.sql, exports: exportsRepository, builder, outbox }) });
   await platform.bus.subscribe(ERASURE_PROGRESS_CONSUMER, new ErasureProgressConsumer(db.sql, deletionRecords, platform.log).handle);
   // Auth's own part: whatever still names the user in auth and platform (the outbox; what no cascade reached).
   await registerUserErasure(platform, { service: 'auth', schemas: ['auth', 'platform'] });

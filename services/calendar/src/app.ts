@@ -1,7 +1,9 @@
-import { authPlugin, HostGuard, OAuthFlows, registerUserErasure, requireAuth, type App, type CallObserver, type Config, type ServicePlugin } from '@asistente/kit';
+import { accountExportRoute, authPlugin, HostGuard, OAuthFlows, registerUserErasure, requireAuth, type App, type CallObserver, type Config, type ServicePlugin } from '@asistente/kit';
 import { caldavConnector } from './adapters/caldav.js';
 import { calendarErasure } from './consumers/user-erasure.js';
 import { GoogleOAuth } from './adapters/google-oauth.js';
+import { calendarExportParts } from './domain/account-export.js';
+import { AccountExportRepository } from './domain/account-export.repository.js';
 import { CaldavConnectionService } from './domain/caldav-connection.service.js';
 import { CaldavEventsService } from './domain/caldav-events.service.js';
 import { CaldavRepository } from './domain/caldav.repository.js';
@@ -96,6 +98,7 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
   await calendarScreenRoutes(app, { sync, events, sources });
   await agendaRoutes(app, { events, sources, services: platform.services, log: platform.log });
   await googleMeetRoutes(app, { meetings });
+  accountExportRoute(app, '/events', calendarExportParts(new AccountExportRepository(sql)));
 };
 
 export default calendarService;

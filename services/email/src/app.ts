@@ -1,6 +1,8 @@
-import { authPlugin, HostGuard, mountRetention, OAuthFlows, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { accountExportRoute, authPlugin, HostGuard, mountRetention, OAuthFlows, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { ImapMailProvider } from './adapters/imap-mail-provider.js';
 import { OAuthProvider } from './adapters/oauth-provider.js';
+import { emailExportParts } from './domain/account-export.js';
+import { AccountExportRepository } from './domain/account-export.repository.js';
 import { AccountsRepository } from './domain/accounts.repository.js';
 import { AccountsService } from './domain/accounts.service.js';
 import { AttachmentDownloads } from './domain/attachment-downloads.js';
@@ -127,6 +129,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     });
     await registerUserErasure(platform, emailErasure({ accounts: accountsRepository, credentials, sync, loginFailures: new LoginFailuresRepository(sql), revokers: oauth, log }));
     await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), contacts), personalizer });
+    accountExportRoute(app, '/emails', emailExportParts(new AccountExportRepository(sql)));
     await trackingRoutes(app, { tracking: new TrackingService(sql, outbox, signer) });
     const drafts = new DraftsService(accountsRepository, messagesRepository, messages, credentials, sync, log, mail);
     await messageRoutes(app, { messages, sender, drafts });

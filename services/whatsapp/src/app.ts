@@ -1,5 +1,7 @@
-import { authPlugin, mountRetention, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { accountExportRoute, authPlugin, mountRetention, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { whatsappExportParts } from './domain/account-export.js';
 import { whatsappErasure } from './consumers/user-erasure.js';
+import { AccountExportRepository } from './domain/account-export.repository.js';
 import { BaileysConnector, type MakeSocket } from './adapters/baileys-connector.js';
 import type { SocketFactory } from './domain/whatsapp-socket.js';
 import { DEFAULT_TIMING, type SessionTiming } from './domain/account-session.js';
@@ -93,6 +95,7 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
     });
     await messagesByIdRoutes(app, { conversations });
     await autoReplyRoutes(app, { autoReplies: new AutoRepliesService(autoRepliesRepo) });
+    accountExportRoute(app, '/whatsapp', whatsappExportParts(new AccountExportRepository(sql)));
 
     // The owner's "Conservación de datos": older messages erased daily, once per deployment.
     const retention = await mountRetention({ sql, bus: platform.bus, log, schema: 'whatsapp', kind: 'whatsappDays', steps: WHATSAPP_RETENTION_STEPS });

@@ -10,9 +10,9 @@ export async function readAccountExportPart(app: App, url: string, authorization
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const res = await app.inject({ url, query: cursor ? { cursor } : {}, headers: { authorization } });
+    const res: { statusCode: number; body: string } = await app.inject({ url, query: cursor ? { cursor } : {}, headers: { authorization } });
     if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
-    const page = res.json<AccountExportPage>();
+    const page = JSON.parse(res.body) as AccountExportPage;
     pages++;
     for (const piece of page.pieces) {
       const data = piece.base64 !== undefined ? Buffer.from(piece.base64, 'base64') : Buffer.from(piece.text ?? '', 'utf8');
