@@ -33,9 +33,10 @@ const CALENDAR_DATA = { 'd:getetag': {}, 'c:calendar-data': {} };
 function failure(error: unknown): unknown {
   if (error instanceof CaldavError || error instanceof HostNotAllowedError) return error;
   if (error instanceof UnsafeTargetError) return new CaldavError('insecure', error.message);
-  const code = (error as { code?: string; name?: string }).code ?? (error as { name?: string }).name;
+  const { code, name } = error as { code?: string; name?: string };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new CaldavError('unavailable', 'name does not resolve');
-  if (code === 'TimeoutError' || code === 'AbortError') return new CaldavError('unavailable', 'timed out');
+  // The per-request timeout aborts the request (AbortSignal.timeout).
+  if (code === 'ABORT_ERR' || name === 'AbortError' || name === 'TimeoutError') return new CaldavError('unavailable', 'timed out');
   if (typeof code === 'string' && code.startsWith('E')) return new CaldavError('unavailable', code);
   return new CaldavError('invalid', error instanceof Error ? error.message : 'not a CalDAV server');
 }
