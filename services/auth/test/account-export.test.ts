@@ -198,3 +198,15 @@ t.test('a bad id is a 400 in Spanish; a personal access token is refused', async
   const part = await app.inject({ url: '/api/contacts/account-export', headers: { authorization: `Bearer ${scoped}` } });
   t.equal(part.statusCode, 403, 'nor does a service part answer it');
 });
+
+t.test('"Eliminar mi cuenta" takes the exports and their bytes with the account', async (t) => {
+  const owner = await register();
+  const { id } = (await app.inject({ method: 'POST', url: '/api/account/export', headers: { authorization: owner.authorization } })).json();
+  t.equal((await finished(owner.authorization, id)).status, 'ready');
+  const deleted = await app.inject({ method: 'POST', url: '/api/account/delete', headers: { authorization: owner.authorization }, payload: { password: 'secreto1' } });
+  t.equal(deleted.statusCode, 202);
+  const [rows] = await sql<{ exports: string; chunks: string }[]>`
+    select (select count(*) from auth.account_exports where user_id = ${owner.userId}) as exports,
+           (select count(*) from auth.account_export_chunks where export_id = ${id}) as chunks`;
+  t.same({ exports: Number(rows!.exports), chunks: Number(rows!.chunks) }, { exports: 0, chunks: 0 });
+});
