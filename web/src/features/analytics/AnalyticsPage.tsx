@@ -10,6 +10,7 @@ import { loadAnalytics } from './api';
 import { PeriodSelect } from './PeriodSelect';
 import { reportCsv, reportTables } from './report';
 import { DEFAULT_PERIOD, type AnalyticsData, type AnalyticsPeriod } from './types';
+import './analytics.css';
 
 /** The figures on screen, downloaded as `analytics-<period>-<date>.csv`. */
 function exportReport(data: AnalyticsData): void {

@@ -9,6 +9,7 @@ import { SETUP_STEPS } from './setup';
 import { SetupChecklist } from './SetupChecklist';
 import { useDashboard } from './use-dashboard';
 import { useSetupStatus } from './use-setup-status';
+import './dashboard.css';
 
 const NEW_ACCOUNT_MS = 7 * 24 * 3600 * 1000;
 

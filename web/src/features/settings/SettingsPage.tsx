@@ -9,6 +9,7 @@ import { ProfileForm } from './ProfileForm';
 import { RetentionCard } from './RetentionCard';
 import { SecurityActivityCard } from './SecurityActivityCard';
 import { WebhooksCard } from './WebhooksCard';
+import './settings.css';
 
 export function SettingsPage() {
   const { user } = useSession();
