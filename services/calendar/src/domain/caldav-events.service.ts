@@ -49,8 +49,8 @@ export class CaldavEventsService {
   }
 
   /**
-   * The normalised events overlapping the range, in every calendar or in one. A stale mirror is synced first;
-   * if the server does not answer, an ordinary read answers from the mirror (a forced one says so).
+   * The normalised events overlapping the range, in every calendar or in one, from the mirror: synced first
+   * when forced or never synced, in the background when older than a minute.
    */
   async events(userId: string, range: Range, force: boolean, calendarId?: string): Promise<CalendarEvent[]> {
     return (await this.records(userId, range, force, calendarId)).map(toCaldavEvent);
@@ -63,14 +63,15 @@ export class CaldavEventsService {
     const stale = calendars.filter((c) => force || !c.syncedAt || this.now() - c.syncedAt.getTime() > FRESHNESS_MS);
     if (stale.length > 0) {
       const session = await this.connection.session(userId);
-      await Promise.all(
-        stale.map((c) =>
-          this.sync(userId, session, c).catch((error: unknown) => {
-            if (force || !c.syncedAt) throw caldavAppError(error);
-            this.log.warn({ err: error instanceof Error ? error.message : error }, 'caldav refresh failed; answering from the mirror');
-          }),
-        ),
-      );
+      // Forced or never mirrored: the view waits for the server. Merely stale: the mirror answers now and
+      // catches up in the background (a failure there is only logged), as Google's views do.
+      const waited = stale.filter((c) => force || !c.syncedAt);
+      for (const c of stale.filter((c) => !waited.includes(c))) {
+        this.sync(userId, session, c).catch((error: unknown) =>
+          this.log.warn({ err: error instanceof Error ? error.message : error }, 'background caldav refresh failed'),
+        );
+      }
+      await Promise.all(waited.map((c) => this.sync(userId, session, c).catch((error: unknown) => Promise.reject(caldavAppError(error)))));
     }
     const objects = await this.repository.objectsInRange(userId, calendars.map((c) => c.id), range.from, range.to);
     return objects
