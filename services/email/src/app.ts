@@ -129,7 +129,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     });
     await registerUserErasure(platform, emailErasure({ accounts: accountsRepository, credentials, sync, loginFailures: new LoginFailuresRepository(sql), revokers: oauth, log }));
     await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), contacts), personalizer });
-    accountExportRoute(app, '/emails', emailExportParts(new AccountExportRepository(sql)));
+    accountExportRoute(app, '/emails', emailExportParts(new AccountExportRepository(sql), mail));
     await trackingRoutes(app, { tracking: new TrackingService(sql, outbox, signer) });
     const drafts = new DraftsService(accountsRepository, messagesRepository, messages, credentials, sync, log, mail);
     await messageRoutes(app, { messages, sender, drafts });

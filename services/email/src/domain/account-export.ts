@@ -1,6 +1,6 @@
-import MailComposer from 'nodemailer/lib/mail-composer';
 import { jsonArrayPart, type AccountExportPart, type KeysetSource } from '@asistente/kit';
 import type { AccountExportRepository, ExportedAttachment, ExportedMail } from './account-export.repository.js';
+import type { MailProvider } from './mail-provider.js';
 
 /** Mails read per page: bodies can be long. */
 const PAGE_MAILS = 100;
@@ -18,8 +18,8 @@ function attachmentPath(attachment: ExportedAttachment): string {
 }
 
 /** The mail as an .eml: its headers, both bodies and its stored attachments, as a mail program reads it. */
-async function eml(mail: ExportedMail, attachments: ExportedAttachment[]): Promise<string> {
-  const composer = new MailComposer({
+async function eml(composer: Pick<MailProvider, 'compose'>, mail: ExportedMail, attachments: ExportedAttachment[]): Promise<string> {
+  const raw = await composer.compose({
     from: mail.fromAddr,
     to: mail.toAddrs || undefined,
     cc: mail.ccAddrs || undefined,
@@ -33,7 +33,7 @@ async function eml(mail: ExportedMail, attachments: ExportedAttachment[]): Promi
     date: mail.sentAt,
     attachments: attachments.map((a) => ({ filename: a.name, contentType: a.contentType, content: a.content })),
   });
-  return (await composer.compile().build()).toString('utf8');
+  return raw.toString('utf8');
 }
 
 function headersJson(mail: ExportedMail) {
@@ -71,7 +71,7 @@ function mailsPart(repository: AccountExportRepository, whole: boolean, pieces: 
  * headers of the others as JSON (`correos.json`, whose bodies were never downloaded), and their attachments
  * that are stored (`adjuntos/<mail id>/…`). Account credentials and server settings are never read.
  */
-export function emailExportParts(repository: AccountExportRepository): AccountExportPart[] {
+export function emailExportParts(repository: AccountExportRepository, composer: Pick<MailProvider, 'compose'>): AccountExportPart[] {
   const partial: KeysetSource<ExportedMail> = { rows: (userId, after, limit) => repository.mails(userId, false, after, limit), key };
   return [
     mailsPart(repository, true, async (mails) => {
@@ -79,7 +79,7 @@ export function emailExportParts(repository: AccountExportRepository): AccountEx
       return Promise.all(
         mails.map(async (mail) => ({
           path: `${mail.folder}/${mail.sentAt.toISOString().slice(0, 10)}-${mail.id}.eml`,
-          text: await eml(mail, attachments.filter((a) => a.messageId === mail.id)),
+          text: await eml(composer, mail, attachments.filter((a) => a.messageId === mail.id)),
         })),
       );
     }),

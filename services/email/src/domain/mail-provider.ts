@@ -131,7 +131,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
-  messageId: string;
+  /** Generated when absent. */
+  messageId?: string;
   inReplyTo?: string;
   references?: string | string[];
   date: Date;
