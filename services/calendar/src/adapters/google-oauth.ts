@@ -1,3 +1,4 @@
+import { withRotation } from '@asistente/kit';
 import { calendar } from '@googleapis/calendar';
 import { CodeChallengeMethod, OAuth2Client, type Credentials } from 'google-auth-library';
 import type { GoogleAuthorization, GoogleTokens } from '../domain/google-authorization.js';
@@ -111,7 +112,8 @@ export class GoogleOAuth implements GoogleAuthorization {
       refresh_token: tokens.refreshToken,
       expiry_date: tokens.expiresAt?.getTime() ?? null,
     });
-    auth.on('tokens', (fresh) => onRefresh(toTokens({ ...fresh, refresh_token: fresh.refresh_token ?? tokens.refreshToken })));
+    // The SDK refreshes by itself; the kit's rotation rule keeps the stored refresh token when Google sends none.
+    auth.on('tokens', (fresh) => onRefresh(withRotation(toTokens(fresh), tokens.refreshToken)));
     const api = calendar({
       version: 'v3',
       rootUrl: this.settings.apiUrl.endsWith('/') ? this.settings.apiUrl : `${this.settings.apiUrl}/`,

@@ -1,7 +1,9 @@
+import type { OAuthStrategy } from '@asistente/kit';
 import type { CalendarProvider } from './calendar-provider.js';
 
 // The Google consent and token calls the connection service needs (a port: adapters/google-oauth.ts
-// implements it with google-auth-library).
+// implements it with google-auth-library). The flow around them (state, PKCE, storage) is the kit's
+// OAuthClient; Google's access tokens are renewed by the SDK's own client (see `calendar`).
 
 export interface GoogleTokens {
   accessToken: string | null;
@@ -10,9 +12,7 @@ export interface GoogleTokens {
   scope: string | null;
 }
 
-export interface GoogleAuthorization {
-  authorizationUrl(state: string, codeChallenge: string): string;
-  exchange(code: string, codeVerifier: string): Promise<GoogleTokens>;
+export interface GoogleAuthorization extends OAuthStrategy<GoogleTokens> {
   revoke(token: string): Promise<void>;
   /** The Calendar API for one account; `onRefresh` receives the new tokens each time the client refreshes them. */
   calendar(tokens: GoogleTokens, onRefresh: (tokens: GoogleTokens) => void): CalendarProvider;

@@ -1,5 +1,5 @@
-import type { Logger, OAuthFlow, OAuthStart, Outbox, SecretBox, SecretContext, SecurityClient, Sql } from '@asistente/kit';
-import { GOOGLE_ACCESS_TOKEN_COLUMN, GOOGLE_REFRESH_TOKEN_COLUMN, securityActivityEvent } from '@asistente/kit';
+import type { Logger, OAuthFlow, Outbox, SecretBox, SecretContext, SecurityClient, Sql } from '@asistente/kit';
+import { GOOGLE_ACCESS_TOKEN_COLUMN, GOOGLE_REFRESH_TOKEN_COLUMN, OAuthClient, securityActivityEvent } from '@asistente/kit';
 import type { GoogleStatus } from '@asistente/contracts';
 import { ProviderError, type CalendarProvider } from './calendar-provider.js';
 import type { GoogleAuthorization, GoogleTokens } from './google-authorization.js';
@@ -18,6 +18,9 @@ export type CallbackOutcome = 'connected' | 'denied' | 'invalid' | 'mismatch' | 
  * disconnect, and the per-request Calendar client (which refreshes tokens and notices a revoked grant).
  */
 export class GoogleConnectionService {
+  /** The kit's authorization-code flow around Google's calls: state, PKCE, exchange, revocation. */
+  private readonly client: OAuthClient<GoogleTokens> | undefined;
+
   constructor(
     private readonly oauth: GoogleAuthorization | undefined,
     private readonly accounts: GoogleAccountsRepository,
@@ -28,7 +31,9 @@ export class GoogleConnectionService {
     /** The connection and the disconnection are lines of the owner's security log, written with them. */
     private readonly sql: Sql,
     private readonly outbox: Outbox,
-  ) {}
+  ) {
+    this.client = oauth ? new OAuthClient(flow, oauth) : undefined;
+  }
 
   get configured(): boolean {
     return this.oauth !== undefined;
@@ -48,9 +53,8 @@ export class GoogleConnectionService {
 
   /** The consent URL, and the cookie that binds the flow to the browser asking for it. */
   authorizationUrl(userId: string): { url: string; cookie: string } {
-    if (!this.oauth) throw notConfigured();
-    const start: OAuthStart = this.flow.start(userId);
-    return { url: this.oauth.authorizationUrl(start.state, start.codeChallenge), cookie: start.cookie };
+    if (!this.client) throw notConfigured();
+    return this.client.start(userId);
   }
 
   /** The `Set-Cookie` value the callback answers with, whatever the outcome: the flow is over. */
@@ -67,12 +71,11 @@ export class GoogleConnectionService {
     cookieHeader: string | undefined,
     client: SecurityClient,
   ): Promise<CallbackOutcome> {
-    if (!this.oauth) return 'unconfigured';
-    const state = await this.flow.finish(query.state, cookieHeader);
-    if (!state.ok) return state.reason === 'invalid' ? 'invalid' : 'mismatch';
-    if (query.error || !query.code) return 'denied';
+    if (!this.oauth || !this.client) return 'unconfigured';
+    const state = await this.client.finish(query, cookieHeader);
+    if (!state.ok) return state.reason === 'denied' ? 'denied' : state.reason === 'invalid' ? 'invalid' : 'mismatch';
     try {
-      const tokens = await this.oauth.exchange(query.code, state.codeVerifier);
+      const tokens = await state.redeem();
       const calendar = this.oauth.calendar(tokens, () => {});
       const calendars = await calendar.listCalendars();
       // The primary calendar's id is the account's address.
@@ -96,8 +99,8 @@ export class GoogleConnectionService {
     const account = await this.accounts.find(userId);
     if (!account) return;
     const token = this.open(userId, account.refreshTokenEnc, 'refresh') ?? this.open(userId, account.accessTokenEnc, 'access');
-    if (token && this.oauth) {
-      await this.oauth.revoke(token).catch((error: unknown) => this.log.info({ status: (error as { status?: number }).status }, 'google revoke refused'));
+    if (token && this.client) {
+      await this.client.revoke(token).catch((error: unknown) => this.log.info({ status: (error as { status?: number }).status }, 'google revoke refused'));
     }
     await this.accounts.delete(userId, (tx) =>
       this.outbox.append(tx, [securityActivityEvent(userId, 'provider.disconnected', client, { provider: 'google', account: account.email })]),
@@ -112,9 +115,9 @@ export class GoogleConnectionService {
     const account = await this.accounts.find(userId);
     if (!account) return true;
     const token = this.open(userId, account.refreshTokenEnc, 'refresh') ?? this.open(userId, account.accessTokenEnc, 'access');
-    if (!token || !this.oauth) return true;
+    if (!token || !this.client) return true;
     try {
-      await this.oauth.revoke(token);
+      await this.client.revoke(token);
       return true;
     } catch (error) {
       this.log.warn({ status: (error as { status?: number }).status }, 'google revoke refused during erasure');

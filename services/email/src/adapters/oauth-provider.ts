@@ -1,5 +1,5 @@
-import type { Config } from '@asistente/kit';
-import { AppError } from '@asistente/kit';
+import type { Config, OAuthStrategy } from '@asistente/kit';
+import { AppError, postTokenRequest, revokeAtEndpoint } from '@asistente/kit';
 import { OAuthGrantError, type MailGrantProvider, type OAuthProviderName, type ServerAddress, type TokenSet } from '../domain/mail-oauth.js';
 
 interface ProviderSettings {
@@ -61,11 +61,17 @@ function settingsFor(provider: OAuthProviderName, config: Config): ProviderSetti
 }
 
 /**
- * The authorization-code flow of Google or Microsoft, spoken with plain `fetch` (both follow RFC 6749), so a
- * local token endpoint can stand in for either in tests and proxies.
+ * Gmail's or Outlook's side of the kit's authorization-code flow (OAuthClient runs the sequence), spoken over
+ * RFC 6749 with the kit's token-endpoint request, so a local token endpoint can stand in for either in tests
+ * and proxies.
  */
-export class OAuthProvider implements MailGrantProvider {
+export class OAuthProvider implements MailGrantProvider, OAuthStrategy<TokenSet> {
   private readonly settings: ProviderSettings;
+  /**
+   * Revokes a grant at the provider's revocation endpoint (Google's, the same request google-auth-library's
+   * `revokeToken` makes); absent for Microsoft, whose tokens can only be forgotten.
+   */
+  readonly revoke: ((token: string) => Promise<void>) | undefined;
 
   constructor(
     readonly name: OAuthProviderName,
@@ -73,6 +79,8 @@ export class OAuthProvider implements MailGrantProvider {
     readonly redirectUri: string,
   ) {
     this.settings = settingsFor(name, config);
+    const { revokeUrl } = this.settings;
+    this.revoke = revokeUrl ? (token) => revokeAtEndpoint(revokeUrl, token, TOKEN_TIMEOUT_MS) : undefined;
   }
 
   get imap(): ServerAddress {
@@ -124,49 +132,23 @@ export class OAuthProvider implements MailGrantProvider {
     return url.toString();
   }
 
-  async exchangeCode(code: string, codeVerifier: string): Promise<TokenSet> {
+  async exchange(code: string, codeVerifier: string): Promise<TokenSet> {
     const tokens = await this.tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri, code_verifier: codeVerifier });
     if (!tokens.refreshToken) throw new Error('the token endpoint returned no refresh token');
     return tokens;
   }
 
-  async refresh(refreshToken: string): Promise<TokenSet> {
-    const tokens = await this.tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken });
-    // Google keeps the refresh token; Microsoft may rotate it.
-    return { ...tokens, refreshToken: tokens.refreshToken || refreshToken };
-  }
-
-  /**
-   * Revokes a grant at the provider's revocation endpoint (Google's, the same request google-auth-library's
-   * `revokeToken` makes): false when the provider has none (Microsoft: its tokens can only be forgotten).
-   * Throws when the provider refused or could not be reached.
-   */
-  async revoke(token: string): Promise<boolean> {
-    if (!this.settings.revokeUrl) return false;
-    const response = await fetch(this.settings.revokeUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token }),
-      signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
-    });
-    // 400 invalid_token: already revoked or expired, which is what was wanted.
-    if (!response.ok && response.status !== 400) throw new Error(`revocation endpoint answered HTTP ${response.status}`);
-    return true;
+  /** Google keeps the refresh token ('' here); Microsoft may rotate it: the kit's renewGrant keeps the old one when none came. */
+  refresh(refreshToken: string): Promise<TokenSet> {
+    return this.tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken });
   }
 
   private async tokenRequest(grant: Record<string, string>): Promise<TokenSet> {
     const { clientId, clientSecret } = this.assertConfigured();
-    const body = new URLSearchParams({ ...grant, client_id: clientId, client_secret: clientSecret });
-    const response = await fetch(this.settings.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body,
-      signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
-    });
-    const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    if (!response.ok || typeof json.access_token !== 'string') {
-      const reason = typeof json.error === 'string' ? json.error : `HTTP ${response.status}`;
-      if (response.status >= 400 && response.status < 500) throw new OAuthGrantError(reason);
+    const { status, ok, body: json } = await postTokenRequest(this.settings.tokenUrl, { ...grant, client_id: clientId, client_secret: clientSecret }, TOKEN_TIMEOUT_MS);
+    if (!ok || typeof json.access_token !== 'string') {
+      const reason = typeof json.error === 'string' ? json.error : `HTTP ${status}`;
+      if (status >= 400 && status < 500) throw new OAuthGrantError(reason);
       throw new Error(`token endpoint answered ${reason}`);
     }
     const expiresIn = typeof json.expires_in === 'number' ? json.expires_in : Number(json.expires_in ?? 3600);

@@ -1,13 +1,11 @@
-import type { Logger, UserErasure } from '@asistente/kit';
+import { revokeGrant, type Logger, type OAuthStrategy, type OAuthTokens, type UserErasure } from '@asistente/kit';
 import type { AccountsRepository } from '../domain/accounts.repository.js';
 import type { Credentials } from '../domain/credentials.js';
 import type { LoginFailuresRepository } from '../domain/login-failures.repository.js';
 import type { SyncManager } from '../domain/sync-manager.js';
 
-/** What the erasure needs of a provider's OAuth client: its revocation (false: the provider has none). */
-export interface GrantRevoker {
-  revoke(token: string): Promise<boolean>;
-}
+/** What the erasure needs of a provider's OAuth strategy: its revocation, absent when the provider has none. */
+export type GrantRevoker = Pick<OAuthStrategy<OAuthTokens>, 'revoke'>;
 
 export const gmailRevokeFailed = (address: string) =>
   `Google no confirmó la revocación del acceso al correo ${address}: puedes retirarlo en myaccount.google.com/permissions`;
@@ -38,7 +36,7 @@ export function emailErasure({ accounts, credentials, sync, loginFailures, revok
         if (account.provider === 'imap') continue;
         try {
           const secret = credentials.secretOf(account);
-          if (secret.kind === 'oauth') await revokers[account.provider].revoke(secret.refreshToken || secret.accessToken);
+          if (secret.kind === 'oauth') await revokeGrant(revokers[account.provider], secret.refreshToken || secret.accessToken);
         } catch (error) {
           log.warn({ err: error instanceof Error ? error.message : error, provider: account.provider }, 'mail grant not revoked during erasure');
           problems.push(gmailRevokeFailed(account.email));

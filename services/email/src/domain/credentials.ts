@@ -1,5 +1,5 @@
-import { EMAIL_CREDENTIALS_COLUMN, type SecretBox, type SecretContext } from '@asistente/kit';
-import type { MailGrantProvider, OAuthProviderName } from './mail-oauth.js';
+import { EMAIL_CREDENTIALS_COLUMN, renewGrant, type SecretBox, type SecretContext } from '@asistente/kit';
+import type { MailGrantProvider, OAuthProviderName, TokenSet } from './mail-oauth.js';
 import type { ImapAuth, SmtpAuth } from './mail-provider.js';
 import { imapSettings, smtpSettings, type AccountRow, type MailAccount, type MailSecret } from './account.js';
 import type { AccountsRepository } from './accounts.repository.js';
@@ -40,9 +40,12 @@ export class Credentials {
     const { imap, smtp } = await this.servers.check(imapSettings(row), smtpSettings(row));
     let secret = JSON.parse(this.box.open(row.credentialsEnc, credentialsContext(row.userId))) as MailSecret;
     if (secret.kind === 'oauth' && secret.expiresAt - REFRESH_MARGIN_MS < Date.now() && row.provider !== 'imap') {
-      const tokens = await this.oauth[row.provider].refresh(secret.refreshToken);
-      secret = { kind: 'oauth', accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt };
-      await this.accounts.updateCredentials(row.id, this.seal(row.userId, secret));
+      const grant = this.oauth[row.provider];
+      // The kit's renewal: a rotated refresh token is the one sealed; none sent keeps the one used.
+      const tokens = await renewGrant((token) => grant.refresh(token), secret.refreshToken, async (fresh) => {
+        await this.accounts.updateCredentials(row.id, this.seal(row.userId, oauthSecret(fresh)));
+      });
+      secret = oauthSecret(tokens);
     }
     return {
       id: row.id,
@@ -55,6 +58,8 @@ export class Credentials {
     };
   }
 }
+
+const oauthSecret = (tokens: TokenSet): MailSecret => ({ kind: 'oauth', accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt });
 
 export function imapAuth(account: Pick<MailAccount, 'imap' | 'secret'>): ImapAuth {
   const { secret, imap } = account;

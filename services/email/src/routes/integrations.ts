@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import {
   AuthorizationUrl,
   EmailIntegration,
+  EmailIntegrationList,
   ErrorResponse,
   IdParams,
   ImapIntegrationBody,
@@ -13,7 +14,7 @@ import {
   SuccessResponse,
   TrackingSettingBody,
 } from '@asistente/contracts';
-import { AppError, type App, type Logger, type OAuthFlow } from '@asistente/kit';
+import { AppError, OAuthClient, type App, type Logger, type OAuthFlow } from '@asistente/kit';
 import type { OAuthProvider } from '../adapters/oauth-provider.js';
 import type { OAuthProviderName } from '../domain/mail-oauth.js';
 import type { AccountsService } from '../domain/accounts.service.js';
@@ -32,9 +33,11 @@ export interface IntegrationDeps {
 
 export async function integrationRoutes(app: App, deps: IntegrationDeps): Promise<void> {
   const { accounts, oauth, flows, screenUrl, log } = deps;
+  // The kit's authorization-code flow per provider: state, PKCE and the code exchange in one sequence.
+  const clients = { gmail: new OAuthClient(flows.gmail, oauth.gmail), outlook: new OAuthClient(flows.outlook, oauth.outlook) };
 
   app.get('/emails/integrations', {
-    schema: { summary: 'Lista las cuentas de correo conectadas', response: { 200: Type.Array(EmailIntegration), ...errors } },
+    schema: { summary: 'Lista las cuentas de correo conectadas', response: { 200: EmailIntegrationList, ...errors } },
     handler: (request) => accounts.list(request.user.id),
   });
 
@@ -80,9 +83,9 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
     handler: (request, reply) => {
       const provider = oauth[request.params.provider];
       provider.assertConfigured();
-      const start = flows[provider.name].start(request.user.id);
-      void reply.header('set-cookie', start.cookie);
-      return { url: provider.authorizationUrl(start.state, start.codeChallenge) };
+      const { url, cookie } = clients[provider.name].start(request.user.id);
+      void reply.header('set-cookie', cookie);
+      return { url };
     },
   });
 
@@ -92,15 +95,15 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
     schema: { summary: 'Vuelta de la autorización de Gmail u Outlook', params: OAuthProviderParams, querystring: OAuthCallbackQuery, response: { 302: RedirectResponse('Vuelve a la pantalla de Correo con `connected` o un `error` en español') } },
     handler: async (request, reply) => {
       const provider = oauth[request.params.provider];
-      const flow = flows[provider.name];
+      const client = clients[provider.name];
       const back = (params: Record<string, string>) =>
-        reply.header('set-cookie', flow.clearCookie).redirect(`${screenUrl}?${new URLSearchParams(params).toString()}`);
-      const state = await flow.finish(request.query.state, request.headers.cookie);
+        reply.header('set-cookie', client.clearCookie).redirect(`${screenUrl}?${new URLSearchParams(params).toString()}`);
+      const state = await client.finish(request.query, request.headers.cookie);
       if (!state.ok && state.reason === 'invalid') return back({ error: 'La autorización caducó o no es válida. Vuelve a conectar la cuenta.' });
+      if (!state.ok && state.reason === 'denied') return back({ error: 'No se concedió el acceso a la cuenta de correo.' });
       if (!state.ok) return back({ error: 'No se pudo completar la conexión. Vuelve a intentarlo desde esta pantalla.' });
-      if (request.query.error || !request.query.code) return back({ error: 'No se concedió el acceso a la cuenta de correo.' });
       try {
-        const tokens = await provider.exchangeCode(request.query.code, state.codeVerifier);
+        const tokens = await state.redeem();
         await accounts.connectOAuth(state.userId, provider, tokens, securityClient(request));
         return back({ connected: provider.name });
       } catch (error) {

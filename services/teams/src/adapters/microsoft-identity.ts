@@ -1,3 +1,4 @@
+import { postTokenRequest, type TokenEndpointAnswer } from '@asistente/kit';
 import { reconnectRequired, unreachable } from '../domain/graph-errors.js';
 import type { MicrosoftIdentity, TokenSet } from '../domain/microsoft-graph.js';
 import type { MicrosoftSettings } from '../domain/microsoft-settings.js';
@@ -32,7 +33,7 @@ export class MicrosoftIdentityFlow implements MicrosoftIdentity {
   constructor(private readonly settings: MicrosoftSettings) {}
 
   /** `codeChallenge`: PKCE S256, which the identity platform checks when the code is redeemed. */
-  authorizeUrl(state: string, codeChallenge: string): string {
+  authorizationUrl(state: string, codeChallenge: string): string {
     const { loginUrl, tenant, clientId, redirectUri } = this.settings;
     const query = new URLSearchParams({
       client_id: clientId,
@@ -48,7 +49,7 @@ export class MicrosoftIdentityFlow implements MicrosoftIdentity {
     return `${loginUrl}/${encodeURIComponent(tenant)}/oauth2/v2.0/authorize?${query.toString()}`;
   }
 
-  redeemCode(code: string, codeVerifier: string): Promise<TokenSet> {
+  exchange(code: string, codeVerifier: string): Promise<TokenSet> {
     return this.token({ grant_type: 'authorization_code', code, redirect_uri: this.settings.redirectUri, code_verifier: codeVerifier });
   }
 
@@ -58,22 +59,17 @@ export class MicrosoftIdentityFlow implements MicrosoftIdentity {
 
   private async token(grant: Record<string, string>): Promise<TokenSet> {
     const { loginUrl, tenant, clientId, clientSecret } = this.settings;
-    const body = new URLSearchParams({ client_id: clientId, client_secret: clientSecret, scope: MICROSOFT_SCOPES.join(' '), ...grant });
-    let response: Response;
+    const params = { client_id: clientId, client_secret: clientSecret, scope: MICROSOFT_SCOPES.join(' '), ...grant };
+    let answer: TokenEndpointAnswer;
     try {
-      response = await fetch(`${loginUrl}/${encodeURIComponent(tenant)}/oauth2/v2.0/token`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-        body,
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
+      answer = await postTokenRequest(`${loginUrl}/${encodeURIComponent(tenant)}/oauth2/v2.0/token`, params, TIMEOUT_MS);
     } catch {
       throw unreachable();
     }
-    const json = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    if (!response.ok) {
+    const { status, body: json } = answer;
+    if (!answer.ok) {
       // invalid_grant: the code was used or expired, or the refresh token was revoked; the user must sign in again.
-      if (response.status === 400 || response.status === 401) throw reconnectRequired();
+      if (status === 400 || status === 401) throw reconnectRequired();
       throw unreachable();
     }
     const accessToken = json.access_token;

@@ -3,6 +3,7 @@ import {
   AppError,
   MICROSOFT_ACCESS_TOKEN_COLUMN,
   MICROSOFT_REFRESH_TOKEN_COLUMN,
+  OAuthClient,
   securityActivityEvent,
   type Logger,
   type OAuthFlow,
@@ -14,7 +15,7 @@ import {
 } from '@asistente/kit';
 import type { ConnectionRow, ConnectionsRepository } from './connections.repository.js';
 import { graphFailure, reconnectRequired } from './graph-errors.js';
-import type { AccessTokens, MicrosoftClients, MicrosoftGraph, MicrosoftIdentity, TokenSet } from './microsoft-graph.js';
+import type { AccessTokens, MicrosoftClients, MicrosoftGraph, TokenSet } from './microsoft-graph.js';
 import { NOT_CONFIGURED_MESSAGE, notConfigured, type MicrosoftSettings } from './microsoft-settings.js';
 
 /** Refresh this long before Microsoft's expiry, so a token never dies mid-request. */
@@ -54,7 +55,8 @@ export interface CallbackOutcome {
  * tokens sealed at rest, refreshed before expiry or after Graph refuses them, and a Graph client per call.
  */
 export class ConnectionService {
-  private readonly identity: MicrosoftIdentity | undefined;
+  /** The kit's authorization-code flow around the identity platform's calls; Microsoft has no revocation: disconnecting erases. */
+  private readonly client: OAuthClient<TokenSet> | undefined;
   /** One refresh in flight per user in this process: concurrent calls share it. */
   private readonly refreshing = new Map<string, Promise<TokenSet>>();
 
@@ -69,7 +71,7 @@ export class ConnectionService {
     /** The identity flow and Graph (adapters), present when Microsoft is configured. */
     private readonly microsoft: MicrosoftClients | undefined,
   ) {
-    this.identity = microsoft?.identity;
+    this.client = microsoft ? new OAuthClient(flow, microsoft.identity) : undefined;
   }
 
   async status(userId: string): Promise<TeamsStatus> {
@@ -81,9 +83,7 @@ export class ConnectionService {
 
   /** The consent URL, and the cookie that binds the flow to the browser asking for it. */
   authorizeUrl(userId: string): { url: string; cookie: string } {
-    const identity = this.requireIdentity();
-    const start = this.flow.start(userId);
-    return { url: identity.authorizeUrl(start.state, start.codeChallenge), cookie: start.cookie };
+    return this.requireClient().start(userId);
   }
 
   /**
@@ -102,12 +102,12 @@ export class ConnectionService {
       location: `${screen}?microsoft=${outcome}`,
       clearCookie: this.flow.clearCookie,
     });
-    if (!this.identity) return back('unconfigured');
-    const state = await this.flow.finish(query.state, cookieHeader);
+    if (!this.client) return back('unconfigured');
+    const state = await this.client.finish(query, cookieHeader);
+    if (!state.ok && state.reason === 'denied') return back(state.error === 'access_denied' ? 'denied' : 'failed');
     if (!state.ok) return back(state.reason === 'invalid' ? 'invalid' : 'mismatch');
-    if (query.error || !query.code) return back(query.error === 'access_denied' ? 'denied' : 'failed');
     try {
-      const tokens = await this.identity.redeemCode(query.code, state.codeVerifier);
+      const tokens = await state.redeem();
       const graph = this.graphWith(state.userId, { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken });
       const me = await graph.me().catch((error: unknown) => {
         throw graphFailure(error);
@@ -139,7 +139,7 @@ export class ConnectionService {
    * also the team the channel belongs to (undefined when the user never listed it), in the same query.
    */
   async graphFor(userId: string, channelId?: string): Promise<UserGraph & { teamId?: string | undefined }> {
-    this.requireIdentity();
+    this.requireClient();
     const row = channelId === undefined ? await this.connections.find(userId) : await this.connections.findWithChannel(userId, channelId);
     if (!row) throw notConnected();
     return { graph: this.graphFromRow(row), msUserId: row.msUserId, teamId: row.teamId ?? undefined };
@@ -173,7 +173,8 @@ export class ConnectionService {
       current: () => Promise.resolve(access),
       renew: async () => {
         if (!tokens.refreshToken) throw reconnectRequired();
-        access = (await this.requireIdentity().refresh(tokens.refreshToken)).accessToken;
+        // Nothing is stored yet: the callback stores the connection once /me answered.
+        access = (await this.requireClient().renew(tokens.refreshToken, async () => {})).accessToken;
         this.log.debug({ userId }, 'microsoft token renewed during connection');
         return access;
       },
@@ -198,10 +199,10 @@ export class ConnectionService {
     if (!row) throw notConnected();
     if (!row.refreshTokenEnc) throw reconnectRequired();
     const refreshToken = this.box.open(row.refreshTokenEnc, tokenContext(userId, MICROSOFT_REFRESH_TOKEN_COLUMN));
-    const tokens = await this.requireIdentity().refresh(refreshToken);
-    const sealed = this.seal(userId, tokens);
-    await this.connections.updateTokens(userId, sealed.accessTokenEnc, sealed.refreshTokenEnc, tokens.expiresAt);
-    return tokens;
+    return this.requireClient().renew(refreshToken, async (tokens) => {
+      const sealed = this.seal(userId, tokens);
+      await this.connections.updateTokens(userId, sealed.accessTokenEnc, sealed.refreshTokenEnc, tokens.expiresAt);
+    });
   }
 
   private seal(userId: string, tokens: TokenSet): { accessTokenEnc: string; refreshTokenEnc: string | null } {
@@ -211,8 +212,8 @@ export class ConnectionService {
     };
   }
 
-  private requireIdentity(): MicrosoftIdentity {
-    if (!this.identity) throw notConfigured();
-    return this.identity;
+  private requireClient(): OAuthClient<TokenSet> {
+    if (!this.client) throw notConfigured();
+    return this.client;
   }
 }

@@ -2,6 +2,8 @@
 // product uses, declared in the domain's own shapes (the fields read of each Graph resource). The SDK
 // implementations are adapters/microsoft-identity.ts and adapters/microsoft-graph.ts; app.ts wires them.
 
+import type { OAuthStrategy } from '@asistente/kit';
+
 /** Where a Graph client gets its bearer token; `renew` forces a refresh after Graph refused the current one. */
 export interface AccessTokens {
   current(): Promise<string>;
@@ -16,9 +18,11 @@ export interface TokenSet {
   scopes: string;
 }
 
-export interface MicrosoftIdentity {
-  authorizeUrl(state: string, codeChallenge: string): string;
-  redeemCode(code: string, codeVerifier: string): Promise<TokenSet>;
+/**
+ * The identity platform's side of the kit's OAuth flow (OAuthClient runs the sequence). No `revoke`: Microsoft
+ * offers no revocation endpoint for these tokens, so disconnecting erases them.
+ */
+export interface MicrosoftIdentity extends OAuthStrategy<TokenSet> {
   refresh(refreshToken: string): Promise<TokenSet>;
 }
 
