@@ -17,7 +17,7 @@ const READS = new Set(['GET', 'HEAD']);
 /**
  * Which scope each route a personal token may reach needs, first match wins. Not listed, refused: the
  * account (/auth, /account: password, tokens, export, deletion), the assistant's settings and provider links
- * (connecting or disconnecting Google, Microsoft, a mailbox or WhatsApp is the owner's own act, logged as such).
+ * (connecting or disconnecting Google, CalDAV, Microsoft, a mailbox or WhatsApp is the owner's own act, logged as such).
  */
 const RULES: readonly ScopeRule[] = [
   // Never, whatever the scopes: listed first so no broader rule below can ever cover them.
@@ -29,6 +29,8 @@ const RULES: readonly ScopeRule[] = [
   { path: '/whatsapp/logout', read: undefined, write: undefined },
   { path: '/google/redirect', read: undefined, write: undefined },
   { path: '/google/google-calendar/disconnect', read: undefined, write: undefined },
+  { path: '/caldav/connect', read: undefined, write: undefined },
+  { path: '/caldav/disconnect', read: undefined, write: undefined },
   { path: '/teams/connect', read: undefined, write: undefined },
   { path: '/teams/disconnect', read: undefined, write: undefined },
   { path: '/microsoft/login', read: undefined, write: undefined },
@@ -39,6 +41,8 @@ const RULES: readonly ScopeRule[] = [
   { path: '/emails/', read: 'emails:read', write: 'emails:send' },
   { path: '/google/', read: 'calendar:read', write: 'calendar:write' },
   { path: '/events/', read: 'calendar:read', write: 'calendar:write' },
+  // CalDAV's status and calendar list; its events go through /events.
+  { path: '/caldav/', read: 'calendar:read', write: undefined },
   { path: '/msteams/calendar/', read: 'calendar:read', write: 'calendar:write' },
   { path: '/microsoft/', read: 'calendar:read', write: 'calendar:write' },
   { path: '/teams/', read: 'teams:read', write: undefined },
