@@ -148,6 +148,21 @@ const webLibBan = {
   ],
 };
 
+// Provider SDKs (the outside world's clients and their types) stay in a service's src/adapters, behind a port
+// the domain declares. Format libraries (mailparser, ical.js, archiver) are not providers and may be used anywhere.
+const providerSdkBan = {
+  paths: ['imapflow', 'nodemailer', 'openai', 'google-auth-library', 'tsdav'].map((name) => ({
+    name,
+    message: 'Provider SDKs are used only in src/adapters: declare a port in the domain and implement it there.',
+  })),
+  patterns: [
+    {
+      group: ['nodemailer/*', 'openai/*', '@microsoft/microsoft-graph-*', '@googleapis/*', '@whiskeysockets/baileys', '@whiskeysockets/baileys/*'],
+      message: 'Provider SDKs are used only in src/adapters: declare a port in the domain and implement it there.',
+    },
+  ],
+};
+
 /** Production source the boundaries apply to; tests and benchmarks are harnesses and may reach further. */
 const sources = ['packages/*/src/**', 'services/*/src/**', 'gateway/src/**', 'cli/src/**', 'web/src/**'];
 const withExtensions = (globs) => globs.map((glob) => `${glob}/*.{ts,tsx,js,jsx,mts,cts,mjs,cjs}`);
@@ -167,6 +182,14 @@ export const houseBoundaries = [
     files: withExtensions(sources),
     ignores: ['packages/kit/**', 'web/**'],
     rules: { 'no-restricted-imports': ['error', driverBan] },
+  },
+  {
+    // A later block replaces the rule's options, so these files carry both bans.
+    files: withExtensions(['services/*/src/**']),
+    ignores: ['services/*/src/adapters/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [...driverBan.paths, ...providerSdkBan.paths], patterns: [...driverBan.patterns, ...providerSdkBan.patterns] }],
+    },
   },
   {
     // A later block replaces the rule's options, so web files carry both bans.

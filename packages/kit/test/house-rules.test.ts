@@ -49,6 +49,13 @@ const cases: { rule: string; file: string; code: string; fires: boolean }[] = [
   { rule: 'no-restricted-imports', file: 'services/email/src/x.ts', code: "import { connect } from 'nats';", fires: true },
   { rule: 'no-restricted-imports', file: 'web/src/features/emails/x.ts', code: "import postgres from 'postgres';", fires: true },
   { rule: 'no-restricted-imports', file: 'packages/kit/src/x.ts', code: "import postgres from 'postgres';", fires: false },
+  // Provider SDKs stay in a service's adapters (with the driver ban still in force there).
+  { rule: 'no-restricted-imports', file: 'services/email/src/domain/x.ts', code: "import { ImapFlow } from 'imapflow';", fires: true },
+  { rule: 'no-restricted-imports', file: 'services/email/src/domain/x.ts', code: "import MailComposer from 'nodemailer/lib/mail-composer';", fires: true },
+  { rule: 'no-restricted-imports', file: 'services/teams/src/domain/x.ts', code: "import type * as Graph from '@microsoft/microsoft-graph-types';", fires: true },
+  { rule: 'no-restricted-imports', file: 'services/teams/src/routes/x.ts', code: "import { GraphError } from '@microsoft/microsoft-graph-client';", fires: true },
+  { rule: 'no-restricted-imports', file: 'services/email/src/adapters/x.ts', code: "import { ImapFlow } from 'imapflow';", fires: false },
+  { rule: 'no-restricted-imports', file: 'services/email/src/adapters/x.ts', code: "import postgres from 'postgres';", fires: true },
   // Web features never import each other; they share through web/src/ui and web/src/lib.
   { rule: 'house/no-cross-feature', file: 'web/src/features/contacts/person/x.tsx', code: "import { a } from '../../teams/api';", fires: true },
   { rule: 'house/no-cross-feature', file: 'web/src/features/login/x.tsx', code: "import '../password-reset/style.css';", fires: true },
