@@ -26,6 +26,8 @@ const OPENAI_KEY = 'sk-proj-ESTA-CLAVE-NO-DEBE-SALIR-1234';
 const GOOGLE_REFRESH = '1//google-refresh-token-que-no-sale';
 const MAIL_PASSWORD = 'contraseña-imap-que-no-sale';
 const WA_AUTH = 'noise-key-de-whatsapp-que-no-sale';
+const CALDAV_PASSWORD = 'clave-de-aplicacion-icloud-que-no-sale';
+const CALDAV_EVENT = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:cita-1\r\nSUMMARY:Cita en iCloud\r\nDTSTART:20261203T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
 
 async function seed(userId: string): Promise<void> {
   const sealed = (plaintext: string, table: string, column: string) => secrets.seal(plaintext, { userId, table, column });
@@ -35,6 +37,14 @@ async function seed(userId: string): Promise<void> {
   await sql`
     insert into calendar.events (user_id, calendar_id, id, summary, location, all_day, start_at, end_at, attendees, normalized)
     values (${userId}, 'primary', 'ev1', 'Reunión con Luis, presupuesto', 'Madrid', false, '2026-12-01T10:00:00Z', '2026-12-01T11:00:00Z', '{luis@ejemplo.es}', '{}')`;
+  await sql`
+    insert into calendar.caldav_accounts (user_id, server_url, username, password_enc, root_url, principal_url, home_url)
+    values (${userId}, 'https://caldav.icloud.com', 'ana@icloud.com', ${sealed(CALDAV_PASSWORD, 'calendar.caldav_accounts', 'password_enc')},
+      'https://caldav.icloud.com/', 'https://caldav.icloud.com/1/principal/', 'https://caldav.icloud.com/1/calendars/')`;
+  await sql`insert into calendar.caldav_calendars (user_id, id, name) values (${userId}, '/1/calendars/home/', 'Casa')`;
+  await sql`
+    insert into calendar.caldav_objects (user_id, calendar_id, href, uid, ics, starts_at)
+    values (${userId}, '/1/calendars/home/', '/1/calendars/home/cita-1.ics', 'cita-1', ${CALDAV_EVENT}, '2026-12-03T09:00:00Z')`;
   await sql`insert into whatsapp.auth_state (user_id, key, value_enc) values (${userId}, 'creds', ${sealed(WA_AUTH, 'whatsapp.auth_state', 'value_enc')})`;
   const [chat] = await sql<{ id: string }[]>`
     insert into whatsapp.chats (user_id, jid, name, phone) values (${userId}, '34600111222@s.whatsapp.net', 'Luis', '+34600111222') returning id`;
@@ -115,6 +125,7 @@ t.test('the owner gets a ZIP of every service, without a secret, from any reques
     'analitica/totales.csv',
     'asistente/chats-pausados.json',
     'asistente/ejecuciones.json',
+    'calendario/caldav/_1_calendars_home_/cita-1.ics',
     'calendario/eventos.ics',
     'contactos/contactos.csv',
     'contactos/contactos.json',
@@ -142,12 +153,13 @@ t.test('the owner gets a ZIP of every service, without a secret, from any reques
   t.match(JSON.parse(text('correo/correos.json')), [{ subject: 'Factura antigua', from: 'eva@ejemplo.es' }]);
   t.equal(text(mail[0]!), 'PDF', 'the stored attachment of a mail kept without its body');
   t.match(text('calendario/eventos.ics'), /^BEGIN:VCALENDAR[\s\S]*SUMMARY:Reunión con Luis\\, presupuesto[\s\S]*END:VCALENDAR\r\n$/);
+  t.equal(text('calendario/caldav/_1_calendars_home_/cita-1.ics'), CALDAV_EVENT, 'a CalDAV event as its server sent it');
   t.match(JSON.parse(text('asistente/ejecuciones.json')), [{ model: 'gpt-4o-mini', promptTokens: 120, costUsd: 0.0001 }]);
   t.ok(text('analitica/por-hora.csv').startsWith('metrica,hora,valor\r\n'));
   t.match(text('analitica/por-hora.csv'), '\r\nwhatsapp.received,2026-11-01T09:00:00.000Z,3\r\n');
 
   const everything = [...files.values()].map((b) => b.toString('utf8')).join('\n');
-  for (const secret of [OPENAI_KEY, GOOGLE_REFRESH, MAIL_PASSWORD, WA_AUTH, 'v1:', 'password_hash', 'passwordHash', 'imap.ejemplo.es']) {
+  for (const secret of [OPENAI_KEY, GOOGLE_REFRESH, MAIL_PASSWORD, WA_AUTH, CALDAV_PASSWORD, 'v1:', 'password_hash', 'passwordHash', 'imap.ejemplo.es']) {
     t.notOk(everything.includes(secret), `no ${secret} in the archive`);
   }
   // Asking for it is in the security log.
