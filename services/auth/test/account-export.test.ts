@@ -69,6 +69,7 @@ async function seed(userId: string): Promise<void> {
     values (${account!.id}, ${userId}, 'inbox', 2, 'eva@ejemplo.es', 'ana@ejemplo.es', 'Factura antigua', 'Adjunto la factura', false, true, '2026-01-02T08:00:00Z')
     returning id`;
   await sql`insert into email.attachments (message_id, position, name, content_type, size, content) values (${partial!.id}, 0, 'factura.pdf', 'application/pdf', 3, ${Buffer.from('PDF')})`;
+  await sql`insert into email.templates (user_id, name, subject, body) values (${userId}, 'Bienvenida', 'Hola {{nombre}}', 'Gracias por tu visita')`;
   await sql`insert into analytics.hourly (user_id, metric, hour, value) values (${userId}, 'whatsapp.received', '2026-11-01T09:00:00Z', 3)`;
   await sql`
     insert into ai.runs (id, user_id, trigger, chat_id, model, prompt_tokens, completion_tokens, cost_usd, replied)
@@ -129,14 +130,16 @@ t.test('the owner gets a ZIP of every service, without a secret, from any reques
     'calendario/eventos.ics',
     'contactos/contactos.csv',
     'contactos/contactos.json',
+    'contactos/papelera.json',
+    'contactos/vistas-guardadas.json',
     'cuenta/actividad-de-seguridad.json',
     'cuenta/perfil.json',
     'whatsapp/chats/34600111222@s.whatsapp.net.json',
     'whatsapp/respuestas-automaticas.json',
   ]);
   const mail = names.filter((name) => name.startsWith('correo/'));
-  t.equal(mail.length, 3);
-  t.match(mail, [/^correo\/adjuntos\/[0-9a-f-]{36}\/[0-9a-f]{8}-factura\.pdf$/, 'correo/correos.json', /^correo\/inbox\/2026-11-02-[0-9a-f-]{36}\.eml$/]);
+  t.equal(mail.length, 4);
+  t.match(mail, [/^correo\/adjuntos\/[0-9a-f-]{36}\/[0-9a-f]{8}-factura\.pdf$/, 'correo/correos.json', /^correo\/inbox\/2026-11-02-[0-9a-f-]{36}\.eml$/, 'correo/plantillas.json']);
   const text = (name: string) => files.get(name)!.toString('utf8');
   t.match(JSON.parse(text('cuenta/perfil.json')), { id: owner.userId, email: owner.email, firstName: 'Ana' });
   t.notOk('passwordHash' in JSON.parse(text('cuenta/perfil.json')));
@@ -150,6 +153,7 @@ t.test('the owner gets a ZIP of every service, without a secret, from any reques
   t.match(eml, /Subject: Presupuesto/);
   t.match(eml, /Message-ID: <m1@ejemplo.es>/);
   t.match(eml, /filename=presupuesto.txt/);
+  t.match(JSON.parse(text('correo/plantillas.json')), [{ name: 'Bienvenida', subject: 'Hola {{nombre}}' }]);
   t.match(JSON.parse(text('correo/correos.json')), [{ subject: 'Factura antigua', from: 'eva@ejemplo.es' }]);
   t.equal(text(mail[0]!), 'PDF', 'the stored attachment of a mail kept without its body');
   t.match(text('calendario/eventos.ics'), /^BEGIN:VCALENDAR[\s\S]*SUMMARY:Reunión con Luis\\, presupuesto[\s\S]*END:VCALENDAR\r\n$/);
