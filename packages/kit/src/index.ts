@@ -9,8 +9,6 @@ export { bulkLoad, type TextRow } from './db/bulk-load.js';
 export { CoalescedRead } from './db/coalesced-read.js';
 export { PeriodicJob, utcDay, retentionCutoff, type PeriodicJobOptions, type PeriodicRun } from './db/periodic-job.js';
 export * from './retention/index.js';
-export { PeriodicJob, utcDay, retentionCutoff, type PeriodicJobOptions, type PeriodicRun } from './db/periodic-job.js';
-export * from './retention/index.js';
 export { LruMap } from './cache/lru-map.js';
 export { createEvent, type EventEnvelope } from './events/envelope.js';
 export { EventValidator, type Validation } from './events/event-validator.js';
@@ -22,15 +20,13 @@ export { Outbox } from './events/outbox.js';
 export { OutboxRelay } from './events/relay.js';
 export { registerUserErasure, erasureConsumerName, UserErasureConsumer, PROVIDER_STEP_FAILED, type UserErasure, type ErasureDeps } from './erasure/user-erasure.js';
 export { sweepUserRows, USER_DELETED } from './erasure/sweep.js';
-export { registerUserErasure, erasureConsumerName, UserErasureConsumer, PROVIDER_STEP_FAILED, type UserErasure, type ErasureDeps } from './erasure/user-erasure.js';
-export { sweepUserRows, USER_DELETED } from './erasure/sweep.js';
 export { createHttpApp, trustProxySetting, SECURITY_HEADERS, type App } from './http/app.js';
 export { LiveStreams, RECONNECT_AFTER_MS, type LiveStream } from './http/live-streams.js';
 export { findInputProblem, CONTROL_CHARACTER_MESSAGE } from './http/input-guard.js';
 export { leanSerializationSchema } from './http/serializer.js';
 export { AppError, notFound, badRequest, unauthorized, conflict, errorBody, isDatabaseUnavailable, DATABASE_UNAVAILABLE, type ErrorBody } from './http/errors.js';
 export { healthRoutes } from './http/health.js';
-export { ServiceClient, ServiceCallError, type ServiceName, type ServiceRequest, type InjectFn } from './http/service-client.js';
+export { ServiceClient, ServiceCallError, ServiceAnswerError, type AnswerLog, type ServiceName, type ServiceRequest, type InjectFn } from './http/service-client.js';
 export { OAuthStateSigner, type OAuthState, type VerifiedOAuthState } from './auth/oauth-state.js';
 export { OAuthFlow, OAuthFlows, OAUTH_BROWSER_COOKIE, type OAuthStart, type OAuthFinish, type OAuthRefusal } from './auth/oauth-flow.js';
 export { OAuthClient, renewGrant, revokeGrant, withRotation, type OAuthCallback, type OAuthCallbackQuery } from './auth/oauth/oauth-client.js';
@@ -42,6 +38,7 @@ export { CLIENT_ADDRESS_HEADER, clientAddressProof, addressFromProof } from './a
 export { authPlugin, requireAuth, type AuthenticatedUser, type TokenSettings, type TokenClaims, type JWT } from './auth/plugin.js';
 export { Revocations, type SessionsEnded, type TokenIdentity } from './auth/revocations.js';
 export {
+  callerTokenId,
   EXCHANGED_TOKEN_SECONDS,
   exchangedTokenJti,
   exchangedTokenSigner,

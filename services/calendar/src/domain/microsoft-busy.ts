@@ -1,12 +1,6 @@
-import { Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { MicrosoftCalendarEventList } from '@asistente/contracts';
 import { ServiceCallError, type Logger, type ServiceClient } from '@asistente/kit';
 import type { Range } from './dates.js';
-
-/** The fields of the teams service's normalised Outlook event that busy time needs (the rest is ignored). */
-const OutlookEvents = Type.Array(
-  Type.Object({ startTime: Type.String(), endTime: Type.String(), allDay: Type.Boolean(), status: Type.String() }),
-);
 
 /** Under the 5 s the assistant waits for free slots: a slow Outlook leaves Google's answer in time. */
 const OUTLOOK_TIMEOUT_MS = 3_000;
@@ -22,18 +16,14 @@ const ABSENT = new Set([401, 403, 404, 409, 503]);
  */
 export async function microsoftBusy(services: ServiceClient, log: Logger, userId: string, range: Range): Promise<{ start: number; end: number }[]> {
   if (!services.available('teams')) return [];
-  let answer: unknown;
+  let answer: MicrosoftCalendarEventList;
   try {
-    answer = await services.request('teams', userId, '/microsoft/events', {
+    answer = await services.call('teams', userId, '/microsoft/events', MicrosoftCalendarEventList, {
       query: { dateFrom: range.from.toISOString(), dateTo: range.to.toISOString() },
       timeoutMs: OUTLOOK_TIMEOUT_MS,
     });
   } catch (error) {
     if (!(error instanceof ServiceCallError && ABSENT.has(error.statusCode))) log.warn({ err: error instanceof Error ? error.message : error }, 'outlook busy time unavailable');
-    return [];
-  }
-  if (!Value.Check(OutlookEvents, answer)) {
-    log.warn('outlook events answer has an unexpected shape');
     return [];
   }
   return answer
