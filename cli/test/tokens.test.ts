@@ -1,65 +1,17 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { createServer } from 'node:net';
 import authService from '@asistente/auth';
 import contactsService from '@asistente/contacts';
-import { authPlugin, createHttpApp } from '@asistente/kit';
-import { createTestPlatform } from '@asistente/kit/testing';
-import { buildGateway } from '../../gateway/src/gateway.js';
-import { ROUTES } from '../../gateway/src/routing-table.js';
+import { distributedGateway, ownerWithContact, runCli } from './support/cli.js';
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** The command as a user runs it (from source), against the embedded gateway of this test. */
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=asistente-source', MAIN, '--api-url', base, ...args], {
-    // No config file of the runner's: the session comes only from --token / ASISTENTE_TOKEN.
-    env: { PATH: process.env.PATH, LANG: 'C.UTF-8', XDG_CONFIG_HOME: '/nonexistent', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The command as a user runs it, against the gateway of this test. */
+const cli = (args: string[], env: Record<string, string> = {}) => runCli(['--api-url', base, ...args], { env });
 
 /**
  * The gateway as it stands before services of their own, here auth and contacts in one app on the same
  * platform (so the test needs no other service): the exchange of a personal token happens at the edge.
  */
-const port = await freePort();
-const servicesUrl = `http://127.0.0.1:${port}`;
-const platform = await createTestPlatform(t, { config: Object.fromEntries(ROUTES.map((r) => [r.urlVariable, servicesUrl])) });
-const services = createHttpApp({ log: platform.log, bodyLimit: platform.config.BODY_LIMIT_BYTES, streams: platform.streams });
-await services.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
-await services.register(authService, { platform });
-await services.register(contactsService, { platform });
-await services.listen({ port, host: '127.0.0.1' });
-t.teardown(() => services.close());
-const gateway = await buildGateway(platform, 'distributed');
-const base = await gateway.listen({ port: 0, host: '127.0.0.1' });
-t.teardown(() => gateway.close());
-
-const registered = await gateway.inject({
-  method: 'POST',
-  url: '/api/auth/register',
-  payload: { firstName: 'Rosa', lastName: 'Vidal', email: 'rosa@horno.es', password: 'secreto1' },
-});
-const session = registered.json<{ token: string }>().token;
-await gateway.inject({ method: 'POST', url: '/api/contacts', headers: { authorization: `Bearer ${session}` }, payload: { firstName: 'Lucía', lastName: 'Gómez' } });
+const { gateway, base } = await distributedGateway(t, [authService, contactsService]);
+const { token: session } = await ownerWithContact(gateway, 'rosa@horno.es', { firstName: 'Lucía', lastName: 'Gómez' });
 
 t.test('tokens create prints the token once; --token and ASISTENTE_TOKEN use it; revoke ends it', async (t) => {
   const created = await cli(['--token', session, 'tokens', 'create', 'Mi script', '--scope', 'contacts:read', '--scope', 'analytics:read', '--expires', '90']);
