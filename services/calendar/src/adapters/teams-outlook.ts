@@ -8,9 +8,14 @@ import type { OutlookCalendars } from '../domain/outlook-port.js';
 const Calendars = Type.Array(MicrosoftCalendar);
 const Events = Type.Array(MicrosoftCalendarEvent);
 const Status = Type.Object({ connected: Type.Boolean() });
+/** The fields of teams' normalised Outlook event that busy time needs (the rest is not checked). */
+const Times = Type.Array(Type.Object({ startTime: Type.String(), endTime: Type.String(), allDay: Type.Boolean(), status: Type.String() }));
 
-/** Statuses that only say "no Microsoft here": teams not mounted (404) or not reachable (503). */
+/** Answers without teams' own error that only say "no Microsoft here": teams not mounted (404) or not reachable (503). */
 const ABSENT = new Set([404, 503]);
+
+/** Code of an Outlook that cannot be asked at all (teams not there): the merged agenda goes on without it. */
+export const OUTLOOK_ABSENT = 'OUTLOOK_ABSENT';
 
 const unavailable = () => new AppError(502, 'OUTLOOK_UNAVAILABLE', 'No se pudo leer el calendario de Outlook. Inténtalo de nuevo en unos minutos.');
 
@@ -24,35 +29,40 @@ export function teamsOutlook(services: ServiceClient): OutlookCalendars {
     try {
       return await services.request('teams', userId, path, { ...(query ? { query } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
     } catch (error) {
-      // teams' own answer (not connected, calendar gone, Graph refused) travels on as it is.
-      if (error instanceof ServiceCallError && error.statusCode < 500 && isError(error.body)) throw new AppError(error.statusCode, error.body.code, error.body.message);
+      if (!(error instanceof ServiceCallError)) throw error;
+      // teams' own answer (not connected, not configured, calendar gone, Graph refused) travels on as it is.
+      if (isError(error.body)) throw new AppError(error.statusCode, error.body.code, error.body.message);
+      if (ABSENT.has(error.statusCode)) throw new AppError(503, OUTLOOK_ABSENT, 'El calendario de Outlook no está disponible ahora.');
       throw unavailable();
     }
   };
   return {
+    // Connected unless teams says otherwise: a teams that cannot tell (no status route here) is asked for the
+    // events themselves, and an absent answer counts as no Outlook.
     async connected(userId) {
       if (!services.available('teams')) return false;
-      try {
-        const status = await services.request('teams', userId, '/teams/status');
-        return Value.Check(Status, status) && status.connected;
-      } catch (error) {
-        if (error instanceof ServiceCallError && ABSENT.has(error.statusCode)) return false;
-        throw error;
-      }
+      const status = await services.request('teams', userId, '/teams/status').catch(() => undefined);
+      return !Value.Check(Status, status) || status.connected;
     },
     async calendars(userId) {
       const answer = await ask(userId, '/microsoft/calendars');
       if (!Value.Check(Calendars, answer)) throw unavailable();
       return answer;
     },
-    async events(userId: string, range: Range, calendarId?: string, timeoutMs?: number) {
-      const query = { dateFrom: range.from.toISOString(), dateTo: range.to.toISOString(), ...(calendarId ? { calendarId } : {}) };
-      const answer = await ask(userId, '/microsoft/events', query, timeoutMs);
+    async events(userId: string, range: Range, calendarId?: string) {
+      const answer = await ask(userId, '/microsoft/events', rangeQuery(range, calendarId));
       if (!Value.Check(Events, answer)) throw unavailable();
+      return answer;
+    },
+    async busyEvents(userId: string, range: Range, timeoutMs: number) {
+      const answer = await ask(userId, '/microsoft/events', rangeQuery(range), timeoutMs);
+      if (!Value.Check(Times, answer)) throw unavailable();
       return answer;
     },
   };
 }
+
+const rangeQuery = (range: Range, calendarId?: string) => ({ dateFrom: range.from.toISOString(), dateTo: range.to.toISOString(), ...(calendarId ? { calendarId } : {}) });
 
 function isError(body: unknown): body is { code: string; message: string } {
   return typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'string' && typeof (body as { message?: unknown }).message === 'string';

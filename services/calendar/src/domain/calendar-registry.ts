@@ -111,20 +111,25 @@ export class CalendarRegistry {
     return this.across(fallback, others, read);
   }
 
-  /** `read` of the fallback and the connected others, tolerating what each may fail without sinking the rest. */
-  private across<T>(fallback: CalendarSource, others: CalendarSource[], read: (source: CalendarSource) => Promise<T[]>): Promise<T[][]> {
-    return Promise.all(
-      [fallback, ...others].map((s) =>
-        read(s).catch((error: unknown) => {
-          if (s.bestEffort) {
-            s.bestEffort(error);
-            return [];
-          }
-          if (s !== fallback || !(error instanceof AppError && s.absentCodes?.has(error.code))) throw error;
-          return [];
-        }),
-      ),
-    );
+  /**
+   * `read` of each provider asked. One that says it is absent (its absentCodes), or fails where it is only best
+   * effort, adds nothing; any other failure is the answer. When nobody answered, the fallback's error is.
+   */
+  private async across<T>(fallback: CalendarSource, others: CalendarSource[], read: (source: CalendarSource) => Promise<T[]>): Promise<T[][]> {
+    const asked = [fallback, ...others];
+    const results = await Promise.all(asked.map((s) => read(s).then((value) => ({ value }), (error: unknown) => ({ error }))));
+    const lists: T[][] = [];
+    results.forEach((result, i) => {
+      const source = asked[i]!;
+      if ('value' in result) return lists.push(result.value);
+      const absent = result.error instanceof AppError && source.absentCodes?.has(result.error.code) === true;
+      if (!absent && !source.bestEffort) throw result.error;
+      if (!absent) source.bestEffort?.(result.error);
+      return undefined;
+    });
+    const fallbackFailed = results[0]!;
+    if (lists.length === 0 && 'error' in fallbackFailed) throw fallbackFailed.error;
+    return lists;
   }
 
   /** The provider holding the calendar id; ids no other provider claims stay the fallback's. */

@@ -1,6 +1,7 @@
 import type { CalendarEvent, MicrosoftCalendarEvent } from '@asistente/contracts';
 import type { BusyTime } from './calendar-registry.js';
 import { lastDay } from './normalize.js';
+import type { OutlookTimes } from './outlook-port.js';
 
 /**
  * An Outlook event as every provider's normalised event is: Graph keeps an all-day event's end exclusive
@@ -13,7 +14,7 @@ export function fromOutlook(event: MicrosoftCalendarEvent): CalendarEvent {
 }
 
 /** Timed events that are not cancelled take the user's time; all-day ones do not (as with Google's default). */
-export function outlookBusy(events: readonly MicrosoftCalendarEvent[]): BusyTime[] {
+export function outlookBusy(events: readonly OutlookTimes[]): BusyTime[] {
   return events
     .filter((e) => !e.allDay && e.status !== 'cancelled')
     .map((e) => ({ start: Date.parse(e.startTime), end: Date.parse(e.endTime) }))

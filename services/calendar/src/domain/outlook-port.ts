@@ -8,12 +8,22 @@ import type { Range } from './dates.js';
  * Microsoft token. The adapter is adapters/teams-outlook.ts.
  */
 export interface OutlookCalendars {
-  /** Whether the user has Microsoft connected (false when the teams service is not there to ask). */
+  /** Whether the user may have Microsoft connected: false only when teams is not there or says it is not. */
   connected(userId: string): Promise<boolean>;
   calendars(userId: string): Promise<MicrosoftCalendar[]>;
   /**
    * The events of one calendar (the default one without `calendarId`) overlapping the range, as teams
    * answers them: all-day ends still exclusive, as Graph keeps them. Throws AppError.
    */
-  events(userId: string, range: Range, calendarId?: string, timeoutMs?: number): Promise<MicrosoftCalendarEvent[]>;
+  events(userId: string, range: Range, calendarId?: string): Promise<MicrosoftCalendarEvent[]>;
+  /** The default calendar's events of the range, only the fields busy time needs, given up after `timeoutMs`. */
+  busyEvents(userId: string, range: Range, timeoutMs: number): Promise<OutlookTimes[]>;
+}
+
+/** What free slots read of an Outlook event. */
+export interface OutlookTimes {
+  startTime: string;
+  endTime: string;
+  allDay: boolean;
+  status: string;
 }
