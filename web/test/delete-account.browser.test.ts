@@ -28,7 +28,7 @@ browserSuite(t, () => {
     await danger.getByText('Escribe tu contraseña para eliminar la cuenta').waitFor();
 
     // A wrong password: confirmed, refused in Spanish under the field, nothing erased.
-    await danger.getByLabel('Contraseña actual', { exact: true }).fill('no-es-esta');
+    await danger.getByLabel('Tu contraseña, para confirmar', { exact: true }).fill('no-es-esta');
     await danger.getByRole('button', { name: 'Eliminar mi cuenta' }).click();
     const dialog = page.getByRole('dialog', { name: '¿Eliminar tu cuenta?' });
     await dialog.getByText(/No se puede deshacer/).waitFor();
@@ -37,7 +37,7 @@ browserSuite(t, () => {
     t.equal((await api(stage.app, 'GET', `contacts/${made.body.id}`, undefined, session.token)).status, 200, 'still there');
 
     // Cancelling the confirmation deletes nothing either.
-    await danger.getByLabel('Contraseña actual', { exact: true }).fill(session.password);
+    await danger.getByLabel('Tu contraseña, para confirmar', { exact: true }).fill(session.password);
     await danger.getByRole('button', { name: 'Eliminar mi cuenta' }).click();
     await dialog.getByRole('button', { name: 'Cancelar' }).click();
     t.equal((await api(stage.app, 'GET', 'auth/me', undefined, session.token)).status, 200, 'cancelled: the session still works');

@@ -144,6 +144,14 @@ export type FreeSlotsQuery = Static<typeof FreeSlotsQuery>;
 export const FreeSlot = Type.Object({ start: Type.String(), end: Type.String() });
 export type FreeSlot = Static<typeof FreeSlot>;
 
+/** GET /events/free-slots: the route's response and what a sibling reads it as, one schema. */
+export const FreeSlotList = Type.Array(FreeSlot);
+export type FreeSlotList = Static<typeof FreeSlotList>;
+
+/** GET /events and /events/with-attendee: every calendar's normalised events (the route's response). */
+export const CalendarEventList = Type.Array(CalendarEvent);
+export type CalendarEventList = Static<typeof CalendarEventList>;
+
 export const CalendarParams = Type.Object({ calendarId: Type.String({ minLength: 1, maxLength: 300 }) });
 export const CalendarEventParams = Type.Object({
   calendarId: Type.String({ minLength: 1, maxLength: 300 }),

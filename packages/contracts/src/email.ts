@@ -44,6 +44,10 @@ export const EmailIntegration = Type.Object({
 });
 export type EmailIntegration = Static<typeof EmailIntegration>;
 
+/** GET /emails/integrations: the route's response and what a sibling reads it as, one schema. */
+export const EmailIntegrationList = Type.Array(EmailIntegration);
+export type EmailIntegrationList = Static<typeof EmailIntegrationList>;
+
 /** The account's tracking switch. */
 export const TrackingSettingBody = Type.Object(
   { tracking: Type.Boolean({ messages: { type: 'El campo "tracking" debe ser verdadero o falso', required: 'El campo "tracking" es requerido' } }) },

@@ -21,7 +21,15 @@ export const EVENT_DATA = {
   'auth.user.registered': Type.Object({}),
 
   'contacts.contact.created': Type.Object({ contactId: Type.String({ format: 'uuid' }), hasEmail: Type.Boolean() }),
-  'contacts.contact.updated': Type.Object({ contactId: Type.String({ format: 'uuid' }) }),
+  /**
+   * `changed`: the names of the fields the write changed (firstName, lastName, email, phone, company, notes,
+   * tags), never their values. Optional only because events written before it existed stay valid on a replay;
+   * every producer sets it.
+   */
+  'contacts.contact.updated': Type.Object({
+    contactId: Type.String({ format: 'uuid' }),
+    changed: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 20 })),
+  }),
   'contacts.contact.deleted': Type.Object({ contactId: Type.String({ format: 'uuid' }) }),
   'contacts.contact.imported': Type.Object({ created: Count, updated: Count, skipped: Count, failed: Count }),
 

@@ -177,3 +177,7 @@ export const MicrosoftCalendarEvent = Type.Object({
   calendarId: Type.String(),
 });
 export type MicrosoftCalendarEvent = Static<typeof MicrosoftCalendarEvent>;
+
+/** GET /microsoft/events: the route's response and what the calendar service reads it as, one schema. */
+export const MicrosoftCalendarEventList = Type.Array(MicrosoftCalendarEvent);
+export type MicrosoftCalendarEventList = Static<typeof MicrosoftCalendarEventList>;

@@ -22,7 +22,11 @@ const MailProvider = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'),
 /** The `data` of each event type an endpoint may subscribe to. */
 export const WEBHOOK_EVENT_DATA = {
   'contact.created': Type.Object({ contactId: Uuid, hasEmail: Type.Boolean() }),
-  'contact.updated': Type.Object({ contactId: Uuid }),
+  /**
+   * `changed`: the names of the fields that changed (firstName, lastName, email, phone, company, notes, tags),
+   * no values; absent only for an update recorded before the field existed.
+   */
+  'contact.updated': Type.Object({ contactId: Uuid, changed: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 20 })) }),
   'contact.deleted': Type.Object({ contactId: Uuid }),
   /** `chatId` is the WhatsApp JID of the conversation; history synced from the phone is not sent. */
   'whatsapp.message.received': Type.Object({ messageId: Id, chatId: Id, isGroup: Type.Boolean() }),

@@ -26,7 +26,7 @@ export { findInputProblem, CONTROL_CHARACTER_MESSAGE } from './http/input-guard.
 export { leanSerializationSchema } from './http/serializer.js';
 export { AppError, notFound, badRequest, unauthorized, conflict, errorBody, isDatabaseUnavailable, DATABASE_UNAVAILABLE, type ErrorBody } from './http/errors.js';
 export { healthRoutes } from './http/health.js';
-export { ServiceClient, ServiceCallError, type ServiceName, type ServiceRequest, type InjectFn } from './http/service-client.js';
+export { ServiceClient, ServiceCallError, ServiceAnswerError, type AnswerLog, type ServiceName, type ServiceRequest, type InjectFn } from './http/service-client.js';
 export { OAuthStateSigner, type OAuthState, type VerifiedOAuthState } from './auth/oauth-state.js';
 export { OAuthFlow, OAuthFlows, OAUTH_BROWSER_COOKIE, type OAuthStart, type OAuthFinish, type OAuthRefusal } from './auth/oauth-flow.js';
 export { OAuthClient, renewGrant, revokeGrant, withRotation, type OAuthCallback, type OAuthCallbackQuery } from './auth/oauth/oauth-client.js';
@@ -38,6 +38,7 @@ export { CLIENT_ADDRESS_HEADER, clientAddressProof, addressFromProof } from './a
 export { authPlugin, requireAuth, type AuthenticatedUser, type TokenSettings, type TokenClaims, type JWT } from './auth/plugin.js';
 export { Revocations, type SessionsEnded, type TokenIdentity } from './auth/revocations.js';
 export {
+  callerTokenId,
   EXCHANGED_TOKEN_SECONDS,
   exchangedTokenJti,
   exchangedTokenSigner,

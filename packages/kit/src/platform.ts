@@ -121,7 +121,7 @@ export async function createPlatform(config: Config, name: string, options: Plat
     bus,
     relay,
     tokens,
-    services: new ServiceClient(config, tokens),
+    services: new ServiceClient(config, tokens, log),
     revocations,
     streams,
     secrets,

@@ -140,7 +140,6 @@ t.test('revocation: sent to the provider that offers it, a 400 taken as done; no
   await t.rejects(client.revoke('roto'), /HTTP 503/, 'a refusal is the caller’s to report');
   t.same(revoked, ['renovar-r1', 'desconocido', 'roto']);
   const withoutRevocation = new OAuthClient(flows.flow('sin-revocar', 'http://localhost:3000/api/sin/callback'), strategy(false));
-  t.equal(withoutRevocation.revocable, false);
   t.equal(await withoutRevocation.revoke('renovar-r1'), false, 'nothing sent: the caller only erases');
   t.equal(revoked.length, 3);
 });

@@ -3,7 +3,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDecoder } from 'fast-jwt';
 import t from 'tap';
-import { loadConfig, requireAuth, ServiceCallError, ServiceClient, type App, type ServicePlugin } from '../src/index.js';
+import { Type } from '@sinclair/typebox';
+import { loadConfig, requireAuth, ServiceAnswerError, ServiceCallError, ServiceClient, type App, type ServicePlugin } from '../src/index.js';
 import { buildServicesApp, createTestPlatform } from '../src/testing/index.js';
 
 /** A sibling that answers with the identity it was called for, as a real service would see it. */
@@ -23,7 +24,7 @@ t.test('embedded: a sibling is asked in-process, as the user, with the query and
   platform.revocations.vouchForTestUser(userId);
 
   t.equal(platform.services.available('contacts'), true);
-  const me = await platform.services.request<{ userId: string; query: unknown }>('contacts', userId, '/contacts/whoami', {
+  const me = await platform.services.request('contacts', userId, '/contacts/whoami', {
     query: { search: 'ana maría', limit: 5, skipped: undefined },
   });
   t.same(me, { userId, query: { search: 'ana maría', limit: '5' } });
@@ -85,4 +86,29 @@ t.test('distributed: several replicas in one URL list; a refused one is skipped,
   const client = new ServiceClient(loadConfig({}, { CONTACTS_URL: `${refused}, ${live}/` }), tokens);
   for (let i = 0; i < 4; i++) t.same(await client.request('contacts', randomUUID(), '/contacts', { method: 'POST', body: { n: i } }), { ok: true });
   t.same(served, ['POST /contacts', 'POST /contacts', 'POST /contacts', 'POST /contacts'], 'four requests, four served, none twice');
+});
+
+t.test('call checks the answer against the contract schema: the declared shape comes back typed, anything else is a logged ServiceAnswerError', async (t) => {
+  const server = createServer((request, response) => {
+    const body = request.url === '/contacts/right' ? { contacts: [{ id: randomUUID(), name: 'Ana' }], total: 1 } : { data: [{ id: 'x', nombre: 'Ana' }], total: '1' };
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  t.teardown(() => server.close());
+  const logged: Record<string, unknown>[] = [];
+  const log = { error: (details: Record<string, unknown>) => void logged.push(details) };
+  const tokens = { secret: 'x'.repeat(32), issuer: 'iss', audience: 'aud', ttlSeconds: 60 };
+  const client = new ServiceClient(loadConfig({}, { CONTACTS_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }), tokens, log);
+  const Page = Type.Object({ contacts: Type.Array(Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() })), total: Type.Integer() });
+
+  const page = await client.call('contacts', randomUUID(), '/contacts/right', Page);
+  t.equal(page.contacts[0]!.name, 'Ana');
+  t.equal(page.total, 1);
+
+  const error = await client.call('contacts', randomUUID(), '/contacts/wrong', Page).catch((e: unknown) => e);
+  t.ok(error instanceof ServiceAnswerError);
+  t.ok(error instanceof ServiceCallError, 'callers that handle a failing sibling handle this one too');
+  t.match(error, { service: 'contacts', statusCode: 502, path: '/contacts/wrong', body: { message: 'La respuesta del servicio contacts no tiene la forma acordada' } });
+  t.match((error as ServiceAnswerError).problem, /contacts/);
+  t.same(logged, [{ service: 'contacts', path: '/contacts/wrong', problem: (error as ServiceAnswerError).problem }], 'logged once, with where it broke and no values');
 });

@@ -81,6 +81,32 @@ t.test('enviar_whatsapp sends as the token\'s user with whatsapp:send, and only 
   t.same({ isError: nobody.isError, text: nobody.text }, { isError: true, text: 'Pidió enviar un WhatsApp sin destinatario.\n{"error":"Indica el chat (jid) o el teléfono"}' });
 });
 
+t.test('enviar_whatsapp retried with the same JSON-RPC id sends once; a new id, or another message, sends again', async (t) => {
+  const userId = signToken(app).userId;
+  whatsapp.connect(userId);
+  const { authorization } = signToken(app, userId, ['whatsapp:send']);
+  // A client that lost the answer posts the very same request again (same id), as a raw JSON-RPC message.
+  const post = async (id: number, texto: string) => {
+    const response = await fetch(`${base}/api/mcp`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'enviar_whatsapp', arguments: { jid: JID, texto } } }),
+    });
+    const answer = (await response.json()) as { result: { isError: boolean; content: { text: string }[] } };
+    t.equal(answer.result.isError, false, answer.result.content[0]!.text);
+    return answer.result.content[0]!.text;
+  };
+  const mine = () => whatsapp.sent.filter((sent) => sent.userId === userId).map((sent) => sent.text);
+  const first = await post(7, 'Le confirmo la cita');
+  const retried = await post(7, 'Le confirmo la cita');
+  t.equal(whatsapp.requested.filter((asked) => asked.userId === userId).length, 2, 'both reached WhatsApp');
+  t.same(mine(), ['Le confirmo la cita'], 'one message went out');
+  t.equal(retried, first, 'the retry answers with the message already queued');
+  await post(8, 'Le confirmo la cita');
+  await post(7, 'Otra cosa');
+  t.same(mine(), ['Le confirmo la cita', 'Le confirmo la cita', 'Otra cosa'], 'a new request, or another text under a reused id, is a new send');
+});
+
 t.test("buscar_correos reads the token user's mail only", async (t) => {
   email.connect(owner);
   email.deliver(owner, 'proveedor@ejemplo.es', 'Factura de octubre', 'Adjuntamos la factura');

@@ -26,6 +26,8 @@ const OPENAI_KEY = 'sk-proj-ESTA-CLAVE-NO-DEBE-SALIR-1234';
 const GOOGLE_REFRESH = '1//google-refresh-token-que-no-sale';
 const MAIL_PASSWORD = 'contraseña-imap-que-no-sale';
 const WA_AUTH = 'noise-key-de-whatsapp-que-no-sale';
+const CALDAV_PASSWORD = 'clave-de-aplicacion-icloud-que-no-sale';
+const CALDAV_EVENT = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:cita-1\r\nSUMMARY:Cita en iCloud\r\nDTSTART:20261203T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
 
 async function seed(userId: string): Promise<void> {
   const sealed = (plaintext: string, table: string, column: string) => secrets.seal(plaintext, { userId, table, column });
@@ -35,6 +37,14 @@ async function seed(userId: string): Promise<void> {
   await sql`
     insert into calendar.events (user_id, calendar_id, id, summary, location, all_day, start_at, end_at, attendees, normalized)
     values (${userId}, 'primary', 'ev1', 'Reunión con Luis, presupuesto', 'Madrid', false, '2026-12-01T10:00:00Z', '2026-12-01T11:00:00Z', '{luis@ejemplo.es}', '{}')`;
+  await sql`
+    insert into calendar.caldav_accounts (user_id, server_url, username, password_enc, root_url, principal_url, home_url)
+    values (${userId}, 'https://caldav.icloud.com', 'ana@icloud.com', ${sealed(CALDAV_PASSWORD, 'calendar.caldav_accounts', 'password_enc')},
+      'https://caldav.icloud.com/', 'https://caldav.icloud.com/1/principal/', 'https://caldav.icloud.com/1/calendars/')`;
+  await sql`insert into calendar.caldav_calendars (user_id, id, name) values (${userId}, '/1/calendars/home/', 'Casa')`;
+  await sql`
+    insert into calendar.caldav_objects (user_id, calendar_id, href, uid, ics, starts_at)
+    values (${userId}, '/1/calendars/home/', '/1/calendars/home/cita-1.ics', 'cita-1', ${CALDAV_EVENT}, '2026-12-03T09:00:00Z')`;
   await sql`insert into whatsapp.auth_state (user_id, key, value_enc) values (${userId}, 'creds', ${sealed(WA_AUTH, 'whatsapp.auth_state', 'value_enc')})`;
   const [chat] = await sql<{ id: string }[]>`
     insert into whatsapp.chats (user_id, jid, name, phone) values (${userId}, '34600111222@s.whatsapp.net', 'Luis', '+34600111222') returning id`;
@@ -59,6 +69,7 @@ async function seed(userId: string): Promise<void> {
     values (${account!.id}, ${userId}, 'inbox', 2, 'eva@ejemplo.es', 'ana@ejemplo.es', 'Factura antigua', 'Adjunto la factura', false, true, '2026-01-02T08:00:00Z')
     returning id`;
   await sql`insert into email.attachments (message_id, position, name, content_type, size, content) values (${partial!.id}, 0, 'factura.pdf', 'application/pdf', 3, ${Buffer.from('PDF')})`;
+  await sql`insert into email.templates (user_id, name, subject, body) values (${userId}, 'Bienvenida', 'Hola {{nombre}}', 'Gracias por tu visita')`;
   await sql`insert into analytics.hourly (user_id, metric, hour, value) values (${userId}, 'whatsapp.received', '2026-11-01T09:00:00Z', 3)`;
   await sql`
     insert into ai.runs (id, user_id, trigger, chat_id, model, prompt_tokens, completion_tokens, cost_usd, replied)
@@ -115,17 +126,20 @@ t.test('the owner gets a ZIP of every service, without a secret, from any reques
     'analitica/totales.csv',
     'asistente/chats-pausados.json',
     'asistente/ejecuciones.json',
+    'calendario/caldav/_1_calendars_home_/cita-1.ics',
     'calendario/eventos.ics',
     'contactos/contactos.csv',
     'contactos/contactos.json',
+    'contactos/papelera.json',
+    'contactos/vistas-guardadas.json',
     'cuenta/actividad-de-seguridad.json',
     'cuenta/perfil.json',
     'whatsapp/chats/34600111222@s.whatsapp.net.json',
     'whatsapp/respuestas-automaticas.json',
   ]);
   const mail = names.filter((name) => name.startsWith('correo/'));
-  t.equal(mail.length, 3);
-  t.match(mail, [/^correo\/adjuntos\/[0-9a-f-]{36}\/[0-9a-f]{8}-factura\.pdf$/, 'correo/correos.json', /^correo\/inbox\/2026-11-02-[0-9a-f-]{36}\.eml$/]);
+  t.equal(mail.length, 4);
+  t.match(mail, [/^correo\/adjuntos\/[0-9a-f-]{36}\/[0-9a-f]{8}-factura\.pdf$/, 'correo/correos.json', /^correo\/inbox\/2026-11-02-[0-9a-f-]{36}\.eml$/, 'correo/plantillas.json']);
   const text = (name: string) => files.get(name)!.toString('utf8');
   t.match(JSON.parse(text('cuenta/perfil.json')), { id: owner.userId, email: owner.email, firstName: 'Ana' });
   t.notOk('passwordHash' in JSON.parse(text('cuenta/perfil.json')));
@@ -139,15 +153,17 @@ t.test('the owner gets a ZIP of every service, without a secret, from any reques
   t.match(eml, /Subject: Presupuesto/);
   t.match(eml, /Message-ID: <m1@ejemplo.es>/);
   t.match(eml, /filename=presupuesto.txt/);
+  t.match(JSON.parse(text('correo/plantillas.json')), [{ name: 'Bienvenida', subject: 'Hola {{nombre}}' }]);
   t.match(JSON.parse(text('correo/correos.json')), [{ subject: 'Factura antigua', from: 'eva@ejemplo.es' }]);
   t.equal(text(mail[0]!), 'PDF', 'the stored attachment of a mail kept without its body');
   t.match(text('calendario/eventos.ics'), /^BEGIN:VCALENDAR[\s\S]*SUMMARY:Reunión con Luis\\, presupuesto[\s\S]*END:VCALENDAR\r\n$/);
+  t.equal(text('calendario/caldav/_1_calendars_home_/cita-1.ics'), CALDAV_EVENT, 'a CalDAV event as its server sent it');
   t.match(JSON.parse(text('asistente/ejecuciones.json')), [{ model: 'gpt-4o-mini', promptTokens: 120, costUsd: 0.0001 }]);
   t.ok(text('analitica/por-hora.csv').startsWith('metrica,hora,valor\r\n'));
   t.match(text('analitica/por-hora.csv'), '\r\nwhatsapp.received,2026-11-01T09:00:00.000Z,3\r\n');
 
   const everything = [...files.values()].map((b) => b.toString('utf8')).join('\n');
-  for (const secret of [OPENAI_KEY, GOOGLE_REFRESH, MAIL_PASSWORD, WA_AUTH, 'v1:', 'password_hash', 'passwordHash', 'imap.ejemplo.es']) {
+  for (const secret of [OPENAI_KEY, GOOGLE_REFRESH, MAIL_PASSWORD, WA_AUTH, CALDAV_PASSWORD, 'v1:', 'password_hash', 'passwordHash', 'imap.ejemplo.es']) {
     t.notOk(everything.includes(secret), `no ${secret} in the archive`);
   }
   // Asking for it is in the security log.

@@ -16,10 +16,16 @@ t.test('the contacts part: every contact in the CSV the export writes and as JSO
     from generate_series(1, 5003) as i`;
   await sql`insert into contacts.contacts (user_id, first_name, last_name, tags) values (${owner.userId}, '=SUM(A1)', 'Pérez, "El Jefe"', '{vip,cliente}')`;
   await sql`insert into contacts.contacts (user_id, first_name, last_name, tags) values (${other.userId}, 'Ajeno', 'Otro', '{}')`;
+  await sql`
+    insert into contacts.trash (batch_id, user_id, id, first_name, last_name, email, tags, created_at, updated_at)
+    values (gen_random_uuid(), ${owner.userId}, gen_random_uuid(), 'Borrado', 'Reciente', 'borrado@ejemplo.es', '{}', now(), now())`;
+  await sql`insert into contacts.saved_views (user_id, name, tag) values (${owner.userId}, 'Clientes VIP', 'vip')`;
 
   const { files, pages } = await readAccountExportPart(app, '/contacts/account-export', owner.authorization);
   t.ok(pages >= 2, 'several pages');
-  t.same([...files.keys()], ['contactos.csv', 'contactos.json']);
+  t.same([...files.keys()], ['contactos.csv', 'contactos.json', 'papelera.json', 'vistas-guardadas.json']);
+  t.match(JSON.parse(files.get('papelera.json')!.toString('utf8')), [{ firstName: 'Borrado', email: 'borrado@ejemplo.es' }], 'the trash');
+  t.match(JSON.parse(files.get('vistas-guardadas.json')!.toString('utf8')), [{ name: 'Clientes VIP', tag: 'vip' }], 'the saved views');
   const csv = files.get('contactos.csv')!.toString('utf8');
   const lines = csv.split('\r\n').filter(Boolean);
   t.equal(lines[0], '\uFEFFfirstName,lastName,email,phone,company,tags', 'the header import reads');

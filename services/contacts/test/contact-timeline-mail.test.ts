@@ -1,20 +1,24 @@
+import { randomUUID } from 'node:crypto';
 import t from 'tap';
+import type { EmailList } from '@asistente/contracts';
 import type { ServicePlugin } from '@asistente/kit';
 import { buildServicesApp, createTestPlatform, signToken } from '@asistente/kit/testing';
 import contactsService from '../src/app.js';
 
-/** A stand-in mail service answering GET /emails?address=&folder= as the email service does (whole address, one folder). */
+/** A stand-in mail service answering GET /emails?address=&folder= as the email service does (whole address, one folder, its EmailList). */
 const asked: { address: string; folder: string }[] = [];
 const fakeEmail: ServicePlugin = async (app) => {
   app.get('/emails', async (request) => {
     const { address = '', folder = 'inbox' } = request.query as { address?: string; folder?: string };
     asked.push({ address, folder });
-    if (address !== 'lucia@cliente.example') return { data: [], pagination: { total: 0 } };
-    const data =
+    const page = (data: EmailList['data']): EmailList => ({ data, pagination: { total: data.length, page: 1, limit: 30 }, unread: 0 });
+    if (address !== 'lucia@cliente.example') return page([]);
+    const flags = { isRead: true, hasAttachments: false };
+    return page(
       folder === 'sent'
-        ? [{ id: 'm2', from: 'yo@panaderia.example', to: 'lucia@cliente.example', subject: 'Re: Encargo de tarta', preview: 'Lista el sábado', createdAt: '2026-11-21T09:00:00.000Z' }]
-        : [{ id: 'm1', from: 'Lucía <lucia@cliente.example>', to: 'yo@panaderia.example', subject: 'Encargo de tarta', preview: '¿Para el sábado?', createdAt: '2026-11-20T18:00:00.000Z' }];
-    return { data, pagination: { total: 1 } };
+        ? [{ ...flags, id: randomUUID(), from: 'yo@panaderia.example', to: 'lucia@cliente.example', subject: 'Re: Encargo de tarta', preview: 'Lista el sábado', createdAt: '2026-11-21T09:00:00.000Z' }]
+        : [{ ...flags, id: randomUUID(), from: 'Lucía <lucia@cliente.example>', to: 'yo@panaderia.example', subject: 'Encargo de tarta', preview: '¿Para el sábado?', createdAt: '2026-11-20T18:00:00.000Z' }],
+    );
   });
 };
 

@@ -1,20 +1,20 @@
 import t from 'tap';
+import type { MessageList } from '@asistente/contracts';
 import type { ServicePlugin } from '@asistente/kit';
 import { buildServicesApp, createTestPlatform, signToken } from '@asistente/kit/testing';
 import contactsService from '../src/app.js';
 
-/** A stand-in WhatsApp service answering the documented GET /whatsapp/messages?phoneNumber= shape. */
+/** A stand-in WhatsApp service answering GET /whatsapp/messages?phoneNumber= in its contract's shape (MessageList). */
 const fakeWhatsapp: ServicePlugin = async (app) => {
   app.get('/whatsapp/messages', async (request) => {
     const { phoneNumber } = request.query as { phoneNumber?: string };
-    if (phoneNumber !== '+34611223344') return { data: [], pagination: { total: 0 } };
-    return {
-      data: [
-        { id: 'm1', from: '34611223344', message: 'Hola, ¿tenéis cita el martes?', timestamp: '2026-11-20T10:00:00.000Z', type: 'incoming' },
-        { id: 'm2', to: '34611223344', message: 'Sí, a las 10', timestamp: '2026-11-20T10:05:00.000Z', isFromMe: true },
-      ],
-      pagination: { total: 2 },
-    };
+    if (phoneNumber !== '+34611223344') return { data: [], pagination: { total: 0, page: 1, limit: 30 } };
+    const chat = { chatId: '34611223344@s.whatsapp.net', media: null };
+    const data: MessageList['data'] = [
+      { ...chat, id: 'm1', from: '34611223344@s.whatsapp.net', to: 'me', message: 'Hola, ¿tenéis cita el martes?', timestamp: '2026-11-20T10:00:00.000Z', type: 'incoming', status: 'received', origin: 'contact', seq: 1 },
+      { ...chat, id: 'm2', from: 'me', to: '34611223344@s.whatsapp.net', message: 'Sí, a las 10', timestamp: '2026-11-20T10:05:00.000Z', type: 'outgoing', status: 'sent', origin: 'phone', seq: 2 },
+    ];
+    return { data, pagination: { total: 2, page: 1, limit: 30 } };
   });
 };
 

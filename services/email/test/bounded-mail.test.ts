@@ -173,9 +173,9 @@ t.test('a mail over MAIL_MAX_MESSAGE_BYTES opens from its text and attachment li
   const detail = response.json<{ body: string; partial?: boolean; attachments: { id: string; name: string; size: number; contentType: string }[] }>();
   const grew = (opened.peak - opened.before) / MB;
   const size = (big.bytes / MB).toFixed(1);
+  // The time is a figure (no timing asserts: CI machines are noisy); reading in part is asserted below.
   t.comment(`trust big-mail: opened ${size} MB mail in ${ms} ms, process grew ${grew.toFixed(1)} MB`);
   t.ok(big.bytes >= 60 * MB, `the mail is ${size} MB`);
-  t.ok(ms < 5000, `answered in ${ms} ms (under 5 s)`);
   t.ok(grew < 100, `the process grew ${grew.toFixed(1)} MB (under 100 MB)`);
   t.equal(detail.partial, true, 'the detail says the mail was read in part');
   t.match(detail.body, 'Informe de obra: medidas', 'the start of the text is shown');

@@ -57,6 +57,16 @@ export function isExchangedFrom(jti: string, personalTokenId: string): boolean {
   return jti.startsWith(`${EXCHANGED_JTI_PREFIX}${personalTokenId}.`);
 }
 
+/**
+ * What stays the same across a caller's requests: the personal token's id for a token the gateway exchanged
+ * (its jti is fresh every request), else the session token's own jti.
+ */
+export function callerTokenId(jti: string): string {
+  if (!jti.startsWith(EXCHANGED_JTI_PREFIX)) return jti;
+  const end = jti.lastIndexOf('.');
+  return end > EXCHANGED_JTI_PREFIX.length ? jti.slice(0, end) : jti;
+}
+
 const EXCHANGED_JTI_PREFIX = 'pat.';
 
 /** The lifetime of the session token a personal token is exchanged for: it never leaves the edge, and each request makes its own. */

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { createSigner } from 'fast-jwt';
 import type { TokenSettings } from '../auth/plugin.js';
 import type { Config } from '../config.js';
 import { currentTraceparent } from '../observability/tracing/trace-context.js';
 import { SERVICE_PORTS } from '../service-ports.js';
+import { answerProblem } from './answer-check.js';
 
 export type ServiceName = keyof typeof SERVICE_PORTS;
 
@@ -24,6 +26,27 @@ export class ServiceCallError extends Error {
   ) {
     super(`${service} answered ${statusCode}`);
     this.name = 'ServiceCallError';
+  }
+}
+
+/** What a caller logs a wrong answer with (the platform's logger fits). */
+export interface AnswerLog {
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * A sibling answered 2xx with something its contract does not describe (a renamed field, a missing one): a
+ * clear failure, never a silently wrong value. A 502, so callers treat it as the sibling failing on its side.
+ */
+export class ServiceAnswerError extends ServiceCallError {
+  constructor(
+    service: ServiceName,
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(service, 502, { message: `La respuesta del servicio ${service} no tiene la forma acordada` });
+    this.message = `${service} ${path} answered outside its contract: ${problem}`;
+    this.name = 'ServiceAnswerError';
   }
 }
 
@@ -53,6 +76,7 @@ export class ServiceClient {
   constructor(
     private readonly config: Pick<Config, `${Uppercase<ServiceName>}_URL`>,
     tokens: TokenSettings,
+    private readonly log?: AnswerLog,
   ) {
     this.sign = createSigner({
       key: tokens.secret,
@@ -73,7 +97,22 @@ export class ServiceClient {
     return this.inject !== undefined || this.baseUrl(service) !== undefined;
   }
 
-  async request<T>(service: ServiceName, userId: string, path: string, options: ServiceRequest = {}): Promise<T> {
+  /**
+   * Asks a sibling and checks its answer against `answer`, the response schema its route declares in
+   * `packages/contracts`: the value returned is exactly that shape, or the call fails with a
+   * `ServiceAnswerError` (logged here, with the first mismatch and no values).
+   */
+  async call<S extends TSchema>(service: ServiceName, userId: string, path: string, answer: S, options: ServiceRequest = {}): Promise<Static<S>> {
+    const body = await this.request(service, userId, path, options);
+    const problem = answerProblem(answer, body);
+    if (problem === undefined) return body as Static<S>;
+    const error = new ServiceAnswerError(service, path, problem);
+    this.log?.error({ service, path, problem }, 'a sibling answered outside its contract');
+    throw error;
+  }
+
+  /** Asks a sibling whose answer the caller does not read (a write acknowledged by its status alone). */
+  async request(service: ServiceName, userId: string, path: string, options: ServiceRequest = {}): Promise<unknown> {
     const method = options.method ?? 'GET';
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.sign({ sub: userId, jti: randomUUID(), ims: Date.now() })}`,
@@ -93,7 +132,7 @@ export class ServiceClient {
     if (!answer) throw new ServiceCallError(service, 503, undefined);
     const body: unknown = answer.body === '' ? undefined : safeJson(answer.body);
     if (answer.statusCode >= 400) throw new ServiceCallError(service, answer.statusCode, body);
-    return body as T;
+    return body;
   }
 
   private async fetch(

@@ -20,8 +20,8 @@ const INSTRUCTIONS =
 export async function answerMcpRequest(tools: McpTools, caller: McpCaller, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.list(caller) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const answer = await tools.call(caller, request.params.name, request.params.arguments ?? {});
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const answer = await tools.call(caller, request.params.name, request.params.arguments ?? {}, String(extra.requestId));
     return { content: [{ type: 'text' as const, text: answer.text }], isError: answer.isError };
   });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -1,6 +1,6 @@
-import type { MessagesById } from '@asistente/contracts';
+import { MessagesById } from '@asistente/contracts';
 import type { Logger, ServiceClient } from '@asistente/kit';
-import { AppError, isDatabaseUnavailable, ServiceCallError } from '@asistente/kit';
+import { AppError, isDatabaseUnavailable, ServiceAnswerError, ServiceCallError } from '@asistente/kit';
 import type { AssistantConfigService } from '../domain/assistant-config.service.js';
 import type { AssistantRunService } from '../domain/assistant-run.service.js';
 import type { ClaimedBurst } from '../domain/chat-bursts.repository.js';
@@ -12,7 +12,7 @@ export interface BurstAnswerDeps {
   assistant: AssistantConfigService;
   chats: ChatStateService;
   runner: AssistantRunService;
-  services: Pick<ServiceClient, 'request'>;
+  services: Pick<ServiceClient, 'call' | 'request'>;
   log: Logger;
 }
 
@@ -46,7 +46,7 @@ export class BurstAnswerer {
         this.deps.log.info({ userId, reason: state.reason }, 'automatic answer withheld');
         return;
       }
-      const found = await this.deps.services.request<MessagesById>('whatsapp', userId, '/whatsapp/messages/by-id', {
+      const found = await this.deps.services.call('whatsapp', userId, '/whatsapp/messages/by-id', MessagesById, {
         query: { ids: burst.messageIds.join(',') },
       });
       const lines = customerLines(found.data);
@@ -89,7 +89,11 @@ export class BurstAnswerer {
   }
 }
 
-/** A sibling that could not be reached or failed on its side (5xx), or the database unreachable: worth another try. */
+/**
+ * A sibling that could not be reached or failed on its side (5xx), or the database unreachable: worth another
+ * try. An answer outside the sibling's contract is not: asking again gets the same answer.
+ */
 function passing(error: unknown): boolean {
+  if (error instanceof ServiceAnswerError) return false;
   return (error instanceof ServiceCallError && error.statusCode >= 500) || isDatabaseUnavailable(error);
 }

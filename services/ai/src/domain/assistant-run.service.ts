@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { AiRunResult, AiToolCall, Contact } from '@asistente/contracts';
-import { AppError, conflict, createEvent, notFound, ServiceCallError, type Outbox, type ServiceClient, type Sql } from '@asistente/kit';
+import { Contact, type AiRunResult, type AiToolCall } from '@asistente/contracts';
+import { AppError, conflict, createEvent, notFound, ServiceAnswerError, ServiceCallError, type Outbox, type ServiceClient, type Sql } from '@asistente/kit';
 import { LanguageModelError, type ChatMessage, type LanguageModel, type ModelFailure } from './language-model.js';
 import type { FullAssistantConfig } from './assistant-config.js';
 import type { AssistantConfigService } from './assistant-config.service.js';
@@ -66,7 +66,7 @@ export class AssistantRunService {
       assistant: AssistantConfigService;
       runs: RunsRepository;
       bookings: CustomerBookingsRepository;
-      services: Pick<ServiceClient, 'request'>;
+      services: Pick<ServiceClient, 'call' | 'request'>;
       model: LanguageModel;
       now?: () => Date;
     },
@@ -203,7 +203,7 @@ export class AssistantRunService {
   /** The contact the owner's question is about: 404 when it is not this user's. */
   private async contactById(userId: string, contactId: string): Promise<Contact | undefined> {
     try {
-      return await this.deps.services.request<Contact>('contacts', userId, `/contacts/${contactId}`);
+      return await this.deps.services.call('contacts', userId, `/contacts/${contactId}`, Contact);
     } catch (error) {
       if (error instanceof ServiceCallError && error.statusCode === 404) throw notFound('Contacto no encontrado');
       return undefined;
@@ -225,7 +225,7 @@ async function runTool(tools: AssistantTool[], name: string, context: ToolContex
     return await tool.run(context, args);
   } catch (error) {
     const status = error instanceof ServiceCallError ? error.statusCode : undefined;
-    const reason = status === 404 ? 'No encontrado' : 'La fuente de datos no respondió';
+    const reason = status === 404 ? 'No encontrado' : error instanceof ServiceAnswerError ? 'La fuente de datos respondió algo inesperado' : 'La fuente de datos no respondió';
     return { result: { error: reason }, summary: `${name}: ${reason.toLowerCase()}` };
   }
 }

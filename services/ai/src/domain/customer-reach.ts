@@ -1,7 +1,6 @@
-import type { Contact, ContactMatches } from '@asistente/contracts';
+import { ContactMatches, MessageList, type Contact } from '@asistente/contracts';
 import type { ServiceClient } from '@asistente/kit';
 import type { CustomerReach } from './tools/reach.js';
-import { listOf } from './tools/tool.js';
 
 const PHONE_JID = /^\d{6,20}(:\d+)?@s\.whatsapp\.net$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -11,18 +10,18 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * (it turns a lid-only chat into its phone JID once WhatsApp tells the number). Read from the chat's own
  * messages, which that service finds by exact jid or lid.
  */
-async function phoneJidOf(services: Pick<ServiceClient, 'request'>, userId: string, jid: string): Promise<string | undefined> {
+async function phoneJidOf(services: Pick<ServiceClient, 'call'>, userId: string, jid: string): Promise<string | undefined> {
   if (PHONE_JID.test(jid)) return jid;
   if (!jid.endsWith('@lid')) return undefined;
-  const answer = await services.request('whatsapp', userId, '/whatsapp/messages', { query: { jid, limit: 1 } }).catch(() => undefined);
-  const chatId = (listOf(answer, 'messages')[0] as { chatId?: unknown } | undefined)?.chatId;
-  return typeof chatId === 'string' && PHONE_JID.test(chatId) ? chatId : undefined;
+  const answer = await services.call('whatsapp', userId, '/whatsapp/messages', MessageList, { query: { jid, limit: 1 } }).catch(() => undefined);
+  const chatId = answer?.data[0]?.chatId;
+  return chatId !== undefined && PHONE_JID.test(chatId) ? chatId : undefined;
 }
 
 /** The contact whose phone is exactly the chat's number (the newest, if the owner entered the person twice). */
-async function contactOf(services: Pick<ServiceClient, 'request'>, userId: string, phoneJid: string): Promise<Contact | undefined> {
+async function contactOf(services: Pick<ServiceClient, 'call'>, userId: string, phoneJid: string): Promise<Contact | undefined> {
   const answer = await services
-    .request<ContactMatches>('contacts', userId, '/contacts/by-whatsapp', { query: { jid: phoneJid } })
+    .call('contacts', userId, '/contacts/by-whatsapp', ContactMatches, { query: { jid: phoneJid } })
     .catch(() => undefined);
   return answer?.contacts[0];
 }
@@ -32,7 +31,7 @@ async function contactOf(services: Pick<ServiceClient, 'request'>, userId: strin
  * phone match, never a search), and the mail addresses on it. A sibling that fails leaves the reach empty,
  * which only ever narrows it.
  */
-export async function customerReach(services: Pick<ServiceClient, 'request'>, userId: string, jid: string): Promise<CustomerReach> {
+export async function customerReach(services: Pick<ServiceClient, 'call'>, userId: string, jid: string): Promise<CustomerReach> {
   const phoneJid = await phoneJidOf(services, userId, jid);
   const contact = phoneJid ? await contactOf(services, userId, phoneJid) : undefined;
   const email = contact?.email?.trim().toLowerCase();

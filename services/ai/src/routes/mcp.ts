@@ -1,5 +1,5 @@
 import { ErrorResponse } from '@asistente/contracts';
-import type { App } from '@asistente/kit';
+import { callerTokenId, type App } from '@asistente/kit';
 import { Type } from '@sinclair/typebox';
 import { answerMcpRequest } from '../adapters/mcp-server.js';
 import type { McpTools } from '../domain/mcp/mcp-tools.js';
@@ -58,7 +58,7 @@ export async function mcpRoutes(app: App, { tools }: { tools: McpTools }): Promi
       // The transport writes the answer itself; the request id the house echoes is set on the raw response.
       reply.raw.setHeader('x-request-id', request.id);
       reply.hijack();
-      await answerMcpRequest(tools, { userId: request.user.id, scopes: request.user.scopes }, request.raw, reply.raw, request.body);
+      await answerMcpRequest(tools, { userId: request.user.id, scopes: request.user.scopes, tokenId: callerTokenId(request.user.jti) }, request.raw, reply.raw, request.body);
     },
   });
 

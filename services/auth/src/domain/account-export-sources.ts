@@ -1,4 +1,4 @@
-import type { AccountExportPage } from '@asistente/contracts';
+import { AccountExportPage } from '@asistente/contracts';
 import { jsonArrayPart, readAccountExportPage, ServiceCallError, singlePart, type AccountExportPart, type ServiceClient, type ServiceName } from '@asistente/kit';
 import { toUser } from './user.js';
 import type { SecurityActivityExportRepository } from './security-activity-export.repository.js';
@@ -31,7 +31,7 @@ export function serviceSource(services: ServiceClient, part: (typeof SERVICE_PAR
     async read(userId, cursor) {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await services.request<AccountExportPage>(part.service, userId, part.path, { query: { cursor }, timeoutMs: PAGE_TIMEOUT_MS });
+          return await services.call(part.service, userId, part.path, AccountExportPage, { query: { cursor }, timeoutMs: PAGE_TIMEOUT_MS });
         } catch (error) {
           // Unreachable or overloaded (503) is worth another try; any other answer is the same the next time.
           if (attempt >= ATTEMPTS || !(error instanceof ServiceCallError) || error.statusCode !== 503) throw error;

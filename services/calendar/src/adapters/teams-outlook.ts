@@ -1,13 +1,10 @@
-import { Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
-import { MicrosoftCalendar, MicrosoftCalendarEvent } from '@asistente/contracts';
+import { Type, type TSchema, type Static } from '@sinclair/typebox';
+import { MicrosoftCalendar, MicrosoftCalendarEventList, TeamsStatus } from '@asistente/contracts';
 import { AppError, ServiceCallError, type ServiceClient } from '@asistente/kit';
 import type { Range } from '../domain/dates.js';
 import type { OutlookCalendars } from '../domain/outlook-port.js';
 
 const Calendars = Type.Array(MicrosoftCalendar);
-const Events = Type.Array(MicrosoftCalendarEvent);
-const Status = Type.Object({ connected: Type.Boolean() });
 /** The fields of teams' normalised Outlook event that busy time needs (the rest is not checked). */
 const Times = Type.Array(Type.Object({ startTime: Type.String(), endTime: Type.String(), allDay: Type.Boolean(), status: Type.String() }));
 
@@ -15,7 +12,7 @@ const Times = Type.Array(Type.Object({ startTime: Type.String(), endTime: Type.S
 const ABSENT = new Set([404, 503]);
 
 /** Code of an Outlook that cannot be asked at all (teams not there): the merged agenda goes on without it. */
-export const OUTLOOK_ABSENT = 'OUTLOOK_ABSENT';
+const OUTLOOK_ABSENT = 'OUTLOOK_ABSENT';
 
 const unavailable = () => new AppError(502, 'OUTLOOK_UNAVAILABLE', 'No se pudo leer el calendario de Outlook. Inténtalo de nuevo en unos minutos.');
 
@@ -25,9 +22,10 @@ const unavailable = () => new AppError(502, 'OUTLOOK_UNAVAILABLE', 'No se pudo l
  * no Microsoft token and no teams schema on this side.
  */
 export function teamsOutlook(services: ServiceClient): OutlookCalendars {
-  const ask = async (userId: string, path: string, query?: Record<string, string>, timeoutMs?: number): Promise<unknown> => {
+  // Answers are checked against the contract of teams' route (a wrong shape is a ServiceAnswerError, a 502).
+  const ask = async <S extends TSchema>(userId: string, path: string, answer: S, query?: Record<string, string>, timeoutMs?: number): Promise<Static<S>> => {
     try {
-      return await services.request('teams', userId, path, { ...(query ? { query } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+      return await services.call('teams', userId, path, answer, { ...(query ? { query } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
     } catch (error) {
       if (!(error instanceof ServiceCallError)) throw error;
       // teams' own answer (not connected, not configured, calendar gone, Graph refused) travels on as it is.
@@ -41,24 +39,12 @@ export function teamsOutlook(services: ServiceClient): OutlookCalendars {
     // events themselves, and an absent answer counts as no Outlook.
     async connected(userId) {
       if (!services.available('teams')) return false;
-      const status = await services.request('teams', userId, '/teams/status').catch(() => undefined);
-      return !Value.Check(Status, status) || status.connected;
+      const status = await services.call('teams', userId, '/teams/status', TeamsStatus).catch(() => undefined);
+      return status === undefined || status.connected;
     },
-    async calendars(userId) {
-      const answer = await ask(userId, '/microsoft/calendars');
-      if (!Value.Check(Calendars, answer)) throw unavailable();
-      return answer;
-    },
-    async events(userId: string, range: Range, calendarId?: string) {
-      const answer = await ask(userId, '/microsoft/events', rangeQuery(range, calendarId));
-      if (!Value.Check(Events, answer)) throw unavailable();
-      return answer;
-    },
-    async busyEvents(userId: string, range: Range, timeoutMs: number) {
-      const answer = await ask(userId, '/microsoft/events', rangeQuery(range), timeoutMs);
-      if (!Value.Check(Times, answer)) throw unavailable();
-      return answer;
-    },
+    calendars: (userId) => ask(userId, '/microsoft/calendars', Calendars),
+    events: (userId: string, range: Range, calendarId?: string) => ask(userId, '/microsoft/events', MicrosoftCalendarEventList, rangeQuery(range, calendarId)),
+    busyEvents: (userId: string, range: Range, timeoutMs: number) => ask(userId, '/microsoft/events', Times, rangeQuery(range), timeoutMs),
   };
 }
 

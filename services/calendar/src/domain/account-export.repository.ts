@@ -22,7 +22,14 @@ export interface ExportedEvent {
   updatedAt: Date | null;
 }
 
-/** The user's mirrored events for "Descargar mis datos", in keyset pages on the primary key. Never a Google grant. */
+export interface ExportedCalDavObject {
+  calendarId: string;
+  href: string;
+  /** The VCALENDAR as the CalDAV server sent it. */
+  ics: string;
+}
+
+/** The user's events for "Descargar mis datos", in keyset pages on the primary keys. Never a Google grant or a CalDAV password. */
 export class AccountExportRepository {
   constructor(private readonly sql: Sql) {}
 
@@ -34,6 +41,14 @@ export class AccountExportRepository {
       from calendar.events e left join calendar.calendars c on c.user_id = e.user_id and c.id = e.calendar_id
       where e.user_id = ${userId} ${after ? this.sql`and (e.calendar_id, e.id) > (${after[0]}, ${after[1]})` : this.sql``}
       order by e.calendar_id, e.id
+      limit ${limit}`;
+  }
+
+  async caldavObjects(userId: string, after: [string, string] | undefined, limit: number): Promise<ExportedCalDavObject[]> {
+    return this.sql<ExportedCalDavObject[]>`
+      select calendar_id, href, ics from calendar.caldav_objects
+      where user_id = ${userId} ${after ? this.sql`and (calendar_id, href) > (${after[0]}, ${after[1]})` : this.sql``}
+      order by calendar_id, href
       limit ${limit}`;
   }
 }

@@ -46,7 +46,27 @@ function vevents(events: ExportedEvent[]): string {
   return start < 0 ? '' : text.slice(start, text.lastIndexOf(END));
 }
 
-/** The calendar's share of "Descargar mis datos": every mirrored event in one `eventos.ics`. */
+/** A file name nothing can escape from: safe characters only. */
+const safe = (name: string) => name.replace(/[^A-Za-z0-9@._+-]/g, '_').replace(/^\.+/, '_').slice(0, 150);
+
+/** CalDAV events as their server keeps them: one `.ics` per object, `caldav/<calendar>/<object>.ics`. */
+function caldavPart(repository: AccountExportRepository): AccountExportPart {
+  return {
+    async page(userId, cursor) {
+      const objects = await repository.caldavObjects(userId, cursor ? (JSON.parse(cursor) as [string, string]) : undefined, PAGE_EVENTS);
+      const last = objects[objects.length - 1];
+      return {
+        pieces: objects.map((o) => ({ path: `caldav/${safe(o.calendarId)}/${safe(o.href.split('/').filter(Boolean).pop() ?? o.href).replace(/(\.ics)?$/, '.ics')}`, text: o.ics })),
+        next: objects.length < PAGE_EVENTS || !last ? null : JSON.stringify([last.calendarId, last.href]),
+      };
+    },
+  };
+}
+
+/**
+ * The calendar's share of "Descargar mis datos": every Google event mirrored here in one `eventos.ics`, and the
+ * CalDAV events as their server sent them.
+ */
 export function calendarExportParts(repository: AccountExportRepository): AccountExportPart[] {
   const empty = calendar().toString();
   return [
@@ -59,5 +79,6 @@ export function calendarExportParts(repository: AccountExportRepository): Accoun
       { head: empty.slice(0, empty.lastIndexOf(END)), body: vevents, tail: `${END}\r\n` },
       PAGE_EVENTS,
     ),
+    caldavPart(repository),
   ];
 }

@@ -1,5 +1,4 @@
-import { Type } from '@sinclair/typebox';
-import { AttendeeEventsQuery, CalendarEvent, DateRangeQuery, ErrorResponse, FreeSlot, FreeSlotsQuery } from '@asistente/contracts';
+import { AttendeeEventsQuery, CalendarEventList, DateRangeQuery, ErrorResponse, FreeSlotList, FreeSlotsQuery } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
 import { parseRange } from '../domain/dates.js';
 import type { CalendarRegistry } from '../domain/calendar-registry.js';
@@ -22,7 +21,7 @@ interface AgendaDeps {
 /** The user's agenda across calendars and their free time (the assistant books meetings from these). */
 export async function agendaRoutes(app: App, { events, sources }: AgendaDeps): Promise<void> {
   app.get('/events', {
-    schema: { summary: 'Lista los eventos de todos los calendarios en un intervalo', querystring: DateRangeQuery, response: { 200: Type.Array(CalendarEvent), ...errors } },
+    schema: { summary: 'Lista los eventos de todos los calendarios en un intervalo', querystring: DateRangeQuery, response: { 200: CalendarEventList, ...errors } },
     handler: async (request, reply) => {
       const { dateFrom, dateTo, calendarId, refresh, source } = request.query;
       const range = parseRange(dateFrom, dateTo);
@@ -32,7 +31,7 @@ export async function agendaRoutes(app: App, { events, sources }: AgendaDeps): P
 
   // One customer's meetings (the assistant answering that customer sees these, never the whole agenda).
   app.get('/events/with-attendee', {
-    schema: { summary: 'Lista los eventos con un asistente', querystring: AttendeeEventsQuery, response: { 200: Type.Array(CalendarEvent), ...errors } },
+    schema: { summary: 'Lista los eventos con un asistente', querystring: AttendeeEventsQuery, response: { 200: CalendarEventList, ...errors } },
     handler: async (request) => {
       const { dateFrom, dateTo, attendee } = request.query;
       const address = attendee.trim().toLowerCase();
@@ -42,7 +41,7 @@ export async function agendaRoutes(app: App, { events, sources }: AgendaDeps): P
   });
 
   app.get('/events/free-slots', {
-    schema: { summary: 'Busca huecos libres en la agenda', querystring: FreeSlotsQuery, response: { 200: Type.Array(FreeSlot), ...errors } },
+    schema: { summary: 'Busca huecos libres en la agenda', querystring: FreeSlotsQuery, response: { 200: FreeSlotList, ...errors } },
     handler: async (request) => {
       const { dateFrom, dateTo, durationMinutes, workStart, workEnd, timeZone } = request.query;
       const range = parseRange(dateFrom, dateTo, MAX_SLOT_RANGE_DAYS);

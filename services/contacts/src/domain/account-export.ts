@@ -8,7 +8,7 @@ const PAGE_ROWS = 5000;
 
 /**
  * The contacts' share of "Descargar mis datos": the CSV the contacts export writes (formula-safe, imports
- * back unchanged) and every field as JSON.
+ * back unchanged), every field as JSON, the contacts in the trash and the saved views.
  */
 export function contactsExportParts(repository: AccountExportRepository): AccountExportPart[] {
   const source: KeysetSource<ExportedContact> = {
@@ -18,5 +18,7 @@ export function contactsExportParts(repository: AccountExportRepository): Accoun
   return [
     keysetPart('contactos.csv', source, { head: csvHead('csv'), body: (rows) => rows.map((row) => csvRecord(row, 'csv')).join(''), tail: '' }, PAGE_ROWS),
     jsonArrayPart('contactos.json', source, (row) => toContact(row), PAGE_ROWS),
+    jsonArrayPart('papelera.json', { rows: (userId, after, limit) => repository.trash(userId, after, limit), key: (row) => `${row.batchId}|${row.id}` }, (row) => row, PAGE_ROWS),
+    jsonArrayPart('vistas-guardadas.json', { rows: (userId, after, limit) => repository.views(userId, after, limit), key: (row) => row.id }, (row) => row),
   ];
 }

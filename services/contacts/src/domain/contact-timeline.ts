@@ -1,3 +1,4 @@
+import { CalendarEventList, EmailList, MessageList } from '@asistente/contracts';
 import type { Logger, ServiceClient } from '@asistente/kit';
 
 export type TimelineChannel = 'whatsapp' | 'email' | 'calendar';
@@ -23,31 +24,10 @@ const PER_CHANNEL = 30;
 /** Events looked at around today for meetings with the contact. */
 const EVENT_WINDOW_DAYS = { past: 180, future: 90 };
 
-type Json = Record<string, unknown>;
-
-function list(body: unknown): Json[] {
-  if (Array.isArray(body)) return body as Json[];
-  const object = (body ?? {}) as Json;
-  for (const key of ['data', 'emails', 'events', 'messages', 'items']) {
-    if (Array.isArray(object[key])) return object[key] as Json[];
-  }
-  return [];
-}
-
-const text = (...values: unknown[]) => values.find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? '';
-
-function when(value: unknown): string | undefined {
-  if (typeof value === 'number') return new Date(value < 1e12 ? value * 1000 : value).toISOString();
-  if (typeof value !== 'string' || !value) return undefined;
+/** An ISO instant as the timeline sorts it, or the date alone (an all-day event's YYYY-MM-DD). */
+function when(value: string): string | undefined {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? undefined : /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : date.toISOString();
-}
-
-function attendeeEmails(event: Json): string[] {
-  const attendees = Array.isArray(event.attendees) ? event.attendees : [];
-  return attendees
-    .map((a) => (typeof a === 'string' ? a : text((a as Json)?.email, (a as Json)?.address)))
-    .map((a) => a.toLowerCase());
 }
 
 /**
@@ -58,7 +38,7 @@ function attendeeEmails(event: Json): string[] {
  */
 export class ContactTimeline {
   constructor(
-    private readonly services: Pick<ServiceClient, 'available' | 'request'>,
+    private readonly services: Pick<ServiceClient, 'available' | 'call'>,
     private readonly log: Pick<Logger, 'warn'>,
   ) {}
 
@@ -83,17 +63,13 @@ export class ContactTimeline {
   private async whatsapp(userId: string, phones: string[]): Promise<TimelineItem[]> {
     const answers = await Promise.all(
       phones.map((phoneNumber) =>
-        this.services.request<unknown>('whatsapp', userId, '/whatsapp/messages', {
-          query: { phoneNumber, limit: PER_CHANNEL },
-          timeoutMs: CALL_TIMEOUT_MS,
-        }),
+        this.services.call('whatsapp', userId, '/whatsapp/messages', MessageList, { query: { phoneNumber, limit: PER_CHANNEL }, timeoutMs: CALL_TIMEOUT_MS }),
       ),
     );
-    return answers.flatMap(list).flatMap((m): TimelineItem[] => {
-      const at = when(m.timestamp ?? m.createdAt);
+    return answers.flatMap((answer) => answer.data).flatMap((m): TimelineItem[] => {
+      const at = when(m.timestamp);
       if (!at) return [];
-      const outgoing = m.isFromMe === true || m.type === 'outgoing' || m.direction === 'outgoing';
-      return [{ channel: 'whatsapp', id: text(m.id, m.messageId), at, title: text(m.message, m.body, m.caption, m.text) || '(sin texto)', direction: outgoing ? 'outgoing' : 'incoming' }];
+      return [{ channel: 'whatsapp', id: m.id, at, title: m.message.trim() ? m.message : '(sin texto)', direction: m.type === 'outgoing' ? 'outgoing' : 'incoming' }];
     });
   }
 
@@ -102,18 +78,17 @@ export class ContactTimeline {
     const asks = emails.flatMap((address) =>
       (['inbox', 'sent'] as const).map(async (folder) => ({
         folder,
-        answer: await this.services.request<unknown>('email', userId, '/emails', { query: { address, folder, limit: PER_CHANNEL }, timeoutMs: CALL_TIMEOUT_MS }),
+        answer: await this.services.call('email', userId, '/emails', EmailList, { query: { address, folder, limit: PER_CHANNEL }, timeoutMs: CALL_TIMEOUT_MS }),
       })),
     );
     const seen = new Set<string>();
     return (await Promise.all(asks)).flatMap(({ folder, answer }) =>
-      list(answer).flatMap((m): TimelineItem[] => {
-        const at = when(m.date ?? m.receivedAt ?? m.sentAt ?? m.createdAt);
-        const id = text(m.id, m.messageId);
+      answer.data.flatMap((m): TimelineItem[] => {
+        const at = when(m.createdAt);
         // A mail to two of the contact's addresses is listed for each.
-        if (!at || seen.has(id)) return [];
-        seen.add(id);
-        return [{ channel: 'email', id, at, title: text(m.subject) || '(sin asunto)', detail: text(m.snippet, m.preview), direction: folder === 'sent' ? 'outgoing' : 'incoming' }];
+        if (!at || seen.has(m.id)) return [];
+        seen.add(m.id);
+        return [{ channel: 'email', id: m.id, at, title: m.subject.trim() ? m.subject : '(sin asunto)', detail: m.preview, direction: folder === 'sent' ? 'outgoing' : 'incoming' }];
       }),
     );
   }
@@ -122,15 +97,14 @@ export class ContactTimeline {
     const day = 86_400_000;
     const dateFrom = new Date(Date.now() - EVENT_WINDOW_DAYS.past * day).toISOString().slice(0, 10);
     const dateTo = new Date(Date.now() + EVENT_WINDOW_DAYS.future * day).toISOString().slice(0, 10);
-    const answer = await this.services.request<unknown>('calendar', userId, '/events', { query: { dateFrom, dateTo }, timeoutMs: CALL_TIMEOUT_MS });
-    return list(answer)
-      .filter((e) => attendeeEmails(e).some((a) => emails.some((mail) => a.includes(mail))))
+    const answer = await this.services.call('calendar', userId, '/events', CalendarEventList, { query: { dateFrom, dateTo }, timeoutMs: CALL_TIMEOUT_MS });
+    return answer
+      .filter((e) => e.attendees.some((a) => emails.some((mail) => a.toLowerCase().includes(mail))))
       .flatMap((e): TimelineItem[] => {
-        const start = typeof e.start === 'object' && e.start ? (e.start as Json) : {};
         // The normalised event carries its start in startTime (an instant, or a date for all-day events).
-        const at = when(e.startTime) ?? when(e.startDate) ?? when(start.dateTime ?? start.date);
+        const at = when(e.startTime);
         if (!at) return [];
-        return [{ channel: 'calendar', id: text(e.id), at, title: text(e.title, e.summary, e.subject) || '(sin título)', detail: text(e.location) }];
+        return [{ channel: 'calendar', id: e.id, at, title: e.title.trim() ? e.title : '(sin título)', detail: e.location }];
       });
   }
 }

@@ -42,7 +42,7 @@ export class ContactsBulk {
         update contacts.contacts c set tags = target.next, updated_at = now()
         from target where c.id = target.id and c.tags is distinct from target.next
         returning c.id`;
-      await this.outbox.append(tx, changed.map(({ id }) => createEvent('contacts.contact.updated', userId, { contactId: id })));
+      await this.outbox.append(tx, changed.map(({ id }) => createEvent('contacts.contact.updated', userId, { contactId: id, changed: ['tags'] })));
       return changed.length;
     });
   }

@@ -1,6 +1,7 @@
 import type { Contact } from '@asistente/contracts';
 import { badRequest, createEvent, notFound, type Outbox, type Sql } from '@asistente/kit';
 import { normalizeTags, toContact, type ContactRow } from './contact.js';
+import { changedFields } from './contact-changes.js';
 
 /** At most this many duplicate groups are listed at once. */
 export const DUPLICATE_GROUPS_MAX = 100;
@@ -83,7 +84,7 @@ export class ContactsMerge {
         returning *`;
       await this.outbox.append(tx, [
         ...others.map((id) => createEvent('contacts.contact.deleted', userId, { contactId: id })),
-        createEvent('contacts.contact.updated', userId, { contactId: keepId }),
+        createEvent('contacts.contact.updated', userId, { contactId: keepId, changed: changedFields(kept, row!) }),
       ]);
       return toContact(row!);
     });

@@ -294,6 +294,12 @@ export class ContactsRepository {
     return row!;
   }
 
+  /** The row as it is now, locked until the transaction ends (what an update is compared with). */
+  async lock(tx: TransactionSql, userId: string, id: string): Promise<ContactRow | undefined> {
+    const [row] = await tx<ContactRow[]>`select * from contacts.contacts where id = ${id} and user_id = ${userId} for update`;
+    return row;
+  }
+
   async update(tx: TransactionSql, userId: string, id: string, fields: ContactFields): Promise<ContactRow | undefined> {
     const [row] = await tx<ContactRow[]>`
       update contacts.contacts set ${tx(written(fields))}, updated_at = now()

@@ -1,6 +1,7 @@
 import type { Contact, ContactBody, ContactList, ContactListQuery, ContactMatches, ContactStats } from '@asistente/contracts';
 import { conflict, createEvent, notFound, type Outbox, type Sql } from '@asistente/kit';
 import { contactFields, toContact } from './contact.js';
+import { changedFields } from './contact-changes.js';
 import { DEFAULT_ORDER, type ContactsRepository } from './contacts.repository.js';
 import { whatsAppNumbers } from './whatsapp-match.js';
 
@@ -60,8 +61,10 @@ export class ContactsService {
     const fields = contactFields(body);
     const row = await this.sql
       .begin(async (tx) => {
+        const before = await this.contacts.lock(tx, userId, id);
+        if (!before) return undefined;
         const updated = await this.contacts.update(tx, userId, id, fields);
-        if (updated) await this.outbox.append(tx, [createEvent('contacts.contact.updated', userId, { contactId: id })]);
+        if (updated) await this.outbox.append(tx, [createEvent('contacts.contact.updated', userId, { contactId: id, changed: changedFields(before, updated) })]);
         return updated;
       })
       .catch(duplicateEmail);

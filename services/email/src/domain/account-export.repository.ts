@@ -32,6 +32,15 @@ export interface ExportedAttachment {
   content: Buffer;
 }
 
+export interface ExportedTemplate {
+  id: string;
+  name: string;
+  subject: string;
+  body: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
 /**
  * What "Descargar mis datos" reads of the mail: messages in keyset pages on (sent_at, id) and the attachments
  * whose bytes are stored. Never an account's credentials or server settings.
@@ -63,5 +72,12 @@ export class AccountExportRepository {
       select id, message_id, name, content_type, content from email.attachments
       where message_id = any(${messageIds}::uuid[]) and content is not null
       order by message_id, position`;
+  }
+
+  async templates(userId: string, after: string | undefined, limit: number): Promise<ExportedTemplate[]> {
+    return this.sql<ExportedTemplate[]>`
+      select id, name, subject, body, created_at, updated_at from email.templates
+      where user_id = ${userId} ${after ? this.sql`and id > ${after}` : this.sql``}
+      order by id limit ${limit}`;
   }
 }

@@ -68,8 +68,8 @@ function mailsPart(repository: AccountExportRepository, whole: boolean, pieces: 
 
 /**
  * The mail's share of "Descargar mis datos": an .eml per mail stored whole (`<folder>/<date>-<id>.eml`), the
- * headers of the others as JSON (`correos.json`, whose bodies were never downloaded), and their attachments
- * that are stored (`adjuntos/<mail id>/…`). Account credentials and server settings are never read.
+ * headers of the others as JSON (`correos.json`, whose bodies were never downloaded), their attachments
+ * that are stored (`adjuntos/<mail id>/…`) and the templates (`plantillas.json`). Account credentials and server settings are never read.
  */
 export function emailExportParts(repository: AccountExportRepository, composer: Pick<MailProvider, 'compose'>): AccountExportPart[] {
   const partial: KeysetSource<ExportedMail> = { rows: (userId, after, limit) => repository.mails(userId, false, after, limit), key };
@@ -87,5 +87,6 @@ export function emailExportParts(repository: AccountExportRepository, composer: 
     mailsPart(repository, false, async (mails) =>
       (await repository.attachments(mails.map((m) => m.id))).map((a) => ({ path: attachmentPath(a), base64: a.content.toString('base64') })),
     ),
+    jsonArrayPart('plantillas.json', { rows: (userId, after, limit) => repository.templates(userId, after, limit), key: (t) => t.id }, (t) => t),
   ];
 }

@@ -1,4 +1,4 @@
-import { EMAIL_CONTACT_VARIABLES } from '@asistente/contracts';
+import { ContactList, EMAIL_CONTACT_VARIABLES } from '@asistente/contracts';
 import type { Logger, ServiceClient } from '@asistente/kit';
 
 /** A contact as the contacts service answers it: what the variables are filled from. */
@@ -59,7 +59,7 @@ export class RecipientContacts {
 
   async byEmail(userId: string, email: string): Promise<ContactLike | undefined> {
     try {
-      const page = await this.services.request<{ contacts: ContactLike[] }>('contacts', userId, '/contacts', {
+      const page = await this.services.call('contacts', userId, '/contacts', ContactList, {
         query: { search: email, limit: 10 },
       });
       return page.contacts.find((c) => c.email?.toLowerCase() === email.toLowerCase());

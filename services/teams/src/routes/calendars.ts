@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ErrorResponse, MicrosoftCalendar, MicrosoftCalendarEvent, MicrosoftEventsQuery } from '@asistente/contracts';
+import { ErrorResponse, MicrosoftCalendar, MicrosoftCalendarEventList, MicrosoftEventsQuery } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
 import type { CalendarsService } from '../domain/calendars.service.js';
 
@@ -14,7 +14,7 @@ export async function calendarRoutes(app: App, { calendars }: { calendars: Calen
     });
 
     app.get(`${prefix}/events`, {
-      schema: { summary: 'Lista los eventos de Outlook en un intervalo', querystring: MicrosoftEventsQuery, response: { 200: Type.Array(MicrosoftCalendarEvent), ...errors } },
+      schema: { summary: 'Lista los eventos de Outlook en un intervalo', querystring: MicrosoftEventsQuery, response: { 200: MicrosoftCalendarEventList, ...errors } },
       handler: (request) => calendars.events(request.user.id, request.query),
     });
   }

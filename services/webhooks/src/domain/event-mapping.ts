@@ -18,6 +18,9 @@ export interface WebhookEvent<T extends WebhookEventType = WebhookEventType> {
 type Data = Record<string, unknown>;
 const text = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 200;
 const oneOf = <T extends string>(value: unknown, options: readonly T[]): value is T => options.includes(value as T);
+/** The field names a `contacts.contact.updated` event lists (names only: the catalogue bounds them). */
+const fieldNames = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.length <= 20 && value.every((name) => typeof name === 'string' && /^[a-zA-Z]{1,40}$/.test(name));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SOURCES = ['google', 'msteams', 'local'] as const;
 const PROVIDERS = ['gmail', 'outlook', 'imap'] as const;
@@ -31,7 +34,11 @@ const ORIGINS = ['app', 'phone', 'keyword', 'ai'] as const;
 const MAPPERS: Record<string, (data: Data) => { type: WebhookEventType; data: unknown; newerOnly?: boolean } | undefined> = {
   'contacts.contact.created': (d) =>
     typeof d.contactId === 'string' && UUID.test(d.contactId) ? { type: 'contact.created', data: { contactId: d.contactId, hasEmail: d.hasEmail === true } } : undefined,
-  'contacts.contact.updated': (d) => (typeof d.contactId === 'string' && UUID.test(d.contactId) ? { type: 'contact.updated', data: { contactId: d.contactId } } : undefined),
+  // An event recorded before `changed` existed goes out without it (never as an empty, wrong "nothing changed").
+  'contacts.contact.updated': (d) =>
+    typeof d.contactId === 'string' && UUID.test(d.contactId) && (d.changed === undefined || fieldNames(d.changed))
+      ? { type: 'contact.updated', data: { contactId: d.contactId, ...(d.changed === undefined ? {} : { changed: d.changed }) } }
+      : undefined,
   'contacts.contact.deleted': (d) => (typeof d.contactId === 'string' && UUID.test(d.contactId) ? { type: 'contact.deleted', data: { contactId: d.contactId } } : undefined),
   'whatsapp.message.received': (d) =>
     text(d.messageId) && text(d.chatId) && d.live !== false

@@ -1,4 +1,4 @@
-import type { Contact, ContactList, SyncContactsResult } from '@asistente/contracts';
+import { Contact, ContactList, type SyncContactsResult } from '@asistente/contracts';
 import { AppError, ServiceCallError, createEvent, type Outbox, type ServiceClient, type Sql } from '@asistente/kit';
 import type { AccountsRepository } from './accounts.repository.js';
 import type { MessagesRepository } from './messages.repository.js';
@@ -41,14 +41,14 @@ export class ContactsSyncService {
         if (!phone) continue;
         const existing = byPhone.get(phone);
         if (!existing) {
-          const contact = await this.services.request<Contact>('contacts', userId, '/contacts', {
+          const contact = await this.services.call('contacts', userId, '/contacts', Contact, {
             method: 'POST',
             body: { ...splitName(person.name, phone), phone, tags: [TAG] },
           });
           byPhone.set(phone, contact);
           created++;
         } else if (!existing.tags.some((t) => t.toLowerCase() === TAG)) {
-          const contact = await this.services.request<Contact>('contacts', userId, `/contacts/${existing.id}`, {
+          const contact = await this.services.call('contacts', userId, `/contacts/${existing.id}`, Contact, {
             method: 'PUT',
             body: {
               firstName: existing.firstName,
@@ -76,7 +76,7 @@ export class ContactsSyncService {
   private async existingByPhone(userId: string, region: string): Promise<Map<string, Contact>> {
     const byPhone = new Map<string, Contact>();
     for (let page = 1; ; page++) {
-      const list = await this.services.request<ContactList>('contacts', userId, '/contacts', { query: { page, limit: PAGE } });
+      const list = await this.services.call('contacts', userId, '/contacts', ContactList, { query: { page, limit: PAGE } });
       for (const contact of list.contacts) {
         const phone = contact.phone ? normalizeWhatsAppPhone(contact.phone, region) : null;
         if (phone && !byPhone.has(phone)) byPhone.set(phone, contact);

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { errorMessage } from '../../lib/errors';
+import { useConnectInNewTab } from '../../lib/use-connect-in-new-tab';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
 import { connectUrl, disconnect, setTracking, type EmailIntegration, type OAuthProvidersStatus } from './api';
@@ -24,13 +25,26 @@ export function AccountCards({ accounts, providers, error, onChanged, onOpenImap
   // The switch moves when pressed; it goes back if the server refuses.
   const [chosen, setChosen] = useState<Record<string, boolean>>({});
 
+  // The Gmail/Outlook callback lands on this screen with `?connected=<provider>` or an `?error=` in Spanish.
+  const { connect: connectInNewTab } = useConnectInNewTab({
+    name: 'mail',
+    params: ['connected', 'error'],
+    onOutcome: ({ connected, error: failure }) => {
+      if (connected) {
+        toast.success(`Cuenta de ${connected === 'gmail' ? 'Gmail' : 'Outlook'} conectada`);
+        onChanged();
+      }
+      if (failure) toast.error(failure);
+    },
+  });
+
   const connectOAuth = async (provider: 'gmail' | 'outlook') => {
     setBusy(provider);
     try {
-      const { url } = await connectUrl(provider);
-      window.location.assign(url);
+      await connectInNewTab(async () => (await connectUrl(provider)).url);
     } catch (err) {
       toast.error(errorMessage(err));
+    } finally {
       setBusy(null);
     }
   };

@@ -17,22 +17,6 @@ import { syncStatus } from './sync-status';
 import { useAccounts } from './use-accounts';
 import { useMailbox } from './use-mailbox';
 
-/** The result of a Gmail/Outlook consent screen, which sends the browser back here with a query. */
-function useConnectOutcome(onConnected: () => void): void {
-  useEffect(() => {
-    const params = new URLSearchParams(window.location.search);
-    const connected = params.get('connected');
-    const error = params.get('error');
-    if (!connected && !error) return;
-    if (connected) {
-      toast.success(`Cuenta de ${connected === 'gmail' ? 'Gmail' : 'Outlook'} conectada`);
-      onConnected();
-    }
-    if (error) toast.error(error);
-    window.history.replaceState(null, '', window.location.pathname);
-  }, [onConnected]);
-}
-
 export function EmailsPage() {
   const mailbox = useMailbox();
   const accounts = useAccounts();
@@ -50,7 +34,6 @@ export function EmailsPage() {
     reloadAccounts();
     reloadList();
   }, [reloadAccounts, reloadList]);
-  useConnectOutcome(afterConnect);
 
   useEffect(() => {
     let current = true;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { openConnectTab, sendToConsent, useConnectOutcome } from '../../lib/connect-tab';
+import { useConnectInNewTab } from '../../lib/use-connect-in-new-tab';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
@@ -21,18 +21,20 @@ export function GoogleCalendarPage() {
   const { status, error: statusError, reload, watchForConnection, setStatus } = useGoogleStatus();
   const connected = status?.connected === true;
   const data = useGoogleData(connected);
-  const [connecting, setConnecting] = useState(false);
   const [waiting, setWaiting] = useState(false);
   const [connectError, setConnectError] = useState<string | null>(null);
   const [modal, setModal] = useState<'event' | 'meeting' | 'disconnect' | null>(null);
   const [disconnecting, setDisconnecting] = useState(false);
 
   // Back from Google's consent (this tab or the one it opened): say how it went.
-  useConnectOutcome('google', (key) => {
-    const outcome = CONNECT_OUTCOMES[key];
-    if (!outcome) return;
-    toast[outcome.kind](outcome.message);
-    if (outcome.kind === 'success') void reload();
+  const { connect: connectInNewTab, connecting } = useConnectInNewTab({
+    name: 'google',
+    onOutcome: ({ google }) => {
+      const outcome = google ? CONNECT_OUTCOMES[google] : undefined;
+      if (!outcome) return;
+      toast[outcome.kind](outcome.message);
+      if (outcome.kind === 'success') void reload();
+    },
   });
 
   useEffect(() => {
@@ -40,21 +42,14 @@ export function GoogleCalendarPage() {
   }, [connected]);
 
   const connect = async () => {
-    setConnecting(true);
     setConnectError(null);
-    // Opened before the request so the browser treats it as the click's own window (no popup blocker).
-    const tab = openConnectTab();
     try {
-      const { url } = await getConnectUrl();
-      sendToConsent(tab, url);
+      await connectInNewTab(async () => (await getConnectUrl()).url);
       setWaiting(true);
       watchForConnection();
     } catch (err) {
-      tab?.close();
       console.error('No se pudo iniciar la conexión con Google', err);
       setConnectError(errorMessage(err));
-    } finally {
-      setConnecting(false);
     }
   };
 

@@ -94,7 +94,7 @@ export function DeleteAccountCard() {
           <p className="muted">Si quieres conservar una copia, usa antes «Descargar mis datos».</p>
           <form onSubmit={onSubmit} noValidate>
             <PasswordField
-              label="Contraseña actual"
+              label="Tu contraseña, para confirmar"
               autoComplete="current-password"
               value={password}
               error={error}

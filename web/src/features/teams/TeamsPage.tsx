@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { openConnectTab, sendToConsent, useConnectOutcome } from '../../lib/connect-tab';
+import { useConnectInNewTab } from '../../lib/use-connect-in-new-tab';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
@@ -23,23 +23,25 @@ export function TeamsPage() {
   const { status, error: statusError, reload, setStatus, watching, watchForConnection } = useTeamsStatus();
   const connected = status?.connected === true;
   const data = useTeamsData(connected);
-  const [connecting, setConnecting] = useState(false);
   const [connectError, setConnectError] = useState<string | null>(null);
   const [modal, setModal] = useState<'meeting' | 'disconnect' | null>(null);
   const [disconnecting, setDisconnecting] = useState(false);
 
   // Back from Microsoft's consent, in this tab or handed over by the tab it ran in.
-  useConnectOutcome('microsoft', (key) => {
-    const outcome = CONNECT_OUTCOMES[key];
-    if (outcome?.kind === 'success') {
-      toast.success(outcome.message);
-      void reload();
-      // A reconnect ("Volver a conectar") keeps the status connected: the lists it could not load load now.
-      if (connected) {
-        void data.loadTeams();
-        void data.loadMeetings();
-      }
-    } else if (outcome) setConnectError(outcome.message);
+  const { connect: connectInNewTab, connecting } = useConnectInNewTab({
+    name: 'microsoft',
+    onOutcome: ({ microsoft }) => {
+      const outcome = microsoft ? CONNECT_OUTCOMES[microsoft] : undefined;
+      if (outcome?.kind === 'success') {
+        toast.success(outcome.message);
+        void reload();
+        // A reconnect ("Volver a conectar") keeps the status connected: the lists it could not load load now.
+        if (connected) {
+          void data.loadTeams();
+          void data.loadMeetings();
+        }
+      } else if (outcome) setConnectError(outcome.message);
+    },
   });
 
   // After "Volver a conectar" the consent completes in another tab: coming back here loads again.
@@ -57,21 +59,15 @@ export function TeamsPage() {
 
   // Spec: connect obtains an authorization URL and opens it in a new tab (this one follows when blocked).
   const connect = async () => {
-    setConnecting(true);
     setConnectError(null);
-    const tab = openConnectTab();
     try {
-      const { authUrl } = await startConnect();
-      sendToConsent(tab, authUrl);
-      if (tab) watchForConnection();
+      const { newTab } = await connectInNewTab(async () => (await startConnect()).authUrl);
+      if (newTab) watchForConnection();
     } catch (err) {
-      tab?.close();
       console.error('No se pudo iniciar la conexión con Microsoft', err);
       setConnectError(errorMessage(err));
       // Connected already (a reconnect): the connect screen is not there to show the error.
       if (connected) toast.error(errorMessage(err));
-    } finally {
-      setConnecting(false);
     }
   };
 

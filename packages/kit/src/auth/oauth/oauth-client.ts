@@ -88,11 +88,6 @@ export class OAuthClient<T extends OAuthTokens> {
     return renewGrant((token) => refresh.call(this.strategy, token), refreshToken, store);
   }
 
-  /** Whether the provider revokes grants at all; without, disconnecting is erasing the sealed tokens. */
-  get revocable(): boolean {
-    return this.strategy.revoke !== undefined;
-  }
-
   /** See revokeGrant: false when the provider has no revocation, throws when it refused. */
   revoke(token: string): Promise<boolean> {
     return revokeGrant(this.strategy, token);

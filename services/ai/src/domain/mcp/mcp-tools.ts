@@ -1,5 +1,5 @@
 import type { PersonalTokenScope } from '@asistente/contracts';
-import { ServiceCallError, type ServiceName } from '@asistente/kit';
+import { ServiceAnswerError, ServiceCallError, type ServiceName } from '@asistente/kit';
 import { OWNER_REACH } from '../tools/reach.js';
 import type { ToolContext } from '../tools/tool.js';
 import { argumentProblem } from './arguments.js';
@@ -9,6 +9,8 @@ import { MCP_TOOLS, toolsFor, type ToolHints } from './catalogue.js';
 export interface McpCaller {
   userId: string;
   scopes?: readonly PersonalTokenScope[];
+  /** The token's lasting id (a personal token's id, a session's jti): with a JSON-RPC id it names one call. */
+  tokenId: string;
 }
 
 /** A tool as tools/list describes it. */
@@ -54,7 +56,8 @@ export class McpTools {
     }));
   }
 
-  async call(caller: McpCaller, name: string, args: Record<string, unknown>): Promise<McpToolAnswer> {
+  /** `requestId` is the JSON-RPC id: a client retrying a call repeats it, so a write is not done twice. */
+  async call(caller: McpCaller, name: string, args: Record<string, unknown>, requestId: string): Promise<McpToolAnswer> {
     const entry = MCP_TOOLS.find(({ tool }) => tool.name === name);
     if (!entry) return refusal(`No existe la herramienta «${name}».`);
     if (caller.scopes && !caller.scopes.includes(entry.scope)) {
@@ -62,7 +65,14 @@ export class McpTools {
     }
     const problem = argumentProblem(entry.tool.parameters, args);
     if (problem) return refusal(`Argumentos no válidos para «${name}»: ${problem}.`);
-    const context: ToolContext = { userId: caller.userId, services: this.deps.services, reach: OWNER_REACH, bookings: this.deps.bookings, scopes: caller.scopes };
+    const context: ToolContext = {
+      userId: caller.userId,
+      services: this.deps.services,
+      reach: OWNER_REACH,
+      bookings: this.deps.bookings,
+      scopes: caller.scopes,
+      callKey: `${caller.tokenId}\n${requestId}`,
+    };
     try {
       const outcome = await entry.tool.run(context, args);
       const failed = isErrorResult(outcome.result);
@@ -88,6 +98,7 @@ function isErrorResult(result: unknown): boolean {
  */
 function failureMessage(error: unknown): string {
   if (!(error instanceof ServiceCallError)) return 'La herramienta falló; vuelve a intentarlo.';
+  if (error instanceof ServiceAnswerError) return `El servicio de ${SERVICE_NAMES[error.service] ?? error.service} respondió algo inesperado; avisa al soporte.`;
   const message = (error.body as { message?: unknown } | undefined)?.message;
   if (error.statusCode < 500 && typeof message === 'string' && message.trim()) return message;
   if (error.statusCode === 404) return 'No encontrado.';

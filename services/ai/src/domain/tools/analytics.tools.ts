@@ -1,4 +1,4 @@
-import type { AnalyticsDashboard, EmailStats, WhatsappStats } from '@asistente/contracts';
+import { AnalyticsDashboard, EmailStats, WhatsappStats } from '@asistente/contracts';
 import type { AssistantTool } from './tool.js';
 
 const PERIODS = ['7d', '30d', '90d', '1y'] as const;
@@ -21,9 +21,9 @@ export const analyticsSummaryTool: AssistantTool = {
     const tz = typeof args.zonaHoraria === 'string' && args.zonaHoraria.trim() ? args.zonaHoraria.trim().slice(0, 64) : 'Europe/Madrid';
     const query = { period, tz };
     const [dashboard, emails, whatsapp] = await Promise.all([
-      services.request<AnalyticsDashboard>('analytics', userId, '/analytics/dashboard', { query }),
-      services.request<EmailStats>('analytics', userId, '/analytics/emails', { query }),
-      services.request<WhatsappStats>('analytics', userId, '/analytics/whatsapp', { query }),
+      services.call('analytics', userId, '/analytics/dashboard', AnalyticsDashboard, { query }),
+      services.call('analytics', userId, '/analytics/emails', EmailStats, { query }),
+      services.call('analytics', userId, '/analytics/whatsapp', WhatsappStats, { query }),
     ]);
     return {
       result: {

@@ -1,12 +1,11 @@
+import { CalendarEventList, FreeSlotList, GoogleEvent, GoogleStatus, type CalendarEvent, type FreeSlot } from '@asistente/contracts';
 import {
   dateTime,
   integer,
-  listOf,
   moreHint,
   nextPage,
   page,
   pageProperties,
-  saysConnected,
   text,
   type AssistantTool,
   type ToolContext,
@@ -18,11 +17,6 @@ const DAY_MS = 86_400_000;
 /** The widest window a tool reads at once, so one call never pulls a year of events into the prompt. */
 const MAX_RANGE_DAYS = 31;
 
-export interface Slot {
-  start: string;
-  end: string;
-}
-
 /** [from, to] from the model's arguments: defaults to the next 7 days, never wider than MAX_RANGE_DAYS. */
 export function range(args: Record<string, unknown>): { dateFrom: string; dateTo: string } {
   const from = dateTime(args, 'desde') ?? new Date().toISOString();
@@ -32,18 +26,13 @@ export function range(args: Record<string, unknown>): { dateFrom: string; dateTo
   return { dateFrom: from, dateTo: new Date(Math.max(toMs, fromMs)).toISOString() };
 }
 
-export function compactEvent(raw: unknown): Record<string, unknown> {
-  const e = (raw ?? {}) as Record<string, unknown>;
-  return { titulo: e.title ?? e.summary ?? null, inicio: e.start ?? e.startTime ?? null, fin: e.end ?? e.endTime ?? null, todoElDia: e.allDay ?? false };
+/** The fields of a normalised event the model needs (instants, or dates for an all-day event). */
+export function compactEvent(e: CalendarEvent): Record<string, unknown> {
+  return { titulo: e.title, inicio: e.startTime, fin: e.endTime, todoElDia: e.allDay };
 }
 
-export async function freeSlots(context: ToolContext, dateFrom: string, dateTo: string, durationMinutes: number): Promise<Slot[]> {
-  const answer = await context.services.request('calendar', context.userId, '/events/free-slots', {
-    query: { dateFrom, dateTo, durationMinutes },
-  });
-  return listOf(answer, 'slots')
-    .map((slot) => slot as Partial<Slot>)
-    .filter((slot): slot is Slot => typeof slot.start === 'string' && typeof slot.end === 'string');
+export async function freeSlots(context: ToolContext, dateFrom: string, dateTo: string, durationMinutes: number): Promise<FreeSlot[]> {
+  return context.services.call('calendar', context.userId, '/events/free-slots', FreeSlotList, { query: { dateFrom, dateTo, durationMinutes } });
 }
 
 export const rangeProperties = {
@@ -75,7 +64,7 @@ export const freeSlotsTool: AssistantTool = {
 
 export const calendarSource: ToolSource = {
   name: 'calendar',
-  isAvailable: async ({ services, userId }) => saysConnected(await services.request('calendar', userId, '/google/google-calendar/status')),
+  isAvailable: async ({ services, userId }) => (await services.call('calendar', userId, '/google/google-calendar/status', GoogleStatus)).connected,
   tools: [
     {
       name: 'listar_eventos',
@@ -84,7 +73,7 @@ export const calendarSource: ToolSource = {
       run: async (context, args) => {
         const query = range(args);
         const paging = page(args, 50, 50);
-        const all = listOf(await context.services.request('calendar', context.userId, '/events', { query }), 'events');
+        const all = await context.services.call('calendar', context.userId, '/events', CalendarEventList, { query });
         const events = all.slice((paging.page - 1) * paging.limit, paging.page * paging.limit).map(compactEvent);
         const next = nextPage(all.length, paging);
         return {
@@ -123,7 +112,7 @@ export const createEventTool: AssistantTool = {
       location: text(args, 'lugar', 500),
       allDay: args.todoElDia === true ? true : undefined,
     };
-    const created = await services.request<Record<string, unknown>>('calendar', userId, '/events', { method: 'POST', body });
-    return { result: { creado: { id: created.id ?? null, ...compactEvent(created) } }, summary: `Creó el evento «${body.title}»` };
+    const created = await services.call('calendar', userId, '/events', GoogleEvent, { method: 'POST', body });
+    return { result: { creado: { id: created.id, ...compactEvent(created) } }, summary: `Creó el evento «${body.title}»` };
   },
 };

@@ -1,4 +1,4 @@
-import type { Contact, ContactList, ContactTimeline, PersonalTokenScope } from '@asistente/contracts';
+import { Contact, ContactList, ContactTimeline, type PersonalTokenScope } from '@asistente/contracts';
 import type { AssistantTool, ToolSource } from './tool.js';
 import { integer, moreHint, nextPage, page, pageProperties, text } from './tool.js';
 
@@ -36,7 +36,7 @@ export const contactsSource: ToolSource = {
       run: async ({ services, userId }, args) => {
         const search = text(args, 'texto', 100) ?? '';
         const paging = page(args, 25, 10);
-        const list = await services.request<ContactList>('contacts', userId, '/contacts', { query: { search, ...paging } });
+        const list = await services.call('contacts', userId, '/contacts', ContactList, { query: { search, ...paging } });
         const next = nextPage(list.total, paging);
         return {
           result: { total: list.total, pagina: paging.page, contactos: list.contacts.map(brief), hayMas: next !== undefined, ...(next ? { siguientePagina: next } : {}) },
@@ -56,7 +56,7 @@ export const contactsSource: ToolSource = {
       run: async ({ services, userId }, args) => {
         const id = text(args, 'id', 60) ?? '';
         if (!CONTACT_ID.test(id)) return INVALID_ID;
-        const contact = await services.request<Contact>('contacts', userId, `/contacts/${id}`);
+        const contact = await services.call('contacts', userId, `/contacts/${id}`, Contact);
         return { result: brief(contact), summary: `Leyó el contacto ${contact.firstName} ${contact.lastName}`.trim() };
       },
     },
@@ -91,7 +91,7 @@ export const contactTimelineTool: AssistantTool = {
     const id = text(args, 'id', 60) ?? '';
     if (!CONTACT_ID.test(id)) return INVALID_ID;
     const limit = integer(args, 'limite', 1, 30, 10);
-    const timeline = await services.request<ContactTimeline>('contacts', userId, `/contacts/${id}/timeline`);
+    const timeline = await services.call('contacts', userId, `/contacts/${id}/timeline`, ContactTimeline);
     const sections = timeline.sections.filter((section) => !scopes || scopes.includes(CHANNEL_SCOPES[section.channel]));
     const canales = sections.map((section) => {
       const items = [...section.items].sort((a, b) => b.at.localeCompare(a.at));
@@ -144,7 +144,7 @@ export const createContactTool: AssistantTool = {
       notes: text(args, 'notas', 5000),
       tags,
     };
-    const contact = await services.request<Contact>('contacts', userId, '/contacts', { method: 'POST', body });
+    const contact = await services.call('contacts', userId, '/contacts', Contact, { method: 'POST', body });
     return { result: { creado: brief(contact) }, summary: `Creó el contacto ${contact.firstName} ${contact.lastName}`.trim() };
   },
 };

@@ -10,7 +10,7 @@ import type { CustomerReach, Reach } from './reach.js';
  */
 export interface ToolContext {
   userId: string;
-  services: Pick<ServiceClient, 'request'>;
+  services: Pick<ServiceClient, 'call' | 'request'>;
   reach: Reach;
   /** The per-chat daily count of the meetings a customer run books. */
   bookings: Pick<CustomerBookingsRepository, 'reserve' | 'release'>;
@@ -19,6 +19,11 @@ export interface ToolContext {
    * session. A tool that reads across channels (a contact's timeline) keeps only the channels these cover.
    */
   scopes?: readonly PersonalTokenScope[];
+  /**
+   * What names this call among the caller's (MCP: the token and the JSON-RPC request id), repeated when a client
+   * retries it; a tool that writes derives its idempotency key from it. Absent for the assistant's own runs.
+   */
+  callKey?: string;
 }
 
 export interface ToolOutcome {
@@ -86,25 +91,6 @@ export function pageProperties(max: number): Record<string, unknown> {
     pagina: { type: 'integer', minimum: 1, description: 'Página, desde 1' },
     limite: { type: 'integer', minimum: 1, maximum: max, description: `Cuántos por página (máximo ${max})` },
   };
-}
-
-/** The first array found in an answer (`[…]`, `{ data: […] }`, `{ contacts: […] }`…): siblings differ in wrapping. */
-export function listOf(answer: unknown, ...keys: string[]): unknown[] {
-  if (Array.isArray(answer)) return answer;
-  if (answer && typeof answer === 'object') {
-    const record = answer as Record<string, unknown>;
-    for (const key of [...keys, 'data', 'items', 'results']) if (Array.isArray(record[key])) return record[key];
-  }
-  return [];
-}
-
-/** True when the answer, or something in it up to two levels down, says `connected: true`. */
-export function saysConnected(answer: unknown, depth = 2): boolean {
-  if (!answer || typeof answer !== 'object') return false;
-  if (Array.isArray(answer)) return depth > 0 && answer.some((item) => saysConnected(item, depth - 1));
-  const record = answer as Record<string, unknown>;
-  if (record.connected === true || record.status === 'connected') return true;
-  return depth > 0 && Object.values(record).some((value) => saysConnected(value, depth - 1));
 }
 
 /** The customer a bound tool answers for; the registry never offers those tools to an owner run. */

@@ -1,3 +1,4 @@
+import { Meeting } from '@asistente/contracts';
 import { ServiceCallError } from '@asistente/kit';
 import { freeSlots } from '../calendar.tools.js';
 import { customerOf, dateTime, text, type AssistantTool } from '../tool.js';
@@ -44,7 +45,7 @@ export const bookingTool: AssistantTool = {
       };
     }
     try {
-      const meeting = await context.services.request<Record<string, unknown>>('calendar', context.userId, '/google/google-meet/create', {
+      const meeting = await context.services.call('calendar', context.userId, '/google/google-meet/create', Meeting, {
         method: 'POST',
         body: {
           title: text(args, 'titulo', 200) ?? 'Reunión',
@@ -54,8 +55,7 @@ export const bookingTool: AssistantTool = {
           description: 'Reunión agendada por el asistente de WhatsApp',
         },
       });
-      const link = meeting.meetingUrl ?? meeting.hangoutLink ?? null;
-      return { result: { agendada: true, inicio: start, fin: end, enlace: link }, summary: `Agendó una reunión el ${start}` };
+      return { result: { agendada: true, inicio: start, fin: end, enlace: meeting.meetingUrl }, summary: `Agendó una reunión el ${start}` };
     } catch (error) {
       // Given back only when the calendar surely created nothing (it refused); a timeout may have booked.
       if (error instanceof ServiceCallError && error.statusCode < 500) await context.bookings.release(context.userId, customer.chatKey);

@@ -1,17 +1,9 @@
+import { EmailList } from '@asistente/contracts';
 import { emailsSource } from '../emails.tools.js';
-import { customerOf, integer, listOf, type ToolContext, type ToolSource } from '../tool.js';
-
-interface MailSummary {
-  from?: unknown;
-  to?: unknown;
-  subject?: unknown;
-  preview?: unknown;
-  createdAt?: unknown;
-}
+import { customerOf, integer, type ToolContext, type ToolSource } from '../tool.js';
 
 /** The bare, lowercase addresses of a header (`Ana <ana@x.es>, b@y.es`). */
-function addressesOf(header: unknown): string[] {
-  if (typeof header !== 'string') return [];
+function addressesOf(header: string): string[] {
   return header.split(',').map((entry) => (/<([^>]*)>/.exec(entry)?.[1] ?? entry).trim().toLowerCase());
 }
 
@@ -23,21 +15,15 @@ function addressesOf(header: unknown): string[] {
 async function mailOf(context: ToolContext, addresses: string[], limit: number) {
   const reads = addresses.flatMap((address) =>
     (['inbox', 'sent'] as const).map(async (folder) => {
-      const answer = await context.services.request('email', context.userId, '/emails', { query: { folder, address, limit } });
-      return listOf(answer, 'emails')
-        .map((raw) => (raw ?? {}) as MailSummary)
+      const answer = await context.services.call('email', context.userId, '/emails', EmailList, { query: { folder, address, limit } });
+      return answer.data
         .filter((m) => addressesOf(folder === 'inbox' ? m.from : m.to).includes(address))
-        .map((m) => ({
-          de: folder === 'inbox' ? 'cliente' : 'negocio',
-          asunto: typeof m.subject === 'string' ? m.subject : null,
-          fecha: typeof m.createdAt === 'string' ? m.createdAt : null,
-          extracto: String(m.preview ?? '').slice(0, 300),
-        }));
+        .map((m) => ({ de: folder === 'inbox' ? 'cliente' : 'negocio', asunto: m.subject, fecha: m.createdAt, extracto: m.preview.slice(0, 300) }));
     }),
   );
   return (await Promise.all(reads))
     .flat()
-    .sort((a, b) => String(b.fecha).localeCompare(String(a.fecha)))
+    .sort((a, b) => b.fecha.localeCompare(a.fecha))
     .slice(0, limit);
 }
 

@@ -1,5 +1,6 @@
+import { CalendarEventList } from '@asistente/contracts';
 import { calendarSource, compactEvent, freeSlotsTool, range, rangeProperties } from '../calendar.tools.js';
-import { customerOf, listOf, type ToolSource } from '../tool.js';
+import { customerOf, type ToolSource } from '../tool.js';
 
 /** Free time, and the meetings the customer is invited to: never the owner's whole calendar. */
 export const customerCalendarSource: ToolSource = {
@@ -15,12 +16,9 @@ export const customerCalendarSource: ToolSource = {
         const query = range(args);
         const lists = await Promise.all(
           addresses.map(async (attendee) => {
-            const answer = await context.services.request('calendar', context.userId, '/events/with-attendee', { query: { ...query, attendee } });
+            const answer = await context.services.call('calendar', context.userId, '/events/with-attendee', CalendarEventList, { query: { ...query, attendee } });
             // The calendar service filters by attendee; checked again here, so nothing else slips through.
-            return listOf(answer, 'events').filter((event) => {
-              const attendees = (event as { attendees?: unknown }).attendees;
-              return Array.isArray(attendees) && attendees.some((a) => typeof a === 'string' && a.trim().toLowerCase() === attendee);
-            });
+            return answer.filter((event) => event.attendees.some((a) => a.trim().toLowerCase() === attendee));
           }),
         );
         const events = lists.flat().slice(0, 50).map(compactEvent);

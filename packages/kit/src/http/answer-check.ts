@@ -1,0 +1,30 @@
+import type { TSchema } from '@sinclair/typebox';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats ships CommonJS; under NodeNext its function sits on `.default`.
+const addFormats = addFormatsModule.default;
+
+/**
+ * One Ajv for every sibling answer, with the formats (uuid, date-time) and the `messages` keyword the contracts
+ * use, so an answer is checked by the same rules the sibling's route declares. Never coerces, never fills
+ * defaults: what is checked is what came back.
+ */
+const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
+addFormats(ajv);
+ajv.addKeyword('messages');
+
+/** Compiled once per schema object (the contracts' schemas are module constants). */
+const compiled = new WeakMap<TSchema, ValidateFunction>();
+
+/** Why `value` is not of `schema` (the first mismatch, its path and rule, no values), or undefined when it is. */
+export function answerProblem(schema: TSchema, value: unknown): string | undefined {
+  let check = compiled.get(schema);
+  if (!check) {
+    check = ajv.compile(schema);
+    compiled.set(schema, check);
+  }
+  if (check(value)) return undefined;
+  const [error] = check.errors ?? [];
+  return `${error?.instancePath || '/'} ${error?.message ?? 'does not match'}`;
+}

@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import t from 'tap';
+import { FormatRegistry } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { WEBHOOK_EVENT_DATA } from '@asistente/contracts';
+import { createEvent } from '@asistente/kit';
+import { toWebhookEvent } from '../src/domain/event-mapping.js';
+
+// TypeBox's own check knows no formats until told (the services check with Ajv and its formats).
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID.test(value));
+
+t.test('contact.updated carries the names of the changed fields, as the webhook contract declares', async (t) => {
+  const contactId = randomUUID();
+  const mapped = toWebhookEvent(createEvent('contacts.contact.updated', randomUUID(), { contactId, changed: ['firstName', 'tags'] }));
+  t.same(mapped?.data, { contactId, changed: ['firstName', 'tags'] });
+  t.equal(mapped?.type, 'contact.updated');
+  t.ok(Value.Check(WEBHOOK_EVENT_DATA['contact.updated'], mapped?.data), 'the payload is of the contract');
+
+  const older = toWebhookEvent(createEvent('contacts.contact.updated', randomUUID(), { contactId }));
+  t.same(older?.data, { contactId }, 'an update recorded before the field existed goes out without it, never as an empty list');
+
+  const values = { ...createEvent('contacts.contact.updated', randomUUID(), { contactId }), data: { contactId, changed: ['ana@x.es'] } };
+  t.equal(toWebhookEvent(values), undefined, 'anything but field names is refused, so no value leaks out');
+  const notAList = { ...createEvent('contacts.contact.updated', randomUUID(), { contactId }), data: { contactId, changed: 'email' } };
+  t.equal(toWebhookEvent(notAList), undefined);
+});
