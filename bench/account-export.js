@@ -7,13 +7,9 @@
 // Needs the build (npm run build). Linux: peak RSS is /proc/<pid>/status VmHWM, reset before each step.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
-import postgres from 'postgres';
 import { createTestDatabase, readZip } from '../packages/kit/dist/testing/index.js';
 import { registerUser, startApp } from './lib/app.js';
-import { seedContacts, userIdOf } from './lib/seed-contacts.js';
+import { seedUserContacts, userIdOf } from './lib/seed-contacts.js';
 import { printTable } from './lib/table.js';
 
 const { values: args } = parseArgs({
@@ -39,30 +35,6 @@ function whatsappSql(userId) {
        (select array_agg(id order by jid) as ids from whatsapp.chats where user_id = '${userId}'::uuid) c`,
     'analyze whatsapp.messages',
   ];
-}
-
-async function seed(app, authorization) {
-  const userId = userIdOf(authorization);
-  if (databaseUrl) {
-    const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-    try {
-      await seedContacts((text) => sql.unsafe(text), userId, CONTACTS);
-      for (const text of whatsappSql(userId)) await sql.unsafe(text);
-    } finally {
-      await sql.end();
-    }
-    return app;
-  }
-  // PGlite serves one process: stop the app, fill its data directory here, start it again.
-  await app.stop({ keepData: true });
-  const db = await PGlite.create({ dataDir: app.pgDir, extensions: { pg_trgm, unaccent } });
-  try {
-    await seedContacts(async (text) => (await db.query(text)).rows, userId, CONTACTS);
-    for (const text of whatsappSql(userId)) await db.exec(text);
-  } finally {
-    await db.close();
-  }
-  return startApp({ again: app.restart });
 }
 
 const memory = (pid) => {
@@ -103,7 +75,7 @@ let app = await startApp({ databaseUrl, env: args.heap ? { NODE_OPTIONS: `--max-
 try {
   const authorization = await registerUser(app.url);
   let started = performance.now();
-  app = await seed(app, authorization);
+  app = await seedUserContacts(app, { distributed: Boolean(databaseUrl), databaseUrl }, authorization, CONTACTS, whatsappSql(userIdOf(authorization)));
   console.log(`\nseeded ${CONTACTS.toLocaleString('en')} contacts and ${MESSAGES.toLocaleString('en')} WhatsApp messages in ${((performance.now() - started) / 1000).toFixed(1)} s (${databaseUrl ? 'PostgreSQL' : 'embedded PGlite'})`);
   const headers = { authorization };
   // Warm the process up (first queries, JIT) so the reference is not charged for it.

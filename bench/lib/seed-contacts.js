@@ -51,14 +51,16 @@ export function userIdOf(authorization) {
  * Gives the user of `authorization` `rows` contacts in `app` and returns the
  * app to measure. Distributed: straight into its database. Embedded: PGlite
  * serves one process, so the app is stopped, its data directory opened here,
- * and the app started again on it.
+ * and the app started again on it. `moreSql`: statements run after the contacts, the same way (the
+ * account's other data, one SQL text each).
  */
-export async function seedUserContacts(app, { distributed, databaseUrl }, authorization, rows) {
+export async function seedUserContacts(app, { distributed, databaseUrl }, authorization, rows, moreSql = []) {
   const userId = userIdOf(authorization);
   if (distributed) {
     const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
     try {
       await seedContacts((text) => sql.unsafe(text), userId, rows);
+      for (const text of moreSql) await sql.unsafe(text);
     } finally {
       await sql.end();
     }
@@ -68,6 +70,7 @@ export async function seedUserContacts(app, { distributed, databaseUrl }, author
   const db = await PGlite.create({ dataDir: app.pgDir, extensions: { pg_trgm, unaccent } });
   try {
     await seedContacts(async (text) => (await db.query(text)).rows, userId, rows);
+    for (const text of moreSql) await db.exec(text);
   } finally {
     await db.close();
   }

@@ -11,13 +11,15 @@ import { calendarSource } from '../src/domain/tools/calendar.tools.js';
 import { contactsSource } from '../src/domain/tools/contacts.tools.js';
 import { emailsSource } from '../src/domain/tools/emails.tools.js';
 import { whatsappSource } from '../src/domain/tools/whatsapp.tools.js';
+import { memoryLogger } from './fixtures/memory-log.js';
 import { CalendarSibling, EmailSibling, WhatsAppSibling } from './fixtures/siblings.js';
 
 /**
  * The MCP server's tools over WhatsApp, mail and the calendar, against stand-ins of those services that record
  * what they were asked and by whom (the gateway's MCP test drives contacts, analytics and the real services).
  */
-const platform = await createTestPlatform(t);
+const logs = memoryLogger();
+const platform = await createTestPlatform(t, { log: logs.log });
 const whatsapp = new WhatsAppSibling();
 const email = new EmailSibling();
 const calendar = new CalendarSibling();
@@ -116,6 +118,17 @@ t.test("buscar_correos reads the token user's mail only", async (t) => {
   const found = await call(client, 'buscar_correos', { texto: 'factura' });
   t.match(found.data, { pagina: 1, hayMas: false, correos: [{ de: 'proveedor@ejemplo.es', asunto: 'Factura de octubre' }] });
   t.notMatch(found.text, /ajen/);
+});
+
+t.test('a sibling answering outside its contract is a clear, logged failure with a Spanish message, never a wrong value', async (t) => {
+  email.connect(owner);
+  email.deliver(owner, 'proveedor@ejemplo.es', 'Presupuesto', 'Adjunto el presupuesto');
+  email.answersOutsideContract = true;
+  t.teardown(() => (email.answersOutsideContract = false));
+  const found = await call(await connect(t, owner, ['emails:read']), 'buscar_correos', { texto: 'presupuesto' });
+  t.same({ isError: found.isError, text: found.text }, { isError: true, text: 'El servicio de correo respondió algo inesperado; avisa al soporte.' });
+  t.match(logs.text(), /"service":"email","path":"\/emails","problem":"[^"]+","msg":"a sibling answered outside its contract"/);
+  t.notMatch(logs.text(), /Presupuesto|proveedor@ejemplo/, 'no value of the answer is logged');
 });
 
 t.test('crear_evento writes to the token user\'s calendar with calendar:write; listar_eventos pages', async (t) => {

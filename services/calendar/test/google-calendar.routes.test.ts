@@ -346,7 +346,29 @@ t.test('agenda across calendars and free slots for the assistant', async (t) => 
   // Outlook through the teams service (a stand-in answers its documented route): a timed event blocks,
   // an all-day or cancelled one does not; a failing teams service leaves the Google answer as it was.
   const outlookQueries: string[] = [];
-  const outlook = (over: Record<string, unknown>) => ({ id: 'o', title: 'Outlook', startTime: local(13, 30), endTime: local(14, 30), allDay: false, status: 'confirmed', source: 'msteams', ...over });
+  // A whole MicrosoftCalendarEvent, as teams answers GET /microsoft/events (the calendar service checks the shape).
+  const outlook = (over: Record<string, unknown>) => ({
+    id: 'o',
+    title: 'Outlook',
+    description: '',
+    startDate: ymd,
+    endDate: ymd,
+    startTime: local(13, 30),
+    endTime: local(14, 30),
+    allDay: false,
+    location: '',
+    attendees: [],
+    type: 'meeting',
+    status: 'confirmed',
+    createdAt: null,
+    updatedAt: null,
+    source: 'msteams',
+    isRecurring: false,
+    recurrencePattern: null,
+    joinUrl: null,
+    calendarId: 'cal-1',
+    ...over,
+  });
   let teamsAnswer: { statusCode: number; body: string } = {
     statusCode: 200,
     body: JSON.stringify([outlook({}), outlook({ id: 'a', allDay: true, startTime: ymd, endTime: ymd }), outlook({ id: 'c', status: 'cancelled', startTime: local(9), endTime: local(10) })]),
