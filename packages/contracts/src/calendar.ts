@@ -51,6 +51,8 @@ export const CalendarEvent = Type.Object({
   recurrencePattern: Type.Union([Type.String(), Type.Null()]),
   allDay: Type.Boolean(),
   calendarId: Type.String(),
+  /** The online meeting's join link, where the provider gives one (Outlook's Teams meetings). */
+  joinUrl: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type CalendarEvent = Static<typeof CalendarEvent>;
 
@@ -107,11 +109,15 @@ export const EventRangeQuery = Type.Object({
 });
 export type EventRangeQuery = Static<typeof EventRangeQuery>;
 
+const SourceName = <T extends string>(name: T) => Type.Literal(name, { messages: { const: 'Origen inválido: usa google, msteams o caldav' } });
+
 export const DateRangeQuery = Type.Object({
   dateFrom: Type.String({ maxLength: 40, messages: { required: 'Indica dateFrom (fecha de inicio)' } }),
   dateTo: Type.String({ maxLength: 40, messages: { required: 'Indica dateTo (fecha de fin)' } }),
   calendarId: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
   refresh: Type.Optional(Type.Boolean()),
+  /** One provider's events only (Calendario's Google and Teams tabs); every connected one by default. */
+  source: Type.Optional(Type.Union([SourceName('google'), SourceName('msteams'), SourceName('caldav')])),
 });
 export type DateRangeQuery = Static<typeof DateRangeQuery>;
 

@@ -152,8 +152,9 @@ export type MicrosoftEventsQuery = Static<typeof MicrosoftEventsQuery>;
  * The normalised calendar event of the spec (section 3), shaped like calendar.ts's CalendarEvent (one shape
  * for Google and Microsoft in Calendario) with source msteams and the Teams join link when there is one.
  * Timed events: ISO instants in startDate/endDate and startTime/endTime. All-day events (`allDay: true`,
- * type 'reminder'): YYYY-MM-DD dates in both pairs with Graph's exclusive end (the day after the last), which
- * Calendario shows one day earlier.
+ * type 'reminder'): YYYY-MM-DD dates in both pairs with Graph's exclusive end (the day after the last), as the
+ * spec's teams paths have always answered; the calendar service's registry (source msteams in GET /events)
+ * makes it the last day, like every provider's.
  */
 export const MicrosoftCalendarEvent = Type.Object({
   id: Type.String(),

@@ -1,5 +1,6 @@
 import { accountExportRoute, authPlugin, HostGuard, OAuthFlows, registerUserErasure, requireAuth, type App, type CallObserver, type Config, type ServicePlugin } from '@asistente/kit';
 import { caldavConnector } from './adapters/caldav.js';
+import { teamsOutlook } from './adapters/teams-outlook.js';
 import { calendarErasure } from './consumers/user-erasure.js';
 import { GoogleOAuth } from './adapters/google-oauth.js';
 import { calendarExportParts } from './domain/account-export.js';
@@ -8,7 +9,7 @@ import { CaldavConnectionService } from './domain/caldav-connection.service.js';
 import { CaldavEventsService } from './domain/caldav-events.service.js';
 import { CaldavRepository } from './domain/caldav.repository.js';
 import { CalendarRegistry } from './domain/calendar-registry.js';
-import { caldavSource, googleSource } from './domain/calendar-sources.js';
+import { caldavSource, googleSource, microsoftSource } from './domain/calendar-sources.js';
 import { CalendarSyncService } from './domain/calendar-sync.service.js';
 import { EventsService } from './domain/events.service.js';
 import { GoogleAccountsRepository } from './domain/google-accounts.repository.js';
@@ -92,11 +93,16 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
     outbox,
   );
   const caldavEvents = new CaldavEventsService(sql, caldavConnection, caldavRepository, outbox, platform.log);
-  // The providers behind /events: Google first (it answers for ids no other provider claims), then CalDAV.
-  const sources = new CalendarRegistry(googleSource(events), caldavSource(caldavConnection, caldavEvents));
+  // The providers behind /events: Google first (it answers for ids no other provider claims), then CalDAV, then
+  // Microsoft (Outlook, through the teams service that keeps the Microsoft connection).
+  const sources = new CalendarRegistry(
+    googleSource(events),
+    caldavSource(caldavConnection, caldavEvents),
+    microsoftSource(teamsOutlook(platform.services), platform.log),
+  );
   await caldavRoutes(app, { connection: caldavConnection, events: caldavEvents });
   await calendarScreenRoutes(app, { sync, events, sources });
-  await agendaRoutes(app, { events, sources, services: platform.services, log: platform.log });
+  await agendaRoutes(app, { events, sources });
   await googleMeetRoutes(app, { meetings });
   accountExportRoute(app, '/events', calendarExportParts(new AccountExportRepository(sql)));
 };

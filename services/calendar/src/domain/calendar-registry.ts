@@ -40,6 +40,11 @@ export interface CalendarSource {
    * merged agenda leaves the provider out instead of failing.
    */
   readonly absentCodes?: ReadonlySet<string>;
+  /**
+   * Present when a failure of this provider must not sink the merged agenda (one reached through a sibling
+   * service): the agenda leaves it out and this reports why. Asked alone, its errors are the answer.
+   */
+  readonly bestEffort?: (error: unknown) => void;
 }
 
 const startOf = (e: CalendarEvent) => Date.parse(e.startDate.length === 10 ? `${e.startDate}T00:00:00Z` : e.startDate);
@@ -56,15 +61,19 @@ export class CalendarRegistry {
     this.sources = [fallback, ...others];
   }
 
-  async range(userId: string, range: Range, force: boolean, calendarId?: string): Promise<JsonView> {
-    if (calendarId) {
-      const owner = await this.owner(userId, calendarId);
+  /** The events of the range: of one calendar, of one provider (`only`), or merged across the connected ones. */
+  async range(userId: string, range: Range, force: boolean, calendarId?: string, only?: CalendarSourceName): Promise<JsonView> {
+    const named = only === undefined ? undefined : this.sources.find((s) => s.source === only);
+    if (only !== undefined && !named) return jsonView('[]');
+    if (named || calendarId) {
+      const owner = named ?? (await this.owner(userId, calendarId!));
       return owner.view ? owner.view(userId, range, force, calendarId) : this.json(owner, await owner.events(userId, range, force, calendarId));
     }
     const fallback = this.sources[0]!;
+    const others = await this.connectedOthers(userId);
     // Nothing else connected: the fallback's own answer, errors and cached view included.
-    if (!(await this.othersConnected(userId))) return fallback.view ? fallback.view(userId, range, force) : this.json(fallback, await fallback.events(userId, range, force));
-    const lists = await this.acrossConnected(userId, async (s) => (await s.events(userId, range, force)).map((e) => ({ ...e, source: s.source })));
+    if (others.length === 0) return fallback.view ? fallback.view(userId, range, force) : this.json(fallback, await fallback.events(userId, range, force));
+    const lists = await this.across(fallback, others, async (s) => (await s.events(userId, range, force)).map((e) => ({ ...e, source: s.source })));
     return jsonView(JSON.stringify(lists.flat().sort((a, b) => startOf(a) - startOf(b) || a.id.localeCompare(b.id))));
   }
 
@@ -86,10 +95,6 @@ export class CalendarRegistry {
     return (await this.owner(userId, calendarId)).delete(userId, calendarId, eventId);
   }
 
-  private async othersConnected(userId: string): Promise<boolean> {
-    return (await this.connectedOthers(userId)).length > 0;
-  }
-
   private async connectedOthers(userId: string): Promise<CalendarSource[]> {
     const others = this.sources.slice(1);
     return (await Promise.all(others.map(async (s) => ((await s.connected(userId)) ? s : undefined)))).filter((s) => s !== undefined);
@@ -103,14 +108,28 @@ export class CalendarRegistry {
     const fallback = this.sources[0]!;
     const others = await this.connectedOthers(userId);
     if (others.length === 0) return [await read(fallback)];
-    return Promise.all(
-      [fallback, ...others].map((s) =>
-        read(s).catch((error: unknown) => {
-          if (s !== fallback || !(error instanceof AppError && s.absentCodes?.has(error.code))) throw error;
-          return [];
-        }),
-      ),
-    );
+    return this.across(fallback, others, read);
+  }
+
+  /**
+   * `read` of each provider asked. One that says it is absent (its absentCodes), or fails where it is only best
+   * effort, adds nothing; any other failure is the answer. When nobody answered, the fallback's error is.
+   */
+  private async across<T>(fallback: CalendarSource, others: CalendarSource[], read: (source: CalendarSource) => Promise<T[]>): Promise<T[][]> {
+    const asked = [fallback, ...others];
+    const results = await Promise.all(asked.map((s) => read(s).then((value) => ({ value }), (error: unknown) => ({ error }))));
+    const lists: T[][] = [];
+    results.forEach((result, i) => {
+      const source = asked[i]!;
+      if ('value' in result) return lists.push(result.value);
+      const absent = result.error instanceof AppError && source.absentCodes?.has(result.error.code) === true;
+      if (!absent && !source.bestEffort) throw result.error;
+      if (!absent) source.bestEffort?.(result.error);
+      return undefined;
+    });
+    const fallbackFailed = results[0]!;
+    if (lists.length === 0 && 'error' in fallbackFailed) throw fallbackFailed.error;
+    return lists;
   }
 
   /** The provider holding the calendar id; ids no other provider claims stay the fallback's. */

@@ -4,8 +4,8 @@ import type { EventRecord } from './event-record.js';
 const DAY_MS = 86_400_000;
 export const UNTITLED = '(sin título)';
 
-/** Google's exclusive all-day end, shown as the last day the event covers. */
-function lastDay(startDate: string, endDate: string | null): string {
+/** A provider's exclusive all-day end (Google's, Graph's), shown as the last day the event covers. */
+export function lastDay(startDate: string, endDate: string | null): string {
   if (!endDate) return startDate;
   const previous = new Date(Date.parse(`${endDate}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
   return previous < startDate ? startDate : previous;

@@ -1,10 +1,9 @@
 import { AttendeeEventsQuery, CalendarEventList, DateRangeQuery, ErrorResponse, FreeSlotList, FreeSlotsQuery } from '@asistente/contracts';
-import type { App, Logger, ServiceClient } from '@asistente/kit';
+import type { App } from '@asistente/kit';
 import { parseRange } from '../domain/dates.js';
 import type { CalendarRegistry } from '../domain/calendar-registry.js';
 import type { EventsService } from '../domain/events.service.js';
 import { DEFAULT_WORKING_HOURS, freeSlots } from '../domain/free-slots.js';
-import { microsoftBusy } from '../domain/microsoft-busy.js';
 import { toCalendarEvent } from '../domain/normalize.js';
 import { sendJsonView } from './json-text.js';
 
@@ -15,21 +14,18 @@ const MAX_SLOT_RANGE_DAYS = 62;
 
 interface AgendaDeps {
   events: EventsService;
-  /** Every provider's calendars (the agenda lists them all). */
+  /** Every provider's calendars (the agenda lists them all, free slots avoid all their busy time). */
   sources: CalendarRegistry;
-  /** The sibling services (the teams service's Outlook calendar counts as busy time). */
-  services: ServiceClient;
-  log: Logger;
 }
 
 /** The user's agenda across calendars and their free time (the assistant books meetings from these). */
-export async function agendaRoutes(app: App, { events, sources, services, log }: AgendaDeps): Promise<void> {
+export async function agendaRoutes(app: App, { events, sources }: AgendaDeps): Promise<void> {
   app.get('/events', {
     schema: { summary: 'Lista los eventos de todos los calendarios en un intervalo', querystring: DateRangeQuery, response: { 200: CalendarEventList, ...errors } },
     handler: async (request, reply) => {
-      const { dateFrom, dateTo, calendarId, refresh } = request.query;
+      const { dateFrom, dateTo, calendarId, refresh, source } = request.query;
       const range = parseRange(dateFrom, dateTo);
-      return sendJsonView(request, reply, await sources.range(request.user.id, range, refresh === true, calendarId));
+      return sendJsonView(request, reply, await sources.range(request.user.id, range, refresh === true, calendarId, source));
     },
   });
 
@@ -55,8 +51,8 @@ export async function agendaRoutes(app: App, { events, sources, services, log }:
         ...(workEnd ? { end: workEnd } : {}),
         ...(timeZone ? { timeZone } : {}),
       };
-      const [calendars, outlook] = await Promise.all([sources.busy(request.user.id, range), microsoftBusy(services, log, request.user.id, range)]);
-      const busy = calendars.concat(outlook);
+      // Merged in the domain: every connected provider's busy time (Google, CalDAV, Outlook) from the registry.
+      const busy = await sources.busy(request.user.id, range);
       return freeSlots(busy, range.from.getTime(), range.to.getTime(), durationMinutes, hours, Date.now()).map((s) => ({
         start: new Date(s.start).toISOString(),
         end: new Date(s.end).toISOString(),

@@ -10,8 +10,8 @@ export interface MicrosoftCalendar {
   color: string;
 }
 
-/** The normalised event of every source; Microsoft's also carries a join link. */
-export type SourceEvent = Omit<CalendarEvent, 'source'> & { source: 'google' | 'msteams' | 'caldav'; joinUrl?: string | null };
+/** The normalised event of every source (Microsoft's also carries a join link). */
+export type SourceEvent = CalendarEvent;
 
 export interface TeamsStatus {
   connected: boolean;
@@ -39,8 +39,9 @@ export const getLocalEvents = (range: Range, refresh = false) => getJson<SourceE
 /** null while the Teams service does not answer this route yet (a 404): shown as "not connected". */
 export const getTeamsStatus = () => getJsonIfAvailable<TeamsStatus>('teams/status');
 export const getTeamsCalendars = () => getJson<MicrosoftCalendar[]>('msteams/calendar/calendars');
+/** One Outlook calendar's events (the default one without an id), normalised by the calendar service like every source. */
 export const getTeamsEvents = (calendarId: string | null, range: Range) =>
-  getJson<SourceEvent[]>('msteams/calendar/events', { searchParams: { ...range, ...(calendarId ? { calendarId } : {}) } });
+  getJson<SourceEvent[]>('events', { searchParams: { ...range, source: 'msteams', ...(calendarId ? { calendarId } : {}) } });
 
 export interface EventForm {
   title: string;

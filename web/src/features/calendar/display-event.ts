@@ -1,5 +1,5 @@
 import type { SourceEvent } from './api';
-import { dayKey, shiftKey } from './month';
+import { dayKey } from './month';
 
 /** An event ready for the grid and the list: local day keys (last day inclusive) and instants. */
 export interface DisplayEvent {
@@ -20,10 +20,9 @@ export function toDisplay(source: SourceEvent): DisplayEvent {
   const allDay = event.allDay || DATE_ONLY.test(event.startDate);
   if (allDay) {
     const firstDay = event.startDate.slice(0, 10);
-    let lastDay = event.endDate.slice(0, 10) || firstDay;
-    // Google's answer is already inclusive; Microsoft keeps Graph's exclusive end: show it one day earlier.
-    if (event.source === 'msteams' && lastDay > firstDay) lastDay = shiftKey(lastDay, -1);
-    if (lastDay < firstDay) lastDay = firstDay;
+    // Every source's end is already the last day covered (the calendar service normalises it once).
+    const endDay = event.endDate.slice(0, 10) || firstDay;
+    const lastDay = endDay < firstDay ? firstDay : endDay;
     const [y, m, d] = firstDay.split('-').map(Number) as [number, number, number];
     return { event, allDay, start: new Date(y, m - 1, d), end: new Date(y, m - 1, d + 1), firstDay, lastDay };
   }

@@ -1,0 +1,22 @@
+import type { CalendarEvent, MicrosoftCalendarEvent } from '@asistente/contracts';
+import type { BusyTime } from './calendar-registry.js';
+import { lastDay } from './normalize.js';
+import type { OutlookTimes } from './outlook-port.js';
+
+/**
+ * An Outlook event as every provider's normalised event is: Graph keeps an all-day event's end exclusive
+ * (the next midnight), the spec's event shows the last day it covers. Done here, once, on the server.
+ */
+export function fromOutlook(event: MicrosoftCalendarEvent): CalendarEvent {
+  if (!event.allDay) return event;
+  const endDate = lastDay(event.startDate, event.endDate || null);
+  return { ...event, endDate, endTime: endDate };
+}
+
+/** Timed events that are not cancelled take the user's time; all-day ones do not (as with Google's default). */
+export function outlookBusy(events: readonly OutlookTimes[]): BusyTime[] {
+  return events
+    .filter((e) => !e.allDay && e.status !== 'cancelled')
+    .map((e) => ({ start: Date.parse(e.startTime), end: Date.parse(e.endTime) }))
+    .filter((b) => Number.isFinite(b.start) && Number.isFinite(b.end) && b.end > b.start);
+}

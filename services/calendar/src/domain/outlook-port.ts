@@ -1,0 +1,29 @@
+import type { MicrosoftCalendar, MicrosoftCalendarEvent } from '@asistente/contracts';
+import type { Range } from './dates.js';
+
+/**
+ * The user's Outlook calendars as the calendar service reaches them. The Microsoft connection (its sealed
+ * tokens, its refresh, Graph itself) stays with the teams service, which also needs it for teams, channels
+ * and online meetings; this port asks teams for calendar data only, so the calendar service never holds a
+ * Microsoft token. The adapter is adapters/teams-outlook.ts.
+ */
+export interface OutlookCalendars {
+  /** Whether the user may have Microsoft connected: false only when teams is not there or says it is not. */
+  connected(userId: string): Promise<boolean>;
+  calendars(userId: string): Promise<MicrosoftCalendar[]>;
+  /**
+   * The events of one calendar (the default one without `calendarId`) overlapping the range, as teams
+   * answers them: all-day ends still exclusive, as Graph keeps them. Throws AppError.
+   */
+  events(userId: string, range: Range, calendarId?: string): Promise<MicrosoftCalendarEvent[]>;
+  /** The default calendar's events of the range, only the fields busy time needs, given up after `timeoutMs`. */
+  busyEvents(userId: string, range: Range, timeoutMs: number): Promise<OutlookTimes[]>;
+}
+
+/** What free slots read of an Outlook event. */
+export interface OutlookTimes {
+  startTime: string;
+  endTime: string;
+  allDay: boolean;
+  status: string;
+}
