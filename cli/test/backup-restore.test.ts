@@ -1,35 +1,19 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import t, { type Test } from 'tap';
 import { createLogger, createPlatform, DataDirInUseError, generateKey, loadConfig, openDatabase, type Config, type Platform, type Sql } from '@asistente/kit';
 import { buildServiceApp, createTestDatabase } from '@asistente/kit/testing';
 import authService from '../../services/auth/src/app.js';
 import { countRows } from '../src/lib/backup/catalog.js';
+import { runCli } from './support/cli.js';
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const log = createLogger('silent', 'backup-test');
 const POSTGRES = process.env.DATABASE_URL;
 
-/** The command as an operator runs it. */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=asistente-source', MAIN, ...args], {
-    env: { PATH: process.env.PATH, LANG: 'C.UTF-8', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], env: Record<string, string>) => runCli(args, { env });
 
 function configFor(env: Record<string, string | undefined>): Config {
   return loadConfig({}, { JWT_SECRET: 'x'.repeat(48), SCRYPT_COST: 10, LOG_LEVEL: 'silent', ...env });
