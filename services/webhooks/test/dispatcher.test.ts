@@ -38,17 +38,25 @@ async function endpointFor(userId: string, events: WebhookEventType[] = ['contac
   return { ...row!, secret };
 }
 
+/** A fresh owner with one endpoint, a dispatcher and the consumer that queues its deliveries, on a clock of their own. */
+async function scene(allowed = '127.0.0.1') {
+  const clock = new Clock();
+  const d = dispatcher(platform, clock, allowed);
+  const userId = randomUUID();
+  const endpoint = await endpointFor(userId);
+  const consumer = new DeliveriesConsumer(sql, endpoints, deliveries, () => {}, clock.now);
+  /** A contacts.contact.created of this owner, at the clock's time. */
+  const contactCreated = (hasEmail = false) => createEvent('contacts.contact.created', userId, { contactId: randomUUID(), hasEmail }, clock.at);
+  return { clock, d, userId, endpoint, consumer, contactCreated };
+}
+
 const deliveryOf = async (endpointId: string) =>
   (await sql<{ status: string; attempts: number; error: string | null; nextAttemptAt: Date | null; responseStatus: number | null }[]>`
     select status, attempts, error, next_attempt_at, response_status from webhooks.deliveries where endpoint_id = ${endpointId}`)[0]!;
 
 t.test('a failing receiver gets growing retries for a day, then the endpoint is disabled with its reason', async (t) => {
-  const clock = new Clock();
-  const d = dispatcher(platform, clock);
-  const userId = randomUUID();
-  const endpoint = await endpointFor(userId);
-  const consumer = new DeliveriesConsumer(sql, endpoints, deliveries, () => {}, clock.now);
-  await consumer.handle([createEvent('contacts.contact.created', userId, { contactId: randomUUID(), hasEmail: false }, clock.at)]);
+  const { clock, d, userId, endpoint, consumer, contactCreated } = await scene();
+  await consumer.handle([contactCreated()]);
   receiver.status = 503;
   const start = receiver.requests.length;
   const gaps: number[] = [];
@@ -75,19 +83,15 @@ t.test('a failing receiver gets growing retries for a day, then the endpoint is 
   t.match(after!.disabledReason, /HTTP 503/);
 
   // While disabled nothing new is queued for it; re-enabled, it starts clean.
-  await consumer.handle([createEvent('contacts.contact.created', userId, { contactId: randomUUID(), hasEmail: false }, clock.at)]);
+  await consumer.handle([contactCreated()]);
   t.equal((await sql`select 1 from webhooks.deliveries where endpoint_id = ${endpoint.id}`).length, 1);
   const back = await endpoints.update(userId, endpoint.id, { enabled: true, disabledReason: null });
   t.match(back, { enabled: true, disabledReason: null, failingSince: null });
 });
 
 t.test('a success in between clears the failure record; a recovered receiver gets the retry', async (t) => {
-  const clock = new Clock();
-  const d = dispatcher(platform, clock);
-  const userId = randomUUID();
-  const endpoint = await endpointFor(userId);
-  const consumer = new DeliveriesConsumer(sql, endpoints, deliveries, () => {}, clock.now);
-  await consumer.handle([createEvent('contacts.contact.created', userId, { contactId: randomUUID(), hasEmail: true }, clock.at)]);
+  const { clock, d, userId, endpoint, consumer, contactCreated } = await scene();
+  await consumer.handle([contactCreated(true)]);
   receiver.status = 500;
   await d.drain();
   t.ok((await endpoints.find(userId, endpoint.id))!.failingSince, 'failing');
@@ -99,13 +103,9 @@ t.test('a success in between clears the failure record; a recovered receiver get
 });
 
 t.test('two dispatchers (replicas) never send one delivery twice', async (t) => {
-  const clock = new Clock();
-  const one = dispatcher(platform, clock);
+  const { clock, d: one, endpoint, consumer, contactCreated } = await scene();
   const two = dispatcher(platform, clock);
-  const userId = randomUUID();
-  const endpoint = await endpointFor(userId);
-  const consumer = new DeliveriesConsumer(sql, endpoints, deliveries, () => {}, clock.now);
-  const events = Array.from({ length: 60 }, () => createEvent('contacts.contact.created', userId, { contactId: randomUUID(), hasEmail: false }, clock.at));
+  const events = Array.from({ length: 60 }, () => contactCreated());
   await consumer.handle(events);
   const start = receiver.requests.length;
   const [a, b] = await Promise.all([one.drain(), two.drain()]);
@@ -121,25 +121,17 @@ t.test('two dispatchers (replicas) never send one delivery twice', async (t) => 
 });
 
 t.test('the host guard runs again on every delivery', async (t) => {
-  const clock = new Clock();
-  const strict = dispatcher(platform, clock, '');
-  const userId = randomUUID();
-  const endpoint = await endpointFor(userId);
-  const consumer = new DeliveriesConsumer(sql, endpoints, deliveries, () => {}, clock.now);
+  const { d: strict, endpoint, consumer, contactCreated } = await scene('');
   const start = receiver.requests.length;
-  await consumer.handle([createEvent('contacts.contact.created', userId, { contactId: randomUUID(), hasEmail: false }, clock.at)]);
+  await consumer.handle([contactCreated()]);
   await strict.drain();
   t.match(await deliveryOf(endpoint.id), { status: 'pending', attempts: 1, responseStatus: null, error: /red interna/ });
   t.equal(receiver.requests.length, start, 'nothing left for the loopback address');
 });
 
 t.test('the delivery log keeps 30 days', async (t) => {
-  const clock = new Clock();
-  const d = dispatcher(platform, clock);
-  const userId = randomUUID();
-  const endpoint = await endpointFor(userId);
-  const consumer = new DeliveriesConsumer(sql, endpoints, deliveries, () => {}, clock.now);
-  await consumer.handle([createEvent('contacts.contact.created', userId, { contactId: randomUUID(), hasEmail: false }, clock.at)]);
+  const { clock, d, endpoint, consumer, contactCreated } = await scene();
+  await consumer.handle([contactCreated()]);
   await d.drain();
   clock.advance(29 * 86_400_000);
   await d.purge();

@@ -14,19 +14,13 @@ export interface NewDelivery {
   nextAttemptAt: Date | null;
 }
 
-export interface DeliveryRow {
-  id: string;
-  endpointId: string;
-  userId: string;
-  eventId: string;
-  type: string;
-  body: string;
+/** A stored delivery: what was queued and what its attempts gave. */
+export interface DeliveryRow extends NewDelivery {
   status: WebhookDeliveryStatus;
   attempts: number;
   responseStatus: number | null;
   latencyMs: number | null;
   error: string | null;
-  nextAttemptAt: Date | null;
   lastAttemptAt: Date | null;
   createdAt: Date;
 }
