@@ -9,20 +9,14 @@
 // (gateway, each service, analytics' own consumer) instead of the one-process
 // app, at 5,000 events/s unless --rate says otherwise, with the issue 16 target
 // (freshness p95 < 100 ms); --history 0 skips (b).
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { connect } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { createEvent, createLogger, createPlatform, loadConfig } from '../packages/kit/dist/index.js';
-import { createTestDatabase } from '../packages/kit/dist/testing/index.js';
+import { createEvent } from '../packages/kit/dist/index.js';
 import { rebuildRollups } from '../services/analytics/dist/app.js';
-import { startNode, stopAll, waitReady } from '../scripts/lib/processes.js';
-import { freePort, LOG_FILE, registerUser, startApp, startHelloWorld } from './lib/app.js';
+import { registerUser, startHelloWorld } from './lib/app.js';
+import { startEventStack } from './lib/event-stack.js';
 import { printTable } from './lib/table.js';
 
 const { values: args } = parseArgs({
@@ -44,43 +38,15 @@ const TICK_MS = 20;
 const FRESHNESS_P95_TARGET_MS = DISTRIBUTED ? 100 : 1000;
 const QUERY_P99_TARGET_MS = 20;
 
-const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-const database = await createTestDatabase(serverUrl);
-const suffix = randomBytes(4).toString('hex');
-const shared = {
-  DATABASE_URL: database.url,
-  NATS_URL: natsUrl,
-  NATS_STREAM: `BENCH_${suffix}`,
-  EVENTS_SUBJECT_PREFIX: `bench${suffix}`,
-  JWT_SECRET: randomBytes(32).toString('hex'),
-  SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-  LOG_LEVEL: 'warn',
-  SCRYPT_COST: '10',
-};
-const dataDir = mkdtempSync(path.join(tmpdir(), 'asistente-bench-'));
-process.env.NATS_URL ??= natsUrl;
-// Distributed: the gateway and each service a process (the launcher's), on this run's database and stream.
-const distributedApp = DISTRIBUTED ? await startApp({ distributed: true, databaseUrl: database.url }) : undefined;
-if (distributedApp) Object.assign(shared, distributedApp.restart.env, { NATS_URL: natsUrl });
-const port = await freePort();
-// Otherwise every service in one process, but on PostgreSQL and JetStream: the durable consumer is the app's.
-const app = distributedApp
-  ? undefined
-  : startNode('app', path.resolve('gateway/dist/main.js'), { ...process.env, ...shared, DATA_DIR: dataDir, PORT: String(port) }, {
-      output: createWriteStream(LOG_FILE, { flags: 'a' }),
-    });
-const baseUrl = distributedApp?.url ?? `http://127.0.0.1:${port}`;
-const hello = await startHelloWorld();
 // This process plays a service writing events: its relay publishes them to the app's stream.
-const producer = await createPlatform(loadConfig({}, { ...shared, DATA_DIR: dataDir, MIGRATE_ON_START: false }), 'bench-producer', {
-  log: createLogger('warn', 'bench-producer'),
-});
+const stack = await startEventStack({ distributed: DISTRIBUTED });
+const { baseUrl, producer } = stack;
+const hello = await startHelloWorld();
 
 try {
-  if (app) await waitReady(`${baseUrl}/ready`, app);
+  await stack.ready();
   const authorization = await registerUser(baseUrl);
   const userId = JSON.parse(Buffer.from(authorization.split('.')[1], 'base64url').toString()).sub;
   const dashboard = async () =>
@@ -173,13 +139,6 @@ try {
     console.log(`dashboard p99 ${query.p99} ms at 1 connection (target < ${QUERY_P99_TARGET_MS} ms): ${query.p99 < QUERY_P99_TARGET_MS ? 'met' : 'MISSED'}; ${runs[4].p99} ms at ${many} connections`);
   }
 } finally {
-  await producer.close();
-  if (app) await stopAll([app]);
-  await distributedApp?.stop();
   await hello.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  const nc = await connect({ servers: natsUrl });
-  await (await jetstreamManager(nc)).streams.delete(shared.NATS_STREAM).catch(() => undefined);
-  await nc.close();
-  await database.drop();
+  await stack.close();
 }

@@ -6,21 +6,15 @@
 //   node bench/webhooks.js [--rate 200] [--seconds 10] [--distributed] [--replicas 2]
 // --distributed runs `npm run start:distributed`'s processes (REPLICAS of each service, default 1) instead
 // of every service in one process.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { connect } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
 import { Webhook } from 'standardwebhooks';
-import { createEvent, createLogger, createPlatform, loadConfig } from '../packages/kit/dist/index.js';
-import { createTestDatabase } from '../packages/kit/dist/testing/index.js';
-import { startNode, stopAll, waitReady } from '../scripts/lib/processes.js';
-import { freePort, LOG_FILE, registerUser, startApp } from './lib/app.js';
+import { createEvent } from '../packages/kit/dist/index.js';
+import { registerUser } from './lib/app.js';
+import { startEventStack } from './lib/event-stack.js';
 import { printTable } from './lib/table.js';
 
 const { values: args } = parseArgs({
@@ -37,8 +31,6 @@ const SECONDS = Number(args.seconds);
 const TICK_MS = 20;
 const P95_TARGET_MS = 1000;
 
-const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** The receiver: notes each arrival by the payload's contact id (deliveries) or the request's own id (floor). */
@@ -69,36 +61,9 @@ receiver.listen(0, '127.0.0.1');
 await once(receiver, 'listening');
 const receiverUrl = `http://127.0.0.1:${receiver.address().port}`;
 
-const database = await createTestDatabase(serverUrl);
-const suffix = randomBytes(4).toString('hex');
-const shared = {
-  DATABASE_URL: database.url,
-  NATS_URL: natsUrl,
-  NATS_STREAM: `BENCH_${suffix}`,
-  EVENTS_SUBJECT_PREFIX: `bench${suffix}`,
-  JWT_SECRET: randomBytes(32).toString('hex'),
-  SECRETS_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-  LOG_LEVEL: 'warn',
-  SCRYPT_COST: '10',
-  ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1',
-};
-const dataDir = mkdtempSync(path.join(tmpdir(), 'asistente-bench-'));
-process.env.NATS_URL ??= natsUrl;
-const distributedApp = DISTRIBUTED
-  ? await startApp({ distributed: true, databaseUrl: database.url, replicas: args.replicas, env: { ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' } })
-  : undefined;
-if (distributedApp) Object.assign(shared, distributedApp.restart.env, { NATS_URL: natsUrl });
-const port = await freePort();
-const app = distributedApp
-  ? undefined
-  : startNode('app', path.resolve('gateway/dist/main.js'), { ...process.env, ...shared, DATA_DIR: dataDir, PORT: String(port) }, {
-      output: createWriteStream(LOG_FILE, { flags: 'a' }),
-    });
-const baseUrl = distributedApp?.url ?? `http://127.0.0.1:${port}`;
 // This process plays the contacts service: its relay publishes what it commits to the app's stream.
-const producer = await createPlatform(loadConfig({}, { ...shared, DATA_DIR: dataDir, MIGRATE_ON_START: false }), 'bench-producer', {
-  log: createLogger('warn', 'bench-producer'),
-});
+const stack = await startEventStack({ distributed: DISTRIBUTED, replicas: args.replicas, env: { ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' } });
+const { baseUrl, producer } = stack;
 
 /**
  * Calls `send` with fresh keys at RATE per second for SECONDS and measures, per key, from `stamp` (before the
@@ -125,7 +90,7 @@ async function steady(send, stamp) {
 }
 
 try {
-  if (app) await waitReady(`${baseUrl}/ready`, app);
+  await stack.ready();
   const authorization = await registerUser(baseUrl);
   const userId = JSON.parse(Buffer.from(authorization.split('.')[1], 'base64url').toString()).sub;
   const created = await fetch(`${baseUrl}/api/webhooks`, {
@@ -170,12 +135,5 @@ try {
 } finally {
   receiver.closeAllConnections();
   receiver.close();
-  await producer.close();
-  if (app) await stopAll([app]);
-  await distributedApp?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-  const nc = await connect({ servers: natsUrl });
-  await (await jetstreamManager(nc)).streams.delete(shared.NATS_STREAM).catch(() => undefined);
-  await nc.close();
-  await database.drop();
+  await stack.close();
 }
