@@ -1,32 +1,16 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { createPlatform, hashResetToken, type Platform } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform } from '@asistente/kit/testing';
 import authService from '../../services/auth/src/app.js';
 import { issueResetLink } from '../src/commands/admin-reset-password.js';
+import { runCli } from './support/cli.js';
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const LINK = /^(https?:\/\/\S+\/restablecer\?token=([A-Za-z0-9_-]+))$/m;
 
-/** The command as an operator runs it (from source: the wiring, options and output are what is tested). */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=asistente-source', MAIN, ...args], {
-    env: { PATH: process.env.PATH, LANG: 'C.UTF-8', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], env: Record<string, string>) => runCli(args, { env });
 
 async function authApp(t: Test, platform: Platform) {
   const app = await buildServiceApp(t, authService, platform);
