@@ -4,6 +4,7 @@ import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { CopyableSecret } from '../../ui/CopyableSecret';
 import { FormError } from '../../ui/FormError';
 import { TextField } from '../../ui/TextField';
 import {
@@ -121,23 +122,10 @@ export function PersonalTokensCard() {
 
 /** The secret, once: a copy button and the warning that it will not be shown again. */
 function CreatedToken({ created, onDone }: { created: CreatedPersonalToken; onDone: () => void }) {
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(created.token);
-      toast.success('Token copiado');
-    } catch {
-      toast.error('No se pudo copiar: selecciónalo y cópialo a mano');
-    }
-  }
   return (
     <div className="personal-token-created" role="status">
       <p className="personal-token-warning">Copia el token «{created.name}» ahora: no se volverá a mostrar.</p>
-      <div className="personal-token-secret">
-        <code aria-label="Token de acceso">{created.token}</code>
-        <Button variant="secondary" small onClick={() => void copy()}>
-          Copiar
-        </Button>
-      </div>
+      <CopyableSecret value={created.token} label="Token de acceso" copiedMessage="Token copiado" className="personal-token-secret" />
       <div className="form-actions">
         <Button small onClick={onDone}>
           Listo, ya lo he copiado

@@ -4,6 +4,7 @@ import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { CopyableSecret } from '../../ui/CopyableSecret';
 import { WebhookDeliveries } from './WebhookDeliveries';
 import { WebhookForm } from './WebhookForm';
 import { createWebhook, deleteWebhook, EVENT_LABELS, listWebhooks, testWebhook, updateWebhook } from './webhooks';
@@ -82,15 +83,6 @@ export function WebhooksCard() {
     setDeleting(null);
   }
 
-  async function copySecret(secret: string) {
-    try {
-      await navigator.clipboard.writeText(secret);
-      toast.success('Secreto copiado');
-    } catch {
-      toast.error('No se pudo copiar: selecciónalo y cópialo a mano');
-    }
-  }
-
   return (
     <section className="card webhooks" aria-labelledby="webhooks-title">
       <div className="webhooks-header">
@@ -112,12 +104,7 @@ export function WebhooksCard() {
           <p>
             <strong>Guarda este secreto ahora:</strong> no volverá a mostrarse. Sirve para comprobar la firma de cada envío.
           </p>
-          <div className="webhook-secret-value">
-            <code aria-label="Secreto de firma">{created.secret}</code>
-            <Button variant="secondary" small onClick={() => void copySecret(created.secret)}>
-              Copiar
-            </Button>
-          </div>
+          <CopyableSecret value={created.secret} label="Secreto de firma" copiedMessage="Secreto copiado" className="webhook-secret-value" />
           <Button variant="ghost" small onClick={() => setCreated(null)}>
             Ya lo he guardado
           </Button>

@@ -1,0 +1,33 @@
+import { toast } from '../lib/toasts';
+import { Button } from './Button';
+
+interface CopyableSecretProps {
+  /** The secret, shown once by the caller: selectable as a whole, and copied by the button. */
+  value: string;
+  /** Its accessible name, e.g. "Token de acceso". */
+  label: string;
+  /** The toast after a copy, e.g. "Token copiado". */
+  copiedMessage: string;
+  /** The row's class in the caller's own CSS. */
+  className: string;
+}
+
+/** A secret with a "Copiar" button; where the clipboard is refused, the user is told to copy it by hand. */
+export function CopyableSecret({ value, label, copiedMessage, className }: CopyableSecretProps) {
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      toast.success(copiedMessage);
+    } catch {
+      toast.error('No se pudo copiar: selecciónalo y cópialo a mano');
+    }
+  }
+  return (
+    <div className={className}>
+      <code aria-label={label}>{value}</code>
+      <Button variant="secondary" small onClick={() => void copy()}>
+        Copiar
+      </Button>
+    </div>
+  );
+}
