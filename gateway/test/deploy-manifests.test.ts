@@ -35,7 +35,7 @@ function siblingUrls(service: string): string[] {
   const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
   const names = new Set<string>();
   for (const file of files) {
-    for (const match of readFileSync(`${dir}/${file}`, 'utf8').matchAll(/\b(?:request|available)(?:<[^>]*>)?\(\s*'([a-z]+)'/g)) {
+    for (const match of readFileSync(`${dir}/${file}`, 'utf8').matchAll(/\b(?:request|available|call)(?:<[^>]*>)?\(\s*'([a-z]+)'/g)) {
       if (match[1]! in SERVICE_PORTS && match[1] !== service) names.add(match[1]!);
     }
   }
@@ -56,7 +56,7 @@ function requirements(process: Process): { variables: string[]; urls: Record<str
 
 t.test('the config schema marks what the distributed processes need', async (t) => {
   t.same(distributedRequiredVariables().sort(), ['DATABASE_URL', 'JWT_SECRET', 'NATS_URL', 'SECRETS_KEYS']);
-  t.same(siblingUrls('ai'), ['CALENDAR_URL', 'CONTACTS_URL', 'EMAIL_URL', 'WHATSAPP_URL'], 'the assistant asks four siblings');
+  t.same(siblingUrls('ai'), ['ANALYTICS_URL', 'CALENDAR_URL', 'CONTACTS_URL', 'EMAIL_URL', 'WHATSAPP_URL'], 'the assistant asks five siblings');
   t.same(
     Object.fromEntries(ROUTES.filter((r) => ['calendar', 'whatsapp', 'email', 'teams'].includes(r.name)).map((r) => [r.name, r.port])),
     { calendar: 3003, whatsapp: 3004, email: 3005, teams: 3006 },

@@ -283,7 +283,7 @@ for (const [name, start] of [
       for (const method of ['GET', 'DELETE']) {
         const res = await fetch(`${base}/api/mcp`, { method, headers: { authorization, accept: 'text/event-stream' } });
         t.equal(res.status, 405, method);
-        t.match(await res.json(), { jsonrpc: '2.0', error: { message: /envía cada mensaje con POST/ } });
+        t.match(await res.json(), { statusCode: 405, code: 'MCP_STATELESS', message: /envía cada mensaje con POST/ });
       }
       const init = await fetch(`${base}/api/mcp`, {
         method: 'POST',

@@ -1,5 +1,5 @@
 import { ErrorResponse } from '@asistente/contracts';
-import { callerTokenId, type App } from '@asistente/kit';
+import { AppError, callerTokenId, type App } from '@asistente/kit';
 import { Type } from '@sinclair/typebox';
 import { answerMcpRequest } from '../adapters/mcp-server.js';
 import type { McpTools } from '../domain/mcp/mcp-tools.js';
@@ -24,16 +24,23 @@ const JsonRpcAnswer = Type.Object(
   { description: 'Respuesta JSON-RPC 2.0' },
 );
 
+/** The house's error shape (as every 4xx of the API): the transport's specification asks only for the 405. */
 const NO_STREAM = {
-  jsonrpc: '2.0',
-  error: { code: -32000, message: 'Este servidor MCP no mantiene sesiones ni flujos abiertos: envía cada mensaje con POST.' },
-  id: null,
+  statusCode: 405,
+  code: 'MCP_STATELESS',
+  error: 'Method Not Allowed',
+  message: 'Este servidor MCP no mantiene sesiones ni flujos abiertos: envía cada mensaje con POST.',
 } as const;
 
 const DESCRIPTION =
   'Servidor MCP (transporte Streamable HTTP, sin estado) para clientes de IA. Autenticación con un token de acceso ' +
   'personal: sus permisos deciden qué herramientas ofrece (las de escritura solo con contacts:write, whatsapp:send o ' +
   'calendar:write). Cada petición necesita `Accept: application/json, text/event-stream`.';
+
+/** What the Streamable HTTP transport asks of every POST: both answer forms accepted. */
+function acceptsBoth(accept: string | undefined): boolean {
+  return Boolean(accept?.includes('application/json') && accept.includes('text/event-stream'));
+}
 
 /**
  * /mcp: the MCP server. POST carries every message; with no sessions and no server-initiated stream, GET and
@@ -48,13 +55,18 @@ export async function mcpRoutes(app: App, { tools }: { tools: McpTools }): Promi
       response: {
         200: Type.Union([JsonRpcAnswer, Type.Array(JsonRpcAnswer)]),
         202: Type.Null({ description: 'Notificación recibida; sin respuesta' }),
-        400: JsonRpcAnswer,
+        // The house's 400 for a body that is not JSON-RPC; the transport's own JSON-RPC error for the rest.
+        400: Type.Union([ErrorResponse, JsonRpcAnswer]),
         401: ErrorResponse,
-        406: JsonRpcAnswer,
+        406: ErrorResponse,
         415: JsonRpcAnswer,
       },
     },
     handler: async (request, reply) => {
+      // The transport refuses such a client too, but in JSON-RPC words: the API's errors are the house's, in Spanish.
+      if (!acceptsBoth(request.headers.accept)) {
+        throw new AppError(406, 'MCP_NOT_ACCEPTABLE', 'El cliente MCP debe aceptar application/json y text/event-stream (cabecera Accept).');
+      }
       // The transport writes the answer itself; the request id the house echoes is set on the raw response.
       reply.raw.setHeader('x-request-id', request.id);
       reply.hijack();
@@ -69,7 +81,7 @@ export async function mcpRoutes(app: App, { tools }: { tools: McpTools }): Promi
       schema: {
         summary: method === 'GET' ? 'Servidor MCP: flujo de avisos (no disponible, 405)' : 'Servidor MCP: cerrar sesión (sin sesiones, 405)',
         description: 'El servidor no tiene estado: no abre flujos SSE ni guarda sesiones. Responde 405 como pide el transporte Streamable HTTP.',
-        response: { 401: ErrorResponse, 405: JsonRpcAnswer },
+        response: { 401: ErrorResponse, 405: ErrorResponse },
       },
       handler: async (_request, reply) => reply.code(405).header('allow', 'POST').send(NO_STREAM),
     });
