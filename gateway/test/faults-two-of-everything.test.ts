@@ -318,12 +318,18 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   // The owner stores what its phone received one batch at a time: the last batches may still be on their way.
   await waitFor('every incoming message stored', async () => (await storedIncoming()) >= givenToPhone, 90_000);
   const incomingRows = await storedIncoming();
-  await waitFor('every send delivered', async () => (await pendingSends()) === 0, 90_000);
+  // Throwing the figure makes a timeout say how many sends were still pending.
+  const noneStillPending = async () => {
+    const pending = await pendingSends();
+    if (pending > 0) throw new Error(`${pending} WhatsApp sends still pending`);
+    return true;
+  };
+  await waitFor('every send delivered', noneStillPending, 90_000);
   const sentRows = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and direction = 'outgoing' and status <> 'pending'`);
   const answers = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and origin in ('keyword', 'ai')`);
   // A lost answer shows in the assertions below, with its figures, rather than as this wait's timeout.
   await waitFor('an answer for each incoming message (keyword or AI)', async () => (await answers()) >= incomingRows, 90_000).catch(() => undefined);
-  await waitFor('every send delivered, answers too', async () => (await pendingSends()) === 0, 90_000);
+  await waitFor('every send delivered, answers too', noneStillPending, 90_000);
   const mailResumedMs = await mailResumed;
   await waitFor('every mail appended synced', async () => (await storedMails()) >= mail.appended.length, 90_000).catch(() => undefined);
   const expected = {
@@ -335,13 +341,17 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
     'email.received': await outboxEvents('email', 'email.message.received'),
     'ai.runs': await outboxEvents('ai', 'ai.run.completed'),
   };
+  // A metric still short is thrown, so a timeout names it with its figures (the wait keeps the last error).
   await waitFor(
     'analytics caught up',
     async () => {
-      for (const [metric, value] of Object.entries(expected)) if ((await counted(metric)) < value) return false;
+      for (const [metric, value] of Object.entries(expected)) {
+        const seen = await counted(metric);
+        if (seen < value) throw new Error(`${metric}: ${seen} counted of ${value}`);
+      }
       return true;
     },
-    120_000,
+    150_000,
   );
 
   const phone = existsSync(phoneLog)
