@@ -152,6 +152,22 @@ export type FreeSlotList = Static<typeof FreeSlotList>;
 export const CalendarEventList = Type.Array(CalendarEvent);
 export type CalendarEventList = Static<typeof CalendarEventList>;
 
+/** A calendar provider's name, as events carry it in `source`. */
+export const CalendarSourceName = Type.Union([Type.Literal('google'), Type.Literal('msteams'), Type.Literal('caldav')]);
+export type CalendarSourceName = Static<typeof CalendarSourceName>;
+
+/**
+ * GET /events/providers: the providers the user has connected, in the registry's order, and the calendar a
+ * write without `calendarId` goes to (Google's 'primary' when Google is connected, else the first connected
+ * provider's default calendar; null when none is). What the assistant asks before offering calendar tools.
+ */
+export const CalendarProviders = Type.Object({
+  connected: Type.Boolean(),
+  providers: Type.Array(Type.Object({ source: CalendarSourceName })),
+  defaultCalendarId: Type.Union([Type.String(), Type.Null()]),
+});
+export type CalendarProviders = Static<typeof CalendarProviders>;
+
 export const CalendarParams = Type.Object({ calendarId: Type.String({ minLength: 1, maxLength: 300 }) });
 export const CalendarEventParams = Type.Object({
   calendarId: Type.String({ minLength: 1, maxLength: 300 }),

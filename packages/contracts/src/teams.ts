@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { EventBody } from './calendar.js';
 import { EMAIL_PATTERN } from './common.js';
 
 // --- Connection ---------------------------------------------------------------------------------------
@@ -147,6 +148,28 @@ export const MicrosoftEventsQuery = Type.Object({
   dateTo: Type.Optional(Type.String({ format: 'date-time', messages: { format: 'dateTo no es una fecha y hora válida' } })),
 });
 export type MicrosoftEventsQuery = Static<typeof MicrosoftEventsQuery>;
+
+const OutlookId = (message: string) =>
+  Type.String({ minLength: 1, maxLength: 300, pattern: '^[^\\u0000/]+$', messages: { pattern: message, minLength: message, maxLength: message } });
+
+/**
+ * POST /microsoft/events (and /msteams/calendar/events) and PUT .../events/:eventId: Calendario's event form
+ * (the calendar's EventBody: an all-day event names its first and last day) plus the Outlook calendar it is
+ * in, the default one ('primary') unless told.
+ */
+export const MicrosoftEventBody = Type.Object(
+  { ...EventBody.properties, calendarId: Type.Optional(OutlookId('Calendario inválido')) },
+  { additionalProperties: false },
+);
+export type MicrosoftEventBody = Static<typeof MicrosoftEventBody>;
+
+/** Graph's event id (a long base64 string, never with `/`). */
+export const MicrosoftEventParams = Type.Object({ eventId: OutlookId('Evento inválido') });
+export type MicrosoftEventParams = Static<typeof MicrosoftEventParams>;
+
+/** DELETE .../events/:eventId: the calendar the event is in ('primary', the default one, unless told). */
+export const MicrosoftEventQuery = Type.Object({ calendarId: Type.Optional(OutlookId('Calendario inválido')) });
+export type MicrosoftEventQuery = Static<typeof MicrosoftEventQuery>;
 
 /**
  * The normalised calendar event of the spec (section 3), shaped like calendar.ts's CalendarEvent (one shape

@@ -1,5 +1,6 @@
 import { authPlugin, OAuthFlows, observeProviderCalls, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { microsoftClients } from './adapters/microsoft-clients.js';
+import { CalendarWritesService } from './domain/calendar-writes.service.js';
 import { CalendarsService } from './domain/calendars.service.js';
 import { ChannelsRepository } from './domain/channels.repository.js';
 import { ConnectionService } from './domain/connection.service.js';
@@ -32,7 +33,7 @@ const teamsService: ServicePlugin = async (fastify, { platform }) => {
   await connectionRoutes(app, { connection });
   await meetingRoutes(app, { meetings: new MeetingsService(sql, connection, outbox) });
   await teamsRoutes(app, { teams: new TeamsService(sql, connection, new ChannelsRepository(sql), outbox) });
-  await calendarRoutes(app, { calendars: new CalendarsService(connection) });
+  await calendarRoutes(app, { calendars: new CalendarsService(connection), writes: new CalendarWritesService(sql, connection, outbox) });
   // "Eliminar mi cuenta": the sealed Microsoft tokens (Microsoft has no endpoint to revoke them: they are
   // erased), channels and seen messages go with every user_id table of the schema.
   await registerUserErasure(platform, { service: 'teams' });

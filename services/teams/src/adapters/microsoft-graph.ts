@@ -1,6 +1,6 @@
 import { GraphError, type Client } from '@microsoft/microsoft-graph-client';
 import type * as Graph from '@microsoft/microsoft-graph-types';
-import { GraphRequestError, type MicrosoftGraph, type NewOnlineMeeting } from '../domain/microsoft-graph.js';
+import { GraphRequestError, type CalendarEventWrite, type MicrosoftGraph, type NewOnlineMeeting } from '../domain/microsoft-graph.js';
 
 /** One page of a Graph collection. */
 interface Page<T> {
@@ -21,6 +21,24 @@ async function request<T>(call: () => Promise<T>): Promise<T> {
     if (error instanceof GraphError) throw new GraphRequestError(error.statusCode, error.code, error.message);
     throw error;
   }
+}
+
+/** One calendar's root: the default one is /me/calendar, as in calendarView. */
+const calendarRoot = (calendarId: string) => (calendarId === 'primary' ? '/me/calendar' : `/me/calendars/${segment(calendarId)}`);
+
+/** Graph's dateTimeTimeZone of an instant in UTC (an all-day event's midnight with no time part beyond it). */
+const utcTime = (at: Date) => ({ dateTime: at.toISOString().slice(0, 23), timeZone: 'UTC' });
+
+/** Graph's event resource for a write: the body and location only when given (an update leaves them otherwise). */
+function graphEvent(event: CalendarEventWrite): Graph.Event {
+  return {
+    subject: event.title,
+    start: utcTime(event.start),
+    end: utcTime(event.end),
+    isAllDay: event.allDay,
+    ...(event.description !== undefined ? { body: { contentType: 'text', content: event.description } } : {}),
+    ...(event.location !== undefined ? { location: { displayName: event.location } } : {}),
+  };
 }
 
 /** Graph's start dateTime (UTC, as we ask for it), for ordering. */
@@ -104,6 +122,20 @@ export class MicrosoftGraphClient implements MicrosoftGraph {
       onlineMeetingProvider: 'teamsForBusiness',
     };
     return request(() => this.client.api('/me/events').headers(UTC).post(event) as Promise<Graph.Event>);
+  }
+
+  createCalendarEvent(calendarId: string, event: CalendarEventWrite): Promise<Graph.Event> {
+    return request(() => this.client.api(`${calendarRoot(calendarId)}/events`).headers(UTC).post(graphEvent(event)) as Promise<Graph.Event>);
+  }
+
+  updateCalendarEvent(calendarId: string, eventId: string, event: CalendarEventWrite): Promise<Graph.Event> {
+    return request(
+      () => this.client.api(`${calendarRoot(calendarId)}/events/${segment(eventId)}`).headers(UTC).patch(graphEvent(event)) as Promise<Graph.Event>,
+    );
+  }
+
+  async deleteCalendarEvent(calendarId: string, eventId: string): Promise<void> {
+    await request(() => this.client.api(`${calendarRoot(calendarId)}/events/${segment(eventId)}`).delete() as Promise<unknown>);
   }
 
   private async all<T>(path: string, max = Number.POSITIVE_INFINITY, headers: Record<string, string> = {}): Promise<T[]> {

@@ -109,6 +109,17 @@ export interface NewOnlineMeeting {
   description?: string | undefined;
 }
 
+/** An Outlook event to write: instants (an all-day event's from midnight to the next day's midnight, UTC). */
+export interface CalendarEventWrite {
+  title: string;
+  start: Date;
+  end: Date;
+  allDay: boolean;
+  /** Left as it is on an update when absent. */
+  description?: string;
+  location?: string;
+}
+
 /** The Graph calls of one connected user. Collections come whole (every page), up to `max` where given. */
 export interface MicrosoftGraph {
   me(): Promise<GraphUser>;
@@ -122,6 +133,10 @@ export interface MicrosoftGraph {
   calendars(): Promise<GraphCalendar[]>;
   /** Occurrences in [from, to) of one calendar, or of the default calendar when `calendarId` is 'primary'. */
   calendarView(calendarId: string, from: Date, to: Date): Promise<GraphEvent[]>;
+  /** Writes to one calendar ('primary': the default one); an event not in that calendar is Graph's 404. */
+  createCalendarEvent(calendarId: string, event: CalendarEventWrite): Promise<GraphEvent>;
+  updateCalendarEvent(calendarId: string, eventId: string, event: CalendarEventWrite): Promise<GraphEvent>;
+  deleteCalendarEvent(calendarId: string, eventId: string): Promise<void>;
   /** Teams online meetings of the default calendar overlapping [from, to), earliest first. */
   onlineMeetings(from: Date, to: Date): Promise<GraphEvent[]>;
   createOnlineMeeting(meeting: NewOnlineMeeting): Promise<GraphEvent>;

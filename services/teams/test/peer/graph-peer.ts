@@ -323,6 +323,36 @@ export class GraphPeer {
       return this.page(res, url, inRange.map((e) => inZone(e, utc)));
     }
 
+    // One calendar's events (/me/calendar/events is the default one's): create, update (PATCH), delete.
+    const owner = path.startsWith('/me/calendar/events') ? this.calendars.find((c) => c.isDefaultCalendar)
+      : parts[0] === 'me' && parts[1] === 'calendars' && parts[3] === 'events' ? this.calendars.find((c) => c.id === parts[2]) ?? null
+        : undefined;
+    if (owner !== undefined) {
+      const eventId = path.startsWith('/me/calendar/events') ? parts[3] : parts[4];
+      if (!owner) return notFound();
+      if (method === 'POST' && eventId === undefined) {
+        const input = JSON.parse(body) as Graph.Event;
+        const invalid = eventProblem(input, true);
+        if (invalid) return this.json(res, 400, odataError('ErrorInvalidRequest', invalid));
+        return this.json(res, 201, inZone(this.addEvent(owner, input), utc));
+      }
+      const index = owner.events.findIndex((e) => e.id === eventId);
+      if (eventId === undefined || index < 0) return notFound();
+      if (method === 'PATCH') {
+        const input = JSON.parse(body) as Graph.Event;
+        const changed: Graph.Event = { ...owner.events[index]!, ...input, lastModifiedDateTime: new Date().toISOString() };
+        const invalid = eventProblem(changed, false);
+        if (invalid) return this.json(res, 400, odataError('ErrorInvalidRequest', invalid));
+        owner.events[index] = changed;
+        return this.json(res, 200, inZone(changed, utc));
+      }
+      if (method === 'DELETE') {
+        owner.events.splice(index, 1);
+        res.writeHead(204).end();
+        return undefined;
+      }
+    }
+
     if (path === '/me/events') {
       const calendar = this.calendars.find((c) => c.isDefaultCalendar);
       if (!calendar) return notFound();
@@ -375,6 +405,18 @@ export class GraphPeer {
   private json(res: ServerResponse, status: number, body: unknown): void {
     res.writeHead(status, { 'Content-Type': 'application/json; odata.metadata=minimal' }).end(JSON.stringify(body));
   }
+}
+
+/** What Graph refuses in an event it is asked to store: no subject (on create), no times, an all-day one not at midnight. */
+function eventProblem(event: Graph.Event, creating: boolean): string | undefined {
+  if (creating && !event.subject) return 'Invalid event: subject is required.';
+  if (!event.start?.dateTime || !event.end?.dateTime) return 'Invalid event: start and end are required.';
+  if (instant(event.end) <= instant(event.start)) return 'The end of the event must be after its start.';
+  const midnight = (v: Graph.DateTimeTimeZone) => /T00:00:00(\.0+)?$/.test(v.dateTime ?? '');
+  if (event.isAllDay && (!midnight(event.start) || !midnight(event.end))) {
+    return 'Your request can\'t be completed. If the event is an all-day event, start and end must be at midnight.';
+  }
+  return undefined;
 }
 
 function member(id: string) {
