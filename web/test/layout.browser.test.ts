@@ -26,6 +26,9 @@ const ROUTES = [...readFileSync(join(ROOT, 'web/src/app/routes.ts'), 'utf8').mat
   .map((m) => m[1]!)
   .filter((path) => !path.includes(':'));
 
+/** The screens outside the signed-in area (login, register, password reset), read from the app's own Switch. */
+const GUEST_ROUTES = [...readFileSync(join(ROOT, 'web/src/app/App.tsx'), 'utf8').matchAll(/<Route path="([^"]+)"/g)].map((m) => m[1]!);
+
 const EMAIL = 'panaderia.sol@ejemplo.com';
 const WHATSAPP_TABS = ['Prompts IA', 'Estadísticas', 'Conversaciones', 'Respuestas automáticas'];
 
@@ -44,14 +47,14 @@ const DIALOGS: Record<string, { name: string; open: (page: Page) => Promise<void
   ],
 };
 
-function context(browser: Browser, app: RunningApp, session: Session, size: (typeof SIZES)[number]): Promise<BrowserContext> {
+function context(browser: Browser, app: RunningApp, session: Session | null, size: (typeof SIZES)[number]): Promise<BrowserContext> {
   return browser.newContext({
     baseURL: app.url,
     viewport: { width: size.width, height: size.height },
     locale: 'es-ES',
     hasTouch: size.mobile,
     isMobile: size.mobile,
-    storageState: signedInStorage(app, session),
+    ...(session ? { storageState: signedInStorage(app, session) } : {}),
   });
 }
 
@@ -92,6 +95,7 @@ browserSuite(t, () => {
   let session: Session;
   let contactId: string;
   let shots: string;
+  const screenshotTo = (page: Page, size: (typeof SIZES)[number], name: string) => page.screenshot({ path: join(shots, `${size.width}-${name}.png`), fullPage: true });
 
   t.before(async () => {
     shots = await mkdtemp(join(tmpdir(), 'pantallas-'));
@@ -131,8 +135,9 @@ browserSuite(t, () => {
       await ctx.addInitScript({ content: 'window.__name = (f) => f;' });
       t.teardown(() => ctx.close());
       const page = await ctx.newPage();
-      const shot = (name: string) => page.screenshot({ path: join(shots, `${size.width}-${name}.png`), fullPage: true });
-      const screens = [...ROUTES, `/contacts/${contactId}`];
+      const shot = (name: string) => screenshotTo(page, size, name);
+      // Every route of the signed-in area, a contact's own page, and the page of an address that does not exist.
+      const screens = [...ROUTES, `/contacts/${contactId}`, '/no-existe'];
       t.ok(screens.length >= 11, `screens: ${screens.join(' ')}`);
       for (const path of screens) {
         await t.test(path, async (t) => {
@@ -168,6 +173,22 @@ browserSuite(t, () => {
         });
       }
       t.comment(`capturas en ${shots}`);
+    });
+
+    t.test(`every screen outside the account at ${size.width}x${size.height}: the same checks`, async (t) => {
+      const ctx = await context(browser, app, null, size);
+      ctx.setDefaultTimeout(20_000);
+      t.teardown(() => ctx.close());
+      const page = await ctx.newPage();
+      t.ok(GUEST_ROUTES.length >= 4, `screens: ${GUEST_ROUTES.join(' ')}`);
+      for (const path of GUEST_ROUTES) {
+        await t.test(path, async (t) => {
+          // A reset link always carries its token; this one is checked only once the form is sent.
+          await settled(page, path === '/restablecer' ? `${path}?token=enlace-de-prueba` : path);
+          await screenshotTo(page, size, path.slice(1));
+          assertClean(t, await checkLayout(page), path);
+        });
+      }
     });
   }
 });

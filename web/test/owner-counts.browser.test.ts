@@ -4,6 +4,7 @@ import { GooglePeer } from '../../services/calendar/test/google-peer.js';
 import { GraphPeer, PEER_CLIENT } from '../../services/teams/test/peer/graph-peer.js';
 import { createPeerTls, type PeerTls } from '../../services/teams/test/peer/peer-tls.js';
 import { nextHourSlot } from '../src/lib/local-datetime.js';
+import { expectCleanLayout } from './fixtures/layout-check.js';
 import { api, browserSuite, launchBrowser, registerUser, screenshot, signedInStorage, startApp, type RunningApp, type Session } from './fixtures/harness.js';
 
 const EMAIL = 'panaderia.google@ejemplo.com';
@@ -78,6 +79,14 @@ browserSuite(t, () => {
       t.equal(await card.getByText('Sin conexión con Microsoft').count(), 0, 'on the Google tab too, without opening the Teams tab');
       t.equal(await page.getByRole('button', { name: 'Teams', exact: true }).getAttribute('aria-pressed'), 'false', 'the Teams tab was never opened');
       await screenshot(page, `calendario-teams-conectado-${size.width}`);
+      // Screens the every-screen check sees only unconnected: Calendario and Teams with both providers in.
+      await page.waitForFunction(() => !/Cargando/.test(document.querySelector('main')?.textContent ?? ''));
+      await expectCleanLayout(t, page, 'Calendario with Google and Teams connected');
+      await page.goto('/teams');
+      await page.getByRole('button', { name: 'Desconectar' }).waitFor();
+      await page.waitForFunction(() => !/Cargando/.test(document.querySelector('main')?.textContent ?? ''));
+      await expectCleanLayout(t, page, 'Teams connected');
+      await screenshot(page, `teams-conectado-${size.width}`);
     });
   }
 
@@ -108,12 +117,17 @@ browserSuite(t, () => {
     await teams.getByRole('button', { name: 'Crear Reunión' }).click();
     await teams.waitFor({ state: 'detached' });
 
-    // Analytics follows the services through their events: wait until all three have reached it.
-    for (let tries = 0; tries < 100; tries++) {
+    // Analytics follows the services through their events: wait until all three have reached it (a state,
+    // not a number of tries: the file's timeout is the limit).
+    const expected = ['calendar.event.created', 'meet.meeting.created', 'teams.meeting.created'];
+    const arrived = Date.now();
+    for (let seen: string[] = []; !expected.every((type) => seen.includes(type)); ) {
       const recent = await api<{ items: { type: string }[] }>(app, 'GET', 'analytics/recent?limit=10', undefined, session.token);
-      if (recent.body.items.some((i) => i.type === 'teams.meeting.created')) break;
-      await new Promise((r) => setTimeout(r, 200));
+      seen = recent.body.items.map((i) => i.type);
+      if (!expected.every((type) => seen.includes(type))) await new Promise((r) => setTimeout(r, 250));
     }
+    t.pass('the event and both meetings reached analytics');
+    t.comment(`analytics had all three ${Date.now() - arrived} ms after the Teams meeting was created`);
   });
 
   for (const size of SIZES) {
