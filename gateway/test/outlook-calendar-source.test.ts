@@ -79,8 +79,8 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
     const agenda = await app.inject({ url: `/api/events?dateFrom=${monthFrom}&dateTo=${monthTo}`, headers });
     t.equal(agenda.statusCode, 200, agenda.body);
     const events = agenda.json<Listed[]>();
-    t.same(events.map((e) => [e.title, e.source]), [['Congreso', 'msteams'], ['Anulada', 'msteams'], ['Revisión con Contoso', 'msteams']],
-      'the default calendar, by start, with Google not connected');
+    t.same(events.map((e) => [e.title, e.source]), [['Congreso', 'msteams'], ['Anulada', 'msteams'], ['Revisión con Contoso', 'msteams'], ['Entrega', 'msteams']],
+      'every Outlook calendar, by start, with Google not connected');
     const congress = events.find((e) => e.title === 'Congreso')!;
     t.match(congress, { allDay: true, startDate: day, endDate: ymd(wednesday + DAY_MS), endTime: ymd(wednesday + DAY_MS) }, 'its last day is the Thursday');
     t.equal(events.find((e) => e.title === 'Revisión con Contoso')!.joinUrl, 'https://teams.microsoft.com/l/meetup-join/contoso', 'the join link travels');
@@ -115,7 +115,7 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
     google.putEvent('ana@ejemplo.com', 'ana@ejemplo.com', { id: 'g1', status: 'confirmed', summary: 'Dentista', start: { dateTime: at(14) }, end: { dateTime: at(15) } });
     await connectGoogle(app, ana.authorization);
     const merged = await app.inject({ url: `/api/events?dateFrom=${monthFrom}&dateTo=${monthTo}&refresh=true`, headers });
-    t.same(merged.json<Listed[]>().filter((e) => !e.allDay).map((e) => [e.title, e.source]), [['Anulada', 'msteams'], ['Revisión con Contoso', 'msteams'], ['Dentista', 'google']],
+    t.same(merged.json<Listed[]>().filter((e) => !e.allDay).map((e) => [e.title, e.source]), [['Anulada', 'msteams'], ['Revisión con Contoso', 'msteams'], ['Dentista', 'google'], ['Entrega', 'msteams']],
       'both providers in one agenda, by start');
     t.same(await slotsOf(), [at(9), at(11), at(12), at(13), at(15), at(16), at(17)], 'and in free slots: Google 14:00-15:00 too');
   });
@@ -138,7 +138,7 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
     graph.clearFaults();
   });
 
-  t.test('Outlook events are not written from here yet: a clear 400, nothing created', async (t) => {
+  t.test('Outlook events are written through /events: on Graph, in the calendar named', async (t) => {
     const before = main.events.length;
     const created = await app.inject({
       method: 'POST',
@@ -146,9 +146,9 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
       headers,
       payload: { title: 'Nueva', startTime: at(9), endTime: at(10), calendarId: main.id },
     });
-    t.equal(created.statusCode, 400);
-    t.same(created.json().message, 'Los eventos de Outlook se editan en Outlook o en Microsoft Teams.');
-    t.equal(main.events.length, before);
+    t.equal(created.statusCode, 201, created.body);
+    t.match(created.json(), { title: 'Nueva', source: 'msteams', calendarId: main.id });
+    t.equal(main.events.length, before + 1);
   });
 
   async function connectMicrosoft(app: App, authorization: string): Promise<void> {

@@ -157,14 +157,12 @@ export const CalendarSourceName = Type.Union([Type.Literal('google'), Type.Liter
 export type CalendarSourceName = Static<typeof CalendarSourceName>;
 
 /**
- * GET /events/providers: the providers the user has connected, in the registry's order, and the calendar a
- * write without `calendarId` goes to (Google's 'primary' when Google is connected, else the first connected
- * provider's default calendar; null when none is). What the assistant asks before offering calendar tools.
+ * GET /events/providers: the calendar providers the user has connected, in the registry's order (the first
+ * one takes an event created without `calendarId`). What the assistant asks before offering calendar tools.
  */
 export const CalendarProviders = Type.Object({
   connected: Type.Boolean(),
   providers: Type.Array(Type.Object({ source: CalendarSourceName })),
-  defaultCalendarId: Type.Union([Type.String(), Type.Null()]),
 });
 export type CalendarProviders = Static<typeof CalendarProviders>;
 

@@ -96,13 +96,13 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
   // The providers behind /events: Google first (it answers for ids no other provider claims), then CalDAV, then
   // Microsoft (Outlook, through the teams service that keeps the Microsoft connection).
   const sources = new CalendarRegistry(
-    googleSource(events),
+    googleSource(events, connection),
     caldavSource(caldavConnection, caldavEvents),
     microsoftSource(teamsOutlook(platform.services), platform.log),
   );
   await caldavRoutes(app, { connection: caldavConnection, events: caldavEvents });
   await calendarScreenRoutes(app, { sync, events, sources });
-  await agendaRoutes(app, { events, sources });
+  await agendaRoutes(app, { sources });
   await googleMeetRoutes(app, { meetings });
   accountExportRoute(app, '/events', calendarExportParts(new AccountExportRepository(sql)));
 };

@@ -88,7 +88,7 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
     const created = await app.inject({ method: 'POST', url: '/microsoft/events', headers, payload: { title: 'Llamada', startTime: '2031-05-06T12:00:00Z', endTime: '2031-05-06T12:30:00Z' } });
     t.equal(created.statusCode, 201, created.body);
     const id = created.json<Answered>().id;
-    t.equal(created.json<Answered>().calendarId, 'primary');
+    t.equal(created.json<Answered>().calendarId, main.id, 'named by its own id');
     t.ok(main.events.some((e) => e.id === id), 'in the default calendar');
     const elsewhere = await app.inject({
       method: 'PUT',

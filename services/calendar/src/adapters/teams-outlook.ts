@@ -1,6 +1,6 @@
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
-import { MicrosoftCalendar, MicrosoftCalendarEventList, TeamsStatus } from '@asistente/contracts';
-import { AppError, ServiceCallError, type ServiceClient } from '@asistente/kit';
+import { MicrosoftCalendar, MicrosoftCalendarEvent, MicrosoftCalendarEventList, TeamsStatus } from '@asistente/contracts';
+import { AppError, ServiceCallError, type ServiceClient, type ServiceRequest } from '@asistente/kit';
 import type { Range } from '../domain/dates.js';
 import type { OutlookCalendars } from '../domain/outlook-port.js';
 
@@ -14,6 +14,9 @@ const ABSENT = new Set([404, 503]);
 /** Code of an Outlook that cannot be asked at all (teams not there): the merged agenda goes on without it. */
 const OUTLOOK_ABSENT = 'OUTLOOK_ABSENT';
 
+/** A write waits longer than a read: Graph stores the event and teams answers it (a timeout leaves it unknown). */
+const WRITE_TIMEOUT_MS = 15_000;
+
 const unavailable = () => new AppError(502, 'OUTLOOK_UNAVAILABLE', 'No se pudo leer el calendario de Outlook. Inténtalo de nuevo en unos minutos.');
 
 /**
@@ -22,18 +25,22 @@ const unavailable = () => new AppError(502, 'OUTLOOK_UNAVAILABLE', 'No se pudo l
  * no Microsoft token and no teams schema on this side.
  */
 export function teamsOutlook(services: ServiceClient): OutlookCalendars {
+  // teams' own answer (not connected, not configured, calendar or event gone, Graph refused) travels on as it is.
+  const failure = (error: unknown): unknown => {
+    if (!(error instanceof ServiceCallError)) return error;
+    if (isError(error.body)) return new AppError(error.statusCode, error.body.code, error.body.message);
+    if (ABSENT.has(error.statusCode)) return new AppError(503, OUTLOOK_ABSENT, 'El calendario de Outlook no está disponible ahora.');
+    return unavailable();
+  };
   // Answers are checked against the contract of teams' route (a wrong shape is a ServiceAnswerError, a 502).
-  const ask = async <S extends TSchema>(userId: string, path: string, answer: S, query?: Record<string, string>, timeoutMs?: number): Promise<Static<S>> => {
+  const ask = async <S extends TSchema>(userId: string, path: string, answer: S, options: ServiceRequest = {}): Promise<Static<S>> => {
     try {
-      return await services.call('teams', userId, path, answer, { ...(query ? { query } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+      return await services.call('teams', userId, path, answer, options);
     } catch (error) {
-      if (!(error instanceof ServiceCallError)) throw error;
-      // teams' own answer (not connected, not configured, calendar gone, Graph refused) travels on as it is.
-      if (isError(error.body)) throw new AppError(error.statusCode, error.body.code, error.body.message);
-      if (ABSENT.has(error.statusCode)) throw new AppError(503, OUTLOOK_ABSENT, 'El calendario de Outlook no está disponible ahora.');
-      throw unavailable();
+      throw failure(error);
     }
   };
+  const eventPath = (eventId: string) => `/microsoft/events/${encodeURIComponent(eventId)}`;
   return {
     // Connected unless teams says otherwise: a teams that cannot tell (no status route here) is asked for the
     // events themselves, and an absent answer counts as no Outlook.
@@ -42,9 +49,24 @@ export function teamsOutlook(services: ServiceClient): OutlookCalendars {
       const status = await services.call('teams', userId, '/teams/status', TeamsStatus).catch(() => undefined);
       return status === undefined || status.connected;
     },
+    async confirmed(userId) {
+      if (!services.available('teams')) return false;
+      const status = await services.call('teams', userId, '/teams/status', TeamsStatus).catch(() => undefined);
+      return status?.connected === true;
+    },
     calendars: (userId) => ask(userId, '/microsoft/calendars', Calendars),
-    events: (userId: string, range: Range, calendarId?: string) => ask(userId, '/microsoft/events', MicrosoftCalendarEventList, rangeQuery(range, calendarId)),
-    busyEvents: (userId: string, range: Range, timeoutMs: number) => ask(userId, '/microsoft/events', Times, rangeQuery(range), timeoutMs),
+    events: (userId: string, range: Range, calendarId?: string) => ask(userId, '/microsoft/events', MicrosoftCalendarEventList, { query: rangeQuery(range, calendarId) }),
+    busyEvents: (userId: string, range: Range, timeoutMs: number) => ask(userId, '/microsoft/events', Times, { query: rangeQuery(range), timeoutMs }),
+    create: (userId, calendarId, body) =>
+      ask(userId, '/microsoft/events', MicrosoftCalendarEvent, { method: 'POST', body: { ...body, ...(calendarId ? { calendarId } : {}) }, timeoutMs: WRITE_TIMEOUT_MS }),
+    update: (userId, calendarId, eventId, body) =>
+      ask(userId, eventPath(eventId), MicrosoftCalendarEvent, { method: 'PUT', body: { ...body, calendarId }, timeoutMs: WRITE_TIMEOUT_MS }),
+    // A 204 carries nothing to check: the status is the answer.
+    async remove(userId, calendarId, eventId) {
+      await services.request('teams', userId, eventPath(eventId), { method: 'DELETE', query: { calendarId }, timeoutMs: WRITE_TIMEOUT_MS }).catch((error: unknown) => {
+        throw failure(error);
+      });
+    },
   };
 }
 

@@ -19,8 +19,16 @@ export interface BusyTime {
  */
 export interface CalendarSource {
   readonly source: CalendarSourceName;
-  /** Whether the user has this provider connected: only connected ones are asked for the agenda. */
+  /**
+   * Whether the user may have this provider connected: only connected ones are asked for the agenda. (The
+   * fallback is asked for the agenda whatever this says.)
+   */
   connected(userId: string): Promise<boolean>;
+  /**
+   * Whether the user surely has it connected (the providers list, where a new event without a calendar goes);
+   * `connected` when absent.
+   */
+  confirmed?(userId: string): Promise<boolean>;
   /** Whether the calendar id is one of this user's calendars at this provider. */
   owns(userId: string, calendarId: string): Promise<boolean>;
   /** Normalised events overlapping the range (end dates already inclusive for all-day ones). */
@@ -32,7 +40,8 @@ export interface CalendarSource {
   view?(userId: string, range: Range, force: boolean, calendarId?: string): Promise<JsonView>;
   /** The time the user's own calendars here take in the range (opaque, not cancelled events). */
   busy(userId: string, range: Range): Promise<BusyTime[]>;
-  create(userId: string, calendarId: string, body: EventBody): Promise<GoogleEvent>;
+  /** Without `calendarId`, in this provider's default calendar. */
+  create(userId: string, calendarId: string | undefined, body: EventBody): Promise<GoogleEvent>;
   update(userId: string, calendarId: string, eventId: string, body: EventBody): Promise<GoogleEvent>;
   delete(userId: string, calendarId: string, eventId: string): Promise<void>;
   /**
@@ -46,6 +55,9 @@ export interface CalendarSource {
    */
   readonly bestEffort?: (error: unknown) => void;
 }
+
+/** An error that only says "this user has no usable calendar here" (see absentCodes). */
+const isAbsent = (source: CalendarSource, error: unknown) => error instanceof AppError && source.absentCodes?.has(error.code) === true;
 
 const startOf = (e: CalendarEvent) => Date.parse(e.startDate.length === 10 ? `${e.startDate}T00:00:00Z` : e.startDate);
 
@@ -83,8 +95,39 @@ export class CalendarRegistry {
     return lists.flat();
   }
 
-  async create(userId: string, calendarId: string, body: EventBody): Promise<GoogleEvent> {
-    return (await this.owner(userId, calendarId)).create(userId, calendarId, body);
+  /** The providers the user surely has connected, in order. */
+  async providers(userId: string): Promise<CalendarSourceName[]> {
+    const confirmed = await Promise.all(this.sources.map((s) => (s.confirmed ?? s.connected).call(s, userId)));
+    return this.sources.filter((_, i) => confirmed[i]).map((s) => s.source);
+  }
+
+  /** The events of the range, of every connected provider, that list exactly this address among their attendees. */
+  async withAttendee(userId: string, range: Range, attendee: string): Promise<CalendarEvent[]> {
+    const address = attendee.trim().toLowerCase();
+    const lists = await this.acrossConnected(userId, async (s) =>
+      (await s.events(userId, range, false))
+        .filter((e) => e.attendees.some((a) => a.trim().toLowerCase() === address))
+        .map((e) => ({ ...e, source: s.source })),
+    );
+    return lists.flat().sort((a, b) => startOf(a) - startOf(b) || a.id.localeCompare(b.id));
+  }
+
+  /**
+   * A new event in the calendar named, or without one in the default calendar of the first provider the user
+   * has connected (Google's 'primary' when Google is, exactly as before CalDAV). One that turns out absent
+   * (teams not there) passes to the next; with none connected, the fallback says what to connect.
+   */
+  async create(userId: string, calendarId: string | undefined, body: EventBody): Promise<GoogleEvent> {
+    if (calendarId !== undefined) return (await this.owner(userId, calendarId)).create(userId, calendarId, body);
+    const connected = await this.providers(userId);
+    for (const source of this.sources.filter((s) => connected.includes(s.source))) {
+      try {
+        return await source.create(userId, undefined, body);
+      } catch (error) {
+        if (!isAbsent(source, error)) throw error;
+      }
+    }
+    return this.sources[0]!.create(userId, undefined, body);
   }
 
   async update(userId: string, calendarId: string, eventId: string, body: EventBody): Promise<GoogleEvent> {
@@ -122,7 +165,7 @@ export class CalendarRegistry {
     results.forEach((result, i) => {
       const source = asked[i]!;
       if ('value' in result) return lists.push(result.value);
-      const absent = result.error instanceof AppError && source.absentCodes?.has(result.error.code) === true;
+      const absent = isAbsent(source, result.error);
       if (!absent && !source.bestEffort) throw result.error;
       if (!absent) source.bestEffort?.(result.error);
       return undefined;

@@ -5,7 +5,8 @@ import type { CaldavEventsService } from './caldav-events.service.js';
 import type { CalendarSource } from './calendar-registry.js';
 import type { EventRecord } from './event-record.js';
 import type { EventsService } from './events.service.js';
-import { fromOutlook, outlookBusy } from './outlook-events.js';
+import type { GoogleConnectionService } from './google-connection.service.js';
+import { fromOutlook, outlookBusy, outlookScreenEvent } from './outlook-events.js';
 import type { OutlookCalendars } from './outlook-port.js';
 
 /**
@@ -14,12 +15,12 @@ import type { OutlookCalendars } from './outlook-port.js';
  */
 
 /** Google Calendar: its mirror's cached views and writes (EventsService), exactly as the routes used them. */
-export function googleSource(events: EventsService): CalendarSource {
+export function googleSource(events: EventsService, connection: GoogleConnectionService): CalendarSource {
   const parse = (body: Buffer) => JSON.parse(body.toString('utf8')) as CalendarEvent[];
   return {
     source: 'google',
     // The fallback: asked whenever nothing else claims a calendar, connected or not (it says "connect Google").
-    connected: async () => true,
+    connected: async (userId) => (await connection.status(userId)).connected,
     owns: async () => true,
     view: (userId, range, force, calendarId) =>
       calendarId ? events.normalized(userId, calendarId, range, force) : events.normalizedAcrossCalendars(userId, range, force),
@@ -27,7 +28,7 @@ export function googleSource(events: EventsService): CalendarSource {
       parse((calendarId ? await events.normalized(userId, calendarId, range, force) : await events.normalizedAcrossCalendars(userId, range, force)).body),
     // Calendars whose events take the user's time: their own, not the ones they only subscribe to.
     busy: async (userId, range) => busyOf(await events.acrossCalendars(userId, range, false, (c) => c.primary || c.accessRole === 'owner')),
-    create: (userId, calendarId, body) => events.create(userId, calendarId, body),
+    create: (userId, calendarId, body) => events.create(userId, calendarId ?? 'primary', body),
     update: (userId, calendarId, eventId, body) => events.update(userId, calendarId, eventId, body),
     delete: (userId, calendarId, eventId) => events.delete(userId, calendarId, eventId),
     absentCodes: new Set(['GOOGLE_NOT_CONFIGURED', 'GOOGLE_NOT_CONNECTED', 'GOOGLE_RECONNECT']),
@@ -42,7 +43,12 @@ export function caldavSource(connection: CaldavConnectionService, events: Caldav
     owns: (userId, calendarId) => events.owns(userId, calendarId),
     events: (userId, range, force, calendarId) => events.events(userId, range, force, calendarId),
     busy: async (userId, range) => busyOf(await events.records(userId, range, false)),
-    create: (userId, calendarId, body) => events.create(userId, calendarId, body),
+    // Without a calendar named, the account's first one (as its server lists them).
+    create: async (userId, calendarId, body) => {
+      const target = calendarId ?? (await events.calendars(userId))[0]?.id;
+      if (target === undefined) throw badRequest('Tu cuenta CalDAV no tiene ningún calendario donde crear el evento', 'CALDAV_NO_CALENDAR');
+      return events.create(userId, target, body);
+    },
     update: (userId, calendarId, eventId, body) => events.update(userId, calendarId, eventId, body),
     delete: (userId, calendarId, eventId) => events.delete(userId, calendarId, eventId),
   };
@@ -52,18 +58,16 @@ export function caldavSource(connection: CaldavConnectionService, events: Caldav
 const OUTLOOK_BUSY_TIMEOUT_MS = 3_000;
 
 /**
- * Microsoft (Outlook calendars, source 'msteams' as the contracts and analytics name them): read through the
- * teams service, which keeps the Microsoft connection. The merged agenda shows the default calendar; a
- * calendar id (or `source=msteams`) picks one. Writing is not offered yet: Outlook events are edited in
- * Outlook, as the Calendario screen says.
+ * Microsoft (Outlook calendars, source 'msteams' as the contracts and analytics name them): read and written
+ * through the teams service, which keeps the Microsoft connection (Graph with the user's own token, so another
+ * user's event is a 404). The merged agenda shows every Outlook calendar of the user; a calendar id picks one.
  */
 export function microsoftSource(outlook: OutlookCalendars, log: Logger): CalendarSource {
-  const readOnly = async (): Promise<never> => {
-    throw badRequest('Los eventos de Outlook se editan en Outlook o en Microsoft Teams.', 'OUTLOOK_READ_ONLY');
-  };
+  const byStart = (a: CalendarEvent, b: CalendarEvent) => Date.parse(a.startTime) - Date.parse(b.startTime) || a.id.localeCompare(b.id);
   return {
     source: 'msteams',
     connected: (userId) => outlook.connected(userId),
+    confirmed: (userId) => outlook.confirmed(userId),
     // Only a connected user's own Outlook calendars; an unreachable teams claims nothing (Google's ids stay Google's).
     owns: async (userId, calendarId) => {
       try {
@@ -73,14 +77,21 @@ export function microsoftSource(outlook: OutlookCalendars, log: Logger): Calenda
         return false;
       }
     },
-    events: async (userId, range, _force, calendarId) => (await outlook.events(userId, range, calendarId)).map(fromOutlook),
+    events: async (userId, range, _force, calendarId) => {
+      if (calendarId) return (await outlook.events(userId, range, calendarId)).map(fromOutlook);
+      // Every calendar, each asked by its id (so its events name it), in parallel.
+      const calendars = await outlook.calendars(userId);
+      const lists = await Promise.all(calendars.map((c) => outlook.events(userId, range, c.id)));
+      return lists.flat().map(fromOutlook).sort(byStart);
+    },
     // Quicker than a view: a slow Outlook leaves free slots to the other calendars (bestEffort), as before the move.
+    // The default calendar, where Outlook puts the meetings the user is invited to.
     busy: async (userId, range) => outlookBusy(await outlook.busyEvents(userId, range, OUTLOOK_BUSY_TIMEOUT_MS)),
     absentCodes: new Set(['MICROSOFT_NOT_CONNECTED', 'MICROSOFT_NOT_CONFIGURED', 'MICROSOFT_RECONNECT', 'OUTLOOK_ABSENT']),
     bestEffort: (error) => log.warn({ err: error instanceof Error ? error.message : error }, 'outlook events left out of the agenda'),
-    create: readOnly,
-    update: readOnly,
-    delete: readOnly,
+    create: async (userId, calendarId, body) => outlookScreenEvent(await outlook.create(userId, calendarId, body)),
+    update: async (userId, calendarId, eventId, body) => outlookScreenEvent(await outlook.update(userId, calendarId, eventId, body)),
+    delete: (userId, calendarId, eventId) => outlook.remove(userId, calendarId, eventId),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { MicrosoftCalendar, MicrosoftCalendarEvent } from '@asistente/contracts';
+import type { EventBody, MicrosoftCalendar, MicrosoftCalendarEvent } from '@asistente/contracts';
 import type { Range } from './dates.js';
 
 /**
@@ -10,6 +10,8 @@ import type { Range } from './dates.js';
 export interface OutlookCalendars {
   /** Whether the user may have Microsoft connected: false only when teams is not there or says it is not. */
   connected(userId: string): Promise<boolean>;
+  /** Whether teams answered that the user has Microsoft connected (false when it cannot tell). */
+  confirmed(userId: string): Promise<boolean>;
   calendars(userId: string): Promise<MicrosoftCalendar[]>;
   /**
    * The events of one calendar (the default one without `calendarId`) overlapping the range, as teams
@@ -18,6 +20,13 @@ export interface OutlookCalendars {
   events(userId: string, range: Range, calendarId?: string): Promise<MicrosoftCalendarEvent[]>;
   /** The default calendar's events of the range, only the fields busy time needs, given up after `timeoutMs`. */
   busyEvents(userId: string, range: Range, timeoutMs: number): Promise<OutlookTimes[]>;
+  /**
+   * Writes through teams' own routes (Graph with the user's own token: another user's event is a 404). Without
+   * `calendarId` the default calendar; the answer names the calendar by its id and keeps Graph's exclusive end.
+   */
+  create(userId: string, calendarId: string | undefined, body: EventBody): Promise<MicrosoftCalendarEvent>;
+  update(userId: string, calendarId: string, eventId: string, body: EventBody): Promise<MicrosoftCalendarEvent>;
+  remove(userId: string, calendarId: string, eventId: string): Promise<void>;
 }
 
 /** What free slots read of an Outlook event. */

@@ -1,10 +1,8 @@
-import { AttendeeEventsQuery, CalendarEventList, DateRangeQuery, ErrorResponse, FreeSlotList, FreeSlotsQuery } from '@asistente/contracts';
+import { AttendeeEventsQuery, CalendarEventList, CalendarProviders, DateRangeQuery, ErrorResponse, FreeSlotList, FreeSlotsQuery } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
 import { parseRange } from '../domain/dates.js';
 import type { CalendarRegistry } from '../domain/calendar-registry.js';
-import type { EventsService } from '../domain/events.service.js';
 import { DEFAULT_WORKING_HOURS, freeSlots } from '../domain/free-slots.js';
-import { toCalendarEvent } from '../domain/normalize.js';
 import { sendJsonView } from './json-text.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse };
@@ -13,13 +11,12 @@ const MAX_SLOT_RANGE_DAYS = 62;
 
 
 interface AgendaDeps {
-  events: EventsService;
   /** Every provider's calendars (the agenda lists them all, free slots avoid all their busy time). */
   sources: CalendarRegistry;
 }
 
 /** The user's agenda across calendars and their free time (the assistant books meetings from these). */
-export async function agendaRoutes(app: App, { events, sources }: AgendaDeps): Promise<void> {
+export async function agendaRoutes(app: App, { sources }: AgendaDeps): Promise<void> {
   app.get('/events', {
     schema: { summary: 'Lista los eventos de todos los calendarios en un intervalo', querystring: DateRangeQuery, response: { 200: CalendarEventList, ...errors } },
     handler: async (request, reply) => {
@@ -32,11 +29,19 @@ export async function agendaRoutes(app: App, { events, sources }: AgendaDeps): P
   // One customer's meetings (the assistant answering that customer sees these, never the whole agenda).
   app.get('/events/with-attendee', {
     schema: { summary: 'Lista los eventos con un asistente', querystring: AttendeeEventsQuery, response: { 200: CalendarEventList, ...errors } },
+    // Every connected provider's (Google, CalDAV's ATTENDEE lines, Outlook's attendees), from the registry.
     handler: async (request) => {
       const { dateFrom, dateTo, attendee } = request.query;
-      const address = attendee.trim().toLowerCase();
-      const found = await events.acrossCalendars(request.user.id, parseRange(dateFrom, dateTo));
-      return found.filter((e) => e.attendees.some((a) => a.trim().toLowerCase() === address)).map(toCalendarEvent);
+      return sources.withAttendee(request.user.id, parseRange(dateFrom, dateTo), attendee);
+    },
+  });
+
+  // What the assistant asks before offering calendar tools: any provider will do.
+  app.get('/events/providers', {
+    schema: { summary: 'Indica qué proveedores de calendario tiene conectados el usuario', response: { 200: CalendarProviders, ...errors } },
+    handler: async (request) => {
+      const providers = await sources.providers(request.user.id);
+      return { connected: providers.length > 0, providers: providers.map((source) => ({ source })) };
     },
   });
 

@@ -67,7 +67,8 @@ export async function calendarScreenRoutes(
   app.post('/events', {
     schema: { summary: 'Crea un evento', body: LocalEventBody, response: { 201: GoogleEvent, ...errors } },
     handler: async (request, reply) => {
-      const { calendarId = 'primary', ...body } = request.body;
+      // Without a calendar: Google's 'primary' when Google is connected, else the next connected provider's default.
+      const { calendarId, ...body } = request.body;
       return reply.code(201).send(await sources.create(request.user.id, calendarId, body));
     },
   });

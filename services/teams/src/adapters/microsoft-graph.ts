@@ -94,6 +94,10 @@ export class MicrosoftGraphClient implements MicrosoftGraph {
     return this.all<Graph.Calendar>('/me/calendars');
   }
 
+  defaultCalendar(): Promise<Graph.Calendar> {
+    return request(() => this.client.api('/me/calendar').select(['id', 'name']).get() as Promise<Graph.Calendar>);
+  }
+
   /** Occurrences in [from, to) of one calendar, or of the default calendar when `calendarId` is 'primary'. */
   calendarView(calendarId: string, from: Date, to: Date): Promise<Graph.Event[]> {
     const base = calendarId === 'primary' ? '/me/calendar' : `/me/calendars/${segment(calendarId)}`;

@@ -3,6 +3,7 @@ import { createEvent, type Outbox, type Sql } from '@asistente/kit';
 import { calendarEventWrite } from './calendar-event-form.js';
 import { toCalendarEvent } from './calendar-event.js';
 import type { ConnectionService } from './connection.service.js';
+import type { MicrosoftGraph } from './microsoft-graph.js';
 import { viaGraph } from './graph-errors.js';
 
 const NOT_FOUND = { notFound: 'El evento ya no existe en ese calendario de Outlook.' };
@@ -20,18 +21,20 @@ export class CalendarWritesService {
   ) {}
 
   async create(userId: string, body: MicrosoftEventBody): Promise<MicrosoftCalendarEvent> {
-    const { calendarId = 'primary', ...form } = body;
+    const { calendarId: chosen, ...form } = body;
     const write = calendarEventWrite(form);
     const { graph } = await this.connection.graphFor(userId);
+    const calendarId = chosen ?? (await defaultCalendarId(graph));
     const created = toCalendarEvent(await viaGraph(() => graph.createCalendarEvent(calendarId, write), { notFound: 'El calendario ya no existe en Outlook.' }), calendarId);
     await this.record(userId, 'calendar.event.created', created);
     return created;
   }
 
   async update(userId: string, eventId: string, body: MicrosoftEventBody): Promise<MicrosoftCalendarEvent> {
-    const { calendarId = 'primary', ...form } = body;
+    const { calendarId: chosen, ...form } = body;
     const write = calendarEventWrite(form);
     const { graph } = await this.connection.graphFor(userId);
+    const calendarId = chosen ?? (await defaultCalendarId(graph));
     const updated = toCalendarEvent(await viaGraph(() => graph.updateCalendarEvent(calendarId, eventId, write), NOT_FOUND), calendarId);
     await this.record(userId, 'calendar.event.updated', updated);
     return updated;
@@ -47,4 +50,12 @@ export class CalendarWritesService {
     const data = { eventId: event.id, source: 'msteams' as const, title: event.title.slice(0, EVENT_TITLE_MAX) };
     await this.sql.begin((tx) => this.outbox.append(tx, [createEvent(type, userId, data)]));
   }
+}
+
+/**
+ * The default calendar's own id, so the answer names the calendar the event is in (a later change through
+ * the calendar service's /events finds it by that id), not 'primary'.
+ */
+async function defaultCalendarId(graph: MicrosoftGraph): Promise<string> {
+  return (await viaGraph(() => graph.defaultCalendar())).id || 'primary';
 }

@@ -131,6 +131,8 @@ export interface MicrosoftGraph {
   channelMessages(teamId: string, channelId: string, max: number): Promise<GraphChatMessage[]>;
   postChannelMessage(teamId: string, channelId: string, text: string): Promise<GraphChatMessage>;
   calendars(): Promise<GraphCalendar[]>;
+  /** The default calendar (where Outlook puts invitations). */
+  defaultCalendar(): Promise<GraphCalendar>;
   /** Occurrences in [from, to) of one calendar, or of the default calendar when `calendarId` is 'primary'. */
   calendarView(calendarId: string, from: Date, to: Date): Promise<GraphEvent[]>;
   /** Writes to one calendar ('primary': the default one); an event not in that calendar is Graph's 404. */

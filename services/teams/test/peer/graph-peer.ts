@@ -278,6 +278,11 @@ export class GraphPeer {
 
     if (method === 'GET' && path === '/me') return this.json(res, 200, { '@odata.context': `${this.graphUrl}/$metadata#users/$entity`, ...this.me });
     if (method === 'GET' && path === '/me/joinedTeams') return this.page(res, url, this.teams.map((t) => ({ id: t.id, displayName: t.displayName, description: null })));
+    if (method === 'GET' && path === '/me/calendar') {
+      const calendar = this.calendars.find((c) => c.isDefaultCalendar);
+      if (!calendar) return notFound();
+      return this.json(res, 200, { '@odata.context': `${this.graphUrl}/$metadata#users('me')/calendar(id,name)/$entity`, id: calendar.id, name: calendar.name });
+    }
     if (method === 'GET' && path === '/me/calendars') {
       return this.page(res, url, this.calendars.map((c) => ({ id: c.id, name: c.name, color: 'auto', hexColor: c.hexColor, isDefaultCalendar: c.isDefaultCalendar })));
     }
