@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_TITLE_MAX, type CalendarEvent, type EventBody, type GoogleEvent } from '@asistente/contracts';
-import { badRequest, createEvent, type Logger, type Outbox, type Sql } from '@asistente/kit';
+import { createEvent, type Logger, type Outbox, type Sql } from '@asistente/kit';
 import type { CaldavSession } from './caldav-port.js';
 import type { CaldavConnectionService } from './caldav-connection.service.js';
 import { caldavAppError } from './caldav-errors.js';
@@ -8,7 +8,8 @@ import type { CaldavRepository, StoredCalendar } from './caldav.repository.js';
 import type { Range } from './dates.js';
 import { eventInput } from './event-form.js';
 import type { EventRecord } from './event-record.js';
-import { changeObject, expandObject, indexObject, newObject, splitEventId, withoutOccurrence } from './icalendar.js';
+import { changeObject, expandObject, indexObject, newObject, splitEventId } from './icalendar.js';
+import { overrideOccurrence, withoutOccurrence } from './icalendar-occurrence.js';
 import { toCalendarEvent, toGoogleEvent } from './normalize.js';
 import { eventNotFound } from './provider-errors.js';
 
@@ -84,38 +85,38 @@ export class CaldavEventsService {
     const session = await this.connection.session(userId);
     const uid = randomUUID();
     const ics = newObject(uid, input);
-    const written = await session.create(calendarId, uid, ics).catch((e: unknown) => Promise.reject(caldavAppError(e)));
-    const event = this.single(ics, calendarId, input.startTime, input.endTime);
-    await this.record(userId, calendarId, { ...written, ics }, event, 'calendar.event.created');
+    const created = await session.create(calendarId, uid, ics).catch((e: unknown) => Promise.reject(caldavAppError(e)));
+    const event = this.written(ics, calendarId, null, input.startTime, input.endTime);
+    await this.record(userId, calendarId, { ...created, ics }, event, 'calendar.event.created');
     return toCaldavScreenEvent(event);
   }
 
-  /** Changes the event (a series as a whole; one occurrence alone is edited in the user's calendar app). */
+  /**
+   * Changes the event. As with Google's instances, the id says what: a series' own id (its UID) changes the
+   * series as a whole; an occurrence's id (UID_originalStart, as listed) changes that occurrence alone, with an
+   * override (RECURRENCE-ID) in the same calendar object. Either way one PUT with If-Match on its etag.
+   */
   async update(userId: string, calendarId: string, eventId: string, body: EventBody): Promise<GoogleEvent> {
     const input = eventInput(body);
-    const { uid, occurrence } = splitEventId(eventId);
-    if (occurrence !== null) throw badRequest('Para cambiar una sola repetición, edítala en tu aplicación de calendario; aquí se edita la serie completa', 'CALDAV_OCCURRENCE');
-    const stored = await this.repository.objectByUid(userId, calendarId, uid);
-    if (!stored) throw eventNotFound();
+    const { stored, occurrence } = await this.target(userId, calendarId, eventId);
+    const ics = occurrence === null ? changeObject(stored.ics, input) : overrideOccurrence(stored.ics, occurrence, input);
+    if (ics === undefined) throw eventNotFound();
     const session = await this.connection.session(userId);
-    const ics = changeObject(stored.ics, input);
     const etag = await session.update(stored.href, ics, stored.etag).catch((e: unknown) => Promise.reject(caldavAppError(e)));
-    const event = this.single(ics, calendarId, input.startTime, input.endTime);
+    const event = this.written(ics, calendarId, occurrence === null ? null : eventId, input.startTime, input.endTime);
     await this.record(userId, calendarId, { href: stored.href, etag, ics }, event, 'calendar.event.updated');
     return toCaldavScreenEvent(event);
   }
 
-  /** Removes the event; an occurrence of a series is removed from the series (EXDATE), the rest stays. */
+  /** Removes the event; an occurrence of a series is removed from the series (EXDATE, its override dropped), the rest stays. */
   async delete(userId: string, calendarId: string, eventId: string): Promise<void> {
-    const { uid, occurrence } = splitEventId(eventId);
-    const stored = (await this.repository.objectByUid(userId, calendarId, eventId)) ?? (occurrence ? await this.repository.objectByUid(userId, calendarId, uid) : undefined);
-    if (!stored) throw eventNotFound();
+    const { stored, occurrence } = await this.target(userId, calendarId, eventId);
     const session = await this.connection.session(userId);
-    const wholeObject = stored.uid === eventId || occurrence === null;
     let kept: { ics: string; etag: string | null } | undefined;
-    if (wholeObject) await session.remove(stored.href, stored.etag).catch((e: unknown) => Promise.reject(caldavAppError(e)));
+    if (occurrence === null) await session.remove(stored.href, stored.etag).catch((e: unknown) => Promise.reject(caldavAppError(e)));
     else {
       const ics = withoutOccurrence(stored.ics, occurrence);
+      if (ics === undefined) throw eventNotFound();
       kept = { ics, etag: await session.update(stored.href, ics, stored.etag).catch((e: unknown) => Promise.reject(caldavAppError(e))) };
     }
     await this.sql.begin(async (tx) => {
@@ -123,6 +124,19 @@ export class CaldavEventsService {
       else await this.repository.removeObject(tx, userId, calendarId, stored.href);
       await this.outbox.append(tx, [createEvent('calendar.event.deleted', userId, { eventId, source: 'caldav' })]);
     });
+  }
+
+  /**
+   * The calendar object an event id names and, for an occurrence's id, which occurrence. An object whose own
+   * UID merely looks like an occurrence's id (another app's choice) is that object, whole.
+   */
+  private async target(userId: string, calendarId: string, eventId: string) {
+    const whole = await this.repository.objectByUid(userId, calendarId, eventId);
+    if (whole) return { stored: whole, occurrence: null };
+    const { uid, occurrence } = splitEventId(eventId);
+    const stored = occurrence === null ? undefined : await this.repository.objectByUid(userId, calendarId, uid);
+    if (!stored) throw eventNotFound();
+    return { stored, occurrence };
   }
 
   /** One sync of one calendar; concurrent requests for it share the call. */
@@ -153,9 +167,10 @@ export class CaldavEventsService {
     }
   }
 
-  /** The event just written, as the mirror will read it. */
-  private single(ics: string, calendarId: string, start: Date, end: Date): EventRecord {
-    const [event] = expandObject(ics, calendarId, new Date(start.getTime() - DAY_MS), new Date(end.getTime() + DAY_MS));
+  /** The event just written, as the mirror will read it: the occurrence `id`, or the object's first event. */
+  private written(ics: string, calendarId: string, id: string | null, start: Date, end: Date): EventRecord {
+    const near = expandObject(ics, calendarId, new Date(start.getTime() - DAY_MS), new Date(end.getTime() + DAY_MS));
+    const event = id === null ? near[0] : near.find((e) => e.id === id);
     if (!event) throw eventNotFound();
     return event;
   }

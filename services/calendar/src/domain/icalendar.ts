@@ -1,12 +1,13 @@
 import ICAL from 'ical.js';
 import icalGenerator from 'ical-generator';
 import type { EventInput, EventRecord } from './event-record.js';
+import { defineZones, knownZone, offsetOf } from './vtimezone.js';
 
 /** A series yields at most this many occurrences per read (a daily series over a 400-day range fits)... */
 const MAX_OCCURRENCES = 2000;
 /** ...and is walked at most this far from its first one (a daily series started decades ago still reaches today). */
 const MAX_STEPS = 50_000;
-/** A moved occurrence stays within a month of its original date (a looser bound would walk forever). */
+/** Slack around a series' bounds in the mirror's index, and how far before a range an occurrence may start. */
 const MOVED_MARGIN_MS = 31 * 86_400_000;
 const PRODUCT_ID = { company: 'Mi Asistente.IA', product: 'Calendario', language: 'ES' };
 
@@ -48,15 +49,9 @@ export function toInstant(time: ICAL.Time, tzid: string | null = null): Date {
   }
 }
 
-/** The zone's offset (ms) at a wall time, by Intl (two passes settle the hour around a transition). */
+/** The zone's offset (ms) at a wall time (two passes settle the hour around a transition). */
 function offsetAt(tzid: string, wall: number): number {
-  const format = new Intl.DateTimeFormat('en-US', { timeZone: tzid, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  const offset = (instant: number) => {
-    const parts = Object.fromEntries(format.formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
-    return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second)) - instant;
-  };
-  const first = offset(wall);
-  return offset(wall - first);
+  return offsetOf(tzid, wall - offsetOf(tzid, wall));
 }
 
 const day = (time: ICAL.Time) => `${String(time.year).padStart(4, '0')}-${String(time.month).padStart(2, '0')}-${String(time.day).padStart(2, '0')}`;
@@ -65,7 +60,7 @@ const text = (component: ICAL.Component, name: string): string | null => {
   return typeof value === 'string' && value !== '' ? value : null;
 };
 /** The TZID a time property names (ical.js reads it as floating when the object does not define it). */
-const tzidOf = (component: ICAL.Component, name: string): string | null => {
+export const tzidOf = (component: ICAL.Component, name: string): string | null => {
   const value = component.getFirstProperty(name)?.getParameter('tzid');
   return typeof value === 'string' ? value : null;
 };
@@ -74,12 +69,12 @@ const stamp = (component: ICAL.Component, name: string): Date | null => {
   return value instanceof ICAL.Time ? toInstant(value) : null;
 };
 
-function parse(ics: string): ICAL.Component {
+export function parse(ics: string): ICAL.Component {
   return new ICAL.Component(ICAL.parse(ics) as unknown[]);
 }
 
 /** The events of one calendar object: the master (or the single event) and its overridden occurrences. */
-function events(root: ICAL.Component): { master: ICAL.Event; overrides: ICAL.Component[] } | undefined {
+export function events(root: ICAL.Component): { master: ICAL.Event; overrides: ICAL.Component[] } | undefined {
   const vevents = root.getAllSubcomponents('vevent');
   const masterComponent = vevents.find((v) => !v.hasProperty('recurrence-id')) ?? vevents[0];
   if (!masterComponent) return undefined;
@@ -100,8 +95,19 @@ export function indexObject(ics: string): ObjectIndex | undefined {
   if (!master.isRecurring()) return { uid: master.uid, startsAt: start, endsAt: end.getTime() > start.getTime() ? end : new Date(start.getTime() + 86_400_000) };
   const rule = master.component.getFirstPropertyValue('rrule');
   const until = rule instanceof ICAL.Recur && rule.until ? toInstant(rule.until) : null;
-  // Moved occurrences can land anywhere: a bounded series is bounded by its last start plus a generous margin.
-  return { uid: master.uid, startsAt: new Date(start.getTime() - MOVED_MARGIN_MS), endsAt: until ? new Date(until.getTime() + 2 * MOVED_MARGIN_MS) : null };
+  // Moved occurrences land where their overrides say: the bounds take them in, beside a generous margin.
+  const moved = found.overrides.map((o) => overrideBounds(o));
+  const startsAt = Math.min(start.getTime() - MOVED_MARGIN_MS, ...moved.map((m) => m.start));
+  const endsAt = until ? Math.max(until.getTime() + 2 * MOVED_MARGIN_MS, ...moved.map((m) => m.end)) : null;
+  return { uid: master.uid, startsAt: new Date(startsAt), endsAt: endsAt === null ? null : new Date(endsAt) };
+}
+
+/** Where an overridden occurrence now lies (its own DTSTART and DTEND or DURATION). */
+function overrideBounds(component: ICAL.Component): { start: number; end: number } {
+  const event = new ICAL.Event(component);
+  const zone = tzidOf(component, 'dtstart');
+  const start = toInstant(event.startDate, zone).getTime();
+  return { start, end: Math.max(start, toInstant(event.endDate, tzidOf(component, 'dtend') ?? zone).getTime()) };
 }
 
 /** One occurrence as the mirror's event record (all-day: dates with the exclusive end, and their UTC bounds). */
@@ -151,18 +157,36 @@ export function expandObject(ics: string, calendarId: string, from: Date, to: Da
   }
   const rules = master.component.getAllProperties('rrule').map((p) => `RRULE:${String(p.getFirstValue())}`);
   const zone = tzidOf(master.component, 'dtstart');
-  const iterator = master.iterator();
+  // Overridden occurrences are read from their own VEVENT, wherever they were moved (days or months away).
   const out: EventRecord[] = [];
+  const overridden = new Set<string>();
+  for (const component of found.overrides) {
+    const id = overrideId(master.uid, component);
+    if (!id) continue;
+    overridden.add(id);
+    const event = new ICAL.Event(component);
+    if (!event.startDate) continue;
+    const moved = record(calendarId, id, event, event.startDate, event.endDate ?? event.startDate, rules, master.uid);
+    if (overlaps(moved)) out.push(moved);
+  }
+  const iterator = master.iterator();
   for (let next = iterator.next(), n = 0; next && n < MAX_STEPS && out.length < MAX_OCCURRENCES; next = iterator.next(), n++) {
     const original = toInstant(next, zone);
-    // Occurrences come in order of their original start; a moved one may still land in the range.
-    if (original.getTime() >= to.getTime() + MOVED_MARGIN_MS) break;
+    // Occurrences come in order of their original start; one lasting long may have started before the range.
+    if (original.getTime() >= to.getTime()) break;
     if (original.getTime() < from.getTime() - MOVED_MARGIN_MS) continue;
-    const details = master.getOccurrenceDetails(next);
-    const occurrence = record(calendarId, instanceId(master.uid, details.recurrenceId, zone), details.item, details.startDate, details.endDate, rules, master.uid);
+    const id = instanceId(master.uid, next, zone);
+    if (overridden.has(id)) continue;
+    const occurrence = record(calendarId, id, master, next, master.getOccurrenceDetails(next).endDate, rules, master.uid);
     if (overlaps(occurrence)) out.push(occurrence);
   }
   return out;
+}
+
+/** The instance id an override stands for (its RECURRENCE-ID), or null when it has none readable. */
+export function overrideId(uid: string, component: ICAL.Component): string | null {
+  const recurrenceId = component.getFirstPropertyValue('recurrence-id');
+  return recurrenceId instanceof ICAL.Time ? instanceId(uid, recurrenceId, tzidOf(component, 'recurrence-id')) : null;
 }
 
 /** A new event as an iCalendar object (ical-generator): UTC instants, or dates with the exclusive end. */
@@ -182,10 +206,43 @@ export function newObject(uid: string, input: EventInput): string {
   return calendar.toString();
 }
 
-function setTime(component: ICAL.Component, name: string, value: Date, allDay: boolean): void {
-  component.removeAllProperties(name);
-  const time = allDay ? ICAL.Time.fromDateString(value.toISOString().slice(0, 10)) : ICAL.Time.fromJSDate(value, true);
-  component.addPropertyWithValue(name, time);
+/**
+ * The zone an event's times are written in: the one its DTSTART names (a VTIMEZONE of the object, or a bare
+ * IANA name Intl knows), so a weekly 09:30 in Madrid stays 09:30 across the summer change; UTC otherwise.
+ */
+export interface WriteZone {
+  tzid: string | null;
+  zone: ICAL.Timezone | null;
+}
+
+export function zoneOf(component: ICAL.Component): WriteZone {
+  const value = component.getFirstPropertyValue('dtstart');
+  const tzid = tzidOf(component, 'dtstart');
+  if (!(value instanceof ICAL.Time) || value.isDate || !tzid || value.zone === ICAL.Timezone.utcTimezone) return { tzid: null, zone: null };
+  if (value.zone && value.zone.tzid !== 'floating') return { tzid, zone: value.zone };
+  return knownZone(tzid) ? { tzid, zone: null } : { tzid: null, zone: null };
+}
+
+/** An instant as an iCalendar time in the zone: a date for all-day events, the zone's wall time, or UTC. */
+function timeIn(instant: Date, where: WriteZone, allDay: boolean): ICAL.Time {
+  if (allDay) return ICAL.Time.fromDateString(instant.toISOString().slice(0, 10));
+  const utc = ICAL.Time.fromJSDate(instant, true);
+  if (where.zone) return utc.convertToZone(where.zone);
+  if (!where.tzid) return utc;
+  const wall = new Date(instant.getTime() + offsetOf(where.tzid, instant.getTime()));
+  return ICAL.Time.fromData({ year: wall.getUTCFullYear(), month: wall.getUTCMonth() + 1, day: wall.getUTCDate(), hour: wall.getUTCHours(), minute: wall.getUTCMinutes(), second: wall.getUTCSeconds(), isDate: false });
+}
+
+/**
+ * Writes a time property (replacing the ones of that name unless `add`, as EXDATE adds): the TZID parameter
+ * names the zone of a zoned time; UTC times end in Z and dates have none.
+ */
+export function writeTime(component: ICAL.Component, name: string, time: ICAL.Time, tzid: string | null, add = false): void {
+  if (!add) component.removeAllProperties(name);
+  const property = new ICAL.Property(name, component);
+  property.setValue(time);
+  if (!time.isDate && tzid && time.zone !== ICAL.Timezone.utcTimezone) property.setParameter('tzid', tzid);
+  component.addProperty(property);
 }
 
 function setText(component: ICAL.Component, name: string, value: string | undefined): void {
@@ -195,18 +252,14 @@ function setText(component: ICAL.Component, name: string, value: string | undefi
 }
 
 /**
- * The object with its (master) event changed to the form's values: everything else the user's other apps
- * wrote (alarms, attendees, the series' rule) is kept; SEQUENCE goes up so their clients see a new version.
+ * One VEVENT (a master or an override) changed to the form's values, its times in `where`; everything else
+ * other apps wrote (alarms, attendees, the rule) is kept; SEQUENCE goes up so their clients see a new version.
  */
-export function changeObject(ics: string, input: EventInput): string {
-  const root = parse(ics);
-  const found = events(root);
-  if (!found) throw new Error('calendar object without an event');
-  const vevent = found.master.component;
+export function applyInput(vevent: ICAL.Component, input: EventInput, where: WriteZone): void {
   const allDay = input.allDay === true;
-  setTime(vevent, 'dtstart', input.startTime, allDay);
+  writeTime(vevent, 'dtstart', timeIn(input.startTime, where, allDay), where.tzid);
   vevent.removeAllProperties('duration');
-  setTime(vevent, 'dtend', input.endTime, allDay);
+  writeTime(vevent, 'dtend', timeIn(input.endTime, where, allDay), where.tzid);
   vevent.updatePropertyWithValue('summary', input.title);
   setText(vevent, 'description', input.description);
   setText(vevent, 'location', input.location);
@@ -215,22 +268,50 @@ export function changeObject(ics: string, input: EventInput): string {
   vevent.updatePropertyWithValue('last-modified', now);
   const sequence = Number(vevent.getFirstPropertyValue('sequence') ?? 0);
   vevent.updatePropertyWithValue('sequence', (Number.isFinite(sequence) ? sequence : 0) + 1);
-  return root.toString();
 }
 
-/** The series without one occurrence (EXDATE), its moved copy, if any, dropped too. */
-export function withoutOccurrence(ics: string, occurrence: string): string {
+/** The object with its (master) event changed to the form's values, a series as a whole, in its own zone. */
+export function changeObject(ics: string, input: EventInput): string {
   const root = parse(ics);
   const found = events(root);
   if (!found) throw new Error('calendar object without an event');
   const master = found.master.component;
-  for (const override of found.overrides) {
-    const id = override.getFirstPropertyValue('recurrence-id');
-    if (id instanceof ICAL.Time && instanceId(found.master.uid, id, tzidOf(override, 'recurrence-id')).endsWith(`_${occurrence}`)) root.removeSubcomponent(override);
-  }
-  const original = /T/.test(occurrence)
-    ? ICAL.Time.fromJSDate(new Date(occurrence.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z')), true)
-    : ICAL.Time.fromDateString(occurrence.replace(/^(\d{4})(\d{2})(\d{2})$/, '$1-$2-$3'));
-  master.addPropertyWithValue('exdate', original);
+  const before = master.getFirstPropertyValue('dtstart');
+  applyInput(master, input, zoneOf(master));
+  const after = master.getFirstPropertyValue('dtstart');
+  if (found.master.isRecurring() && before instanceof ICAL.Time && after instanceof ICAL.Time) moveExceptions(master, found.overrides, before, after);
+  defineZones(root);
   return root.toString();
+}
+
+/**
+ * The series moved from `before` to `after`: its exceptions name original starts (EXDATE, the overrides'
+ * RECURRENCE-ID), so they move with it, as Thunderbird does; otherwise deleted occurrences would come back and
+ * overrides would stand beside the occurrences they replace. Same kind of start: shifted by the same wall-clock
+ * difference; a day series becoming timed (or back): the same days at the new start's time.
+ */
+function moveExceptions(master: ICAL.Component, overrides: ICAL.Component[], before: ICAL.Time, after: ICAL.Time): void {
+  const sameKind = before.isDate === after.isDate;
+  const delta = after.subtractDate(before);
+  if (sameKind && delta.toSeconds() === 0) return;
+  const dayOf = (t: ICAL.Time) => ICAL.Time.fromData({ year: t.year, month: t.month, day: t.day, isDate: true });
+  const days = dayOf(after).subtractDate(dayOf(before));
+  const newTzid = after.isDate ? null : tzidOf(master, 'dtstart');
+  const move = (time: ICAL.Time, tzid: string | null): [ICAL.Time, string | null] => {
+    if (sameKind && time.isDate === before.isDate) {
+      const moved = time.clone();
+      moved.addDuration(delta);
+      return [moved, tzid];
+    }
+    const moved = ICAL.Time.fromData({ year: time.year, month: time.month, day: time.day, hour: after.hour, minute: after.minute, second: after.second, isDate: after.isDate }, after.zone);
+    moved.addDuration(days);
+    return [moved, newTzid];
+  };
+  const exdates = master.getAllProperties('exdate').flatMap((p) => p.getValues().filter((v): v is ICAL.Time => v instanceof ICAL.Time).map((v) => [v, typeof p.getParameter('tzid') === 'string' ? (p.getParameter('tzid') as string) : null] as const));
+  master.removeAllProperties('exdate');
+  for (const [time, tzid] of exdates) writeTime(master, 'exdate', ...move(time, tzid), true);
+  for (const override of overrides) {
+    const recurrenceId = override.getFirstPropertyValue('recurrence-id');
+    if (recurrenceId instanceof ICAL.Time) writeTime(override, 'recurrence-id', ...move(recurrenceId, tzidOf(override, 'recurrence-id')));
+  }
 }
