@@ -6,7 +6,7 @@ import { Dispatcher, type Clock, type DispatcherOptions } from './domain/dispatc
 import { EndpointsRepository } from './domain/endpoints.repository.js';
 import { EndpointsService } from './domain/endpoints.service.js';
 import type { WebhookSender } from './domain/webhook-sender.js';
-import { webhookMetrics } from './metrics.js';
+import { registerWebhookBacklog, webhookMetrics } from './metrics.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 /** Name of the durable JetStream consumer (shared by every webhooks replica). */
@@ -46,6 +46,7 @@ export function webhooksService(options: WebhooksOptions = {}): ServicePlugin {
     });
     // Account erasure: every table of the schema with a user_id (endpoints, their deliveries) is swept.
     await registerUserErasure(platform, { service: 'webhooks' });
+    registerWebhookBacklog(platform);
     dispatcher.start();
     app.addHook('onClose', () => dispatcher.stop());
     const guard = new HostGuard(platform.config.ALLOWED_PRIVATE_ADDRESSES);

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { HostNotAllowedError, type HostGuard } from '@asistente/kit';
+import { HostNotAllowedError, withoutClientSpans, type HostGuard } from '@asistente/kit';
 import type { SendResult, WebhookSender } from '../domain/webhook-sender.js';
 
 /** Standard Webhooks: a receiver should answer within seconds; past this it counts as failed and is retried. */
@@ -42,7 +42,9 @@ export class HttpSender implements WebhookSender {
       else callback(null, checked.address, family);
     };
     const transport = target.protocol === 'https:' ? https : http;
-    return new Promise<SendResult>((resolve) => {
+    // The dispatcher's span stands for this request with the host alone: the generic HTTP client span would
+    // record the URL's path, where a receiver's token often lives.
+    return withoutClientSpans(() => new Promise<SendResult>((resolve) => {
       const request = transport.request(
         target,
         {
@@ -78,6 +80,6 @@ export class HttpSender implements WebhookSender {
         });
       });
       request.end(body);
-    });
+    }));
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventEnvelope, Sql } from '@asistente/kit';
+import { consumedTraceparent, type EventEnvelope, type Sql } from '@asistente/kit';
 import type { DeliveriesRepository, NewDelivery } from '../domain/deliveries.repository.js';
 import type { EndpointsRepository } from '../domain/endpoints.repository.js';
 import { toWebhookEvent, webhookBody, type WebhookEvent } from '../domain/event-mapping.js';
@@ -42,6 +42,8 @@ export class DeliveriesConsumer {
             type: event.type,
             body: webhookBody(event.type, event.occurredAt, event.data),
             nextAttemptAt: now,
+            // Each attempt's span links back to the consumer span that handled this event (and through it the request).
+            traceparent: consumedTraceparent(event.eventId) ?? null,
           });
         }
       }

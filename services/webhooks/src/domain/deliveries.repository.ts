@@ -12,6 +12,8 @@ export interface NewDelivery {
   body: string;
   /** null: not for the dispatcher's rounds (a test send, made at once by whoever asked for it). */
   nextAttemptAt: Date | null;
+  /** The span that wrote it (the consumer's, a request's), which each attempt's span links to; null untraced. */
+  traceparent?: string | null;
 }
 
 /** A stored delivery: what was queued and what its attempts gave. */
@@ -45,9 +47,9 @@ export class DeliveriesRepository {
   /** One row per (event, endpoint): a redelivered event inserts nothing. Returns how many are new. */
   async insert(rows: NewDelivery[], now: Date, tx: Db = this.sql): Promise<number> {
     if (rows.length === 0) return 0;
-    const values = rows.map((r) => ({ ...r, createdAt: now }));
+    const values = rows.map((r) => ({ ...r, traceparent: r.traceparent ?? null, createdAt: now }));
     const inserted = await tx`
-      insert into webhooks.deliveries ${tx(values, 'id', 'endpointId', 'userId', 'eventId', 'type', 'body', 'nextAttemptAt', 'createdAt')}
+      insert into webhooks.deliveries ${tx(values, 'id', 'endpointId', 'userId', 'eventId', 'type', 'body', 'nextAttemptAt', 'traceparent', 'createdAt')}
       on conflict (event_id, endpoint_id) do nothing
       returning id`;
     return inserted.length;

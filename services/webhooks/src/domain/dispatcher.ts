@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WEBHOOK_DELIVERY_RETENTION_DAYS, WEBHOOK_RETRY_WINDOW_MS, WEBHOOK_TEST_TYPE } from '@asistente/contracts';
-import type { Logger, SecretBox, Sql } from '@asistente/kit';
+import { traceLinkedWork, type Logger, type SecretBox, type Sql } from '@asistente/kit';
 import type { SendResult, WebhookSender } from './webhook-sender.js';
 import type { ClaimedDelivery, DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
 import type { EndpointsRepository } from './endpoints.repository.js';
@@ -25,6 +25,15 @@ export interface DispatcherOptions {
 
 export const DISABLED_AFTER_FAILURES = 'Desactivado automáticamente: las entregas fallaron durante 24 horas';
 const PURGE_BATCH = 1000;
+
+/** The receiver's host alone, for the attempt's span. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return 'invalid';
+  }
+}
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -157,7 +166,25 @@ export class Dispatcher {
     return this.deliveries.find(userId, deliveryId);
   }
 
-  private async deliver(delivery: ClaimedDelivery): Promise<void> {
+  /**
+   * One attempt under a span of its own (tracing on), linked to the span that wrote the delivery: the
+   * receiver's host, the event type, the attempt and how it ended; never the URL's path or query (a
+   * receiver's token often lives there), the body or the signature. Recording the outcome hangs under it.
+   */
+  private deliver(delivery: ClaimedDelivery): Promise<void> {
+    const attributes = {
+      'server.address': hostOf(delivery.url),
+      'asistente.webhook.event_type': delivery.type,
+      'asistente.webhook.attempt': delivery.attempts,
+    };
+    return traceLinkedWork('deliver webhook', { kind: 'client', attributes, linkTo: delivery.traceparent }, async (notes) => {
+      const { outcome, result } = await this.attempt(delivery);
+      notes.set({ 'asistente.webhook.outcome': outcome, ...(result.status === null ? {} : { 'http.response.status_code': result.status }) });
+      if (outcome !== 'delivered') notes.fail(result.status === null ? 'no answer' : `HTTP ${result.status}`);
+    });
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<{ outcome: DeliveryOutcome; result: SendResult }> {
     let result: SendResult;
     try {
       const secret = this.secrets.open(delivery.secretEnc, this.endpoints.secretContext(delivery.userId));
@@ -169,6 +196,7 @@ export class Dispatcher {
     }
     const outcome = result.error === null ? await this.recordDelivered(delivery, result) : await this.record(delivery, result);
     this.onOutcome(outcome);
+    return { outcome, result };
   }
 
   /**

@@ -10,7 +10,7 @@ import {
   type WebhookEndpointPatch,
   type WebhookMessage,
 } from '@asistente/contracts';
-import { AppError, conflict, notFound, type HostGuard, type SecretBox } from '@asistente/kit';
+import { AppError, conflict, currentTraceparent, notFound, type HostGuard, type SecretBox } from '@asistente/kit';
 import type { DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
 import type { Clock, Dispatcher } from './dispatcher.js';
 import { checkEndpointUrl } from './endpoint-url.js';
@@ -79,7 +79,7 @@ export class EndpointsService {
     const now = this.now();
     const deliveryId = randomUUID();
     const body = webhookBody(WEBHOOK_TEST_TYPE, now.toISOString(), { endpointId: id, message: 'Prueba de webhook de Mi Asistente.IA' });
-    await this.deliveries.insert([{ id: deliveryId, endpointId: id, userId, eventId: randomUUID(), type: WEBHOOK_TEST_TYPE, body, nextAttemptAt: null }], now);
+    await this.deliveries.insert([{ id: deliveryId, endpointId: id, userId, eventId: randomUUID(), type: WEBHOOK_TEST_TYPE, body, nextAttemptAt: null, traceparent: currentTraceparent() ?? null }], now);
     return this.sendNow(userId, id, deliveryId);
   }
 

@@ -1,6 +1,19 @@
-import { context, SpanKind, SpanStatusCode, trace, type Link, type Span } from '@opentelemetry/api';
+import { context, createContextKey, SpanKind, SpanStatusCode, trace, type Link, type Span } from '@opentelemetry/api';
 import type { EventEnvelope } from '../../events/envelope.js';
 import { contextOf, currentTraceparent, kitTracer, tracingOn } from './trace-context.js';
+
+/** Inside a consumer's handler: which consume span covers each event of the batch (its `traceparent`), by event id. */
+const CONSUMED = createContextKey('asistente.consumed-traceparents');
+
+/**
+ * The `traceparent` of the consume span that covers `eventId` in the batch being handled: what a consumer
+ * stores with work the event leaves for later (a webhook delivery), so that work's span can link back to
+ * the request that caused it. Outside a traced consumer it is the active span's, or undefined.
+ */
+export function consumedTraceparent(eventId: string): string | undefined {
+  const byEvent = context.active().getValue(CONSUMED) as ReadonlyMap<string, string> | undefined;
+  return byEvent?.get(eventId) ?? currentTraceparent();
+}
 
 /** A batch from this many different requests gets one span each; the rest share one span that links to them. */
 const MAX_PARENTS_PER_BATCH = 32;
@@ -88,10 +101,18 @@ export async function consumeTraced<T>(
       },
       contextOf(parent),
     );
+  const groups = [...byParent.values()];
+  if (leftOver.length > 0) groups.push(leftOver);
   const spans = [...byParent].map(([parent, grouped]) => start(parent, grouped));
   if (leftOver.length > 0) spans.push(start(undefined, leftOver, links));
+  const byEvent = new Map<string, string>();
+  groups.forEach((grouped, i) => {
+    const traceparent = currentTraceparent(trace.setSpan(context.active(), spans[i]!));
+    if (traceparent) for (const event of grouped) byEvent.set(event.id, traceparent);
+  });
   try {
-    const result = await context.with(trace.setSpan(context.active(), spans[0]!), handle);
+    const active = trace.setSpan(context.active(), spans[0]!).setValue(CONSUMED, byEvent);
+    const result = await context.with(active, handle);
     endAll(spans, undefined);
     return result;
   } catch (error) {
