@@ -148,6 +148,8 @@ t.test('/metrics of every process answers, and together they name every metric t
   t.match(texts.get('contacts'), /^asistente_http_requests_total\{route="\/contacts\/:id",method="GET",status="200",process="contacts"\} 1$/m, 'the service labels the read by its pattern');
   t.match(texts.get('gateway'), /^asistente_http_requests_total\{route="\/api\/contacts\/\*",method="GET",status="200",process="gateway"\} \d+$/m, 'the gateway labels proxied requests by the prefix pattern');
   t.match(texts.get('contacts'), /^asistente_outbox_waiting\{schema="contacts",process="contacts"\} \d+$/m, 'the outbox of the service');
+  t.match(texts.get('webhooks'), /^asistente_webhook_deliveries_due\{process="webhooks"\} \d+$/m, 'the webhooks service reports its backlog');
+  t.match(texts.get('webhooks'), /^# TYPE asistente_webhook_deliveries_total counter$/m, 'and names its attempts by outcome');
 
   // The consumers report their backlog once NATS knows them (the gauges keep a read for 5 s): wait for it.
   const deadline = Date.now() + 20_000;

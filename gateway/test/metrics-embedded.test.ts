@@ -28,6 +28,16 @@ t.test('one /metrics for the whole product, by route pattern, with no user id, e
   t.equal((await app.inject({ url: `/api/contacts?search=${encodeURIComponent('inigo@acme.es')}`, headers })).statusCode, 200);
   t.equal((await app.inject({ url: `/api/whatsapp/status`, headers })).statusCode, 200);
   t.equal((await app.inject({ url: `/api/nothing/${user.id}/${email}`, headers })).statusCode, 404);
+  // The MCP route writes its answer itself (a hijacked reply): it is counted all the same, by its pattern.
+  const personal = await app.inject({ method: 'POST', url: '/api/auth/tokens', headers, payload: { name: 'Cliente MCP', scopes: ['contacts:read'], expiresInDays: 30 } });
+  t.equal(personal.statusCode, 201, 'a personal token for the MCP server');
+  const mcp = await app.inject({
+    method: 'POST',
+    url: '/api/mcp',
+    headers: { authorization: `Bearer ${personal.json<{ token: string }>().token}`, accept: 'application/json, text/event-stream' },
+    payload: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'metricas', version: '1' } } },
+  });
+  t.equal(mcp.statusCode, 200, 'the MCP server answers');
   const publicMetrics = await app.inject({ url: '/metrics' });
   t.notMatch(publicMetrics.body, /# TYPE/, 'the public port never serves the metrics');
 
@@ -35,6 +45,7 @@ t.test('one /metrics for the whole product, by route pattern, with no user id, e
   t.match(text, /^asistente_http_requests_total\{route="\/api\/contacts\/:id",method="GET",status="200",process="test"\} 1$/m, 'the contact read is labelled by its pattern');
   t.match(text, /^asistente_http_requests_total\{route="\/api\/auth\/register",method="POST",status="201",process="test"\} 1$/m);
   t.match(text, /^asistente_http_requests_total\{route="unmatched",method="GET",status="404",process="test"\} 1$/m);
+  t.match(text, /^asistente_http_requests_total\{route="\/api\/mcp",method="POST",status="200",process="test"\} 1$/m, 'the MCP route by its pattern');
   for (const secret of [user.id, contactId, email, 'inigo@acme.es', token]) t.notMatch(text, secret, 'no id, address or token in the metrics');
   t.notMatch(text, /@/, 'no email address at all');
 
@@ -44,6 +55,7 @@ t.test('one /metrics for the whole product, by route pattern, with no user id, e
     'asistente_mail_accounts', 'asistente_mail_idle_sessions', 'asistente_mail_sync_lag_seconds',
     'asistente_calendar_push_channels', 'asistente_provider_calls_total',
     'asistente_ai_runs_today', 'asistente_ai_cost_usd_today', 'asistente_ai_budget_reached_accounts', 'asistente_ai_model_calls_total', 'asistente_ai_tokens_total',
+    'asistente_webhook_deliveries_total', 'asistente_webhook_deliveries_due', 'asistente_webhook_oldest_due_seconds',
     'asistente_events_parked', 'asistente_outbox_waiting', 'asistente_outbox_oldest_age_seconds', 'asistente_relay_published_total',
     'asistente_http_request_duration_seconds_bucket', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes', 'asistente_db_pool_max',
   ];

@@ -139,6 +139,7 @@ t.test('alerts: valid rules covering what the issue asks, the same for compose a
   t.ok(reading('asistente_whatsapp_accounts_down').length > 0, 'WhatsApp accounts disconnected');
   t.ok(reading('asistente_mail_sync_lag_seconds').length > 0, 'mail sync stalled');
   t.ok(reading('asistente_ai_budget_reached_accounts').length > 0, 'AI daily budget reached');
+  t.ok(reading('asistente_webhook_oldest_due_seconds').length > 0, 'webhook deliveries late (the webhooks service came after the issue)');
 
   const [rule] = docs('deploy/k8s/monitoring/prometheusrule.yaml');
   t.ok(ajv.validate(prometheusRuleSchema, rule), `PrometheusRule is valid: ${ajv.errorsText(ajv.errors)}`);
@@ -183,7 +184,7 @@ t.test('the Grafana dashboard: RED per process, events and integrations, every p
     t.equal(panel.datasource?.uid, '${datasource}', `"${panel.title}" reads the chosen Prometheus`);
   }
   const names = new Set(monitoringQueries().flatMap((q) => metricNamesIn(q.expr)));
-  for (const name of ['asistente_http_requests_total', 'asistente_http_request_duration_seconds_bucket', 'asistente_outbox_waiting', 'asistente_relay_published_total', 'asistente_consumer_redelivered', 'asistente_events_parked', 'asistente_whatsapp_accounts', 'asistente_mail_idle_sessions', 'asistente_calendar_push_channels', 'asistente_provider_calls_total', 'asistente_ai_tokens_total', 'nodejs_eventloop_lag_p99_seconds', 'asistente_db_connections']) {
+  for (const name of ['asistente_http_requests_total', 'asistente_http_request_duration_seconds_bucket', 'asistente_outbox_waiting', 'asistente_relay_published_total', 'asistente_consumer_redelivered', 'asistente_events_parked', 'asistente_whatsapp_accounts', 'asistente_mail_idle_sessions', 'asistente_calendar_push_channels', 'asistente_provider_calls_total', 'asistente_ai_tokens_total', 'asistente_webhook_deliveries_total', 'asistente_webhook_deliveries_due', 'nodejs_eventloop_lag_p99_seconds', 'asistente_db_connections']) {
     t.ok(names.has(name), `a query reads ${name}`);
   }
   t.same(metricNamesIn('sum by (process, status) (rate(asistente_http_requests_total{status=~"5..",process="x"}[5m]))'), ['asistente_http_requests_total'], 'label names and values are not taken for metrics');

@@ -85,6 +85,34 @@ t.test('a sibling call in-process continues the caller span', async (t) => {
   t.equal(sibling?.parentSpanId, spanId, 'child of the calling span');
 });
 
+t.test("the MCP route (its reply written by the transport) has its span, and a tool's call into contacts hangs under it", async (t) => {
+  const personal = await app.inject({
+    method: 'POST',
+    url: '/api/auth/tokens',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { name: 'Cliente MCP', scopes: ['contacts:read'], expiresInDays: 30 },
+  });
+  t.equal(personal.statusCode, 201);
+  const traceId = randomBytes(16).toString('hex');
+  const called = await app.inject({
+    method: 'POST',
+    url: '/api/mcp',
+    headers: {
+      authorization: `Bearer ${personal.json<{ token: string }>().token}`,
+      accept: 'application/json, text/event-stream',
+      traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+    },
+    payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'buscar_contactos', arguments: { texto: 'Lucía' } } },
+  });
+  t.equal(called.statusCode, 200);
+  const inTrace = (all: SeenSpan[]) => all.filter((s) => s.traceId === traceId);
+  const spans = inTrace(await waitForSpans(seen, (all) => inTrace(all).some((s) => s.name === 'POST /api/mcp') && inTrace(all).some((s) => s.name === 'GET /api/contacts'), 20_000));
+  const mcp = spans.find((s) => s.name === 'POST /api/mcp');
+  const contacts = spans.find((s) => s.name === 'GET /api/contacts');
+  t.equal(mcp?.attributes['http.response.status_code'], 200, 'the MCP span ends with its status');
+  t.ok(contacts && mcp && descendsFrom(contacts, mcp, spans), "the tool's call into contacts continues the MCP request's trace");
+});
+
 t.test('probes are not traced', async (t) => {
   exporter.reset();
   t.equal((await app.inject({ url: '/health' })).statusCode, 200);
