@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import t from 'tap';
 import type { Page } from 'playwright-core';
+import { expectCleanLayout } from './fixtures/layout-check.js';
 import { appAndBrowser, browserSuite, LAPTOP, PHONE, registerUser, screenshot, signedInPage } from './fixtures/harness.js';
 
 const SIZES = [LAPTOP, PHONE] as const;
@@ -21,6 +22,8 @@ browserSuite(t, () => {
       const dialog = page.getByRole('dialog', { name: 'Importar contactos' });
       await dialog.getByLabel('Archivo CSV').setInputFiles({ name: 'clientes.csv', mimeType: 'text/csv', buffer: Buffer.from('\uFEFF' + SPANISH_EXCEL_FILE) });
       await dialog.getByRole('region', { name: 'Asignación de columnas' }).waitFor();
+      await expectCleanLayout(t, page, 'the import preview of the Excel file', '[role="dialog"]');
+      await screenshot(page, `contactos-excel-columnas-${size.width}`);
       await dialog.getByRole('button', { name: 'Importar', exact: true }).click();
       await dialog.getByRole('region', { name: 'Resultado de la importación' }).waitFor();
       await dialog.getByRole('button', { name: 'Cerrar', exact: true }).click();
@@ -33,6 +36,7 @@ browserSuite(t, () => {
       const choice = page.getByRole('dialog', { name: 'Exportar contactos' });
       t.ok(await choice.getByLabel(/Excel \(España\)/).isChecked(), 'the format Spanish Excel opens is offered first');
       await screenshot(page, `contactos-exportar-${size.width}`);
+      await expectCleanLayout(t, page, 'the export format dialog', '[role="dialog"]');
       const [download] = await Promise.all([page.waitForEvent('download'), choice.getByRole('button', { name: 'Descargar' }).click()]);
       t.match(download.suggestedFilename(), /^contactos-excel-\d{4}-\d{2}-\d{2}\.csv$/);
       const bytes = await readFile(await download.path());

@@ -16,19 +16,40 @@ interface ImportMappingProps {
   onChange: (index: number, field: string) => void;
 }
 
-/** The mapping step: each column, the field it goes to (changeable), and the first rows under it. */
+/** How many of the first rows' values a column shows as its example. */
+const SAMPLES = 3;
+
+/**
+ * The mapping step: one row per column of the file (its name, the field it goes to, changeable, and its first
+ * values). A row per column rather than a column per column: a file of six or more columns was wider than the
+ * dialog, its last choices reachable only by scrolling sideways, on a laptop as on a phone.
+ */
 export function ImportMapping({ preview, mapping, onChange }: ImportMappingProps) {
   const unmapped = preview.headers.filter((h, i) => mapping[i] === '' && h.trim() !== '');
   return (
     <section aria-label="Asignación de columnas" className="import-mapping">
-      <div className="table-wrap">
-        <table className="table">
-          <caption className="sr-only">Vista previa de las primeras filas</caption>
-          <thead>
-            <tr>
-              {preview.headers.map((header, i) => (
-                <th key={i} scope="col">
-                  <span>{header || `Columna ${i + 1}`}</span>
+      <table className="table">
+        <caption className="sr-only">Columnas del archivo, el campo al que va cada una y sus primeros valores</caption>
+        <thead>
+          <tr>
+            <th scope="col">Columna del archivo</th>
+            <th scope="col">Importar como</th>
+            <th scope="col">Primeras filas</th>
+          </tr>
+        </thead>
+        <tbody>
+          {preview.headers.map((header, i) => {
+            const name = header || `Columna ${i + 1}`;
+            const samples = preview.rows
+              .map((row) => (row.cells[i] ?? '').trim())
+              .filter((value) => value !== '')
+              .slice(0, SAMPLES);
+            return (
+              <tr key={i}>
+                <th scope="row" className="import-column">
+                  {name}
+                </th>
+                <td className="import-field">
                   {preview.format === 'csv' ? (
                     <select aria-label={`Campo para ${header || `columna ${i + 1}`}`} value={mapping[i] ?? ''} onChange={(e) => onChange(i, e.currentTarget.value)}>
                       {Object.entries(FIELD_LABELS).map(([value, label]) => (
@@ -38,23 +59,25 @@ export function ImportMapping({ preview, mapping, onChange }: ImportMappingProps
                       ))}
                     </select>
                   ) : (
-                    <span> → {FIELD_LABELS[mapping[i] ?? '']}</span>
+                    FIELD_LABELS[mapping[i] ?? '']
                   )}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {preview.rows.map((row) => (
-              <tr key={row.line}>
-                {preview.headers.map((_, i) => (
-                  <td key={i}>{row.cells[i] ?? ''}</td>
-                ))}
+                </td>
+                <td className="import-samples">
+                  {samples.length > 0 ? (
+                    <ul aria-label={`Primeros valores de ${name}`}>
+                      {samples.map((value, j) => (
+                        <li key={j}>{value}</li>
+                      ))}
+                    </ul>
+                  ) : (
+                    <span className="muted">Vacía en las primeras filas</span>
+                  )}
+                </td>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            );
+          })}
+        </tbody>
+      </table>
       <p className="muted import-unmapped">{unmapped.length > 0 ? `Columnas que no se importarán: ${unmapped.join(', ')}` : 'Todas las columnas tienen un campo.'}</p>
     </section>
   );
