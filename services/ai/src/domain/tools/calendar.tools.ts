@@ -1,4 +1,4 @@
-import { CalendarEventList, FreeSlotList, GoogleEvent, GoogleStatus, type CalendarEvent, type FreeSlot } from '@asistente/contracts';
+import { CalendarEventList, CalendarProviders, FreeSlotList, GoogleEvent, type CalendarEvent, type CalendarSourceName, type FreeSlot } from '@asistente/contracts';
 import {
   dateTime,
   integer,
@@ -62,9 +62,18 @@ export const freeSlotsTool: AssistantTool = {
   run: listSlots,
 };
 
+/** The calendar providers the user has connected (Google, CalDAV, Outlook), as the calendar service's registry says. */
+export async function connectedProviders({ services, userId }: ToolContext): Promise<CalendarSourceName[]> {
+  return (await services.call('calendar', userId, '/events/providers', CalendarProviders)).providers.map((p) => p.source);
+}
+
+/**
+ * Offered when any calendar provider is connected: every tool reads and writes through the calendar service's
+ * provider-neutral routes (/events, /events/free-slots), which merge them all.
+ */
 export const calendarSource: ToolSource = {
   name: 'calendar',
-  isAvailable: async ({ services, userId }) => (await services.call('calendar', userId, '/google/google-calendar/status', GoogleStatus)).connected,
+  isAvailable: async (context) => (await connectedProviders(context)).length > 0,
   tools: [
     {
       name: 'listar_eventos',
@@ -86,7 +95,11 @@ export const calendarSource: ToolSource = {
   ],
 };
 
-/** Creates an event in the owner's calendar (a personal token with calendar:write); the calendar service validates it. */
+/**
+ * Creates an event in the owner's calendar (a personal token with calendar:write); the calendar service validates
+ * it and, with no calendar named, puts it in the first connected provider's default calendar (Google's main one
+ * when Google is connected).
+ */
 export const createEventTool: AssistantTool = {
   name: 'crear_evento',
   description: 'Crea un evento en el calendario principal del negocio.',

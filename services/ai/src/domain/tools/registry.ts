@@ -1,7 +1,7 @@
 import type { InternalSource } from '@asistente/contracts';
 import { calendarSource } from './calendar.tools.js';
 import { contactsSource } from './contacts.tools.js';
-import { bookingTool } from './customer/booking.tools.js';
+import { bookingSource } from './customer/booking.tools.js';
 import { customerChatSource } from './customer/chat.tools.js';
 import { customerContactSource } from './customer/contact.tools.js';
 import { customerMailSource } from './customer/mail.tools.js';
@@ -66,6 +66,8 @@ export async function offeredTools(
   const answers = await Promise.all(sources.map((source) => usable.check(source, context)));
   const offered = sources.filter((_, i) => answers[i]);
   const tools = offered.flatMap((source) => source.tools);
-  // Booking is for a customer's chat and rides on the calendar source: offered only when that one is.
-  return options.booking && offered.includes(CUSTOMER_SOURCES.calendar) ? [...tools, bookingTool] : tools;
+  // Booking is for a customer's chat and rides on the calendar source: offered only when that one is, and
+  // only with Google connected (it creates a Google Meet meeting).
+  const booking = options.booking && offered.includes(CUSTOMER_SOURCES.calendar) && (await usable.check(bookingSource, context));
+  return booking ? [...tools, ...bookingSource.tools] : tools;
 }

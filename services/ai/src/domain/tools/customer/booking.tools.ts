@@ -1,7 +1,7 @@
 import { Meeting } from '@asistente/contracts';
 import { ServiceCallError } from '@asistente/kit';
-import { freeSlots } from '../calendar.tools.js';
-import { customerOf, dateTime, text, type AssistantTool } from '../tool.js';
+import { connectedProviders, freeSlots } from '../calendar.tools.js';
+import { customerOf, dateTime, text, type AssistantTool, type ToolSource } from '../tool.js';
 
 /** Meetings the assistant books per chat and UTC day; more is for a person of the team to decide. */
 export const CUSTOMER_BOOKINGS_PER_DAY = 1;
@@ -62,4 +62,14 @@ export const bookingTool: AssistantTool = {
       throw error;
     }
   },
+};
+
+/**
+ * The booking tool creates a Google Meet meeting: offered only when Google itself is connected (the calendar
+ * tools, offered for any provider, do not bring it along on their own).
+ */
+export const bookingSource: ToolSource = {
+  name: 'calendar-booking',
+  isAvailable: async (context) => (await connectedProviders(context)).includes('google'),
+  tools: [bookingTool],
 };
