@@ -41,6 +41,11 @@ const DIALOGS: Record<string, { name: string; open: (page: Page) => Promise<void
     },
     { name: 'Nuevo Evento', open: (page) => page.getByRole('button', { name: 'Nuevo evento', exact: true }).click() },
   ],
+  '/emails': [
+    { name: 'Conectar cuenta IMAP/SMTP', open: (page) => page.getByRole('button', { name: 'Conectar IMAP/SMTP' }).click() },
+    { name: 'Nueva plantilla', open: (page) => page.getByRole('button', { name: '+ Nueva plantilla' }).click() },
+    { name: 'Redactar Correo', open: (page) => page.getByRole('button', { name: 'Redactar Correo' }).click() },
+  ],
   '/contacts': [
     { name: 'Nuevo Contacto', open: (page) => page.getByRole('button', { name: 'Nuevo Contacto' }).click() },
     { name: 'Importar contactos', open: (page) => page.getByRole('button', { name: 'Importar', exact: true }).click() },
