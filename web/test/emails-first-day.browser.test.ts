@@ -5,6 +5,7 @@ import { eventually, otherMailApp, rawMail } from '../../services/email/test/fix
 import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from '../../services/email/test/fixtures/smtp-peer.js';
 import { api, appAndBrowser, browserSuite, LAPTOP, PHONE, registerUser, screenshot, signedInContext } from './fixtures/harness.js';
 import { startImapGate } from './fixtures/imap-gate.js';
+import { expectCleanLayout } from './fixtures/layout-check.js';
 
 /**
  * Issue 27, mail: a bakery owner's first afternoon at both sizes. The first sync shows its progress and the
@@ -107,6 +108,8 @@ browserSuite(t, () => {
         await list.getByRole('button', { name: /Encargo de tarta/ }).waitFor();
         t.equal(await list.getByRole('button').count(), 50, 'the newest mails first, listed as they are stored');
         await screenshot(page, `correos-sincronizando-${size.width}`);
+        // The screen the every-screen check never reaches: an account, its tracking switch, the progress, the list.
+        await expectCleanLayout(t, page, 'Correos while the first sync runs');
 
         // Another folder answers from what is stored, without waiting for the sync.
         const clicked = Date.now();
@@ -118,6 +121,7 @@ browserSuite(t, () => {
         await list.getByRole('button', { name: /Encargo de tarta/ }).click();
         await page.getByRole('article', { name: 'Correo abierto' }).getByRole('heading', { name: 'Encargo de tarta' }).waitFor();
         t.ok(await fitsWidth(page), 'nothing off screen sideways');
+        await expectCleanLayout(t, page, 'an open mail');
         // On a phone the open mail covers the list: back to it, where the progress is.
         if (size.width === 360) await page.getByRole('button', { name: '← Volver' }).click();
 
@@ -178,6 +182,7 @@ browserSuite(t, () => {
         await preview.getByText('Se enviará un correo a cada destinatario, con sus propios datos.').waitFor();
         t.ok(await fitsWidth(page), 'the preview fits the screen');
         await screenshot(page, `redactar-plantilla-${size.width}`);
+        await expectCleanLayout(t, page, 'Redactar with a template and its preview', '[role="dialog"]');
 
         const before = smtp.received.length;
         await dialog.getByRole('button', { name: 'Enviar' }).click();
@@ -207,6 +212,7 @@ browserSuite(t, () => {
         t.equal(smtp.received.length, before, 'nothing sent');
         t.ok(await fitsWidth(page), 'the warning fits the screen');
         await screenshot(page, `redactar-variables-sin-completar-${size.width}`);
+        await expectCleanLayout(t, page, 'Redactar warning of unfilled variables', '[role="dialog"]');
         await warning.getByRole('button', { name: 'Enviar de todos modos' }).click();
         await dialog.waitFor({ state: 'detached' });
         const sent = await smtp.waitFor(before + 1);
@@ -234,6 +240,7 @@ browserSuite(t, () => {
         await activity.locator('.timeline-title', { hasText: /^Enviado · Re: Encargo de tarta$/ }).waitFor();
         t.pass("their mail as received, the owner's reply as sent");
         t.ok(await fitsWidth(page), 'nothing off screen sideways');
+        await expectCleanLayout(t, page, "the contact's page with both mails in Actividad");
       });
     });
   }

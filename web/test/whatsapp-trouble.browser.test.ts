@@ -3,6 +3,7 @@
 // panel speaks the owner's words, and the four tabs fit a 360 px screen. At 1280×800 and 360×740.
 import t from 'tap';
 import type { Browser, Page } from 'playwright-core';
+import { expectCleanLayout } from './fixtures/layout-check.js';
 import { api, browserSuite, fakePhoneEnv, freePort, launchBrowser, registerUser, screenshot, seriousA11yViolations, signedInContext, startApp, type RunningApp } from './fixtures/harness.js';
 
 const SIZES = [
@@ -84,6 +85,7 @@ browserSuite(t, () => {
       for (const jargon of ['réplica', 'Servidor', 'servidor', 'lease', 'socket']) t.notOk(words.includes(jargon), `no "${jargon}" in the health panel`);
       t.same(await seriousA11yViolations(page), [], 'no serious accessibility findings');
       await screenshot(page, `whatsapp-no-se-pudo-conectar-${size.name}`);
+      await expectCleanLayout(t, page, 'WhatsApp after the attempts stopped');
 
       // The phone is back online: "Reintentar" starts again and the QR comes.
       await phone('/refuse', { refuse: false });
@@ -98,11 +100,13 @@ browserSuite(t, () => {
       t.teardown(() => context.close());
       await page.getByRole('button', { name: 'Conectar WhatsApp' }).click();
       await page.getByRole('img', { name: 'Código QR para vincular WhatsApp' }).waitFor();
+      await expectCleanLayout(t, page, 'WhatsApp showing its QR');
 
       await page.getByRole('button', { name: 'Restablecer sesión' }).click();
       const dialog = page.getByRole('dialog', { name: '¿Restablecer la sesión de WhatsApp?' });
       await dialog.getByText('tendrás que escanear un código QR nuevo', { exact: false }).waitFor();
       t.ok(await withinViewport(page, dialog.getByRole('button', { name: 'Sí, restablecer' })), 'the confirm button on screen');
+      await expectCleanLayout(t, page, 'the reset question', '[role="dialog"]');
       await dialog.getByRole('button', { name: 'Cancelar' }).click();
       await dialog.waitFor({ state: 'detached' });
       t.equal(await page.locator('.toast', { hasText: 'Sesión restablecida' }).count(), 0, 'cancelled: nothing reset');
@@ -125,6 +129,7 @@ browserSuite(t, () => {
       await page.locator('.toast', { hasText: 'No se pudo actualizar el QR' }).waitFor();
       await page.locator('.wa-connection').getByRole('status').filter({ hasText: message }).waitFor();
       t.pass('the next step is on the card, not only in a 4-second toast');
+      await expectCleanLayout(t, page, "WhatsApp with the service's message on the card");
     });
 
     t.test(`${size.name} px: the four tabs fit, none overlaps, each opens its section`, async (t) => {
