@@ -2,12 +2,15 @@ import t from 'tap';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEFAULT_ASSISTANT_CONFIG } from '@asistente/contracts';
 import { defaultConfig } from '../src/features/whatsapp/assistant-config.js';
+import { expectCleanLayout } from './fixtures/layout-check.js';
 import {
   api,
   browserSuite,
   fakePhoneEnv,
   freePort,
+  LAPTOP,
   launchBrowser,
+  PHONE,
   registerUser,
   screenshot,
   seriousA11yViolations,
@@ -215,6 +218,26 @@ browserSuite(t, () => {
     await drawer.getByRole('button', { name: 'Cerrar chat' }).click();
     await page.setViewportSize({ width: 1366, height: 900 });
   });
+
+  // The every-screen layout check sees WhatsApp unlinked: linked, with a chat, it is checked here.
+  for (const size of [LAPTOP, PHONE]) {
+    t.test(`linked, with a chat, at ${size.width}x${size.height}: the layout check on Conversaciones and the open chat`, async (t) => {
+      await page.setViewportSize(size);
+      await page.reload();
+      await badge(page).filter({ hasText: 'Conectado' }).waitFor();
+      await page.getByRole('tab', { name: 'Conversaciones' }).click();
+      const row = page.locator('.wa-conversation', { hasText: 'Ana López' });
+      await row.waitFor();
+      await expectCleanLayout(t, page, 'WhatsApp linked, Conversaciones');
+      await row.click();
+      const drawer = page.getByRole('dialog', { name: 'Chat con Ana López' });
+      await drawer.getByText('Sí: 25 € el kilo').waitFor();
+      await expectCleanLayout(t, page, 'the open chat', '[role="dialog"]');
+      await drawer.getByRole('button', { name: 'Cerrar chat' }).click();
+      await drawer.waitFor({ state: 'detached' });
+      await page.setViewportSize({ width: 1366, height: 900 });
+    });
+  }
 
   t.test('disconnect, then the hard reset shows a new QR; a failed status load says so', async (t) => {
     await page.getByRole('button', { name: 'Desconectar' }).click();
