@@ -153,6 +153,8 @@ export function EventFormModal({ item, calendarId, defaultStart, readOnly, onClo
           <textarea id={descriptionId} rows={3} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
         </div>
         <TextField label="Ubicación" {...bind('location')} />
+        {/* The id of a listed occurrence names that occurrence: the server changes or removes it alone. */}
+        {item?.event.isRecurring && <p className="muted">Se repite: guardar o eliminar afecta solo a esta fecha; el resto de la serie no cambia.</p>}
         <div className="modal-actions">
           {item && !confirmingDelete && (
             <Button variant="danger" onClick={() => setConfirmingDelete(true)} disabled={busy}>
