@@ -144,11 +144,14 @@ browserSuite(t, () => {
         'each thing done once, under its own name',
       );
       await screenshot(page, `dashboard-tres-eventos-${size.width}`);
+      await expectCleanLayout(t, page, 'Dashboard with activity');
 
       await page.goto('/analytics');
       await statValue(page, 'Eventos').filter({ hasText: /^3$/ }).waitFor();
       t.pass('Analytics says 3 as well');
       await screenshot(page, `analytics-tres-eventos-${size.width}`);
+      await page.waitForFunction(() => !/Cargando/.test(document.querySelector('main')?.textContent ?? ''));
+      await expectCleanLayout(t, page, 'Analytics with figures');
     });
   }
 });
