@@ -162,6 +162,7 @@ t.test('deleting one occurrence adds an EXDATE; deleting an overridden one also 
 t.test('the series id still edits the whole series, in its own zone; its exceptions move with it', async (t) => {
   const series = await edit('semanal', { title: 'Reunión semanal', startTime: '2026-11-02T09:00:00.000Z', endTime: '2026-11-02T09:45:00.000Z', location: 'Sala 3' });
   t.equal(series.statusCode, 200, series.body);
+  t.match(series.json(), { id: 'semanal_20261102T090000Z', title: 'Reunión semanal', startDate: '2026-11-02T09:00:00.000Z', location: 'Sala 3' }, 'the answer is the series first occurrence');
   const text = await raw('semanal');
   t.match(text, /^DTSTART;TZID=Europe\/Madrid:20261102T100000$/m, 'still a Madrid wall time, so summer keeps 10:00');
   t.match(text, /^DTEND;TZID=Europe\/Madrid:20261102T104500$/m);

@@ -167,10 +167,13 @@ export class CaldavEventsService {
     }
   }
 
-  /** The event just written, as the mirror will read it: the occurrence `id`, or the object's first event. */
+  /**
+   * The event just written, as the mirror will read it: the occurrence `id`, or the object's event starting
+   * when the form said (a series' first occurrence, not an override that happens to lie near it).
+   */
   private written(ics: string, calendarId: string, id: string | null, start: Date, end: Date): EventRecord {
     const near = expandObject(ics, calendarId, new Date(start.getTime() - DAY_MS), new Date(end.getTime() + DAY_MS));
-    const event = id === null ? near[0] : near.find((e) => e.id === id);
+    const event = id === null ? (near.find((e) => e.startAt.getTime() === start.getTime()) ?? near[0]) : near.find((e) => e.id === id);
     if (!event) throw eventNotFound();
     return event;
   }
