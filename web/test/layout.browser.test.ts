@@ -167,7 +167,7 @@ browserSuite(t, () => {
             const shown = page.getByRole('dialog', { name: dialog.name });
             await shown.waitFor();
             await page.waitForFunction(() => !/Cargando/.test(document.querySelector('[role="dialog"]')?.textContent ?? ''));
-            await shot(`${path.slice(1)}-${dialog.name.toLowerCase().replace(/\s+/g, '-')}`);
+            await shot(`${path.slice(1)}-${dialog.name.toLowerCase().replace(/[\s/]+/g, '-')}`);
             assertClean(t, await checkLayout(page, '[role="dialog"]'), `${path} › ${dialog.name}`);
             if (dialog.name === 'Elegir calendario de Google') {
               for (const name of ['Taller (principal)', EMAIL]) t.equal(await linesOf(page, '.cal-picker-name', name), 1, `${dialog.name}: "${name}" on one line`);
