@@ -19,7 +19,8 @@ import { installAuthGate } from './auth-gate.js';
 import { API_PREFIX, ROUTES } from './routing-table.js';
 import { serveWeb } from './static-web.js';
 import { replicaRetryHandler } from './replica-retry.js';
-import { parseUpstreams, upstreamFailure, upstreamReady } from './upstreams.js';
+import { ReplicaReadiness } from './replica-readiness.js';
+import { parseUpstreams, upstreamFailure } from './upstreams.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -65,12 +66,13 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
     personalTokenPerMinute: config.RATE_LIMIT_TOKEN_MAX,
   }, platform);
   // Distributed, the gateway is ready when every service behind it is: /ready names the ones missing.
+  const readiness = new ReplicaReadiness();
   const probes =
     topology === 'distributed'
       ? Object.fromEntries(
           ROUTES.map((route) => {
             const urls = parseUpstreams(config[route.urlVariable] ?? '');
-            return [route.name, async () => (await Promise.all(urls.map((url) => upstreamReady(url)))).some(Boolean)];
+            return [route.name, () => readiness.anyReady(urls)];
           }),
         )
       : undefined;

@@ -22,14 +22,3 @@ export function upstreamFailure(error: { statusCode?: number; code?: string; cau
   const code = status === 504 ? 'UPSTREAM_TIMEOUT' : status === 503 ? 'UPSTREAM_UNAVAILABLE' : 'BAD_GATEWAY';
   return { ...errorBody(status, code, UNAVAILABLE), service } as ErrorBody & { service: string };
 }
-
-/** Whether one replica answers its own /ready in time. */
-export async function upstreamReady(url: string, timeoutMs = 1500): Promise<boolean> {
-  try {
-    const response = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(timeoutMs) });
-    await response.body?.cancel();
-    return response.ok;
-  } catch {
-    return false;
-  }
-}

@@ -324,12 +324,23 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
     if (pending > 0) throw new Error(`${pending} WhatsApp sends still pending`);
     return true;
   };
-  await waitFor('every send delivered', noneStillPending, 90_000);
+  /** A settle wait that times out tells what the service's replicas last logged and where its data stands. */
+  const explained = async (service: string, wait: Promise<void>, state: () => Promise<unknown>) =>
+    wait.catch(async (error: Error) => {
+      for (const r of replicas.filter((x) => x.service === service)) t.comment(`${r.service} :${r.port} (${r.proc.child.signalCode ?? 'alive'})\n${r.proc.output.slice(-40).join('\n')}`);
+      t.comment(`${service} state: ${JSON.stringify(await state().catch((e: unknown) => String(e)))}`);
+      throw error;
+    });
+  const sendsState = async () => ({
+    account: await sql`select state, lease_owner, lease_until, now() as now from whatsapp.accounts where user_id = ${userId}`,
+    pending: await sql`select origin, count(*)::int as n, min(sent_at) as oldest, max(attempts) as attempts from whatsapp.messages where user_id = ${userId} and direction = 'outgoing' and status = 'pending' group by origin`,
+  });
+  await explained('whatsapp', waitFor('every send delivered', noneStillPending, 90_000), sendsState);
   const sentRows = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and direction = 'outgoing' and status <> 'pending'`);
   const answers = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and origin in ('keyword', 'ai')`);
   // A lost answer shows in the assertions below, with its figures, rather than as this wait's timeout.
   await waitFor('an answer for each incoming message (keyword or AI)', async () => (await answers()) >= incomingRows, 90_000).catch(() => undefined);
-  await waitFor('every send delivered, answers too', noneStillPending, 90_000);
+  await explained('whatsapp', waitFor('every send delivered, answers too', noneStillPending, 90_000), sendsState);
   const mailResumedMs = await mailResumed;
   await waitFor('every mail appended synced', async () => (await storedMails()) >= mail.appended.length, 90_000).catch(() => undefined);
   const expected = {
@@ -342,7 +353,15 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
     'ai.runs': await outboxEvents('ai', 'ai.run.completed'),
   };
   // A metric still short is thrown, so a timeout names it with its figures (the wait keeps the last error).
-  await waitFor(
+  const analyticsState = async () => ({
+    totals: await sql`select metric, sum(value)::int as v from analytics.totals where user_id = ${userId} group by metric`,
+    unpublished: Object.fromEntries(
+      await Promise.all(
+        (['contacts', 'whatsapp', 'email', 'ai'] as const).map(async (schema) => [schema, await count(sql`select count(*) as n from ${sql(schema)}.outbox where published_at is null`)] as const),
+      ),
+    ),
+  });
+  await explained('analytics', waitFor(
     'analytics caught up',
     async () => {
       for (const [metric, value] of Object.entries(expected)) {
@@ -352,7 +371,7 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
       return true;
     },
     150_000,
-  );
+  ), analyticsState);
 
   const phone = existsSync(phoneLog)
     ? readFileSync(phoneLog, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { jid: string; text: string; messageId: string })
