@@ -172,11 +172,11 @@ export class Dispatcher {
    * receiver's token often lives there), the body or the signature. Recording the outcome hangs under it.
    */
   private deliver(delivery: ClaimedDelivery): Promise<void> {
-    const attributes = {
+    const attributes = () => ({
       'server.address': hostOf(delivery.url),
       'asistente.webhook.event_type': delivery.type,
       'asistente.webhook.attempt': delivery.attempts,
-    };
+    });
     return traceLinkedWork('deliver webhook', { kind: 'client', attributes, linkTo: delivery.traceparent }, async (notes) => {
       const { outcome, result } = await this.attempt(delivery);
       notes.set({ 'asistente.webhook.outcome': outcome, ...(result.status === null ? {} : { 'http.response.status_code': result.status }) });

@@ -21,13 +21,15 @@ const KINDS = { internal: SpanKind.INTERNAL, client: SpanKind.CLIENT, producer: 
  */
 export async function traceLinkedWork<T>(
   name: string,
-  options: { kind?: keyof typeof KINDS; attributes: Attributes; linkTo: string | null | undefined },
+  /** `attributes` may be a function: worked out only when tracing is on (the work may run hundreds of times a second). */
+  options: { kind?: keyof typeof KINDS; attributes: Attributes | (() => Attributes); linkTo: string | null | undefined },
   work: (notes: SpanNotes) => Promise<T>,
 ): Promise<T> {
   if (!tracingOn()) return work(NO_NOTES);
   const linked = options.linkTo ? trace.getSpanContext(contextOf(options.linkTo)) : undefined;
   const links: Link[] = linked ? [{ context: linked }] : [];
-  const span = kitTracer().startSpan(name, { kind: KINDS[options.kind ?? 'internal'], attributes: options.attributes, links }, ROOT_CONTEXT);
+  const attributes = typeof options.attributes === 'function' ? options.attributes() : options.attributes;
+  const span = kitTracer().startSpan(name, { kind: KINDS[options.kind ?? 'internal'], attributes, links }, ROOT_CONTEXT);
   const notes: SpanNotes = {
     set: (attributes) => span.setAttributes(attributes),
     fail: (reason) => span.setStatus({ code: SpanStatusCode.ERROR, message: reason }),
