@@ -16,7 +16,7 @@ browserSuite(t, () => {
   });
 
   async function openAiPage(t: Test, size: (typeof SIZES)[number]): Promise<Page> {
-    const page = await signedInPage(t, stage, session, { viewport: size, path: '/openai', timeout: 10_000 });
+    const page = await signedInPage(t, stage, session, { viewport: size, path: '/openai', timeout: 30_000 });
     await guide(page).waitFor();
     return page;
   }

@@ -35,7 +35,7 @@ browserSuite(t, () => {
 
   async function guestPage(on: RunningApp, size: (typeof SIZES)[number]): Promise<Page> {
     const context = await browser.newContext({ baseURL: on.url, viewport: { width: size.width, height: size.height }, locale: 'es-ES' });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(30_000);
     // tsx names the helper functions inside page.evaluate with its own __name(): give the page one.
     await context.addInitScript({ content: 'window.__name = (f) => f;' });
     t.teardown(() => context.close());
