@@ -131,6 +131,14 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
     const invalid = await app.inject({ method: 'POST', url: '/api/events', headers, payload: { title: 'Al revés', startTime: '2031-03-10T10:00:00Z', endTime: '2031-03-10T09:00:00Z', calendarId: main.id } });
     t.equal(invalid.statusCode, 400);
     t.equal(invalid.json().message, 'La fecha de fin debe ser posterior a la de inicio');
+
+    // teams answering a write outside its contract: the change may have happened, and the user is told so.
+    platform.services.attachInProcess(async (request) =>
+      request.method === 'POST' && request.url === '/api/microsoft/events' ? { statusCode: 201, body: '{"no":"un evento"}' } : app.inject(request));
+    t.teardown(() => platform.services.attachInProcess((request) => app.inject(request)));
+    const unconfirmed = await app.inject({ method: 'POST', url: '/api/events', headers, payload: { title: 'Dudosa', startTime: '2031-03-10T11:00:00Z', endTime: '2031-03-10T12:00:00Z', calendarId: main.id } });
+    t.equal(unconfirmed.statusCode, 502);
+    t.equal(unconfirmed.json().message, 'No se pudo confirmar el cambio en el calendario de Outlook. Revisa tu calendario antes de intentarlo de nuevo.');
   });
 
   t.test('without a calendar id, an Outlook-only user writes to the default Outlook calendar', async (t) => {

@@ -18,6 +18,9 @@ const OUTLOOK_ABSENT = 'OUTLOOK_ABSENT';
 const WRITE_TIMEOUT_MS = 15_000;
 
 const unavailable = () => new AppError(502, 'OUTLOOK_UNAVAILABLE', 'No se pudo leer el calendario de Outlook. Inténtalo de nuevo en unos minutos.');
+/** A write whose answer never came (or came malformed): it may or may not have happened at Graph. */
+const notSaved = () =>
+  new AppError(502, 'OUTLOOK_UNAVAILABLE', 'No se pudo confirmar el cambio en el calendario de Outlook. Revisa tu calendario antes de intentarlo de nuevo.');
 
 /**
  * Outlook calendars through the teams service's own routes (spec: /microsoft/calendars, /microsoft/events),
@@ -26,18 +29,18 @@ const unavailable = () => new AppError(502, 'OUTLOOK_UNAVAILABLE', 'No se pudo l
  */
 export function teamsOutlook(services: ServiceClient): OutlookCalendars {
   // teams' own answer (not connected, not configured, calendar or event gone, Graph refused) travels on as it is.
-  const failure = (error: unknown): unknown => {
+  const failure = (error: unknown, otherwise = unavailable): unknown => {
     if (!(error instanceof ServiceCallError)) return error;
     if (isError(error.body)) return new AppError(error.statusCode, error.body.code, error.body.message);
     if (ABSENT.has(error.statusCode)) return new AppError(503, OUTLOOK_ABSENT, 'El calendario de Outlook no está disponible ahora.');
-    return unavailable();
+    return otherwise();
   };
   // Answers are checked against the contract of teams' route (a wrong shape is a ServiceAnswerError, a 502).
   const ask = async <S extends TSchema>(userId: string, path: string, answer: S, options: ServiceRequest = {}): Promise<Static<S>> => {
     try {
       return await services.call('teams', userId, path, answer, options);
     } catch (error) {
-      throw failure(error);
+      throw failure(error, options.method && options.method !== 'GET' ? notSaved : unavailable);
     }
   };
   const eventPath = (eventId: string) => `/microsoft/events/${encodeURIComponent(eventId)}`;
@@ -64,7 +67,7 @@ export function teamsOutlook(services: ServiceClient): OutlookCalendars {
     // A 204 carries nothing to check: the status is the answer.
     async remove(userId, calendarId, eventId) {
       await services.request('teams', userId, eventPath(eventId), { method: 'DELETE', query: { calendarId }, timeoutMs: WRITE_TIMEOUT_MS }).catch((error: unknown) => {
-        throw failure(error);
+        throw failure(error, notSaved);
       });
     },
   };
