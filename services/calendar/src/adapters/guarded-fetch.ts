@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { HostGuard } from '@asistente/kit';
+import { traceClientCall, withoutClientSpans, type HostGuard } from '@asistente/kit';
 
 /** Followed for ordinary requests; discovery asks for `redirect: 'manual'` and reads the Location itself. */
 const MAX_REDIRECTS = 5;
@@ -34,20 +34,11 @@ export function guardedFetch(guard: HostGuard, timeoutMs: number): typeof fetch 
     const headers = Object.fromEntries(new Headers(init.headers).entries());
     const body = typeof init.body === 'string' ? init.body : init.body == null ? undefined : String(init.body);
     const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
-    const answer = await new Promise<{ res: IncomingMessage; data: Buffer }>((resolve, reject) => {
-      const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
-        url,
-        { method, headers, lookup, signal, ...(target.servername ? { servername: target.servername } : {}) },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ res, data: Buffer.concat(chunks) }));
-          res.on('error', reject);
-        },
-      );
-      request.on('error', reject);
-      request.end(body);
-    });
+    // Its own client span (host and method): the generic one would record the path, which holds the
+    // user's name on most CalDAV servers (/dav/calendars/<user>/…).
+    const answer = await traceClientCall(`caldav ${method}`, { 'server.address': url.hostname, 'http.request.method': method }, () =>
+      withoutClientSpans(() => exchange(url, method, headers, body, lookup, signal, target.servername)),
+    );
     const status = answer.res.statusCode ?? 502;
     const location = answer.res.headers.location;
     if (init.redirect !== 'manual' && [301, 302, 303, 307, 308].includes(status) && location && hops < MAX_REDIRECTS) {
@@ -65,4 +56,30 @@ export function guardedFetch(guard: HostGuard, timeoutMs: number): typeof fetch 
   };
   return ((input: string | URL | Request, init: RequestInit = {}) =>
     send(new URL(typeof input === 'string' || input instanceof URL ? input : input.url), init, 0)) as typeof fetch;
+}
+
+/** One request and its whole answer, to the address the guard checked (`lookup` answers nothing else). */
+function exchange(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  lookup: LookupFunction,
+  signal: AbortSignal,
+  servername: string | undefined,
+): Promise<{ res: IncomingMessage; data: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+      url,
+      { method, headers, lookup, signal, ...(servername ? { servername } : {}) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ res, data: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
 }
