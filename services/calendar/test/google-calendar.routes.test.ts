@@ -373,7 +373,11 @@ t.test('agenda across calendars and free slots for the assistant', async (t) => 
     statusCode: 200,
     body: JSON.stringify([outlook({}), outlook({ id: 'a', allDay: true, startTime: ymd, endTime: ymd }), outlook({ id: 'c', status: 'cancelled', startTime: local(9), endTime: local(10) })]),
   };
+  // Teams lists one Outlook calendar (free slots ask each calendar's events by its id), or answers as its events do.
   platform.services.attachInProcess(async (request) => {
+    if (request.url === '/api/microsoft/calendars') {
+      return teamsAnswer.statusCode === 200 ? { statusCode: 200, body: JSON.stringify([{ id: 'cal-1', name: 'Calendario', color: '#0078d4' }]) } : teamsAnswer;
+    }
     if (!request.url.startsWith('/api/microsoft/events?')) return app.inject(request);
     outlookQueries.push(request.url);
     return teamsAnswer;
@@ -381,7 +385,7 @@ t.test('agenda across calendars and free slots for the assistant', async (t) => 
   t.teardown(() => platform.services.attachInProcess((request) => app.inject(request)));
   const withOutlook = await app.inject({ url: `/events/free-slots?dateFrom=${ymd}&dateTo=${ymd}T23:59:59Z&durationMinutes=60`, headers: { authorization } });
   t.same(withOutlook.json().map((s: { start: string }) => s.start), [local(9), local(11, 30), local(12, 30), local(14, 30), local(15, 30), local(16, 30)], 'the Outlook meeting is busy too');
-  t.match(outlookQueries[0], /dateFrom=.*&dateTo=/, 'asked for the same range');
+  t.match(outlookQueries[0], /dateFrom=.*&dateTo=.*&calendarId=cal-1/, 'asked for the same range, of the listed calendar');
   teamsAnswer = { statusCode: 409, body: JSON.stringify({ message: 'Conecta Microsoft' }) };
   const noOutlook = await app.inject({ url: `/events/free-slots?dateFrom=${ymd}&dateTo=${ymd}T23:59:59Z&durationMinutes=60`, headers: { authorization } });
   t.same(noOutlook.json(), slots.json(), 'without a Microsoft connection, Google alone');

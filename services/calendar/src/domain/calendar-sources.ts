@@ -64,6 +64,19 @@ const OUTLOOK_BUSY_TIMEOUT_MS = 3_000;
  */
 export function microsoftSource(outlook: OutlookCalendars, log: Logger): CalendarSource {
   const byStart = (a: CalendarEvent, b: CalendarEvent) => Date.parse(a.startTime) - Date.parse(b.startTime) || a.id.localeCompare(b.id);
+  /**
+   * `read` of each Outlook calendar, asked by its id (so its events name it), in parallel. One calendar Graph
+   * refuses (a shared one withdrawn: 403) leaves only its own events out; when every calendar fails, the
+   * first failure is the answer (the registry then leaves Outlook out of a merged answer, bestEffort).
+   */
+  const everyCalendar = async <T>(userId: string, read: (calendarId: string) => Promise<T[]>): Promise<T[]> => {
+    const calendars = await outlook.calendars(userId);
+    const results = await Promise.allSettled(calendars.map((c) => read(c.id)));
+    const failures = results.flatMap((r, i) => (r.status === 'rejected' ? [{ calendarId: calendars[i]!.id, error: r.reason as unknown }] : []));
+    if (failures.length > 0 && failures.length === results.length) throw failures[0]!.error;
+    for (const f of failures) log.warn({ calendarId: f.calendarId, err: f.error instanceof Error ? f.error.message : f.error }, 'outlook calendar left out');
+    return results.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
+  };
   return {
     source: 'msteams',
     connected: (userId) => outlook.connected(userId),
@@ -79,20 +92,30 @@ export function microsoftSource(outlook: OutlookCalendars, log: Logger): Calenda
     },
     events: async (userId, range, _force, calendarId) => {
       if (calendarId) return (await outlook.events(userId, range, calendarId)).map(fromOutlook);
-      // Every calendar, each asked by its id (so its events name it), in parallel.
-      const calendars = await outlook.calendars(userId);
-      const lists = await Promise.all(calendars.map((c) => outlook.events(userId, range, c.id)));
-      return lists.flat().map(fromOutlook).sort(byStart);
+      return (await everyCalendar(userId, (id) => outlook.events(userId, range, id))).map(fromOutlook).sort(byStart);
     },
-    // Quicker than a view: a slow Outlook leaves free slots to the other calendars (bestEffort), as before the move.
-    // The default calendar, where Outlook puts the meetings the user is invited to.
-    busy: async (userId, range) => outlookBusy(await outlook.busyEvents(userId, range, OUTLOOK_BUSY_TIMEOUT_MS)),
+    // Every calendar's busy time (meetings land in the default one, the user's own appointments in any), given
+    // up after a deadline so a slow Outlook leaves free slots to the other providers (bestEffort), as before.
+    busy: async (userId, range) => outlookBusy(await withDeadline(everyCalendar(userId, (id) => outlook.events(userId, range, id)), OUTLOOK_BUSY_TIMEOUT_MS)),
     absentCodes: new Set(['MICROSOFT_NOT_CONNECTED', 'MICROSOFT_NOT_CONFIGURED', 'MICROSOFT_RECONNECT', 'OUTLOOK_ABSENT']),
     bestEffort: (error) => log.warn({ err: error instanceof Error ? error.message : error }, 'outlook events left out of the agenda'),
     create: async (userId, calendarId, body) => outlookScreenEvent(await outlook.create(userId, calendarId, body)),
     update: async (userId, calendarId, eventId, body) => outlookScreenEvent(await outlook.update(userId, calendarId, eventId, body)),
     delete: (userId, calendarId, eventId) => outlook.remove(userId, calendarId, eventId),
   };
+}
+
+/** `work`'s answer, or a failure once `ms` have passed without one (the work itself is left to finish unread). */
+async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Opaque, not cancelled events as the time they take. */
