@@ -10,6 +10,7 @@ import { CalendarToolbar, type View } from './CalendarToolbar';
 import { DayModal } from './DayModal';
 import { byStart, matches, onDay, toDisplay, type DisplayEvent, type TypeFilter } from './display-event';
 import { EventFormModal } from './EventFormModal';
+import { defaultTarget, eventTargets } from './event-targets';
 import { EventList } from './EventList';
 import { MonthGrid } from './MonthGrid';
 import { addMonths, dayKey, startOfMonth } from './month';
@@ -52,10 +53,20 @@ export function CalendarPage() {
   }, [items, month]);
 
   const googleOn = data.googleStatus?.connected === true;
-  const firstCaldav = data.caldavCalendars[0]?.id;
-  const writable = source !== 'teams' && (googleOn || (source === 'local' && firstCaldav !== undefined));
-  // The local source writes to Google's primary calendar, or to the first CalDAV one when Google is not connected.
-  const newEventCalendar = source === 'google' ? googleCalendar : googleOn || !firstCaldav ? 'primary' : firstCaldav;
+  // Every listed calendar of a connected provider can take a new event (Google, CalDAV, Outlook), each through /events.
+  const targets = useMemo(
+    () =>
+      eventTargets({
+        googleOn,
+        googleCalendars: data.googleCalendars,
+        caldavCalendars: source === 'local' ? data.caldavCalendars : [],
+        teamsOn: data.teamsStatus?.connected === true,
+        teamsCalendars: data.teamsCalendars,
+      }),
+    [googleOn, data.googleCalendars, data.caldavCalendars, data.teamsStatus, data.teamsCalendars, source],
+  );
+  const newEventCalendar = defaultTarget(targets, source, googleCalendar, teamsCalendar);
+  const writable = newEventCalendar !== null;
   const googleName =
     data.googleCalendars.find((c) => (googleCalendar === 'primary' ? c.primary : c.id === googleCalendar))?.summary ?? 'Principal';
   const teamsName = data.teamsCalendars.find((c) => c.id === teamsCalendar)?.name ?? 'Predeterminado';
@@ -143,9 +154,9 @@ export function CalendarPage() {
       {dialog?.kind === 'event' && (
         <EventFormModal
           item={dialog.item}
-          calendarId={newEventCalendar}
+          calendarId={newEventCalendar ?? 'primary'}
+          targets={targets}
           defaultStart={defaultStart(dialog.day)}
-          readOnly={dialog.item ? dialog.item.event.source === 'msteams' : false}
           onClose={close}
           onSaved={saved}
         />

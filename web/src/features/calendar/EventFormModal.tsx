@@ -9,7 +9,8 @@ import { Modal } from '../../ui/Modal';
 import { TextField } from '../../ui/TextField';
 import { useForm } from '../../ui/use-form';
 import { createEvent, deleteEvent, updateEvent } from './api';
-import { formatRange, type DisplayEvent } from './display-event';
+import type { DisplayEvent } from './display-event';
+import type { EventTarget } from './event-targets';
 
 /** Timed events use start/end (datetime-local); all-day ones firstDay/lastDay (dates, the last one inclusive). */
 type Fields = { title: string; start: string; end: string; firstDay: string; lastDay: string; location: string };
@@ -27,18 +28,27 @@ function validateAllDay(form: Fields): FieldErrors<Checked> {
 interface EventFormModalProps {
   /** The event to edit; absent to create one. */
   item?: DisplayEvent | undefined;
-  /** Where a new event goes ('primary' for the local source). */
+  /** Where a new event goes unless another of `targets` is chosen ('primary' is Google's primary). */
   calendarId: string;
+  /** The calendars a new event may go to (Google, CalDAV, Outlook), offered in the form's Calendario list. */
+  targets: EventTarget[];
   /** Start of a new event (the day clicked, at 09:00). */
   defaultStart: Date;
-  /** Teams events are shown, not edited here. */
-  readOnly: boolean;
   onClose: () => void;
   onSaved: () => void;
 }
 
-/** Create, edit or delete an event of the grid; writes go to Google first, then the mirror. */
-export function EventFormModal({ item, calendarId, defaultStart, readOnly, onClose, onSaved }: EventFormModalProps) {
+const PROVIDERS = [
+  { provider: 'Google', label: 'Google Calendar' },
+  { provider: 'CalDAV', label: 'CalDAV' },
+  { provider: 'Outlook', label: 'Outlook (Microsoft)' },
+] as const;
+
+/**
+ * Create, edit or delete an event of the grid, whatever its provider (Google, CalDAV, Outlook): writes go to
+ * /events with the event's calendarId, and the server sends them on to that calendar.
+ */
+export function EventFormModal({ item, calendarId, targets, defaultStart, onClose, onSaved }: EventFormModalProps) {
   const [allDay, setAllDay] = useState(item?.allDay ?? false);
   // An all-day event opened as timed starts at the default hour of its first day.
   const start = item && !item.allDay ? item.start : item ? new Date(item.start.getFullYear(), item.start.getMonth(), item.start.getDate(), defaultStart.getHours()) : defaultStart;
@@ -59,7 +69,9 @@ export function EventFormModal({ item, calendarId, defaultStart, readOnly, onClo
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const descriptionId = useId();
-  const targetCalendar = item?.event.calendarId ?? calendarId;
+  const calendarFieldId = useId();
+  const [chosenCalendar, setChosenCalendar] = useState(calendarId);
+  const targetCalendar = item?.event.calendarId ?? chosenCalendar;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -98,42 +110,33 @@ export function EventFormModal({ item, calendarId, defaultStart, readOnly, onClo
     }
   };
 
-  if (item && readOnly) {
-    return (
-      <Modal title={item.event.title} onClose={onClose}>
-        {serverError && <p className="form-error" role="alert">{serverError}</p>}
-        <p className="cal-list-when">{formatRange(item)}</p>
-        {item.event.description && <p className="cal-detail">{item.event.description}</p>}
-        {item.event.location && <p className="muted">{item.event.location}</p>}
-        {item.event.joinUrl && (
-          <a href={item.event.joinUrl} target="_blank" rel="noopener noreferrer" className="btn btn-secondary btn-sm">
-            Unirse a la reunión
-          </a>
-        )}
-        {item.event.source === 'msteams' && <p className="muted">Los eventos de Teams se editan en Microsoft Teams.</p>}
-        <div className="modal-actions">
-          {item.event.source === 'google' && (
-            <Button variant="danger" onClick={() => void remove()} disabled={busy}>
-              Eliminar
-            </Button>
-          )}
-          <Button variant="secondary" onClick={onClose}>
-            Cerrar
-          </Button>
-        </div>
-      </Modal>
-    );
-  }
-
   return (
     <Modal
       title={item ? 'Editar Evento' : 'Nuevo Evento'}
       onClose={onClose}
-      dirty={dirty || description !== (item?.event.description ?? '') || allDay !== (item?.allDay ?? false)}
+      dirty={dirty || description !== (item?.event.description ?? '') || allDay !== (item?.allDay ?? false) || chosenCalendar !== calendarId}
     >
       <form ref={formRef} onSubmit={onSubmit} noValidate>
         {serverError && <p className="form-error" role="alert">{serverError}</p>}
         <TextField label="Título" autoFocus {...bind('title')} />
+        {!item && targets.length > 1 && (
+          <div className="field">
+            <label htmlFor={calendarFieldId}>Calendario</label>
+            <select id={calendarFieldId} value={chosenCalendar} onChange={(e) => setChosenCalendar(e.currentTarget.value)}>
+              {PROVIDERS.filter((p) => targets.some((t) => t.provider === p.provider)).map((p) => (
+                <optgroup key={p.provider} label={p.label}>
+                  {targets
+                    .filter((t) => t.provider === p.provider)
+                    .map((t) => (
+                      <option key={t.id} value={t.id}>
+                        {t.name}
+                      </option>
+                    ))}
+                </optgroup>
+              ))}
+            </select>
+          </div>
+        )}
         <label className="cal-all-day">
           <input type="checkbox" checked={allDay} onChange={(e) => setAllDay(e.currentTarget.checked)} /> Todo el día
         </label>
@@ -154,6 +157,11 @@ export function EventFormModal({ item, calendarId, defaultStart, readOnly, onClo
         </div>
         <TextField label="Ubicación" {...bind('location')} />
         {/* The id of a listed occurrence names that occurrence: the server changes or removes it alone. */}
+        {item?.event.joinUrl && (
+          <a href={item.event.joinUrl} target="_blank" rel="noopener noreferrer" className="btn btn-secondary btn-sm">
+            Unirse a la reunión
+          </a>
+        )}
         {item?.event.isRecurring && <p className="muted">Se repite: guardar o eliminar afecta solo a esta fecha; el resto de la serie no cambia.</p>}
         <div className="modal-actions">
           {item && !confirmingDelete && (

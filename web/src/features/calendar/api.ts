@@ -3,7 +3,7 @@ import { getJson, getJsonIfAvailable, sendDelete, sendJson } from '../../lib/htt
 
 export type { CaldavCalendarEntry, CaldavStatus, GoogleCalendarEntry, GoogleStatus };
 
-/** A Microsoft calendar as the Teams service lists it (spec section 3). */
+/** A Microsoft (Outlook) calendar as the Teams service lists it (spec section 3); its id is a calendarId of /events. */
 export interface MicrosoftCalendar {
   id: string;
   name: string;
@@ -39,7 +39,11 @@ export const getLocalEvents = (range: Range, refresh = false) => getJson<SourceE
 /** null while the Teams service does not answer this route yet (a 404): shown as "not connected". */
 export const getTeamsStatus = () => getJsonIfAvailable<TeamsStatus>('teams/status');
 export const getTeamsCalendars = () => getJson<MicrosoftCalendar[]>('msteams/calendar/calendars');
-/** One Outlook calendar's events (the default one without an id), normalised by the calendar service like every source. */
+/**
+ * Outlook events through the provider-neutral /events: one calendar's with an id, every Outlook calendar's
+ * without one (a calendar Graph refuses leaves only its own events out). Normalised by the calendar service
+ * like every source; written through createEvent/updateEvent/deleteEvent with the event's calendarId.
+ */
 export const getTeamsEvents = (calendarId: string | null, range: Range) =>
   getJson<SourceEvent[]>('events', { searchParams: { ...range, source: 'msteams', ...(calendarId ? { calendarId } : {}) } });
 

@@ -70,14 +70,19 @@ export function useCalendarData(source: Source, month: Date, googleCalendar: str
     forceNext.current = false;
     const range = monthRange(month);
     setData((d) => ({ ...d, loading: true, error: null }));
-    // Both provider cards show their status on every tab: the other provider's status is asked in parallel.
+    // Both provider cards show their status on every tab: the other provider's status is asked in parallel
+    // (and, off the Teams tab, the Outlook calendars a new event may go to).
     const otherStatus: Promise<Partial<CalendarData>> =
       source === 'teams'
         ? Promise.all([
             getGoogleStatus().then((googleStatus) => ({ googleStatus }), () => ({})),
             getCaldavStatus().then((caldavStatus) => ({ caldavStatus }), () => ({ caldavStatus: null })),
           ]).then(([google, caldav]) => ({ ...google, ...caldav }))
-        : getTeamsStatus().then((teamsStatus) => ({ teamsStatus }), () => ({ teamsStatus: null }));
+        : getTeamsStatus().then(
+            // Outlook calendars are listed too: Nuevo evento can put an event in one of them.
+            async (teamsStatus) => ({ teamsStatus, teamsCalendars: teamsStatus?.connected ? await getTeamsCalendars().catch(() => []) : [] }),
+            () => ({ teamsStatus: null, teamsCalendars: [] }),
+          );
     void (async () => {
       let next: Partial<CalendarData> = { hint: null };
       try {
@@ -92,9 +97,10 @@ export function useCalendarData(source: Source, month: Date, googleCalendar: str
         } else {
           const [googleStatus, caldavStatus] = await Promise.all([getGoogleStatus(), getCaldavStatus().catch(() => null)]);
           next = { ...next, googleStatus, caldavStatus };
-          // The local source merges every provider on the server: CalDAV alone is enough to show it.
+          // The local source merges every provider on the server: CalDAV or Outlook alone is enough to show it.
           const caldav = source === 'local' && caldavStatus?.connected === true;
-          if (!googleStatus.connected && !caldav) {
+          const outlook = source === 'local' && (await otherStatus).teamsStatus?.connected === true;
+          if (!googleStatus.connected && !caldav && !outlook) {
             next = { ...next, hint: googleStatus.needsReconnect ? 'google-reconnect' : 'google', events: [], googleCalendars: [], caldavCalendars: [] };
           } else {
             const [calendars, events, caldavCalendars] = await Promise.all([
