@@ -118,6 +118,23 @@ browserSuite(t, () => {
     });
   }
 
+  t.test('on the Teams tab, Nuevo evento starts in the Outlook calendar chosen there', async (t) => {
+    const page = await context.newPage();
+    t.teardown(() => page.close());
+    await page.goto('/calendar');
+    await page.getByRole('button', { name: 'Teams', exact: true }).click();
+    await page.getByRole('region', { name: 'Microsoft Teams' }).getByRole('button', { name: 'Listar calendarios' }).click();
+    const picker = page.getByRole('dialog', { name: 'Elegir calendario de Teams' });
+    await picker.getByText('Proyectos').click();
+    await picker.getByRole('button', { name: 'Usar este calendario' }).click();
+    await page.getByRole('region', { name: 'Microsoft Teams' }).getByText('Calendario: Proyectos').waitFor();
+    await page.getByRole('button', { name: 'Nuevo evento', exact: true }).click();
+    const form = page.getByRole('dialog', { name: 'Nuevo Evento' });
+    t.equal(await form.getByLabel('Calendario').inputValue(), projects.id, 'Proyectos preselected');
+    await form.getByRole('button', { name: 'Cancelar' }).click();
+    await form.waitFor({ state: 'detached' });
+  });
+
   t.test('a Teams meeting opens in the same form, with its join link', async (t) => {
     const page = await context.newPage();
     t.teardown(() => page.close());
