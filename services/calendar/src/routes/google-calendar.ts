@@ -10,7 +10,8 @@ import {
 } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
 import type { CalendarSyncService } from '../domain/calendar-sync.service.js';
-import { checkRange, parseInstant } from '../domain/dates.js';
+import { parseInstant } from '@asistente/kit';
+import { checkRange } from '../domain/dates.js';
 import type { EventsService } from '../domain/events.service.js';
 import { toCalendarEntry } from './calendar-entry.js';
 

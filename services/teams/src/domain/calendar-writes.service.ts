@@ -1,6 +1,5 @@
 import { EVENT_TITLE_MAX, type MicrosoftCalendarEvent, type MicrosoftEventBody } from '@asistente/contracts';
-import { createEvent, type Outbox, type Sql } from '@asistente/kit';
-import { calendarEventWrite } from './calendar-event-form.js';
+import { checkEventForm, createEvent, type Outbox, type Sql } from '@asistente/kit';
 import { toCalendarEvent } from './calendar-event.js';
 import type { ConnectionService } from './connection.service.js';
 import type { MicrosoftGraph } from './microsoft-graph.js';
@@ -22,7 +21,7 @@ export class CalendarWritesService {
 
   async create(userId: string, body: MicrosoftEventBody): Promise<MicrosoftCalendarEvent> {
     const { calendarId: chosen, ...form } = body;
-    const write = calendarEventWrite(form);
+    const write = checkEventForm(form);
     const { graph } = await this.connection.graphFor(userId);
     const calendarId = chosen ?? (await defaultCalendarId(graph));
     const created = toCalendarEvent(await viaGraph(() => graph.createCalendarEvent(calendarId, write), { notFound: 'El calendario ya no existe en Outlook.' }), calendarId);
@@ -32,7 +31,7 @@ export class CalendarWritesService {
 
   async update(userId: string, eventId: string, body: MicrosoftEventBody): Promise<MicrosoftCalendarEvent> {
     const { calendarId: chosen, ...form } = body;
-    const write = calendarEventWrite(form);
+    const write = checkEventForm(form);
     const { graph } = await this.connection.graphFor(userId);
     const calendarId = chosen ?? (await defaultCalendarId(graph));
     const updated = toCalendarEvent(await viaGraph(() => graph.updateCalendarEvent(calendarId, eventId, write), NOT_FOUND), calendarId);
