@@ -53,14 +53,15 @@ export function CalendarPage() {
   }, [items, month]);
 
   const googleOn = data.googleStatus?.connected === true;
-  // Every listed calendar of a connected provider can take a new event (Google, CalDAV, Outlook), each through /events.
+  // A new event can go to any listed calendar of the tab's providers (the local tab: Google, CalDAV and Outlook),
+  // each written through /events with its calendar id.
   const targets = useMemo(
     () =>
       eventTargets({
-        googleOn,
+        googleOn: googleOn && source !== 'teams',
         googleCalendars: data.googleCalendars,
         caldavCalendars: source === 'local' ? data.caldavCalendars : [],
-        teamsOn: data.teamsStatus?.connected === true,
+        teamsOn: data.teamsStatus?.connected === true && source !== 'google',
         teamsCalendars: data.teamsCalendars,
       }),
     [googleOn, data.googleCalendars, data.caldavCalendars, data.teamsStatus, data.teamsCalendars, source],
