@@ -6,7 +6,6 @@ import type { OutlookCalendars } from '../domain/outlook-port.js';
 
 const Calendars = Type.Array(MicrosoftCalendar);
 /** The fields of teams' normalised Outlook event that busy time needs (the rest is not checked). */
-const Times = Type.Array(Type.Object({ startTime: Type.String(), endTime: Type.String(), allDay: Type.Boolean(), status: Type.String() }));
 
 /** Answers without teams' own error that only say "no Microsoft here": teams not mounted (404) or not reachable (503). */
 const ABSENT = new Set([404, 503]);
@@ -59,7 +58,6 @@ export function teamsOutlook(services: ServiceClient): OutlookCalendars {
     },
     calendars: (userId) => ask(userId, '/microsoft/calendars', Calendars),
     events: (userId: string, range: Range, calendarId?: string) => ask(userId, '/microsoft/events', MicrosoftCalendarEventList, { query: rangeQuery(range, calendarId) }),
-    busyEvents: (userId: string, range: Range, timeoutMs: number) => ask(userId, '/microsoft/events', Times, { query: rangeQuery(range), timeoutMs }),
     create: (userId, calendarId, body) =>
       ask(userId, '/microsoft/events', MicrosoftCalendarEvent, { method: 'POST', body: { ...body, ...(calendarId ? { calendarId } : {}) }, timeoutMs: WRITE_TIMEOUT_MS }),
     update: (userId, calendarId, eventId, body) =>

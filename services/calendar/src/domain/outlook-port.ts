@@ -18,8 +18,6 @@ export interface OutlookCalendars {
    * answers them: all-day ends still exclusive, as Graph keeps them. Throws AppError.
    */
   events(userId: string, range: Range, calendarId?: string): Promise<MicrosoftCalendarEvent[]>;
-  /** The default calendar's events of the range, only the fields busy time needs, given up after `timeoutMs`. */
-  busyEvents(userId: string, range: Range, timeoutMs: number): Promise<OutlookTimes[]>;
   /**
    * Writes through teams' own routes (Graph with the user's own token: another user's event is a 404). Without
    * `calendarId` the default calendar; the answer names the calendar by its id and keeps Graph's exclusive end.
