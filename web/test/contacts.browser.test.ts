@@ -315,6 +315,10 @@ browserSuite(t, () => {
       ['Enviar Correo', '/emails'],
     ] as const) {
       await page.goto('/');
+      // Clicked once the figures and the activity are drawn: drawn later, they move the quick actions, and a
+      // click aimed before the move lands beside the link.
+      await statValue(page, 'Contactos').filter({ hasText: '26' }).waitFor();
+      await page.locator('.activity-list li').first().waitFor();
       await page.getByRole('link', { name: label }).click();
       await page.waitForURL((url) => url.pathname === path);
       t.pass(`${label} opens ${path}`);
