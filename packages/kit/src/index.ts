@@ -61,4 +61,5 @@ export * from './observability/metrics/index.js';
 export * from './observability/tracing/index.js';
 export { accountExportRoute, readAccountExportPage, keysetPart, jsonArrayPart, singlePart, ACCOUNT_EXPORT_PAGE_BYTES, type AccountExportPart, type KeysetSource } from './http/account-export.js';
 export { csvCell, csvLine, neutralizeFormula } from './csv.js';
+export { withDeadline } from './deadline.js';
 export { checkEventForm, parseDay, parseInstant, type CheckedEventForm } from './calendar-form.js';

@@ -3,6 +3,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { createSigner } from 'fast-jwt';
 import type { TokenSettings } from '../auth/plugin.js';
 import type { Config } from '../config.js';
+import { withDeadline } from '../deadline.js';
 import { currentTraceparent } from '../observability/tracing/trace-context.js';
 import { SERVICE_PORTS } from '../service-ports.js';
 import { answerProblem } from './answer-check.js';
@@ -127,7 +128,7 @@ export class ServiceClient {
     const traceparent = this.inject ? currentTraceparent() : undefined;
     if (traceparent) headers.traceparent = traceparent;
     const answer = this.inject
-      ? await withTimeout(this.inject({ method, url: `/api${target}`, headers, payload }), timeoutMs).catch(() => undefined)
+      ? await withDeadline(this.inject({ method, url: `/api${target}`, headers, payload }), timeoutMs).catch(() => undefined)
       : await this.fetch(service, target, { method, headers, body: payload }, timeoutMs);
     if (!answer) throw new ServiceCallError(service, 503, undefined);
     const body: unknown = answer.body === '' ? undefined : safeJson(answer.body);
@@ -184,12 +185,4 @@ function safeJson(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

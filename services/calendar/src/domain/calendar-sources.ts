@@ -1,5 +1,5 @@
 import type { CalendarEvent } from '@asistente/contracts';
-import { badRequest, type Logger } from '@asistente/kit';
+import { badRequest, withDeadline, type Logger } from '@asistente/kit';
 import type { CaldavConnectionService } from './caldav-connection.service.js';
 import type { CaldavEventsService } from './caldav-events.service.js';
 import type { CalendarSource } from './calendar-registry.js';
@@ -103,19 +103,6 @@ export function microsoftSource(outlook: OutlookCalendars, log: Logger): Calenda
     update: async (userId, calendarId, eventId, body) => outlookScreenEvent(await outlook.update(userId, calendarId, eventId, body)),
     delete: (userId, calendarId, eventId) => outlook.remove(userId, calendarId, eventId),
   };
-}
-
-/** `work`'s answer, or a failure once `ms` have passed without one (the work itself is left to finish unread). */
-async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Opaque, not cancelled events as the time they take. */

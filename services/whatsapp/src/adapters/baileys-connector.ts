@@ -17,7 +17,7 @@ import {
   type UserFacingSocketConfig,
   type WASocket,
 } from '@whiskeysockets/baileys';
-import { traceClientCall, type Logger } from '@asistente/kit';
+import { traceClientCall, withDeadline, type Logger } from '@asistente/kit';
 import { deliveryStatus, isUndecryptable, toInbound } from './baileys-messages.js';
 import type { AuthStore, CloseKind, SocketFactory, SocketHandlers, WhatsAppSocket } from '../domain/whatsapp-socket.js';
 
@@ -79,14 +79,6 @@ export function closeReason(code: number | undefined): string {
     default:
       return 'Se perdió la conexión con WhatsApp. Reintentando…';
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 const encode = (value: unknown): string => JSON.stringify(value, BufferJSON.replacer);
@@ -206,12 +198,12 @@ export class BaileysConnector implements SocketFactory {
         if (!open) throw new Error('WhatsApp no está conectado');
         // A client span (tracing on) with the outcome; never the recipient nor the text.
         await traceClientCall('whatsapp send', { 'rpc.system': 'baileys' }, () =>
-          withTimeout(socket.sendMessage(jid, { text }, { messageId: waId }), SEND_TIMEOUT_MS, 'WhatsApp no confirmó el envío a tiempo'),
+          withDeadline(socket.sendMessage(jid, { text }, { messageId: waId }), SEND_TIMEOUT_MS, 'WhatsApp no confirmó el envío a tiempo'),
         );
       },
       async lookup(phoneDigits) {
         if (!open || !socket.onWhatsApp) return null;
-        const [found] = (await withTimeout(socket.onWhatsApp(phoneDigits), LOOKUP_TIMEOUT_MS, 'WhatsApp no respondió')) ?? [];
+        const [found] = (await withDeadline(socket.onWhatsApp(phoneDigits), LOOKUP_TIMEOUT_MS, 'WhatsApp no respondió')) ?? [];
         return found?.exists ? jidNormalizedUser(found.jid) : null;
       },
       end() {
@@ -219,7 +211,7 @@ export class BaileysConnector implements SocketFactory {
         socket.end(undefined);
       },
       async logout() {
-        if (open) await withTimeout(socket.logout(), LOOKUP_TIMEOUT_MS, 'WhatsApp no respondió').catch(() => undefined);
+        if (open) await withDeadline(socket.logout(), LOOKUP_TIMEOUT_MS, 'WhatsApp no respondió').catch(() => undefined);
         open = false;
         socket.end(undefined);
       },
