@@ -6,14 +6,22 @@
 // the floor beside the list: the same page with no hop (bench/lib/floor-server.js:
 // Fastify + a JWT check + the list's SQL through postgres.js, pool of 10, one
 // process on the same PostgreSQL), with two replicas of every service behind the
-// gateway unless --replicas (or REPLICAS) says otherwise. The gateway hop figure (issue 22) is:
+// gateway unless --replicas (or REPLICAS) says otherwise. Between the two, the first contacts replica
+// is measured alone (no gateway: each request carries the proof the gateway would have added), and a
+// table says where each run's CPU went, per request: the floor, the service, the gateway, PostgreSQL,
+// the load generator. The gateway hop figure (issue 22) is:
 //   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
 //     NATS_URL=nats://127.0.0.1:4222 node bench/contacts-list.js --distributed
 import { parseArgs } from 'node:util';
+import { TOKEN_CHECKED_HEADER, TokenCheckedProofs } from '../packages/kit/dist/index.js';
 import { createTestDatabase } from '../packages/kit/dist/testing/index.js';
+import { ROUTES } from '../gateway/dist/routing-table.js';
+import { replicaPlan } from '../scripts/lib/replicas.js';
 import { importContacts, registerUser, startApp, startFloor, startHelloWorld } from './lib/app.js';
 import { RARE_TERM } from './lib/csv.js';
+import { cpuRows } from './lib/cpu-by-process.js';
 import { measure, printLoadTable } from './lib/load.js';
+import { printTable } from './lib/table.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -38,7 +46,9 @@ if (args.distributed && (!process.env.DATABASE_URL || !process.env.NATS_URL)) {
   process.exit(1);
 }
 
-const load = (url, title, headers) => measure(url, title, { connections: CONNECTIONS, duration: DURATION, headers });
+// Distributed, each run also says where its CPU went (the gateway, each service, PostgreSQL, the load generator).
+const load = (url, title, headers, freshHeaders) =>
+  measure(url, title, { connections: CONNECTIONS, duration: DURATION, headers, cpu: args.distributed, freshHeaders });
 
 const database = args.distributed ? await createTestDatabase(process.env.DATABASE_URL) : undefined;
 const hello = await startHelloWorld();
@@ -57,9 +67,14 @@ try {
   const firstPage = '/api/contacts?page=1&limit=10';
   const helloRun = await load(hello.url, 'hello world (bare Fastify)');
   const floorRun = floor ? await load(`${floor.url}${firstPage}`, `floor: ${firstPage} (no hop)`, auth) : undefined;
+  const aloneRun = floor ? await serviceAlone(firstPage, authorization) : undefined;
   const list = await load(`${app.url}${firstPage}`, `GET ${firstPage}`, auth);
   const search = await load(`${app.url}/api/contacts?search=${RARE_TERM}`, `GET /api/contacts?search=${RARE_TERM}`, auth);
-  printLoadTable([helloRun, ...(floorRun ? [floorRun] : []), list, search], helloRun, floorRun);
+  printLoadTable([helloRun, ...(floorRun ? [floorRun, aloneRun] : []), list, search], helloRun, floorRun);
+  if (floorRun) {
+    console.log('');
+    printTable(cpuRows([floorRun, aloneRun, list]));
+  }
   console.log(`\nlist p99 ${list.p99} ms (target < ${LIST_P99_TARGET_MS} ms): ${list.p99 < LIST_P99_TARGET_MS ? 'met' : 'MISSED'}`);
   if (floorRun) {
     const share = list.rps / floorRun.rps;
@@ -70,4 +85,19 @@ try {
   await app.stop();
   await hello.stop();
   if (database) await database.drop();
+}
+
+/**
+ * The first contacts replica asked straight, as the gateway asks it: the client's token and, made anew for
+ * each request, the proof that the token passed the gateway's revocation check. Beside the floor it is what
+ * the service costs; beside the list, what the gateway adds.
+ */
+async function serviceAlone(path, authorization) {
+  const contacts = replicaPlan(ROUTES, { REPLICAS: args.replicas }).find((service) => service.name === 'contacts');
+  const proofs = new TokenCheckedProofs(app.restart.env.JWT_SECRET, 1);
+  const token = authorization.slice('Bearer '.length);
+  const servicePath = path.replace(/^\/api/, '');
+  return load(`${contacts.replicas[0].url}${servicePath}`, `contacts service alone: ${servicePath}`, { authorization }, () => ({
+    [TOKEN_CHECKED_HEADER]: proofs.for(token),
+  }));
 }

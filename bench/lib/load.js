@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { cpuPerRequest, cpuSnapshot } from './cpu-by-process.js';
 import { printTable } from './table.js';
 
 /** Unmeasured load before each measured run: the servers' JIT, pools and caches warm, as in steady use. */
@@ -7,14 +8,19 @@ export const WARM_UP_SECONDS = 2;
 /**
  * `connections` clients hammering GET `url` for `duration` seconds, after `WARM_UP_SECONDS` of the same
  * load that is not counted; any error or non-2xx answer fails the benchmark, since a fast error is not a
- * figure.
+ * figure. With `cpu`, the run also says what each process group spent per request (`cpuPerRequest`);
+ * `freshHeaders` adds headers made anew for each request (a proof that expires within the run).
  */
-export async function measure(url, title, { connections, duration, headers = {} }) {
-  const warmUp = await autocannon({ url, connections, duration: WARM_UP_SECONDS, headers });
+export async function measure(url, title, { connections, duration, headers = {}, cpu = false, freshHeaders }) {
+  const requests = freshHeaders ? [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...freshHeaders() } }) }] : undefined;
+  const options = { url, connections, headers, ...(requests ? { requests } : {}) };
+  const warmUp = await autocannon({ ...options, duration: WARM_UP_SECONDS });
   if (warmUp.errors || warmUp.non2xx) throw new Error(`${title} (warm-up): ${warmUp.errors} errors, ${warmUp.non2xx} non-2xx answers`);
-  const result = await autocannon({ url, connections, duration, headers });
+  const before = cpu ? cpuSnapshot() : undefined;
+  const result = await autocannon({ ...options, duration });
   if (result.errors || result.non2xx) throw new Error(`${title}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
-  return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  const run = { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return before ? { ...run, cpu: cpuPerRequest(before, cpuSnapshot(), result.requests.total) } : run;
 }
 
 /**
