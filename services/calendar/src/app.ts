@@ -58,8 +58,9 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
   const outbox = platform.outbox('calendar');
   const accounts = new GoogleAccountsRepository(sql);
   const mirror = new MirrorRepository(sql);
+  const calls = registerCalendarMetrics(platform);
   const connection = new GoogleConnectionService(
-    googleOAuth(platform.config, registerCalendarMetrics(platform)),
+    googleOAuth(platform.config, calls.google),
     accounts,
     mirror,
     platform.secrets,
@@ -86,7 +87,7 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
   await googleCalendarRoutes(app, { sync, events });
   const caldavRepository = new CaldavRepository(sql);
   const caldavConnection = new CaldavConnectionService(
-    caldavConnector(new HostGuard(platform.config.ALLOWED_PRIVATE_ADDRESSES), CALDAV_TIMEOUT_MS),
+    caldavConnector(new HostGuard(platform.config.ALLOWED_PRIVATE_ADDRESSES), CALDAV_TIMEOUT_MS, calls.caldav),
     caldavRepository,
     platform.secrets,
     sql,

@@ -2,10 +2,10 @@ import { observeProviderCalls, scrapeGauge, type CallObserver, type Platform } f
 
 /**
  * Calendar on the process's registry: Google push channels (open, or past their expiry and waiting for the
- * sweep to renew them) read at scrape time through the expiry index, and every call to Google by outcome
- * (429s apart), counted as the HTTP client answers.
+ * sweep to renew them) read at scrape time through the expiry index, and every call to Google and to a
+ * CalDAV server by outcome (429s apart), counted as the HTTP client answers.
  */
-export function registerCalendarMetrics(platform: Platform): CallObserver {
+export function registerCalendarMetrics(platform: Platform): { google: CallObserver; caldav: CallObserver } {
   const { metrics, log } = platform;
   const { sql } = platform.db;
   scrapeGauge<'state'>(metrics, {
@@ -23,5 +23,5 @@ export function registerCalendarMetrics(platform: Platform): CallObserver {
       ];
     },
   });
-  return observeProviderCalls(metrics, 'google');
+  return { google: observeProviderCalls(metrics, 'google'), caldav: observeProviderCalls(metrics, 'caldav') };
 }

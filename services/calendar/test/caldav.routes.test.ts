@@ -187,3 +187,22 @@ t.test('disconnect forgets the account, its calendars and objects', async (t) =>
   const agenda = await app.inject({ url: `/events?${RANGE}`, headers });
   t.equal(agenda.statusCode, 503, 'with no calendar at all, the agenda answers as before (Google not configured)');
 });
+
+t.test('every request sent to the CalDAV server is counted by outcome; one the host guard refused is not', async (t) => {
+  const count = async (outcome: string) => {
+    const series = `asistente_provider_calls_total{provider="caldav",outcome="${outcome}",process="test"} `;
+    const line = (await platform.metrics.text()).split('\n').find((l) => l.startsWith(series));
+    return line === undefined ? 0 : Number(line.slice(series.length));
+  };
+  const OUTCOMES = ['ok', 'rate_limited', 'unauthorized', 'client_error', 'server_error', 'network_error'];
+  const all = async () => (await Promise.all(OUTCOMES.map(count))).reduce((a, b) => a + b, 0);
+  t.ok((await count('ok')) > 0, 'discovery, reads and writes answered');
+  t.ok((await count('unauthorized')) >= 1, 'the wrong password: 401');
+  t.ok((await count('network_error')) >= 1, 'the closed port: nothing answered');
+  t.equal((await count('server_error')) + (await count('rate_limited')), 0, 'Radicale never failed nor limited');
+  const before = await all();
+  const internal = await app.inject({ method: 'POST', url: '/caldav/connect', headers, payload: { url: 'https://10.1.2.3/dav', username: 'ana', password: 'x' } });
+  t.equal(internal.statusCode, 400);
+  t.equal(await all(), before, 'the internal address was refused before any request: nothing counted');
+  t.notMatch(await platform.metrics.text(), /provider="caldav"[^}]*(10\.1\.2\.3|127\.0\.0\.1|ana)/, 'neither the server nor the user in a label');
+});

@@ -12,7 +12,7 @@ import {
   type DAVAccount,
   type DAVResponse,
 } from 'tsdav';
-import { HostNotAllowedError, type HostGuard } from '@asistente/kit';
+import { HostNotAllowedError, type CallObserver, type HostGuard } from '@asistente/kit';
 import {
   CaldavError,
   type CaldavCalendar,
@@ -225,9 +225,9 @@ export class CaldavClient implements CaldavSession {
   }
 }
 
-/** Sessions whose every request passes the kit's host guard and gives up after `timeoutMs`. */
-export function caldavConnector(guard: HostGuard, timeoutMs: number): CaldavConnector {
-  const fetch = guardedFetch(guard, timeoutMs);
+/** Sessions whose every request passes the kit's host guard, gives up after `timeoutMs` and is heard by `observe`. */
+export function caldavConnector(guard: HostGuard, timeoutMs: number, observe?: CallObserver): CaldavConnector {
+  const fetch = guardedFetch(guard, timeoutMs, observe);
   return {
     discover: (serverUrl, credentials) => CaldavClient.discover(serverUrl, credentials, fetch),
     open: (location, credentials) => CaldavClient.open(location, credentials, fetch),

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { traceClientCall, withoutClientSpans, type HostGuard } from '@asistente/kit';
+import { traceClientCall, withoutClientSpans, type CallObserver, type HostGuard } from '@asistente/kit';
 
 /** Followed for ordinary requests; discovery asks for `redirect: 'manual'` and reads the Location itself. */
 const MAX_REDIRECTS = 5;
@@ -18,9 +18,11 @@ export class UnsafeTargetError extends Error {
  * A `fetch` for a host the user typed (CalDAV now): every request, redirects included, resolves its host
  * once through the kit's HostGuard and connects to the address checked (so a second DNS answer cannot send
  * it to this network); plain http only to an address the operator allowed; every request has `timeoutMs`.
- * tsdav takes it as its `fetch`, so the SDK never opens a connection the guard did not check.
+ * tsdav takes it as its `fetch`, so the SDK never opens a connection the guard did not check. `observe` hears
+ * how each request that was sent ended (its status, or the error it failed with), for the calls-by-outcome
+ * metric; a request the guard refused was never sent and is not heard.
  */
-export function guardedFetch(guard: HostGuard, timeoutMs: number): typeof fetch {
+export function guardedFetch(guard: HostGuard, timeoutMs: number, observe: CallObserver = () => {}): typeof fetch {
   const send = async (url: URL, init: RequestInit, hops: number): Promise<Response> => {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UnsafeTargetError('scheme');
     const target = await guard.check(url.hostname);
@@ -38,8 +40,12 @@ export function guardedFetch(guard: HostGuard, timeoutMs: number): typeof fetch 
     // user's name on most CalDAV servers (/dav/calendars/<user>/…).
     const answer = await traceClientCall(`caldav ${method}`, { 'server.address': url.hostname, 'http.request.method': method }, () =>
       withoutClientSpans(() => exchange(url, method, headers, body, lookup, signal, target.servername)),
-    );
+    ).catch((error: unknown) => {
+      observe(error);
+      throw error;
+    });
     const status = answer.res.statusCode ?? 502;
+    observe(status);
     const location = answer.res.headers.location;
     if (init.redirect !== 'manual' && [301, 302, 303, 307, 308].includes(status) && location && hops < MAX_REDIRECTS) {
       const next = new URL(location, url);

@@ -32,12 +32,13 @@ export type CallObserver = (result: number | unknown) => void;
 
 /**
  * Counts calls to an outside API (`asistente_provider_calls_total{provider, outcome}`): the adapters call the
- * returned function once per HTTP attempt. Shared by the services that call Google and Graph, one metric.
+ * returned function once per HTTP attempt. Shared by the services that call Google, Graph and CalDAV servers,
+ * one metric.
  */
-export function observeProviderCalls(metrics: Metrics, provider: 'google' | 'graph'): CallObserver {
+export function observeProviderCalls(metrics: Metrics, provider: 'google' | 'graph' | 'caldav'): CallObserver {
   const calls = metrics.counter<'provider' | 'outcome'>({
     name: 'asistente_provider_calls_total',
-    help: 'HTTP calls to Google and Microsoft Graph by outcome: ok, rate_limited (429), unauthorized, client_error, server_error, network_error.',
+    help: 'HTTP calls to Google, Microsoft Graph and CalDAV servers by outcome: ok, rate_limited (429), unauthorized, client_error, server_error, network_error.',
     labelNames: ['provider', 'outcome'],
   });
   const byOutcome = new Map<CallOutcome, Counter.Internal>();
