@@ -1,35 +1,9 @@
 import t from 'tap';
-import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
-import calendarService from '../src/app.js';
-import { startRadicale } from './fixtures/radicale.js';
+import { signToken } from '@asistente/kit/testing';
+import { calendarObject, calendarWithRadicale, VTIMEZONE_MADRID } from './fixtures/caldav-service.js';
 
-const ana = { user: 'ana', password: 'clave-de-aplicacion' };
-const radicale = await startRadicale([ana]);
-t.teardown(() => radicale.stop());
-const work = await radicale.makeCalendar(ana, 'trabajo', 'Trabajo', '#16A765FF');
-// Google is not configured here: the agenda must still list CalDAV's events.
-const platform = await createTestPlatform(t, { config: { ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' } });
-const app = await buildServiceApp(t, calendarService, platform);
-const sql = platform.db.sql;
-const { userId, authorization } = signToken(app);
-const headers = { authorization };
-
-const VTIMEZONE_MADRID = [
-  'BEGIN:VTIMEZONE', 'TZID:Europe/Madrid',
-  'BEGIN:DAYLIGHT', 'TZOFFSETFROM:+0100', 'TZOFFSETTO:+0200', 'TZNAME:CEST', 'DTSTART:19700329T020000', 'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU', 'END:DAYLIGHT',
-  'BEGIN:STANDARD', 'TZOFFSETFROM:+0200', 'TZOFFSETTO:+0100', 'TZNAME:CET', 'DTSTART:19701025T030000', 'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU', 'END:STANDARD',
-  'END:VTIMEZONE',
-];
-const calendarObject = (...lines: string[]) => ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Prueba//ES', ...lines, 'END:VCALENDAR', ''].join('\r\n');
-const put = async (name: string, ics: string) => {
-  const response = await radicale.request(ana, 'PUT', `/ana/trabajo/${name}.ics`, ics, { 'content-type': 'text/calendar' });
-  if (response.status !== 201 && response.status !== 204) throw new Error(`PUT answered ${response.status}`);
-};
-const events = async (query: string) => {
-  const response = await app.inject({ url: `/events?${query}`, headers });
-  if (response.statusCode !== 200) throw new Error(`events answered ${response.statusCode}: ${response.body}`);
-  return response.json<{ id: string; title: string; startDate: string; endDate: string; source: string; allDay: boolean; isRecurring: boolean; calendarId: string }[]>();
-};
+type Listed = { id: string; title: string; startDate: string; endDate: string; source: string; allDay: boolean; isRecurring: boolean; calendarId: string };
+const { ana, radicale, work, platform, app, sql, userId, headers, put, events } = await calendarWithRadicale<Listed>(t);
 const RANGE = 'dateFrom=2026-11-01T00:00:00Z&dateTo=2026-12-01T00:00:00Z';
 
 t.test('a wrong password is a Spanish 400 and nothing is stored', async (t) => {
