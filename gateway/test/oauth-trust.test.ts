@@ -6,7 +6,7 @@ import teamsService from '@asistente/teams';
 import { createLogger, type App, type Platform } from '@asistente/kit';
 import { buildServicesApp, createTestPlatform, oauthCookie } from '@asistente/kit/testing';
 import { GooglePeer } from '../../services/calendar/test/google-peer.js';
-import { GraphPeer, PEER_CLIENT } from '../../services/teams/test/peer/graph-peer.js';
+import { GraphPeer } from '../../services/teams/test/peer/graph-peer.js';
 import { trustedPeerTls } from '../../services/teams/test/peer/trusted.js';
 import { buildGateway } from '../src/gateway.js';
 
@@ -50,10 +50,7 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
     log: createLogger('info', 'oauth-trust', {}, sink),
     config: {
       ...google.config(),
-      MICROSOFT_CLIENT_ID: PEER_CLIENT.id,
-      MICROSOFT_CLIENT_SECRET: PEER_CLIENT.secret,
-      MICROSOFT_LOGIN_URL: microsoft.loginUrl,
-      MICROSOFT_GRAPH_URL: microsoft.graphUrl,
+      ...microsoft.config(),
       // No mailbox behind the mail flows here: the code exchange is what this file is about.
       GMAIL_IMAP_URL: 'imap://127.0.0.1:9',
       GMAIL_SMTP_URL: 'smtp://127.0.0.1:9',

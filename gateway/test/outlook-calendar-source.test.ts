@@ -4,7 +4,7 @@ import teamsService from '@asistente/teams';
 import type { App } from '@asistente/kit';
 import { buildServicesApp, createTestPlatform, oauthCookie, signToken } from '@asistente/kit/testing';
 import { GooglePeer } from '../../services/calendar/test/google-peer.js';
-import { GraphPeer, PEER_CLIENT } from '../../services/teams/test/peer/graph-peer.js';
+import { GraphPeer } from '../../services/teams/test/peer/graph-peer.js';
 import { trustedPeerTls } from '../../services/teams/test/peer/trusted.js';
 
 /**
@@ -40,10 +40,7 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
   const platform = await createTestPlatform(t, {
     config: {
       ...google.config(),
-      MICROSOFT_CLIENT_ID: PEER_CLIENT.id,
-      MICROSOFT_CLIENT_SECRET: PEER_CLIENT.secret,
-      MICROSOFT_LOGIN_URL: graph.loginUrl,
-      MICROSOFT_GRAPH_URL: graph.graphUrl,
+      ...graph.config(),
       PUBLIC_URL: 'http://app.test',
     },
   });

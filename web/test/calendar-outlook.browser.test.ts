@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { GraphPeer, PEER_CLIENT, type PeerCalendar } from '../../services/teams/test/peer/graph-peer.js';
+import { GraphPeer, type PeerCalendar } from '../../services/teams/test/peer/graph-peer.js';
 import { createPeerTls, type PeerTls } from '../../services/teams/test/peer/peer-tls.js';
 import { dayOfThisMonth } from './fixtures/calendar.js';
 import { browserSuite, launchBrowser, LAPTOP, PHONE, registerUser, signedInStorage, startApp, type RunningApp } from './fixtures/harness.js';
@@ -40,10 +40,7 @@ browserSuite(t, () => {
       onlineMeeting: { joinUrl: 'https://teams.microsoft.com/l/meetup-join/contoso' },
     });
     app = await startApp({
-      MICROSOFT_CLIENT_ID: PEER_CLIENT.id,
-      MICROSOFT_CLIENT_SECRET: PEER_CLIENT.secret,
-      MICROSOFT_LOGIN_URL: peer.loginUrl,
-      MICROSOFT_GRAPH_URL: peer.graphUrl,
+      ...peer.config(),
       NODE_EXTRA_CA_CERTS: tls.caFile,
     });
     browser = await launchBrowser();

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { GraphPeer, PEER_CLIENT } from '../../services/teams/test/peer/graph-peer.js';
+import { GraphPeer } from '../../services/teams/test/peer/graph-peer.js';
 import { createPeerTls, type PeerTls } from '../../services/teams/test/peer/peer-tls.js';
 import { dayOfThisMonth } from './fixtures/calendar.js';
 import { browserSuite, launchBrowser, registerUser, signedInStorage, startApp, type RunningApp } from './fixtures/harness.js';
@@ -32,10 +32,7 @@ browserSuite(t, () => {
     peer.addEvent(main, { subject: 'Congreso en Lisboa', isAllDay: true, start: graphTime(`${dayOfThisMonth(12)}T00:00:00.000`), end: graphTime(`${dayOfThisMonth(14)}T00:00:00.000`) });
     peer.addEvent(projects, { subject: 'Entrega del proyecto', start: graphTime(new Date(`${dayOfThisMonth(16)}T09:00`).toISOString()), end: graphTime(new Date(`${dayOfThisMonth(16)}T10:00`).toISOString()) });
     app = await startApp({
-      MICROSOFT_CLIENT_ID: PEER_CLIENT.id,
-      MICROSOFT_CLIENT_SECRET: PEER_CLIENT.secret,
-      MICROSOFT_LOGIN_URL: peer.loginUrl,
-      MICROSOFT_GRAPH_URL: peer.graphUrl,
+      ...peer.config(),
       NODE_EXTRA_CA_CERTS: tls.caFile,
     });
     browser = await launchBrowser();

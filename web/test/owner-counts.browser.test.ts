@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { GooglePeer } from '../../services/calendar/test/google-peer.js';
-import { GraphPeer, PEER_CLIENT } from '../../services/teams/test/peer/graph-peer.js';
+import { GraphPeer } from '../../services/teams/test/peer/graph-peer.js';
 import { createPeerTls, type PeerTls } from '../../services/teams/test/peer/peer-tls.js';
 import { nextHourSlot } from '../src/lib/local-datetime.js';
 import { expectCleanLayout } from './fixtures/layout-check.js';
@@ -32,10 +32,7 @@ browserSuite(t, () => {
     google.addAccount(EMAIL);
     app = await startApp({
       ...google.config(),
-      MICROSOFT_CLIENT_ID: PEER_CLIENT.id,
-      MICROSOFT_CLIENT_SECRET: PEER_CLIENT.secret,
-      MICROSOFT_LOGIN_URL: graph.loginUrl,
-      MICROSOFT_GRAPH_URL: graph.graphUrl,
+      ...graph.config(),
       NODE_EXTRA_CA_CERTS: tls.caFile,
     });
     browser = await launchBrowser();

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { GraphPeer, PEER_CLIENT, type PeerChannel } from '../../services/teams/test/peer/graph-peer.js';
+import { GraphPeer, type PeerChannel } from '../../services/teams/test/peer/graph-peer.js';
 import { createPeerTls, type PeerTls } from '../../services/teams/test/peer/peer-tls.js';
 import { browserSuite, launchBrowser, registerUser, screenshot, signedInStorage, startApp, type RunningApp, type Session } from './fixtures/harness.js';
 
@@ -40,10 +40,7 @@ browserSuite(t, () => {
     peer.addEvent(calendar, { subject: 'Daily de ventas', isOnlineMeeting: true, start: utc(now - HOUR / 2), end: utc(now + HOUR / 2), onlineMeeting: { joinUrl: 'https://teams.microsoft.com/l/meetup-join/daily' } });
     peer.addEvent(calendar, { subject: 'Cierre de la mañana', isOnlineMeeting: true, start: utc(now - 3 * HOUR), end: utc(now - 2 * HOUR) });
     app = await startApp({
-      MICROSOFT_CLIENT_ID: PEER_CLIENT.id,
-      MICROSOFT_CLIENT_SECRET: PEER_CLIENT.secret,
-      MICROSOFT_LOGIN_URL: peer.loginUrl,
-      MICROSOFT_GRAPH_URL: peer.graphUrl,
+      ...peer.config(),
       // The server's fetch must trust the peer's self-signed certificate.
       NODE_EXTRA_CA_CERTS: tls.caFile,
     });

@@ -2,7 +2,7 @@ import t from 'tap';
 import teamsService from '@asistente/teams';
 import type { App } from '@asistente/kit';
 import { buildServicesApp, createTestPlatform, oauthCookie, signToken } from '@asistente/kit/testing';
-import { GraphPeer, PEER_CLIENT } from '../../teams/test/peer/graph-peer.js';
+import { GraphPeer } from '../../teams/test/peer/graph-peer.js';
 import { trustedPeerTls } from '../../teams/test/peer/trusted.js';
 import calendarService from '../src/app.js';
 import { startRadicale } from './fixtures/radicale.js';
@@ -51,10 +51,7 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
   const platform = await createTestPlatform(t, {
     config: {
       ...google.config(),
-      MICROSOFT_CLIENT_ID: PEER_CLIENT.id,
-      MICROSOFT_CLIENT_SECRET: PEER_CLIENT.secret,
-      MICROSOFT_LOGIN_URL: graph.loginUrl,
-      MICROSOFT_GRAPH_URL: graph.graphUrl,
+      ...graph.config(),
       PUBLIC_URL: 'http://app.test',
       ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1',
     },

@@ -2,7 +2,7 @@ import t from 'tap';
 import type { App, Platform } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform, oauthCookie, signToken } from '@asistente/kit/testing';
 import teamsService from '../src/app.js';
-import { GraphPeer, PEER_CLIENT } from './peer/graph-peer.js';
+import { GraphPeer } from './peer/graph-peer.js';
 import { trustedPeerTls } from './peer/trusted.js';
 
 /**
@@ -30,10 +30,7 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
   t.teardown(() => peer.stop());
   const platform = await createTestPlatform(t, {
     config: {
-      MICROSOFT_CLIENT_ID: PEER_CLIENT.id,
-      MICROSOFT_CLIENT_SECRET: PEER_CLIENT.secret,
-      MICROSOFT_LOGIN_URL: peer.loginUrl,
-      MICROSOFT_GRAPH_URL: peer.graphUrl,
+      ...peer.config(),
       PUBLIC_URL: 'http://app.test',
     },
   });

@@ -4,7 +4,7 @@ import { EVENT_DATA, type EventType } from '@asistente/contracts';
 import type { App, Platform } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform, oauthCookie, signToken } from '@asistente/kit/testing';
 import teamsService from '../src/app.js';
-import { GraphPeer, PEER_CLIENT } from './peer/graph-peer.js';
+import { GraphPeer } from './peer/graph-peer.js';
 import { trustedPeerTls } from './peer/trusted.js';
 
 // Runs in a child that trusts the peer's self-signed CA (see trusted.ts); the first run only spawns it.
@@ -16,10 +16,7 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
   t.teardown(() => peer.stop());
   const platform = await createTestPlatform(t, {
     config: {
-      MICROSOFT_CLIENT_ID: PEER_CLIENT.id,
-      MICROSOFT_CLIENT_SECRET: PEER_CLIENT.secret,
-      MICROSOFT_LOGIN_URL: peer.loginUrl,
-      MICROSOFT_GRAPH_URL: peer.graphUrl,
+      ...peer.config(),
       PUBLIC_URL: 'http://app.test',
     },
   });

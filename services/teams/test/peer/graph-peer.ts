@@ -90,6 +90,16 @@ export class GraphPeer {
     return `${this.url}/v1.0`;
   }
 
+  /** The product's Microsoft settings pointed at this peer, as its registered client (`PEER_CLIENT`). */
+  config() {
+    return {
+      MICROSOFT_CLIENT_ID: PEER_CLIENT.id,
+      MICROSOFT_CLIENT_SECRET: PEER_CLIENT.secret,
+      MICROSOFT_LOGIN_URL: this.loginUrl,
+      MICROSOFT_GRAPH_URL: this.graphUrl,
+    };
+  }
+
   async start(): Promise<this> {
     this.server = createServer({ key: this.tls.key, cert: this.tls.cert }, (req, res) => {
       this.handle(req, res).catch((error: unknown) => {
