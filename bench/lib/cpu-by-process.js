@@ -15,9 +15,11 @@ function groupOf(pid, own) {
   }
   const service = cmdline.match(/services\/([a-z]+)\/dist\//);
   if (service) return service[1];
-  if (/gateway\/dist\/main\.js|start-distributed\.js/.test(cmdline)) return 'gateway';
+  if (/gateway\/dist\/main\.js/.test(cmdline)) return 'gateway';
+  if (/start-distributed\.js/.test(cmdline)) return 'launcher (start-distributed)';
   if (/floor-server\.js/.test(cmdline)) return 'floor';
-  if (/^postgres|\/postgres /.test(cmdline) || cmdline.startsWith('postgres:')) return 'postgresql';
+  // The server and its backends (`postgres: <user> <db> …` once a backend renames itself).
+  if (/^postgres|\/postgres /.test(cmdline)) return 'postgresql';
   if (/nats-server/.test(cmdline)) return 'nats';
   return undefined;
 }
