@@ -8,6 +8,7 @@ import { createPlatform, type Platform } from '../platform.js';
 import { generateKey } from '../secrets/keyring.js';
 import type { ServicePlugin } from '../service.js';
 import { pgliteTemplate } from './pglite-template.js';
+import { postgresTemplate } from './postgres-template.js';
 import { createTestDatabase } from './test-database.js';
 
 export { createTestDatabase, type TestDatabase } from './test-database.js';
@@ -34,7 +35,10 @@ export interface TestPlatformOptions {
  * everything closed and dropped when the test ends.
  */
 export async function createTestPlatform(t: Teardown, options: TestPlatformOptions = {}): Promise<Platform> {
-  const database = await createTestDatabase();
+  const serverUrl = process.env.DATABASE_URL;
+  // Copied from a migrated template: the platform's own migration then finds nothing to apply.
+  const migrated = serverUrl ? await postgresTemplate(serverUrl, createLogger('silent', 'test')) : undefined;
+  const database = await createTestDatabase(serverUrl, migrated);
   const suffix = randomBytes(4).toString('hex');
   const natsUrl = options.nats ? process.env.NATS_URL : undefined;
   const config: Config = loadConfig(

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { startEmbeddedPostgres } from '../db/embedded.js';
-import { migrate, MIGRATIONS_DIR } from '../db/migrate.js';
+import { migrate } from '../db/migrate.js';
+import { migrationsFingerprint } from './migrations-fingerprint.js';
 
 let cached: Promise<Blob> | undefined;
 
@@ -19,11 +19,7 @@ export function pgliteTemplate(log: Logger): Promise<Blob> {
 }
 
 async function loadOrBuild(log: Logger): Promise<Blob> {
-  const hash = createHash('sha256');
-  for (const name of (await readdir(MIGRATIONS_DIR)).sort()) {
-    hash.update(name).update(await readFile(path.join(MIGRATIONS_DIR, name)));
-  }
-  const file = path.join(tmpdir(), `asistente-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
+  const file = path.join(tmpdir(), `asistente-pglite-${await migrationsFingerprint()}.tar`);
   try {
     return new Blob([await readFile(file)]);
   } catch {

@@ -9,14 +9,14 @@ export interface TestDatabase {
 
 /**
  * With DATABASE_URL set (CI's real Postgres) every test gets a database of
- * its own, created empty and dropped afterwards, so runs never collide;
- * without it the platform falls back to an in-memory PGlite.
+ * its own, created empty (or as a copy of `template`) and dropped afterwards,
+ * so runs never collide; without it the platform falls back to an in-memory PGlite.
  */
-export async function createTestDatabase(serverUrl = process.env.DATABASE_URL): Promise<TestDatabase> {
+export async function createTestDatabase(serverUrl = process.env.DATABASE_URL, template?: string): Promise<TestDatabase> {
   if (!serverUrl) return { url: undefined, drop: async () => {} };
   const name = `asistente_t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  await admin.unsafe(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
