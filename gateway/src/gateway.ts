@@ -1,6 +1,7 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import type { FastifyRequest } from 'fastify';
 import cors from '@fastify/cors';
-import httpProxy from '@fastify/http-proxy';
 import rateLimit from '@fastify/rate-limit';
 import {
   authPlugin,
@@ -18,9 +19,9 @@ import { BUILT_DOCUMENT, registerApiReference, type ReferenceSource } from './ap
 import { installAuthGate } from './auth-gate.js';
 import { API_PREFIX, ROUTES } from './routing-table.js';
 import { serveWeb } from './static-web.js';
-import { replicaRetryHandler } from './replica-retry.js';
 import { ReplicaReadiness } from './replica-readiness.js';
-import { parseUpstreams, upstreamFailure } from './upstreams.js';
+import { upstreamProxy } from './upstream-proxy.js';
+import { parseUpstreams } from './upstreams.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -78,6 +79,20 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
       : undefined;
   await app.register(healthRoutes, { sql: platform.db.sql, bus: platform.bus, name: `gateway (${topology})`, probes });
 
+  // A client's own token-checked header is dropped; the gateway's proof replaces it once the token passed.
+  // Behind the gateway a service sees the gateway's address: it is told the client's, signed.
+  const hopHeaders = (request: FastifyRequest, headers: IncomingHttpHeaders) => {
+    const proof = app.tokenCheckedProof(request);
+    if (proof) headers[TOKEN_CHECKED_HEADER] = proof;
+    else delete headers[TOKEN_CHECKED_HEADER];
+    headers[CLIENT_ADDRESS_HEADER] = app.clientAddressProof(request);
+    headers['x-request-id'] = String(request.id);
+    // Tracing on: the service's span continues the gateway's (whose parent is the client's traceparent, if any).
+    if (tracingOn()) {
+      delete headers.tracestate;
+      headers.traceparent = currentTraceparent();
+    }
+  };
   for (const route of ROUTES) {
     if (topology === 'embedded') {
       const { default: plugin } = await route.load();
@@ -86,46 +101,7 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
     }
     const upstreams = parseUpstreams(config[route.urlVariable] ?? '');
     if (upstreams.length === 0) throw new Error(`${route.urlVariable} is required in the distributed topology`);
-    // Several replicas: each request goes to the next, and to another one when a replica fails it safely.
-    const handler = upstreams.length > 1 ? replicaRetryHandler(upstreams) : undefined;
-    for (const prefix of route.prefixes) {
-      await app.register(httpProxy, {
-        // One replica: a pool to it; several: the handler names the replica of each attempt.
-        upstream: upstreams.length === 1 ? upstreams[0]! : '',
-        prefix: `${API_PREFIX}${prefix}`,
-        rewritePrefix: prefix,
-        ...(handler ? { handler } : {}),
-        // Fastify already logs each request and its answer; reply-from would add two info lines per hop.
-        disableRequestLogging: true,
-        replyOptions: {
-          // http-proxy wants a getUpstream beside an empty upstream; the handler overrides it per attempt.
-          ...(handler ? { getUpstream: () => upstreams[0]! } : {}),
-          // `expect: 100-continue` was answered here (Node sends the 100); undici refuses to forward it.
-          // A client's own token-checked header is dropped; the gateway's proof replaces it once the token passed.
-          // `headers` is reply-from's own copy of the client's, made for this request: edited in place, since
-          // rebuilding it by rest and spread cost more per request than the proof's HMAC.
-          rewriteRequestHeaders: (request, headers) => {
-            const proof = app.tokenCheckedProof(request);
-            headers.expect = undefined;
-            headers[TOKEN_CHECKED_HEADER] = proof;
-            // Behind the gateway a service sees the gateway's address: it is told the client's, signed.
-            headers[CLIENT_ADDRESS_HEADER] = app.clientAddressProof(request);
-            headers['x-request-id'] = String(request.id);
-            // Tracing on: the service's span continues the gateway's (whose parent is the client's traceparent, if any).
-            if (tracingOn()) {
-              headers.tracestate = undefined;
-              headers.traceparent = currentTraceparent();
-            }
-            return headers;
-          },
-          onError: (reply, { error }) => {
-            const body = upstreamFailure(error as Parameters<typeof upstreamFailure>[0], route.name);
-            reply.request.log.warn({ err: error, service: route.name }, 'upstream failed');
-            void reply.code(body.statusCode).send(body);
-          },
-        },
-      });
-    }
+    await app.register(upstreamProxy, { service: route.name, prefixes: route.prefixes, upstreams, addHeaders: hopHeaders });
   }
 
   // Embedded, a service asking a sibling (the assistant's tools, contact sync) is answered in-process.

@@ -15,10 +15,9 @@ const UNAVAILABLE = 'El servicio no está disponible en este momento. Inténtalo
  * service refused or is down (503), answered nothing in time (504), or broke
  * the exchange (502), never a 500, always in the house shape.
  */
-export function upstreamFailure(error: { statusCode?: number; code?: string; cause?: { code?: string } }, service: string): ErrorBody {
-  const cause = error.cause?.code ?? '';
-  const down = error.statusCode === 503 || /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN/.test(cause);
-  const status = error.statusCode === 504 || /TIMEOUT/.test(`${error.code ?? ''} ${cause}`) ? 504 : down ? 503 : 502;
+export function upstreamFailure(error: { code?: string; cause?: { code?: string } }, service: string): ErrorBody {
+  const codes = `${error.code ?? ''} ${error.cause?.code ?? ''}`;
+  const status = /TIMEOUT/.test(codes) ? 504 : /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN/.test(codes) ? 503 : 502;
   const code = status === 504 ? 'UPSTREAM_TIMEOUT' : status === 503 ? 'UPSTREAM_UNAVAILABLE' : 'BAD_GATEWAY';
   return { ...errorBody(status, code, UNAVAILABLE), service } as ErrorBody & { service: string };
 }

@@ -53,7 +53,8 @@ async function stop(proc: Proc): Promise<void> {
   clearTimeout(killer);
 }
 
-async function waitReady(proc: Proc, port: number, timeoutMs = 30_000): Promise<void> {
+// A bound for a process that never gets ready, not a wait: a loaded machine takes a while to start three processes at once.
+async function waitReady(proc: Proc, port: number, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (proc.child.exitCode !== null) break;
