@@ -11,6 +11,7 @@ import { freePort, importContacts, registerUser, startApp } from './lib/app.js';
 import { measure } from './lib/load.js';
 import { printTable } from './lib/table.js';
 import { startOtlpSink } from './lib/otlp-sink.js';
+import { median } from './lib/median.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -57,7 +58,6 @@ async function loadedApp(env) {
   return { app, authorization };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 // The plain app is plain whatever the shell running the bench has set.
 for (const name of Object.keys(process.env)) if (name.startsWith('OTEL_') || name === 'METRICS_PORT') delete process.env[name];

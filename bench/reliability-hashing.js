@@ -9,11 +9,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNode, stopAll, waitReady } from '../scripts/lib/processes.js';
 import { freePort, LOG_FILE } from './lib/app.js';
+import { median } from './lib/median.js';
 
 const BURST = Number(process.env.BURST ?? 20);
 const root = (file) => fileURLToPath(new URL(`../${file}`, import.meta.url));
 const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function run(label, env) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'asistente-hash-'));

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { median } from './lib/median.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'web/dist');
@@ -24,7 +25,6 @@ const CONTACTS = Number(args.contacts);
 
 const kb = (bytes) => (bytes / 1024).toFixed(1);
 const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : 'n/a');
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Scripts the browser fetches before the first screen: the entry and its modulepreloads. */
 function initialJs() {

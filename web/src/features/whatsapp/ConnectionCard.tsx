@@ -31,7 +31,8 @@ export function ConnectionCard({ connection }: { connection: Connection }) {
           {status.phone}
         </p>
       )}
-      {!connected && status && <ConnectionTrouble status={status} busy={busy !== null} onRetry={() => void connection.connectNow()} />}
+      {/* A QR on screen is a live attempt (the status catches up a moment later): earlier trouble no longer applies. */}
+      {!connected && !qrCode && status && <ConnectionTrouble status={status} busy={busy !== null} onRetry={() => void connection.connectNow()} />}
       {showNotice && (
         <p className="alert-warning" role="status">
           {notice}
