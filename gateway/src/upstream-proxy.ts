@@ -84,14 +84,10 @@ export async function upstreamProxy(app: App, { service, prefixes, upstreams, ad
     const body = await retryableBody(request, pools.length);
     const first = next++ % pools.length;
     for (let attempt = 0; ; attempt++) {
-      const upstream = upstreams[(first + attempt) % pools.length]!;
+      const replica = (first + attempt) % pools.length;
+      const upstream = upstreams[replica]!;
       try {
-        const answer = await pools[(first + attempt) % pools.length]!.request({
-          path,
-          method: request.method as Dispatcher.HttpMethod,
-          headers,
-          body: body instanceof Buffer ? body : (body ?? null),
-        });
+        const answer = await pools[replica]!.request({ path, method: request.method as Dispatcher.HttpMethod, headers, body: body ?? null });
         return await relay(reply, answer);
       } catch (error) {
         const failure = error as UpstreamError;
