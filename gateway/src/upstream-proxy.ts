@@ -24,13 +24,13 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AG
 const CONNECTION_LOST = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED']);
 
 /** Bodies up to this size are kept so a retry can send them again; larger ones (imports) stream once. */
-export const RETRY_BODY_LIMIT = 1024 * 1024;
+const RETRY_BODY_LIMIT = 1024 * 1024;
 /** Answers up to this size are read whole and written in one piece; larger or unsized ones (exports, live streams) stream. */
 const WHOLE_ANSWER_LIMIT = 256 * 1024;
 
 type UpstreamError = { code?: string; cause?: { code?: string } };
 
-export function mayRetry(method: string, error: UpstreamError): boolean {
+function mayRetry(method: string, error: UpstreamError): boolean {
   const code = error.cause?.code ?? error.code ?? '';
   return NEVER_SENT.has(code) || (REPEATABLE.has(method) && CONNECTION_LOST.has(code));
 }
@@ -81,7 +81,8 @@ export async function upstreamProxy(app: App, { service, prefixes, upstreams, ad
     const headers: IncomingHttpHeaders = { ...request.headers };
     for (const name of hopHeaders(headers)) delete headers[name];
     addHeaders(request, headers);
-    const body = await retryableBody(request, pools.length);
+    // Most requests (reads) carry no body: they go on without a turn of the event loop.
+    const body = request.body instanceof Readable ? await retryableBody(request.body, request, pools.length) : undefined;
     const first = next++ % pools.length;
     for (let attempt = 0; ; attempt++) {
       const replica = (first + attempt) % pools.length;
@@ -118,9 +119,7 @@ function hopHeaders(headers: IncomingHttpHeaders): string[] {
  * The request's body, read whole when another replica may have to be sent it again (several replicas, a
  * known size under the limit); otherwise the stream itself, sent once.
  */
-async function retryableBody(request: FastifyRequest, replicas: number): Promise<Buffer | Readable | undefined> {
-  const body = request.body;
-  if (!(body instanceof Readable)) return undefined;
+async function retryableBody(body: Readable, request: FastifyRequest, replicas: number): Promise<Buffer | Readable> {
   const length = Number(request.headers['content-length'] ?? NaN);
   if (replicas < 2 || !(length <= RETRY_BODY_LIMIT)) return body;
   const chunks: Buffer[] = [];

@@ -50,6 +50,30 @@ t.test('several replicas of a service: requests are spread over them', async (t)
   t.same([...hits].sort(), ['a', 'a', 'a', 'b', 'b', 'b']);
 });
 
+/** GET `path` sent as written (inject, fetch and a URL string would resolve its dot-segments first). */
+function rawGet(path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    const req = httpRequest({ hostname, port, path, headers: { authorization } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject).end();
+  });
+}
+
+t.test('a path that climbs out of the prefix is refused before any replica sees it', async (t) => {
+  hits.length = 0;
+  for (const path of ['/api/contacts/../auth/login', '/api/contacts/%2e%2e/auth/login', '/api/contacts/.%2E/x', '/api/contacts/a%5c..%5cb', '/api/contacts/./x']) {
+    const res = await rawGet(path);
+    t.equal(res.status, 400, path);
+    t.match(JSON.parse(res.body), { code: 'BAD_REQUEST', message: 'La dirección pedida no es válida' }, path);
+  }
+  t.same(hits, [], 'no replica was asked');
+  t.equal((await rawGet('/api/contacts?search=a..b%2e')).status, 200, 'dots in the query are data');
+});
+
 t.test('a service that is down answers 503 in Spanish naming it, never 500', async (t) => {
   const res = await gateway.inject({ url: '/api/ai/assistant', headers: { authorization } });
   t.equal(res.statusCode, 503);
