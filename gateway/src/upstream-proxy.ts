@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { badRequest, type App } from '@asistente/kit';
 import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { Pool, type Dispatcher } from 'undici';
+import { LeastBusy } from './least-busy.js';
 import { API_PREFIX } from './routing-table.js';
 import { upstreamFailure } from './upstreams.js';
 
@@ -30,9 +31,17 @@ const WHOLE_ANSWER_LIMIT = 256 * 1024;
 
 type UpstreamError = { code?: string; cause?: { code?: string } };
 
+const codeOf = (error: UpstreamError): string => error.cause?.code ?? error.code ?? '';
+
 function mayRetry(method: string, error: UpstreamError): boolean {
-  const code = error.cause?.code ?? error.code ?? '';
+  const code = codeOf(error);
   return NEVER_SENT.has(code) || (REPEATABLE.has(method) && CONNECTION_LOST.has(code));
+}
+
+/** The replica itself failed (down, restarting, crashed mid-answer), not the request. */
+function connectionFailed(error: UpstreamError): boolean {
+  const code = codeOf(error);
+  return NEVER_SENT.has(code) || CONNECTION_LOST.has(code);
 }
 
 /** A dot-segment or a backslash in the path could name a route of the service other than the one matched here. */
@@ -52,7 +61,7 @@ export interface UpstreamProxyOptions {
   service: string;
   /** Path prefixes the service owns below /api: each is served with everything under it. */
   prefixes: string[];
-  /** The service's replicas: requests go to each in turn. */
+  /** The service's replicas: each request goes to the least busy (`LeastBusy`). */
   upstreams: string[];
   /** What the gateway tells the service beside the client's own headers (the proofs, the request id). */
   addHeaders: (request: FastifyRequest, headers: IncomingHttpHeaders) => void;
@@ -60,7 +69,7 @@ export interface UpstreamProxyOptions {
 
 /**
  * The distributed gateway's hop to one service: the client's request as it came (body unparsed, query
- * untouched) over kept-alive connections to the replicas, each request to the next replica in turn. When a
+ * untouched) over kept-alive connections to the replicas, each request to the least busy one. When a
  * replica fails a request in a way that surely did not apply it (refused connection), or the request only
  * reads, it goes to the next replica, each tried once: a replica killed or restarting loses no request the
  * others could serve. Small answers are read whole and written in one piece; the rest stream through.
@@ -73,7 +82,7 @@ export async function upstreamProxy(app: App, { service, prefixes, upstreams, ad
   // The body goes through as bytes: the service parses it and applies its own limits.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-  let next = 0;
+  const replicas = new LeastBusy(pools.length);
 
   async function forward(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const path = request.url.slice(API_PREFIX.length);
@@ -83,22 +92,26 @@ export async function upstreamProxy(app: App, { service, prefixes, upstreams, ad
     addHeaders(request, headers);
     // Most requests (reads) carry no body: they go on without a turn of the event loop.
     const body = request.body instanceof Readable ? await retryableBody(request.body, request, pools.length) : undefined;
-    const first = next++ % pools.length;
+    const first = replicas.pick();
     for (let attempt = 0; ; attempt++) {
       const replica = (first + attempt) % pools.length;
       const upstream = upstreams[replica]!;
+      const done = replicas.begin(replica);
       try {
         const answer = await pools[replica]!.request({ path, method: request.method as Dispatcher.HttpMethod, headers, body: body ?? null });
         return await relay(reply, answer);
       } catch (error) {
         const failure = error as UpstreamError;
+        if (connectionFailed(failure)) replicas.rest(replica);
         if (attempt + 1 < pools.length && !(body instanceof Readable) && mayRetry(request.method, failure)) {
-          request.log.warn({ upstream, code: failure.cause?.code ?? failure.code }, 'replica failed; trying the next one');
+          request.log.warn({ upstream, code: codeOf(failure) }, 'replica failed; trying the next one');
           continue;
         }
         request.log.warn({ err: error, service }, 'upstream failed');
         const answer = upstreamFailure(failure, service);
         return reply.code(answer.statusCode).send(answer);
+      } finally {
+        done();
       }
     }
   }

@@ -48,18 +48,22 @@ t.test('the gateway tries the next replica only when that cannot apply a request
   }
   t.same(served.filter((s) => s.startsWith('POST')), [0, 1, 2, 3].map((n) => `POST {"n":${n}}`), 'each POST applied once, its body intact');
 
-  const behindCutting = await gatewayOver(`${cuttingUrl},${liveUrl}`);
-  const statuses = { get: [] as number[], post: [] as number[] };
+  // A new gateway sends its first request to the first replica listed: here the one that cuts.
+  const forReads = await gatewayOver(`${cuttingUrl},${liveUrl}`);
+  const reads: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    reads.push((await forReads.gateway.inject({ url: '/api/contacts', headers: { authorization: forReads.authorization } })).statusCode);
+  }
+  t.same(reads, [200, 200, 200, 200], 'a GET cut midway is repeated on the other replica');
+
+  const forWrites = await gatewayOver(`${cuttingUrl},${liveUrl}`);
+  const writes: number[] = [];
   served.length = 0;
-  // Round-robin: of four requests in a row, two start on the cutting replica.
   for (let i = 0; i < 4; i++) {
-    statuses.get.push((await behindCutting.gateway.inject({ url: '/api/contacts', headers: { authorization: behindCutting.authorization } })).statusCode);
+    writes.push((await forWrites.gateway.inject({ method: 'POST', url: '/api/contacts', headers: { authorization: forWrites.authorization }, payload: { n: i } })).statusCode);
   }
-  for (let i = 0; i < 4; i++) {
-    statuses.post.push((await behindCutting.gateway.inject({ method: 'POST', url: '/api/contacts', headers: { authorization: behindCutting.authorization }, payload: { n: i } })).statusCode);
-  }
-  t.same(statuses.get, [200, 200, 200, 200], 'a GET cut midway is repeated on the other replica');
-  t.same([...statuses.post].sort(), [201, 201, 502, 502], 'a POST cut midway is not repeated (it may have been applied): 502');
+  t.same(writes, [502, 201, 201, 201], 'a POST cut midway is not repeated (it may have been applied): 502; the replica that cut it rests, so the next go to the other');
+  t.same(served.filter((s) => s.startsWith('POST')), [1, 2, 3].map((n) => `POST {"n":${n}}`), 'each of those applied once');
 });
 
 t.test('two replicas of contacts and of analytics, one of each killed while writes run', { skip: SKIP }, async (t) => {

@@ -6,6 +6,10 @@ import { createTestPlatform, signToken } from '@asistente/kit/testing';
 import { buildGateway } from '../src/gateway.js';
 import { ROUTES } from '../src/routing-table.js';
 
+/** Requests to `/contacts/held` wait until the test releases them. */
+let releaseHeld = () => {};
+let held = Promise.resolve();
+
 /** A replica of "contacts": counts the requests it served and the bytes of each upload. */
 async function replica(t: { teardown(fn: () => unknown): void }, name: string, hits: string[]): Promise<string> {
   const app = Fastify();
@@ -13,6 +17,11 @@ async function replica(t: { teardown(fn: () => unknown): void }, name: string, h
   app.get('/ready', async () => ({ status: 'ready' }));
   app.get('/contacts', async () => {
     hits.push(name);
+    return { items: [], total: 0 };
+  });
+  app.get('/contacts/held', async () => {
+    hits.push(`${name} held`);
+    await held;
     return { items: [], total: 0 };
   });
   app.post('/contacts/import', async (request) => {
@@ -48,6 +57,18 @@ t.test('several replicas of a service: requests are spread over them', async (t)
   hits.length = 0;
   for (let i = 0; i < 6; i++) t.equal((await gateway.inject({ url: '/api/contacts', headers: { authorization } })).statusCode, 200);
   t.same([...hits].sort(), ['a', 'a', 'a', 'b', 'b', 'b']);
+});
+
+t.test('while one replica is stuck on a request, the next requests go to the other', async (t) => {
+  hits.length = 0;
+  held = new Promise((resolve) => (releaseHeld = resolve));
+  const stuck = gateway.inject({ url: '/api/contacts/held', headers: { authorization } });
+  while (hits.length === 0) await new Promise((resolve) => setImmediate(resolve));
+  const [stuckOn] = hits[0]!.split(' ');
+  for (let i = 0; i < 4; i++) t.equal((await gateway.inject({ url: '/api/contacts', headers: { authorization } })).statusCode, 200);
+  t.same(hits.slice(1), Array(4).fill(stuckOn === 'a' ? 'b' : 'a'), 'none waits behind the stuck one');
+  releaseHeld();
+  t.equal((await stuck).statusCode, 200, 'the stuck request is answered once its replica is');
 });
 
 /** GET `path` sent as written (inject, fetch and a URL string would resolve its dot-segments first). */
