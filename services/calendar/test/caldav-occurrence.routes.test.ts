@@ -163,6 +163,9 @@ t.test('an all-day series and one in a zone the object only names (no VTIMEZONE)
     'BEGIN:VEVENT', 'UID:ny', 'DTSTAMP:20261101T000000Z', 'DTSTART;TZID=America/New_York:20261105T090000', 'DTEND;TZID=America/New_York:20261105T100000',
     'RRULE:FREQ=WEEKLY;COUNT=4', 'SUMMARY:Llamada con Nueva York', 'END:VEVENT',
   ));
+  // Radicale re-serialises what it stores through vobject, which may add the VTIMEZONE itself from pytz: it
+  // did on one machine of this kind and not on another, so the object may define New York once stored.
+  const zoneAddedByServer = /BEGIN:VTIMEZONE/.test(await raw('nueva-york'));
   const listed = await events(`${NOVEMBER}&refresh=true`);
   t.ok(listed.some((e) => e.id === 'guardia_20261113' && e.allDay), 'all-day occurrences are named by their day');
   const day = await edit('guardia_20261113', { title: 'Guardia (cambiada)', startTime: '2026-11-14', endTime: '2026-11-15', allDay: true });
@@ -183,10 +186,16 @@ t.test('an all-day series and one in a zone the object only names (no VTIMEZONE)
   const excluded = await raw('nueva-york');
   t.match(excluded, /^EXDATE;TZID=America\/New_York:20261119T090000$/m);
   // The object named New York without defining it; RFC 5545 wants a VTIMEZONE per TZID (Radicale refuses an
-  // EXDATE without one): it now has New York's, from Intl, and the times read from it are the same.
+  // EXDATE without one): it now has New York's, once, and the times read from it are the same. Unless the
+  // server defined it first, it is ours, from Intl (caldav-occurrence-zones.test.ts checks that for nine zones).
   t.match(excluded, /BEGIN:VTIMEZONE\r?\nTZID:America\/New_York\r?\n/);
-  t.match(excluded, /BEGIN:DAYLIGHT\r?\nDTSTART:19700308T020000\r?\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU\r?\nTZOFFSETFROM:-0500\r?\nTZOFFSETTO:-0400/);
-  t.match(excluded, /BEGIN:STANDARD\r?\nDTSTART:19701101T020000\r?\nRRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU\r?\nTZOFFSETFROM:-0400\r?\nTZOFFSETTO:-0500/);
+  t.equal(count(excluded, /^BEGIN:VTIMEZONE$/), 1, 'one definition of the zone');
+  if (zoneAddedByServer) {
+    t.comment('this Radicale defined New York itself when the object was stored: the service added none');
+  } else {
+    t.match(excluded, /BEGIN:DAYLIGHT\r?\nDTSTART:19700308T020000\r?\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU\r?\nTZOFFSETFROM:-0500\r?\nTZOFFSETTO:-0400/);
+    t.match(excluded, /BEGIN:STANDARD\r?\nDTSTART:19701101T020000\r?\nRRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU\r?\nTZOFFSETFROM:-0400\r?\nTZOFFSETTO:-0500/);
+  }
 
   const after = (await events(`${NOVEMBER}&refresh=true`)).filter((e) => e.id.startsWith('guardia') || e.id.startsWith('ny'));
   t.same(
