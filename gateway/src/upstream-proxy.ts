@@ -4,6 +4,7 @@ import { badRequest, type App } from '@asistente/kit';
 import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { Pool, type Dispatcher } from 'undici';
 import { LeastBusy } from './least-busy.js';
+import { requestUpstream, type UpstreamAnswer } from './upstream-answer.js';
 import { API_PREFIX } from './routing-table.js';
 import { upstreamFailure } from './upstreams.js';
 
@@ -98,8 +99,8 @@ export async function upstreamProxy(app: App, { service, prefixes, upstreams, ad
       const upstream = upstreams[replica]!;
       const done = replicas.begin(replica);
       try {
-        const answer = await pools[replica]!.request({ path, method: request.method as Dispatcher.HttpMethod, headers, body: body ?? null });
-        return await relay(reply, answer);
+        const answer = await requestUpstream(pools[replica]!, { path, method: request.method as Dispatcher.HttpMethod, headers, body: body ?? null }, WHOLE_ANSWER_LIMIT);
+        return relay(reply, answer);
       } catch (error) {
         const failure = error as UpstreamError;
         if (connectionFailed(failure)) replicas.rest(replica);
@@ -140,11 +141,8 @@ async function retryableBody(body: Readable, request: FastifyRequest, replicas: 
   return Buffer.concat(chunks);
 }
 
-async function relay(reply: FastifyReply, { statusCode, headers, body }: Dispatcher.ResponseData): Promise<FastifyReply> {
+function relay(reply: FastifyReply, { statusCode, headers, body }: UpstreamAnswer): FastifyReply {
   for (const name of ANSWER_HOP_HEADERS) delete headers[name];
-  void reply.code(statusCode).headers(headers);
-  const length = Number(headers['content-length'] ?? NaN);
-  if (length <= WHOLE_ANSWER_LIMIT) return reply.send(Buffer.from(await body.arrayBuffer()));
-  // Fastify destroys the stream, and so ends the request upstream, when the client goes away.
-  return reply.send(body);
+  // A stream: Fastify destroys it, and so ends the request upstream, when the client goes away.
+  return reply.code(statusCode).headers(headers).send(body);
 }

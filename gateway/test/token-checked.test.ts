@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
 import contactsService from '@asistente/contacts';
-import { acceptsTokenCheckedProof, TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof, TokenCheckedProofs } from '@asistente/kit';
+import { AcceptedProofs, acceptsTokenCheckedProof, TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof, TokenCheckedProofs } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
 import { gatewayBeforeRecorder } from './support/proxied-gateway.js';
 
@@ -45,6 +45,24 @@ t.test('the gateway makes one proof per token per half its life, each holding a 
   t.ok(acceptsTokenCheckedProof(secret, 'token-b', other, now), 'each token its own');
   t.notOk(acceptsTokenCheckedProof(secret, 'token-a', other, now), 'never another token\'s');
   t.ok(acceptsTokenCheckedProof(secret, 'token-c', proofs.for('token-c', now), now), 'a full map starts again');
+});
+
+t.test('a service keeps the proofs it accepted and still asks each time whether they hold', async (t) => {
+  const accepted = new AcceptedProofs(secret, 2);
+  const now = Date.now();
+  const proof = tokenCheckedProof(secret, 'token-a', now);
+  t.ok(accepted.accepts('token-a', proof, now), 'a valid proof');
+  t.ok(accepted.accepts('token-a', proof, now + 1), 'again, for the same token');
+  t.notOk(accepted.accepts('token-b', proof, now), 'never for another token, kept or not');
+  t.notOk(accepted.accepts('token-a', proof, now + TOKEN_CHECKED_TTL_MS + 1), 'not once its end has passed, though kept');
+  const [until, mac] = proof.split('.');
+  t.notOk(accepted.accepts('token-a', `${Number(until) + 1}.${mac}`, now), 'another end with the kept mac');
+  t.notOk(accepted.accepts('token-a', `${until}.${'A'.repeat(mac!.length)}`, now), 'a forged mac');
+  t.notOk(new AcceptedProofs('otro-secreto', 2).accepts('token-a', proof, now), 'a proof made with another secret');
+  for (const bad of [undefined, '', '.', `${until}.`, ['a'], 42]) t.notOk(accepted.accepts('token-a', bad, now), `refused: ${JSON.stringify(bad)}`);
+  const others = ['token-c', 'token-d', 'token-e'].map((token) => [token, tokenCheckedProof(secret, token, now)] as const);
+  for (const [token, made] of others) t.ok(accepted.accepts(token, made, now), `${token}: a full map starts again`);
+  t.ok(accepted.accepts('token-a', proof, now), 'a proof dropped with the map is checked again and still holds');
 });
 
 t.test('the gateway sends its proof for a checked token and never passes on one a client sent', async (t) => {

@@ -9,6 +9,8 @@ import { ROUTES } from '../src/routing-table.js';
 /** Requests to `/contacts/held` wait until the test releases them. */
 let releaseHeld = () => {};
 let held = Promise.resolve();
+/** Called when a replica's `/contacts/live` request is closed. */
+let liveClosed = () => {};
 
 /** A replica of "contacts": counts the requests it served and the bytes of each upload. */
 async function replica(t: { teardown(fn: () => unknown): void }, name: string, hits: string[]): Promise<string> {
@@ -23,6 +25,21 @@ async function replica(t: { teardown(fn: () => unknown): void }, name: string, h
     hits.push(`${name} held`);
     await held;
     return { items: [], total: 0 };
+  });
+  // An export: 1.5 MB written in pieces with no length, and two cookies, as a service streams one.
+  app.get('/contacts/export', (_request, reply) => {
+    reply.raw.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'set-cookie': ['a=1', 'b=2'], 'x-rows': '30000' });
+    for (let i = 0; i < 30_000; i++) reply.raw.write(`${String(i).padStart(8, '0')},${'x'.repeat(40)}\n`);
+    reply.raw.end();
+  });
+  // A live stream: writes until its client is gone, then says so.
+  app.get('/contacts/live', (request, reply) => {
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
+    const tick = setInterval(() => reply.raw.write('data: {}\n\n'), 5);
+    request.raw.once('close', () => {
+      clearInterval(tick);
+      liveClosed();
+    });
   });
   app.post('/contacts/import', async (request) => {
     let bytes = 0;
@@ -132,4 +149,28 @@ t.test('a large upload sent with Expect: 100-continue goes through the gateway',
   t.ok(answer.continued, 'the gateway said 100 Continue');
   t.equal(answer.status, 200, answer.body);
   t.same(JSON.parse(answer.body), { bytes: csv.length });
+});
+
+t.test('a large answer of unknown length streams through whole, headers and all', async (t) => {
+  const res = await fetch(`${base}/api/contacts/export`, { headers: { authorization } });
+  t.equal(res.status, 200);
+  t.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
+  t.equal(res.headers.get('x-rows'), '30000');
+  t.same(res.headers.getSetCookie(), ['a=1', 'b=2'], 'each cookie its own header');
+  const lines = (await res.text()).split('\n');
+  t.equal(lines.length, 30_001);
+  t.equal(lines[29_999], `00029999,${'x'.repeat(40)}`, 'the last line, in order');
+  t.ok(lines.slice(0, 30_000).every((line, i) => line.startsWith(String(i).padStart(8, '0'))), 'every line, in order');
+});
+
+t.test('a client that leaves a live stream ends the request at the replica', async (t) => {
+  const closed = new Promise<void>((resolve) => (liveClosed = resolve));
+  const ended = new AbortController();
+  const res = await fetch(`${base}/api/contacts/live`, { headers: { authorization }, signal: ended.signal });
+  t.equal(res.headers.get('content-type'), 'text/event-stream');
+  const reader = res.body!.getReader();
+  t.match(new TextDecoder().decode((await reader.read()).value), 'data: {}', 'events come through');
+  ended.abort();
+  await closed;
+  t.pass('the replica saw its request close');
 });

@@ -33,7 +33,7 @@ export { OAuthClient, renewGrant, revokeGrant, withRotation, type OAuthCallback,
 export type { OAuthStrategy, OAuthTokens } from './auth/oauth/oauth-strategy.js';
 export { postTokenRequest, revokeAtEndpoint, type TokenEndpointAnswer } from './auth/oauth/token-endpoint.js';
 export { redactUrl, REDACTED_QUERY_PARAMETERS } from './http/redact-url.js';
-export { TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof, acceptsTokenCheckedProof, TokenCheckedProofs } from './auth/token-checked.js';
+export { TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof, acceptsTokenCheckedProof, AcceptedProofs, TokenCheckedProofs } from './auth/token-checked.js';
 export { CLIENT_ADDRESS_HEADER, clientAddressProof, addressFromProof } from './auth/client-address.js';
 export { authPlugin, requireAuth, type AuthenticatedUser, type TokenSettings, type TokenClaims, type JWT } from './auth/plugin.js';
 export { Revocations, type SessionsEnded, type TokenIdentity } from './auth/revocations.js';

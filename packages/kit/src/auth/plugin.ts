@@ -9,7 +9,7 @@ import { unauthorized } from '../http/errors.js';
 import type { Revocations } from './revocations.js';
 import { addressFromProof, CLIENT_ADDRESS_HEADER, clientAddressProof } from './client-address.js';
 import { KeptProofs } from './kept-proofs.js';
-import { acceptsTokenCheckedProof, TOKEN_CHECKED_HEADER, TokenCheckedProofs } from './token-checked.js';
+import { AcceptedProofs, TOKEN_CHECKED_HEADER, TokenCheckedProofs } from './token-checked.js';
 import { VerifiedTokens } from './verified-tokens.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -143,6 +143,7 @@ export const authPlugin = fp<AuthPluginOptions>(
     app.decorate('revocations', revocations);
     // Embedded, the gateway and the service both ask; the second check is free.
     const verified = new WeakSet<object>();
+    const acceptedProofs = acceptTokenCheckedProof ? new AcceptedProofs(tokens.secret, VERIFIED_TOKENS_CACHED) : undefined;
     app.decorate('authenticate', async (request: FastifyRequest) => {
       if (verified.has(request)) return;
       const token = bearerToken(request.headers.authorization);
@@ -162,7 +163,7 @@ export const authPlugin = fp<AuthPluginOptions>(
       if (typeof id !== 'string' || !UUID.test(id) || typeof jti !== 'string') throw unauthorized();
       // Tokens signed with a longer lifetime than configured (the old 7,000-day ones) are not honoured.
       if (exp - Math.floor(issuedAtMs / 1000) > maxLifetime) throw unauthorized();
-      const checkedAtGateway = acceptTokenCheckedProof && acceptsTokenCheckedProof(tokens.secret, token, request.headers[TOKEN_CHECKED_HEADER]);
+      const checkedAtGateway = acceptedProofs?.accepts(token, request.headers[TOKEN_CHECKED_HEADER]) ?? false;
       if (!checkedAtGateway && !(await revocations.isValid({ id, jti, issuedAtMs }))) throw unauthorized();
       const scopes = scopesOf(claims.scp);
       request.user = scopes ? { id, jti, exp, issuedAtMs, scopes } : { id, jti, exp, issuedAtMs };

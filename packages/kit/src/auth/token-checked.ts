@@ -21,14 +21,20 @@ export function tokenCheckedProof(secret: string, token: string, now = Date.now(
   return `${until}.${mac(secret, token, until)}`;
 }
 
+/** The end a proof names, when it is well formed and still holds (not past, not too far ahead). */
+function holdingUntil(proof: string, now: number): number | undefined {
+  const dot = proof.indexOf('.');
+  const until = Number(proof.slice(0, dot));
+  return dot > 0 && Number.isSafeInteger(until) && until >= now && until <= now + 2 * TOKEN_CHECKED_TTL_MS ? until : undefined;
+}
+
 /** Whether `proof` was made by `tokenCheckedProof` for this token and still holds. */
 export function acceptsTokenCheckedProof(secret: string, token: string, proof: unknown, now = Date.now()): boolean {
   if (typeof proof !== 'string') return false;
-  const dot = proof.indexOf('.');
-  const until = Number(proof.slice(0, dot));
-  if (dot <= 0 || !Number.isSafeInteger(until) || until < now || until > now + 2 * TOKEN_CHECKED_TTL_MS) return false;
+  const until = holdingUntil(proof, now);
+  if (until === undefined) return false;
   const expected = Buffer.from(mac(secret, token, until));
-  const given = Buffer.from(proof.slice(dot + 1));
+  const given = Buffer.from(proof.slice(proof.indexOf('.') + 1));
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
@@ -41,5 +47,30 @@ export function acceptsTokenCheckedProof(secret: string, token: string, proof: u
 export class TokenCheckedProofs extends KeptProofs {
   constructor(secret: string, capacity: number) {
     super((token, now) => tokenCheckedProof(secret, token, now), capacity);
+  }
+}
+
+/**
+ * The service's side: a proof the gateway hands on for a second (`TokenCheckedProofs`) comes with every
+ * request of that client meanwhile, and its MAC is the same each time. A proof whose MAC matched is kept
+ * with the token it was made for, so the next request with the same pair skips the HMAC; whether it still
+ * holds is asked every time. Only proofs that matched are kept, so a forged one never fills the map.
+ */
+export class AcceptedProofs {
+  private readonly accepted = new Map<string, string>();
+
+  constructor(
+    private readonly secret: string,
+    private readonly capacity: number,
+  ) {}
+
+  accepts(token: string, proof: unknown, now = Date.now()): boolean {
+    if (typeof proof !== 'string' || holdingUntil(proof, now) === undefined) return false;
+    if (this.accepted.get(proof) === token) return true;
+    if (!acceptsTokenCheckedProof(this.secret, token, proof, now)) return false;
+    // Full: start again (a proof lives two seconds; the ones in use come back at once).
+    if (this.accepted.size >= this.capacity) this.accepted.clear();
+    this.accepted.set(proof, token);
+    return true;
   }
 }
