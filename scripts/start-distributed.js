@@ -7,6 +7,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exited, startNode, stopAll } from './lib/processes.js';
+import postgres from 'postgres';
+import { availableConnections, poolForBudget } from './lib/connection-budget.js';
 import { metricsPortBase, replicaPlan } from './lib/replicas.js';
 import { supervise } from './lib/supervise.js';
 
@@ -93,6 +95,14 @@ process.once('exit', () => supervised.forEach((s) => s.child.exitCode === null &
 
 const migration = startNode('migrate', MIGRATE, process.env);
 if ((await exited(migration)) !== 0) fail('migrations failed');
+
+// Every replica and the gateway, each with its pool: together they must fit the server's connections.
+const processes = plan.reduce((sum, { replicas }) => sum + replicas.length, 1);
+const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+const budget = poolForBudget({ processes, ...(await availableConnections(admin).finally(() => admin.end())), poolMax: process.env.DB_POOL_MAX });
+if ('error' in budget) fail(budget.error);
+shared.DB_POOL_MAX = String(budget.pool);
+if (budget.lowered) console.log(`start-distributed: DB_POOL_MAX ${budget.pool} per process, so ${processes} processes fit the server's max_connections (raise it for the default of 10)`);
 
 // Services call each other too (the assistant's tools, contact sync), so every process gets every URL;
 // several replicas of a service are one comma-separated list, which the gateway and the kit spread over.

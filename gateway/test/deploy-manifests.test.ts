@@ -5,6 +5,7 @@ import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
 import { distributedRequiredVariables, HARD_DEADLINE_MS, SERVICE_PORTS } from '@asistente/kit';
 import { ROUTES } from '../src/routing-table.js';
+import { OPERATOR_CONNECTIONS } from '../../scripts/lib/connection-budget.js';
 
 /**
  * The deploy manifests, checked in CI without a container engine (issue 16): docker-compose.yml against
@@ -185,6 +186,40 @@ t.test('each Deployment: its port, probes on /health and /ready, resources, grac
     for (const variable of variables) t.ok(env[variable], `${process.name}: ${variable} is set`);
     for (const [variable, url] of Object.entries(urls)) t.equal(env[variable], url, `${process.name}: ${variable}=${url}`);
   }
+});
+
+/**
+ * postgres.js keeps the connections it opened, so under load every process holds its whole pool and its
+ * LISTEN connection: together they must fit the database's max_connections, with the operator's room.
+ */
+const needed = (processes: { replicas: number; pool: number }[]) =>
+  processes.reduce((sum, p) => sum + p.replicas * (p.pool + 1), OPERATOR_CONNECTIONS);
+/** A compose value as the file writes it: `${X:-5}` is 5 when .env does not set X. */
+const composeDefault = (value: string | undefined) => Number(/^\$\{[A-Z_]+:-(\d+)\}$/.exec(value ?? '')?.[1] ?? value);
+
+t.test("every process's pool fits the database's connections, in compose and in Kubernetes", async (t) => {
+  const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+    services: Record<string, { command?: string[]; environment?: Env; deploy?: { replicas?: number } }>;
+  };
+  const maxConnections = Number(/max_connections=(\d+)/.exec(compose.services.postgres?.command?.join(' ') ?? '')?.[1]);
+  const composeProcesses = PROCESSES.map(({ name }) => ({
+    replicas: compose.services[name]?.deploy?.replicas ?? 1,
+    pool: composeDefault(compose.services[name]?.environment?.DB_POOL_MAX),
+  }));
+  t.ok(composeProcesses.every((p) => p.pool >= 2), 'compose sets DB_POOL_MAX for every process');
+  t.ok(needed(composeProcesses) <= maxConnections, `compose: ${needed(composeProcesses)} connections at most, postgres allows ${maxConnections}`);
+
+  const configMap = objects.find((o) => o.object.kind === 'ConfigMap')!;
+  const pool = Number(configMap.object.data?.DB_POOL_MAX);
+  const required = Number(/max_connections (\d+) or more/.exec(read(`${K8S_DIR}${configMap.file}`))?.[1]);
+  const autoscalers = objects.map((o) => o.object as unknown as { kind: string; spec?: { scaleTargetRef?: { name: string }; maxReplicas?: number } });
+  const k8sProcesses = PROCESSES.map(({ name }) => {
+    const deployment = objects.find((o) => o.object.kind === 'Deployment' && o.object.metadata.name === name)?.object as unknown as { spec?: { replicas?: number } };
+    const autoscaler = autoscalers.find((a) => a.kind === 'HorizontalPodAutoscaler' && a.spec?.scaleTargetRef?.name === name);
+    return { replicas: autoscaler?.spec?.maxReplicas ?? deployment?.spec?.replicas ?? 1, pool };
+  });
+  t.ok(required > 0, 'the ConfigMap says what max_connections the database needs');
+  t.ok(needed(k8sProcesses) <= required, `Kubernetes: ${needed(k8sProcesses)} connections at most (autoscalers at their maximum), the ConfigMap asks ${required}`);
 });
 
 t.test('migrations run once before the processes, with DATABASE_URL', async (t) => {

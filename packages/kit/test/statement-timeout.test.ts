@@ -86,6 +86,11 @@ if (!process.env.DATABASE_URL) {
     t.same(new Set(limits.map(([row]) => row?.statementTimeout)), new Set([`${LIMIT_MS}ms`]), 'no pooled connection kept the lifted limit');
   });
 
+  t.test('an unused pooled connection is closed after a minute, so a quiet replica gives its back', async (t) => {
+    // Every replica of every service shares the server's max_connections (scripts/lib/connection-budget.js).
+    t.equal(sql.options.idle_timeout, 60);
+  });
+
   t.test('LISTEN keeps working on a connection idle for longer than the limit', async (t) => {
     let heard!: (payload: string) => void;
     const received = new Promise<string>((resolve) => (heard = resolve));

@@ -103,14 +103,20 @@ function unreachable(url: string) {
 
 /** Seconds to wait for a new connection: a database that does not answer fails requests in seconds, not minutes. */
 const CONNECT_TIMEOUT_SECONDS = 5;
+/**
+ * Seconds an unused pooled connection is kept. postgres.js otherwise keeps every connection it ever opened:
+ * after one burst each replica would hold its whole pool for good, and the server's max_connections is
+ * shared by every replica of every service.
+ */
+const IDLE_CONNECTION_SECONDS = 60;
 
 const DEFAULT_APPLICATION_NAME = 'mi-asistente';
 
 function connect(url: string, max: number, statementTimeoutMs = 0, shared = false, applicationName = DEFAULT_APPLICATION_NAME): Sql {
   const sql = postgres(url, {
     max,
-    // The embedded database's one shared connection: see unblockedSocket.
-    ...(shared ? { socket: unblockedSocket(url), max_pipeline: UNLIMITED_PIPELINE } : {}),
+    // The embedded database's one shared connection (see unblockedSocket) stays open; a server's pool shrinks when idle.
+    ...(shared ? { socket: unblockedSocket(url), max_pipeline: UNLIMITED_PIPELINE } : { idle_timeout: IDLE_CONNECTION_SECONDS }),
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
     transform: postgres.camel,
     onnotice: () => {},
