@@ -191,7 +191,7 @@ t.test('a total counted once is reused until any write to the user\'s contacts, 
   t.equal(same!.version, now!.version, 'a statement that changed nothing keeps the counted totals');
 });
 
-t.test('while the version holds the remembered total is answered without counting again', async (t) => {
+t.test('while the version holds a dense filter\'s remembered total is answered without counting again', async (t) => {
   const me = signToken(app);
   await sql`insert into contacts.contacts (user_id, first_name, last_name) values (${me.userId}, 'Rigoberto', 'Uno'), (${me.userId}, 'Rigoberta', 'Dos')`;
   const totals = new SearchTotals();
@@ -199,13 +199,24 @@ t.test('while the version holds the remembered total is answered without countin
   const key = SearchTotals.key(me.userId, 'rigobert', undefined);
   const page = () => repository.page(me.userId, { search: ' rigobert ' }, DEFAULT_ORDER, 10, 0);
   t.equal((await page()).total, 2);
+  const [first] = await sql<{ version: string }[]>`select version from contacts.owner_counts where user_id = ${me.userId}`;
+  t.same(totals.get(key), { version: first!.version, matched: 2 }, 'counted at the current version');
+  totals.set(key, { version: first!.version, matched: 77 });
+  t.equal((await page()).total, 2, 'a total under the cap is counted again each time, from its few matches');
+
+  await sql`insert into contacts.contacts (user_id, first_name, last_name)
+    select ${me.userId}, 'Rigoberto', 'Denso ' || i from generate_series(1, ${CONTACTS_TOTAL_CAP}) i`;
+  const dense = await page();
+  t.same([dense.total, dense.totalCapped], [CONTACTS_TOTAL_CAP, true], 'past the cap');
   const [owner] = await sql<{ version: string }[]>`select version from contacts.owner_counts where user_id = ${me.userId}`;
-  t.same(totals.get(key), { version: owner!.version, matched: 2 }, 'counted at the current version');
+  t.same(totals.get(key), { version: owner!.version, matched: CONTACTS_TOTAL_CAP + 1 }, 'a total past the cap is kept, at the current version');
 
   // A total that could only come from the memory: proof the count was not run again.
-  totals.set(key, { version: owner!.version, matched: 77 });
+  await sql`delete from contacts.contacts where user_id = ${me.userId} and last_name like 'Denso %'`;
+  const [after] = await sql<{ version: string }[]>`select version from contacts.owner_counts where user_id = ${me.userId}`;
+  totals.set(key, { version: after!.version, matched: CONTACTS_TOTAL_CAP + 1 });
   const reused = await page();
-  t.equal(reused.total, 77);
+  t.same([reused.total, reused.totalCapped], [CONTACTS_TOTAL_CAP, true], 'the remembered total');
   t.equal(reused.rows.length, 2, 'the page itself is read');
   await sql`insert into contacts.contacts (user_id, first_name, last_name) values (${me.userId}, 'Rigoberto', 'Tres')`;
   t.equal((await page()).total, 3, 'a new version: counted again');

@@ -178,9 +178,14 @@ export class ContactsRepository {
 
   /**
    * One page in the requested order and the total matching. Unfiltered, the
-   * total comes from owner_counts in the same query. Filtered, a total counted
-   * for the same filter at the user's current contacts version is reused and
-   * only the page is read; otherwise the total is counted with the page.
+   * total comes from owner_counts in the same query. Filtered, the total is
+   * counted with the page, from the matches gathered first; a filter known to
+   * match more than the cap at the user's current contacts version has its
+   * total reused and only its page read, walking the order's index, where its
+   * rows are dense. A filter under the cap is always counted: its matches are
+   * few, and its page planned alone may walk the whole index when ANALYZE's
+   * sample overestimates a rare term (a 35 ms walk of 90,000 rows for the
+   * 5 ms it takes from its matches, measured on 100k contacts).
    */
   async page(userId: string, filter: ListFilter, order: ListOrder, limit: number, offset: number): Promise<Page> {
     const sql = this.sql;
@@ -198,7 +203,7 @@ export class ContactsRepository {
     }
     const key = SearchTotals.key(userId, filter.search?.trim() ? searchTerm(filter.search.trim()) : '', filter.tag);
     const known = this.totals.get(key);
-    if (known) {
+    if (known && known.matched > CONTACTS_TOTAL_CAP) {
       const paged = await this.filteredPage(userId, filter, order, limit, offset);
       if (paged.version === known.version) return capped(paged.rows, known.matched);
     }
