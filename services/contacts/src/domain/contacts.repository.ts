@@ -178,14 +178,15 @@ export class ContactsRepository {
 
   /**
    * One page in the requested order and the total matching. Unfiltered, the
-   * total comes from owner_counts in the same query. Filtered, the total is
-   * counted with the page, from the matches gathered first; a filter known to
-   * match more than the cap at the user's current contacts version has its
-   * total reused and only its page read, walking the order's index, where its
-   * rows are dense. A filter under the cap is always counted: its matches are
-   * few, and its page planned alone may walk the whole index when ANALYZE's
-   * sample overestimates a rare term (a 35 ms walk of 90,000 rows for the
-   * 5 ms it takes from its matches, measured on 100k contacts).
+   * total comes from owner_counts in the same query. Filtered, a total counted
+   * for the same filter at the user's current contacts version is reused and
+   * only the page is read; otherwise the total is counted with the page. Only
+   * a filter known to match more than the cap has its page read by walking the
+   * order's index, where its rows are dense: under the cap the page is sorted
+   * from the matches, gathered first, whatever the planner estimates. When
+   * ANALYZE's sample overestimates a rare term, a page planned freely walks
+   * the whole index (measured on 100k contacts: 90,000 rows, 38.6 ms against
+   * 2.2 ms from its 10 matches).
    */
   async page(userId: string, filter: ListFilter, order: ListOrder, limit: number, offset: number): Promise<Page> {
     const sql = this.sql;
@@ -203,8 +204,8 @@ export class ContactsRepository {
     }
     const key = SearchTotals.key(userId, filter.search?.trim() ? searchTerm(filter.search.trim()) : '', filter.tag);
     const known = this.totals.get(key);
-    if (known && known.matched > CONTACTS_TOTAL_CAP) {
-      const paged = await this.filteredPage(userId, filter, order, limit, offset);
+    if (known) {
+      const paged = await this.filteredPage(userId, filter, order, limit, offset, known.matched > CONTACTS_TOTAL_CAP);
       if (paged.version === known.version) return capped(paged.rows, known.matched);
     }
     const counted = await this.countedPage(userId, filter, order, limit, offset);
@@ -212,14 +213,19 @@ export class ContactsRepository {
     return capped(counted.rows, counted.matched);
   }
 
-  /** A filtered page alone, with the user's contacts version read in the same statement. */
-  private async filteredPage(userId: string, filter: ListFilter, order: ListOrder, limit: number, offset: number) {
+  /**
+   * A filtered page alone, with the user's contacts version read in the same statement. A dense filter's
+   * page walks the order's index; any other is sorted from its matches, gathered first (at most the cap).
+   */
+  private async filteredPage(userId: string, filter: ListFilter, order: ListOrder, limit: number, offset: number, dense: boolean) {
     const sql = this.sql;
+    const matching = sql`select ${sql.unsafe(ROW_COLUMNS)} from contacts.contacts where ${this.where(userId, filter, this.inline)}`;
     const found = await plannedEachTime(sql<(Partial<ContactRow> & { version: string })[]>`
+      ${dense ? sql`` : sql`with matches as materialized (${matching} limit ${this.integer(CONTACTS_TOTAL_CAP + 1)})`}
       select owner.version, page.*
       from (select version from contacts.owner_counts where user_id = ${this.inline(userId)}::uuid) owner
       left join lateral (
-        select ${sql.unsafe(ROW_COLUMNS)} from contacts.contacts where ${this.where(userId, filter, this.inline)}
+        ${dense ? matching : sql`select * from matches`}
         order by ${orderBy(sql, order)}
         limit ${this.integer(limit)} offset ${this.integer(offset)}
       ) page on true`);
