@@ -44,6 +44,10 @@ const CONNECTIONS = Number(args.connections);
 const ROUNDS = Number(args.rounds);
 /** From the issue: the first page of the list, p99 under this at 50 connections. */
 const LIST_P99_TARGET_MS = 25;
+/** The floor's own p99 where issue 22 set that target. */
+const REFERENCE_FLOOR_P99_MS = 13;
+/** The same target relative to the floor: on a slower machine, whose floor alone nears 25 ms, the hop's share. */
+const LIST_P99_FLOOR_RATIO = LIST_P99_TARGET_MS / REFERENCE_FLOOR_P99_MS;
 /** Issue 22: the distributed list at this share of the floor's throughput, at least. */
 const LIST_FLOOR_TARGET = 0.5;
 
@@ -93,7 +97,8 @@ try {
     printTable(cpuRows([floorRun, aloneRun, list]));
     const shares = rounds.map(([f, , l]) => l.rps / f.rps);
     const share = median(shares);
-    console.log(`\nlist p99 ${list.p99} ms (target < ${LIST_P99_TARGET_MS} ms): ${list.p99 < LIST_P99_TARGET_MS ? 'met' : 'MISSED'}; ${(list.p99 / floorRun.p99).toFixed(2)}x the floor's p99 (${floorRun.p99} ms)`);
+    const ratio = list.p99 / floorRun.p99;
+    console.log(`\nlist p99 ${list.p99} ms (target < ${LIST_P99_TARGET_MS} ms): ${list.p99 < LIST_P99_TARGET_MS ? 'met' : 'MISSED'}; ${ratio.toFixed(2)}x the floor's p99 (${floorRun.p99} ms; target <= ${LIST_P99_FLOOR_RATIO.toFixed(2)}x, ${LIST_P99_TARGET_MS} ms over the reference floor's ${REFERENCE_FLOOR_P99_MS}): ${ratio <= LIST_P99_FLOOR_RATIO ? 'met' : 'MISSED'}`);
     console.log(
       `list ${share.toFixed(2)}x the floor (median of ${shares.map((x) => x.toFixed(2)).join(', ')}; target >= ${LIST_FLOOR_TARGET}x): ${share >= LIST_FLOOR_TARGET ? 'met' : 'MISSED'}`,
     );
