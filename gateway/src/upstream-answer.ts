@@ -24,7 +24,7 @@ export function requestUpstream(pool: Dispatcher, options: Dispatcher.DispatchOp
   return new Promise((resolve, reject) => {
     let abort: ((error?: Error) => void) | undefined;
     let answer: { statusCode: number; headers: IncomingHttpHeaders } | undefined;
-    let chunks: Buffer[] | undefined;
+    const chunks: Buffer[] = [];
     let stream: Readable | undefined;
     let complete = false;
     pool.dispatch(options, {
@@ -38,7 +38,6 @@ export function requestUpstream(pool: Dispatcher, options: Dispatcher.DispatchOp
         const length = Number(headers['content-length'] ?? NaN);
         if (length <= wholeLimit) {
           answer = { statusCode, headers };
-          chunks = [];
           return true;
         }
         stream = new Readable({
@@ -54,13 +53,13 @@ export function requestUpstream(pool: Dispatcher, options: Dispatcher.DispatchOp
       },
       onData(chunk) {
         if (stream) return stream.push(chunk);
-        chunks?.push(chunk);
+        chunks.push(chunk);
         return true;
       },
       onComplete() {
         complete = true;
         if (stream) stream.push(null);
-        else if (answer) resolve({ ...answer, body: chunks!.length === 1 ? chunks![0]! : Buffer.concat(chunks!) });
+        else if (answer) resolve({ ...answer, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) });
       },
       onError(error) {
         if (stream) stream.destroy(error);

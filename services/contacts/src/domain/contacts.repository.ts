@@ -213,13 +213,18 @@ export class ContactsRepository {
     return capped(counted.rows, counted.matched);
   }
 
+  /** The filter's rows, its values inline (the searches are planned each time). */
+  private matching(userId: string, filter: ListFilter) {
+    return this.sql`select ${this.sql.unsafe(ROW_COLUMNS)} from contacts.contacts where ${this.where(userId, filter, this.inline)}`;
+  }
+
   /**
    * A filtered page alone, with the user's contacts version read in the same statement. A dense filter's
    * page walks the order's index; any other is sorted from its matches, gathered first (at most the cap).
    */
   private async filteredPage(userId: string, filter: ListFilter, order: ListOrder, limit: number, offset: number, dense: boolean) {
     const sql = this.sql;
-    const matching = sql`select ${sql.unsafe(ROW_COLUMNS)} from contacts.contacts where ${this.where(userId, filter, this.inline)}`;
+    const matching = this.matching(userId, filter);
     const found = await plannedEachTime(sql<(Partial<ContactRow> & { version: string })[]>`
       ${dense ? sql`` : sql`with matches as materialized (${matching} limit ${this.integer(CONTACTS_TOTAL_CAP + 1)})`}
       select owner.version, page.*
@@ -244,7 +249,7 @@ export class ContactsRepository {
     const sql = this.sql;
     const found = await plannedEachTime(sql<(Partial<ContactRow> & { matched: string; version: string | null })[]>`
       with matches as materialized (
-        select ${sql.unsafe(ROW_COLUMNS)} from contacts.contacts where ${this.where(userId, filter, this.inline)} limit ${this.integer(CONTACTS_TOTAL_CAP + 1)}
+        ${this.matching(userId, filter)} limit ${this.integer(CONTACTS_TOTAL_CAP + 1)}
       ), counted as (
         select count(*) as matched, (select version from contacts.owner_counts where user_id = ${this.inline(userId)}::uuid) as version from matches
       )

@@ -9,8 +9,7 @@ export interface CountedTotal {
 /**
  * The totals of recent searches in this process, per user and filter, each with the version of the user's
  * contacts it was counted at (contacts.owner_counts.version, bumped by every statement that writes them).
- * Counting a term that matches most rows reads a thousand of them, twenty times what its page reads (one
- * under the cap is counted again from its few matches: see ContactsRepository.page); while
+ * Counting a term that matches most rows reads a thousand of them, twenty times what its page reads; while
  * the version holds, the same search (its next page, another sort, the screen reloaded) reads only its page.
  * The version is read with each page, so a write by any process makes the total counted again: a replica
  * never answers another's stale total. The least recently used are forgotten past `capacity`.
