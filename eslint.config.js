@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 import { houseBoundaries } from './eslint/house-rules.js';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.tap/**', 'test-artifacts/**', 'bench/out/**', 'data/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.tap/**', 'test-artifacts/**', 'bench/out/**', 'data/**', '.test-build/**', 'test-timings/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -5,14 +5,13 @@
 // WHATSAPP_TEST_SOCKET_MODULE; its `ev` is Baileys' own event buffer) until stored as messages,
 // conversations and outbox events, beside a bare loop inserting the same rows into the same kind of database.
 // Inbox: GET /api/whatsapp/conversations with `--chats` chats and `--messages` messages, beside bare Fastify.
-import { request as httpRequest } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import postgres from 'postgres';
 import { createTestDatabase } from '../packages/kit/dist/testing/index.js';
 import { freePort, registerUser, startApp, startHelloWorld } from './lib/app.js';
 import { printTable } from './lib/table.js';
+import { FAKE_PHONE_MODULE, controlCall, until as untilTrue } from './lib/fake-phone.js';
 import { measure, printLoadTable } from './lib/load.js';
 
 const { values: args } = parseArgs({
@@ -44,35 +43,12 @@ if (args.distributed && (!process.env.DATABASE_URL || !process.env.NATS_URL)) {
 
 const controlPort = await freePort();
 const control = `http://127.0.0.1:${controlPort}`;
-process.env.WHATSAPP_TEST_SOCKET_MODULE = fileURLToPath(new URL('../web/test/fixtures/whatsapp-fake-phone.mjs', import.meta.url));
+process.env.WHATSAPP_TEST_SOCKET_MODULE = FAKE_PHONE_MODULE;
 process.env.WHATSAPP_FAKE_CONTROL_PORT = String(controlPort);
 
 const jidOf = (i) => `34600${String(i % CHATS).padStart(6, '0')}@s.whatsapp.net`;
-/**
- * A call to the fake phone's control port, on a connection of its own: the service's event loop can be busy
- * long enough for the control server to close an idle kept-alive connection just as the next call reuses it.
- */
-function phone(path, body) {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(`${control}${path}`, { method: 'POST', agent: false }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => (response.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`fake phone ${path}: ${response.statusCode} ${text}`))));
-    });
-    request.on('error', reject);
-    request.end(JSON.stringify(body ?? {}));
-  });
-}
-
-async function until(check, what, ms = 600_000) {
-  const deadline = Date.now() + ms;
-  // A poll that fails (a connection the busy server closed meanwhile) is only a poll that did not see it yet.
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const phone = (path, body) => controlCall(control, path, body);
+const until = (check, what) => untilTrue(check, what, 600_000, 50);
 
 async function received(url, authorization) {
   const response = await fetch(`${url}/api/whatsapp/stats`, { headers: { authorization } });

@@ -78,6 +78,54 @@ function rule(description, message, decide) {
   };
 }
 
+/**
+ * SDKs a feature needs only once it is configured or first used (issue 37: the one-process install carried
+ * ~150 MB of them from boot). They are loaded where they are used (a dynamic import, or createRequire where
+ * the caller must stay synchronous), so a process that never uses the feature never holds them; a static
+ * import here would load them at boot again. Type imports cost nothing and stay allowed.
+ */
+const LAZY_PACKAGES = [
+  '@whiskeysockets/baileys',
+  '@modelcontextprotocol/sdk',
+  'openai',
+  'imapflow',
+  'nodemailer',
+  'mailparser',
+  'sanitize-html',
+  'google-auth-library',
+  '@googleapis/calendar',
+  '@opentelemetry/sdk-node',
+  '@fastify/otel',
+  '@opentelemetry/instrumentation-undici',
+  'archiver',
+  'qrcode',
+  'node-pg-migrate',
+];
+
+const lazyPackageOf = (source) => LAZY_PACKAGES.find((name) => source === name || source.startsWith(`${name}/`));
+
+/** A static import or re-export that brings values (not only types) from a lazily loaded SDK. */
+const lazySdkRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'SDKs used only once a feature is configured are loaded when first used, not at boot' },
+    messages: {
+      lazy: "'{{source}}' is loaded when first used (issue 37): import it with `await import('{{source}}')` where it is needed (or createRequire for a synchronous caller); `import type` is fine",
+    },
+    schema: [],
+  },
+  create(context) {
+    const check = (node) => {
+      const source = node.source?.value;
+      if (typeof source !== 'string' || !lazyPackageOf(source)) return;
+      if (node.importKind === 'type' || node.exportKind === 'type') return;
+      if (node.type === 'ImportDeclaration' && node.specifiers.length > 0 && node.specifiers.every((s) => s.importKind === 'type')) return;
+      context.report({ node: node.source, messageId: 'lazy', data: { source } });
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
+  },
+};
+
 const serviceOf = (file) => /^services\/([^/]+)(\/|$)/.exec(file)?.[1];
 const featureOf = (file) => /^web\/src\/features\/([^/]+)(\/|$)/.exec(file)?.[1];
 
@@ -120,6 +168,7 @@ export const houseRules = {
         return from && into && from !== into ? { from, to: into } : undefined;
       },
     ),
+    'lazy-sdk': lazySdkRule,
   },
 };
 
@@ -177,6 +226,12 @@ export const houseBoundaries = [
       'house/domain-no-adapters': 'error',
       'house/no-cross-feature': 'error',
     },
+  },
+  {
+    // The processes that serve: the CLI is a short command, and the web app is bundled.
+    files: withExtensions(['packages/*/src/**', 'services/*/src/**', 'gateway/src/**']),
+    plugins: { house: houseRules },
+    rules: { 'house/lazy-sdk': 'error' },
   },
   {
     files: withExtensions(sources),

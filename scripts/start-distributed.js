@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exited, startNode, stopAll } from './lib/processes.js';
+import { alive, exited, startNode, stopAll } from './lib/processes.js';
 import postgres from 'postgres';
 import { availableConnections, poolForBudget } from './lib/connection-budget.js';
 import { metricsPortBase, replicaPlan } from './lib/replicas.js';
@@ -31,6 +31,9 @@ if (!existsSync(GATEWAY) || !existsSync(MIGRATE)) fail('the build is missing: ru
 const { ROUTES } = await import(root('gateway/dist/routing-table.js'));
 const { resolveJwtSecret } = await import(root('packages/kit/dist/auth/jwt-secret.js'));
 const { loadOrCreateEmbeddedKeyring } = await import(root('packages/kit/dist/secrets/keyring.js'));
+const { HARD_DEADLINE_MS, SAME_STOP_MS } = await import(root('packages/kit/dist/shutdown.js'));
+/** Every child drains within its own deadline; whatever is still running a second later is killed. */
+const STOP_GRACE_MS = HARD_DEADLINE_MS + 1_000;
 
 /** @type {ReturnType<typeof replicaPlan>} */
 let plan = [];
@@ -64,17 +67,30 @@ const metricsEnv = (port) => (port === undefined ? {} : { METRICS_PORT: String(p
 
 /** @type {ReturnType<typeof supervise>[]} */
 const supervised = [];
+/**
+ * The migration, while it runs: a child too.
+ * @type {import('node:child_process').ChildProcess | undefined}
+ */
+let migration;
 let stopping = false;
+let stoppedAt = 0;
+const children = () => [...(migration ? [migration] : []), ...supervised.map((s) => s.child)];
 
+/**
+ * The first signal: no more restarts, SIGTERM to every child (the restarted ones are the supervisors'
+ * current children), and SIGKILL to any still running after STOP_GRACE_MS.
+ */
 async function shutdown(code) {
   stopping = true;
+  stoppedAt = Date.now();
   supervised.forEach((s) => s.stop());
-  await stopAll(supervised.map((s) => s.child));
+  await stopAll(children(), 'SIGTERM', STOP_GRACE_MS);
   process.exit(code);
 }
 
 /** A child that dies on its own is restarted with backoff; the others keep serving. */
 function start(name, script, env) {
+  if (stopping) throw new Error('stopping');
   const proc = supervise(name, script, env);
   supervised.push(proc);
   return proc;
@@ -90,11 +106,26 @@ async function waitUp(url, timeoutMs = 60_000) {
   throw new Error(`${url} not ready after ${timeoutMs / 1000} s`);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void shutdown(0));
-process.once('exit', () => supervised.forEach((s) => s.child.exitCode === null && s.child.kill('SIGKILL')));
+// `on`, not `once`: with no listener left, a repeated signal would end the launcher on the spot, its
+// children still running. A repeat within SAME_STOP_MS is the same stop (npm passes a terminal's Ctrl+C on
+// too); a later one, a second Ctrl+C, kills every child at once.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (!stopping) {
+      console.error(`start-distributed: ${signal}: stopping every process (again to kill them at once)`);
+      void shutdown(0);
+    } else if (Date.now() - stoppedAt >= SAME_STOP_MS) {
+      console.error(`start-distributed: ${signal} again: killing every process`);
+      process.exit(1);
+    }
+  });
+}
+// However the launcher ends (but SIGKILL, which the children learn of through their IPC channel).
+process.once('exit', () => children().forEach((child) => alive(child) && child.kill('SIGKILL')));
 
-const migration = startNode('migrate', MIGRATE, process.env);
-if ((await exited(migration)) !== 0) fail('migrations failed');
+migration = startNode('migrate', MIGRATE, process.env);
+if ((await exited(migration)) !== 0 && !stopping) fail('migrations failed');
+migration = undefined;
 
 // Every replica and the gateway, each with its pool: together they must fit the server's connections.
 const processes = plan.reduce((sum, { replicas }) => sum + replicas.length, 1);

@@ -26,7 +26,7 @@ mkdirSync(path.dirname(LOG_FILE), { recursive: true });
 const log = createWriteStream(LOG_FILE, { flags: 'a' });
 
 /** `node <script>` as a named child on a free port, resolved once GET `readyPath` answers. */
-async function startServer(name, script, env, readyPath) {
+export async function startServer(name, script, env, readyPath) {
   const port = await freePort();
   const child = startNode(name, script, { ...process.env, ...env, PORT: String(port) }, { output: log });
   await waitReady(`http://127.0.0.1:${port}${readyPath}`, child).catch((error) => {

@@ -1,4 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
@@ -11,6 +13,16 @@ import { runCli } from './support/cli.js';
 const LINK = /^(https?:\/\/\S+\/restablecer\?token=([A-Za-z0-9_-]+))$/m;
 
 const cli = (args: string[], env: Record<string, string>) => runCli(args, { env });
+
+/** What a server killed with its database open leaves: its embedded-db.json (its pid gone) and PGlite's postmaster.pid. */
+async function leaveStaleLock(dataDir: string): Promise<number> {
+  const gone = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => gone.once('exit', resolve));
+  await writeFile(join(dataDir, 'embedded-db.json'), JSON.stringify({ pid: gone.pid, url: 'postgres://postgres@127.0.0.1:1/postgres' }));
+  await mkdir(join(dataDir, 'pg'), { recursive: true });
+  await writeFile(join(dataDir, 'pg', 'postmaster.pid'), '-42\n/pglite/data\n');
+  return gone.pid!;
+}
 
 async function authApp(t: Test, platform: Platform) {
   const app = await buildServiceApp(t, authService, platform);
@@ -53,7 +65,7 @@ t.test('asistente admin reset-password prints the link; it works once', async (t
   if (dataDir) {
     const busy = await cli(['admin', 'reset-password', 'pau@horno.es'], { DATA_DIR: dataDir });
     t.equal(busy.code, 1, 'the embedded database is open by the server: refused, not shared');
-    t.match(busy.stderr, 'está abierta por el servidor: páralo');
+    t.match(busy.stderr, `está abierta por el servidor (proceso ${process.pid}): páralo`);
     await first.app.close();
     await first.platform.close();
   }
@@ -64,8 +76,15 @@ t.test('asistente admin reset-password prints the link; it works once', async (t
   t.match(unknown.stderr, 'No hay ninguna cuenta con el correo nadie@horno.es');
   t.equal(unknown.stdout, '');
 
+  // Stopped uncleanly (a Ctrl+C cut short, a crash): the lock left behind does not keep the owner out.
+  const gonePid = dataDir ? await leaveStaleLock(dataDir) : undefined;
   const printed = await cli(['admin', 'reset-password', 'pau@horno.es'], env);
   t.equal(printed.code, 0, printed.stderr);
+  if (dataDir) {
+    t.match(printed.stderr, `Aviso: la base de datos de ${dataDir} quedó marcada como abierta por el proceso ${gonePid}, que ya no está en marcha`, 'a stale lock is named');
+    t.notOk(existsSync(join(dataDir, 'pg', 'postmaster.pid')), 'and cleared: the command closed the database');
+    t.notOk(existsSync(join(dataDir, 'embedded-db.json')));
+  }
   t.match(printed.stdout, /^Enlace para restablecer la contraseña de pau@horno\.es \(un solo uso, válido hasta las \d\d:\d\d\):$/m);
   const token = LINK.exec(printed.stdout)?.[2];
   t.ok(token, 'the link is on a line of its own');

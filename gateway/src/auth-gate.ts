@@ -39,8 +39,9 @@ export function installAuthGate(app: App, limits: GateLimits, { db, revocations,
     ['POST /auth/password/reset', passwordReset],
   ]);
 
+  // request.url is already the normalised target (createHttpApp's rewriteUrl): the path the router routed.
   app.addHook('onRequest', async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
+    const path = request.url.split('?', 1)[0]!;
     if (!path.startsWith(`${API_PREFIX}/`)) return;
     const servicePath = path.slice(API_PREFIX.length);
     const key = `${request.method} ${servicePath}`;

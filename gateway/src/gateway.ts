@@ -20,7 +20,6 @@ import { installAuthGate } from './auth-gate.js';
 import { API_PREFIX, ROUTES } from './routing-table.js';
 import { serveWeb } from './static-web.js';
 import { ReplicaReadiness } from './replica-readiness.js';
-import { upstreamProxy } from './upstream-proxy.js';
 import { parseUpstreams } from './upstreams.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -101,6 +100,8 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
     }
     const upstreams = parseUpstreams(config[route.urlVariable] ?? '');
     if (upstreams.length === 0) throw new Error(`${route.urlVariable} is required in the distributed topology`);
+    // Only a gateway in front of remote services proxies: the embedded one never loads undici (~8 MB resident).
+    const { upstreamProxy } = await import('./upstream-proxy.js');
     await app.register(upstreamProxy, { service: route.name, prefixes: route.prefixes, upstreams, addHeaders: hopHeaders });
   }
 

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
-import { badRequest, type App } from '@asistente/kit';
+import type { App } from '@asistente/kit';
 import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { Pool, type Dispatcher } from 'undici';
 import { LeastBusy } from './least-busy.js';
@@ -45,18 +45,6 @@ function connectionFailed(error: UpstreamError): boolean {
   return NEVER_SENT.has(code) || CONNECTION_LOST.has(code);
 }
 
-/** A dot-segment or a backslash in the path could name a route of the service other than the one matched here. */
-function escapesPrefix(path: string): boolean {
-  if (!/\.|%2e|\\|%5c/i.test(path)) return false;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    return true;
-  }
-  return decoded.includes('\\') || decoded.split('/').some((segment) => segment === '..' || segment === '.');
-}
-
 export interface UpstreamProxyOptions {
   /** The service's name, in the answer when it fails and in the logs. */
   service: string;
@@ -86,8 +74,8 @@ export async function upstreamProxy(app: App, { service, prefixes, upstreams, ad
   const replicas = new LeastBusy(pools.length);
 
   async function forward(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    // Normalised before routing (createHttpApp): no dot-segment or backslash can name another service's route.
     const path = request.url.slice(API_PREFIX.length);
-    if (escapesPrefix(path.split('?', 1)[0]!)) throw badRequest('La dirección pedida no es válida');
     const headers: IncomingHttpHeaders = { ...request.headers };
     for (const name of hopHeaders(headers)) delete headers[name];
     addHeaders(request, headers);

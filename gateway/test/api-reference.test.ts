@@ -4,11 +4,11 @@ import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import t from 'tap';
 import { authPlugin, createHttpApp, type App } from '@asistente/kit';
-import { createTestPlatform } from '@asistente/kit/testing';
+import { createTestPlatform, schemasThatDoNotCompile, type RouteWithSchema } from '@asistente/kit/testing';
 import { collectApiDocument } from '../src/api-reference/collect-document.js';
 import { SERVICE_TAGS } from '../src/api-reference/openapi-options.js';
 import { buildGateway } from '../src/gateway.js';
-import { personalTokenRoles } from '../src/personal-token-scopes.js';
+import { personalTokenRoles } from '@asistente/contracts';
 import { API_PREFIX, isPublic, ROUTES, routeFor } from '../src/routing-table.js';
 
 interface Operation {
@@ -38,11 +38,7 @@ await distributed.ready();
 t.teardown(() => distributed.close());
 
 /** Every route every service registers, seen by a hook of this test's own (not through @fastify/swagger). */
-interface Registered {
-  method: string;
-  url: string;
-  schema?: { response?: Record<string, unknown> };
-}
+type Registered = RouteWithSchema;
 async function registeredRoutes(): Promise<Registered[]> {
   const app: App = createHttpApp({ log: routesPlatform.log, bodyLimit: routesPlatform.config.BODY_LIMIT_BYTES });
   const seen: Registered[] = [];
@@ -125,6 +121,11 @@ t.test('every route of the routing table is documented, with a summary, a tag an
     .filter((operation) => !documented.has(operation) && !/^get \/(health|ready)$/.test(operation));
   t.same(extra, [], 'nothing documented that no service registers');
   t.comment(`${documented.size} operations of the services documented`);
+});
+
+t.test("every route's schemas compile with the house's compilers (the served app compiles each by its route's first request)", async (t) => {
+  const routes = await registeredRoutes();
+  t.same(schemasThatDoNotCompile(routes), [], `${routes.length} routes: request parts and answers`);
 });
 
 t.test('the probes are documented as public', async (t) => {

@@ -105,7 +105,7 @@ t.test(
     const secret = randomBytes(32).toString('hex');
     const suffix = randomBytes(4).toString('hex');
     const port = await freePort();
-    const contacts = startNode(t, 'contacts', 'services/contacts/src/server.ts', {
+    const contacts = startNode(t, 'contacts', 'services/contacts/dist/server.js', {
       DATABASE_URL: database.url!,
       NATS_URL,
       NATS_STREAM: `CUT_${suffix}`,

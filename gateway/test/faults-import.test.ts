@@ -56,7 +56,7 @@ t.test('contacts killed during a 100k-row import: whole batches only, and a re-r
   const csv = Buffer.from(`${lines.join('\n')}\n`);
   const startContacts = async () => {
     const port = await freePort();
-    const proc = startNode(t, 'contacts', 'services/contacts/src/server.ts', { ...env, PORT: String(port) });
+    const proc = startNode(t, 'contacts', 'services/contacts/dist/server.js', { ...env, PORT: String(port) });
     await waitReady(proc, port);
     return { proc, url: `http://127.0.0.1:${port}` };
   };

@@ -74,16 +74,16 @@ t.test('two replicas of contacts and of analytics, one of each killed while writ
     return { proc, port, url: `http://127.0.0.1:${port}` };
   };
   const replicas = await Promise.all([
-    start('contacts-1', 'services/contacts/src/server.ts'),
-    start('contacts-2', 'services/contacts/src/server.ts'),
-    start('analytics-1', 'services/analytics/src/server.ts'),
-    start('analytics-2', 'services/analytics/src/server.ts'),
+    start('contacts-1', 'services/contacts/dist/server.js'),
+    start('contacts-2', 'services/contacts/dist/server.js'),
+    start('analytics-1', 'services/analytics/dist/server.js'),
+    start('analytics-2', 'services/analytics/dist/server.js'),
   ]);
   await Promise.all(replicas.map(({ proc, port }) => waitReady(proc, port)));
   const [contactsA, contactsB, analyticsA, analyticsB] = replicas as [Replica, Replica, Replica, Replica];
   const dead = `http://127.0.0.1:${await freePort()}`;
   const urls = Object.fromEntries(ROUTES.map((r) => [r.urlVariable, dead]));
-  const gateway = await start('gateway', 'gateway/src/main.ts', {
+  const gateway = await start('gateway', 'gateway/dist/main.js', {
     ...urls,
     CONTACTS_URL: `${contactsA.url},${contactsB.url}`,
     ANALYTICS_URL: `${analyticsA.url},${analyticsB.url}`,

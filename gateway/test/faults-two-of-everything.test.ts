@@ -95,10 +95,10 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   const urls = Object.fromEntries(ROUTES.map((r) => [r.urlVariable, replicas.filter((x) => x.service === r.name).map((x) => x.url).join(',')]));
   for (const [i, replica] of replicas.entries()) {
     const phone: Record<string, string> = replica.control ? { WHATSAPP_FAKE_CONTROL_PORT: new URL(replica.control).port } : {};
-    replica.proc = startNode(t, `${replica.service}-${(i % REPLICAS) + 1}`, `services/${replica.service}/src/server.ts`, { ...common, ...urls, ...phone, ...own[replica.service], PORT: String(replica.port) });
+    replica.proc = startNode(t, `${replica.service}-${(i % REPLICAS) + 1}`, `services/${replica.service}/dist/server.js`, { ...common, ...urls, ...phone, ...own[replica.service], PORT: String(replica.port) });
   }
   const gatewayPort = await freePort();
-  const gatewayProc = startNode(t, 'gateway', 'gateway/src/main.ts', { ...common, ...urls, PORT: String(gatewayPort) });
+  const gatewayProc = startNode(t, 'gateway', 'gateway/dist/main.js', { ...common, ...urls, PORT: String(gatewayPort) });
   const gateway = `http://127.0.0.1:${gatewayPort}`;
   await Promise.all([...replicas.map((r) => waitReady(r.proc, r.port, 240_000)), waitReady(gatewayProc, gatewayPort, 240_000)]);
 

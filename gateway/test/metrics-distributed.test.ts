@@ -147,19 +147,29 @@ t.test('/metrics of every process answers, and together they name every metric t
   }
   t.match(texts.get('contacts'), /^asistente_http_requests_total\{route="\/contacts\/:id",method="GET",status="200",process="contacts"\} 1$/m, 'the service labels the read by its pattern');
   t.match(texts.get('gateway'), /^asistente_http_requests_total\{route="\/api\/contacts\/\*",method="GET",status="200",process="gateway"\} \d+$/m, 'the gateway labels proxied requests by the prefix pattern');
-  t.match(texts.get('contacts'), /^asistente_outbox_waiting\{schema="contacts",process="contacts"\} \d+$/m, 'the outbox of the service');
-  t.match(texts.get('webhooks'), /^asistente_webhook_deliveries_due\{process="webhooks"\} \d+$/m, 'the webhooks service reports its backlog');
-  t.match(texts.get('webhooks'), /^# TYPE asistente_webhook_deliveries_total counter$/m, 'and names its attempts by outcome');
-
-  // The consumers report their backlog once NATS knows them (the gauges keep a read for 5 s): wait for it.
-  const deadline = Date.now() + 20_000;
-  let analytics = texts.get('analytics')!;
-  while (!/asistente_consumer_pending\{durable="analytics"/.test(analytics) && Date.now() < deadline) {
-    await sleep(250);
-    analytics = (await scrape(services.find((p) => p.name === 'analytics')!)).text;
-  }
-  t.match(analytics, /^asistente_consumer_pending\{durable="analytics",process="analytics"\} \d+$/m, 'the analytics consumer reports its backlog');
-  texts.set('analytics', analytics);
+  /*
+   * A gauge read at scrape time answers NaN when its read failed (it says "unknown" rather than a healthy 0),
+   * and the consumers report their backlog once NATS knows them: on a busy machine the first scrape can
+   * come before either. Each is scraped again until it holds a number; the process's log says why if never.
+   */
+  const settled = async (name: string, pattern: RegExp) => {
+    const proc = all.find((p) => p.name === name)!;
+    const deadline = Date.now() + 30_000;
+    let text = texts.get(name)!;
+    while (!pattern.test(text) && Date.now() < deadline) {
+      await sleep(250);
+      text = (await scrape(proc)).text;
+    }
+    texts.set(name, text);
+    return { text, output: proc.output.slice(-30).join('\n') };
+  };
+  const outbox = await settled('contacts', /^asistente_outbox_waiting\{schema="contacts",process="contacts"\} \d+$/m);
+  t.match(outbox.text, /^asistente_outbox_waiting\{schema="contacts",process="contacts"\} \d+$/m, 'the outbox of the service', { output: outbox.output });
+  const webhooks = await settled('webhooks', /^asistente_webhook_deliveries_due\{process="webhooks"\} \d+$/m);
+  t.match(webhooks.text, /^asistente_webhook_deliveries_due\{process="webhooks"\} \d+$/m, 'the webhooks service reports its backlog', { output: webhooks.output });
+  t.match(webhooks.text, /^# TYPE asistente_webhook_deliveries_total counter$/m, 'and names its attempts by outcome');
+  const analytics = await settled('analytics', /^asistente_consumer_pending\{durable="analytics",process="analytics"\} \d+$/m);
+  t.match(analytics.text, /^asistente_consumer_pending\{durable="analytics",process="analytics"\} \d+$/m, 'the analytics consumer reports its backlog', { output: analytics.output });
 
   const types = new Map<string, string>();
   for (const text of texts.values()) for (const [name, type] of servedTypes(text)) types.set(name, type);

@@ -31,3 +31,14 @@ t.test('forgot and reset share a per-address budget at the edge; other addresses
   t.equal((await forgot('otro@ejemplo.es', '10.0.0.3')).statusCode, 202, 'another client address');
   t.equal((await forgot('otro@ejemplo.es', '10.0.0.4')).statusCode, 429, 'the same mailbox from anywhere: the service limit');
 });
+
+t.test('another spelling of the path counts against the same budget, with or without a session sent along', async (t) => {
+  const session = { authorization: 'Bearer cualquiera' };
+  const spelled = ['/api/auth/password/%66orgot', '/api/auth/password/forgo%74', '/api/auth/./password/forgot'];
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const url = spelled[i % spelled.length]!;
+    statuses.push((await app.inject({ method: 'POST', url, payload: { email: `b${i}@ejemplo.es` }, remoteAddress: '10.0.0.5', headers: session })).statusCode);
+  }
+  t.same(statuses, [202, 202, 202, 202, 202, 429]);
+});

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { PERSONAL_TOKEN_SCOPES } from '@asistente/contracts';
+import { PERSONAL_TOKEN_SCOPES, scopeNeeded } from '@asistente/contracts';
 import { EXCHANGED_TOKEN_SECONDS, newPersonalToken, TOKEN_CHECKED_HEADER } from '@asistente/kit';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { buildGateway } from '../src/gateway.js';
-import { scopeNeeded } from '../src/personal-token-scopes.js';
 import { ROUTES } from '../src/routing-table.js';
 
 t.test('each area asks its scope: reads for GET and HEAD, writes for the rest', async (t) => {

@@ -1,32 +1,21 @@
-import type { AddressInfo } from 'node:net';
 import t from 'tap';
+import aiService from '@asistente/ai';
 import analyticsService from '@asistente/analytics';
 import authService from '@asistente/auth';
 import contactsService from '@asistente/contacts';
-import { authPlugin, createHttpApp, PersonalTokenLookup, type App } from '@asistente/kit';
+import { PersonalTokenBudget, PersonalTokenLookup, type App } from '@asistente/kit';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { buildGateway } from '../src/gateway.js';
-import { ROUTES } from '../src/routing-table.js';
+import { distributedGateway, servicesBehind } from './support/services-behind.js';
 
 /**
  * Personal access tokens at the edge. With DATABASE_URL set: two distributed gateways on one database in
- * front of auth, contacts and analytics served as a process of their own would (a revocation made through one must hold
+ * front of auth, contacts, analytics and ai served as a process of their own would (a revocation made through one must hold
  * at the other at once). Embedded: the one gateway that mounts every service, asked as both.
  */
 const TOKEN_MAX = 10;
 const distributed = Boolean(process.env.DATABASE_URL);
 const platform = await createTestPlatform(t, { nats: true, config: { RATE_LIMIT_TOKEN_MAX: TOKEN_MAX } });
-
-async function servicesBehind(): Promise<string> {
-  const services = createHttpApp({ log: platform.log, bodyLimit: platform.config.BODY_LIMIT_BYTES, streams: platform.streams });
-  await services.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
-  await services.register(authService, { platform });
-  await services.register(contactsService, { platform });
-  await services.register(analyticsService, { platform });
-  await services.listen({ port: 0, host: '127.0.0.1' });
-  t.teardown(() => services.close());
-  return `http://127.0.0.1:${(services.server.address() as AddressInfo).port}`;
-}
 
 async function gateways(): Promise<[App, App]> {
   if (!distributed) {
@@ -35,22 +24,9 @@ async function gateways(): Promise<[App, App]> {
     t.teardown(() => gateway.close());
     return [gateway, gateway];
   }
-  const url = await servicesBehind();
-  const edge = async () => {
-    const own = await createTestPlatform(t, {
-      config: {
-        ...Object.fromEntries(ROUTES.map((r) => [r.urlVariable, url])),
-        DATABASE_URL: platform.config.DATABASE_URL,
-        JWT_SECRET: platform.tokens.secret,
-        RATE_LIMIT_TOKEN_MAX: TOKEN_MAX,
-      },
-    });
-    const gateway = await buildGateway(own, 'distributed');
-    await gateway.ready();
-    t.teardown(() => gateway.close());
-    return gateway;
-  };
-  return [await edge(), await edge()];
+  const url = await servicesBehind(t, platform, [authService, contactsService, analyticsService, aiService]);
+  const config = { RATE_LIMIT_TOKEN_MAX: TOKEN_MAX };
+  return [await distributedGateway(t, platform, url, config), await distributedGateway(t, platform, url, config)];
 }
 
 const [first, second] = await gateways();
@@ -168,9 +144,73 @@ t.test(`a token makes at most ${TOKEN_MAX} requests a minute; another token is n
   for (let i = 0; i < TOKEN_MAX; i++) t.equal((await first.inject({ url: '/api/contacts', headers: bearer(token) })).statusCode, 200, `request ${i + 1}`);
   const limited = await first.inject({ url: '/api/contacts', headers: bearer(token) });
   t.equal(limited.statusCode, 429);
-  t.match(limited.json(), { statusCode: 429, code: 'RATE_LIMITED', message: 'Demasiados intentos. Espera un momento y vuelve a intentarlo' });
+  t.match(limited.json(), { statusCode: 429, code: 'RATE_LIMITED', message: /^Este token de acceso ya hizo sus 10 peticiones de este minuto\. Vuelve a intentarlo en \d+ s\.$/ });
+  t.ok(Number(limited.headers['retry-after']) >= 1 && Number(limited.headers['retry-after']) <= 60, 'Retry-After: the rest of the minute');
   t.equal((await first.inject({ url: '/api/contacts', headers: bearer(other.token) })).statusCode, 200, 'another token');
   t.equal((await first.inject({ url: '/api/contacts', headers: bearer(session) })).statusCode, 200, 'the session');
+});
+
+/** How much of its minute a token has used, as every replica reads it. */
+const used = async (tokenId: string) => (await sql<{ used: number }[]>`select used from platform.personal_token_budgets where token_id = ${tokenId}`)[0]?.used;
+
+t.test(`the limit is one count at every gateway: ${TOKEN_MAX + 5} requests at once across both, exactly ${TOKEN_MAX} answered`, async (t) => {
+  const session = await register();
+  const { id, token } = await createToken(session, ['contacts:read']);
+  const answers = await Promise.all(Array.from({ length: TOKEN_MAX + 5 }, (_, i) => (i % 2 ? second : first).inject({ url: '/api/contacts', headers: bearer(token) })));
+  const statuses = answers.map((answer) => answer.statusCode).sort();
+  t.same(statuses, [...Array<number>(TOKEN_MAX).fill(200), ...Array<number>(5).fill(429)]);
+  t.equal(await used(id), TOKEN_MAX, 'refused requests spend nothing');
+  const answered = answers.filter((answer) => answer.statusCode === 200).map((answer) => Number(answer.headers['x-ratelimit-remaining'])).sort((a, b) => a - b);
+  t.same(answered, Array.from({ length: TOKEN_MAX }, (_, i) => i), 'each answer says what was left after it, once each');
+
+  // The minute ends (the window's start moved back: the database's clock decides): the token works again.
+  await sql`update platform.personal_token_budgets set window_started_at = now() - interval '61 seconds' where token_id = ${id}`;
+  t.equal((await second.inject({ url: '/api/contacts', headers: bearer(token) })).statusCode, 200, 'a new minute');
+  t.equal(await used(id), 1);
+});
+
+t.test('a token deleted between its lookup and its count is refused as revoked: a 401, not a 500', async (t) => {
+  const budget = new PersonalTokenBudget(sql, TOKEN_MAX);
+  await t.rejects(budget.spend(crypto.randomUUID()), { statusCode: 401, message: 'El token de acceso no es válido, ha caducado o fue revocado' });
+});
+
+t.test('an MCP batch spends one request per call; a batch that does not fit is refused whole and spends only its first', async (t) => {
+  const session = await register();
+  const { id, token } = await createToken(session, ['contacts:read']);
+  const batch = (gateway: App, size: number) =>
+    gateway.inject({
+      method: 'POST',
+      url: '/api/mcp',
+      headers: { ...bearer(token), accept: 'application/json, text/event-stream' },
+      payload: Array.from({ length: size }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'ping' })),
+    });
+
+  const four = await batch(first, 4);
+  t.equal(four.statusCode, 200, four.body);
+  t.equal(four.json().length, 4, 'four answers');
+  t.equal(await used(id), 4, 'four calls, four requests');
+  t.equal((await batch(second, 4)).statusCode, 200, 'at the other gateway');
+  t.equal(await used(id), 8);
+
+  const over = await batch(first, 4);
+  t.equal(over.statusCode, 429);
+  t.match(over.json(), {
+    code: 'RATE_LIMITED',
+    message: /^Este lote de 4 llamadas no cabe en lo que le queda a este token en este minuto \(1 de 10\)\. Vuelve a intentarlo en \d+ s o envía lotes más pequeños\.$/,
+  });
+  t.ok(Number(over.headers['retry-after']) >= 1 && Number(over.headers['retry-after']) <= 60, 'Retry-After');
+  t.equal(await used(id), 9, 'the refused batch spent its first request only');
+  t.equal((await second.inject({ url: '/api/contacts', headers: bearer(token) })).statusCode, 200, 'the last request of the minute is still there');
+  t.equal((await batch(second, 1)).statusCode, 429, 'then nothing more, batch or not');
+
+  await sql`update platform.personal_token_budgets set window_started_at = now() - interval '61 seconds' where token_id = ${id}`;
+  const whole = await batch(first, TOKEN_MAX);
+  t.equal(whole.statusCode, 200, 'a new minute takes a batch of the whole limit');
+  t.equal(await used(id), TOKEN_MAX);
+  await sql`update platform.personal_token_budgets set window_started_at = now() - interval '61 seconds' where token_id = ${id}`;
+  const never = await batch(first, TOKEN_MAX + 1);
+  t.equal(never.statusCode, 400, 'a batch larger than a whole minute never fits: no 429 to wait for');
+  t.match(never.json(), { code: 'BATCH_OVER_TOKEN_LIMIT', message: 'Este lote de 11 llamadas supera el límite del token (10 por minuto): divídelo en lotes más pequeños.' });
 });
 
 t.test('revoking a token ends the live streams opened with it, and only those', async (t) => {

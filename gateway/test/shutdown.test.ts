@@ -1,22 +1,22 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSigner } from 'fast-jwt';
 import postgres from 'postgres';
 import t from 'tap';
 import { generateKey } from '@asistente/kit';
 import { createTestDatabase } from '@asistente/kit/testing';
+import { migratedDataDir, TEST_APP_NODE_ARGS } from '@asistente/kit/testing/migrated-data-dir';
+import { openStream } from './support/live-stream.js';
 import { ROUTES } from '../src/routing-table.js';
 
 /**
  * SIGTERM with a live stream open ends every kind of process within 10 s:
  * the embedded app, a service alone, and the distributed gateway in front of
  * it; the stream is ended by the server with a reconnect hint. Processes run
- * from source (tsx), so no build is needed.
+ * from the build, as in production.
  */
 const root = (file: string) => fileURLToPath(new URL(`../../${file}`, import.meta.url));
 const { DATABASE_URL = '' } = process.env;
@@ -48,7 +48,8 @@ function start(args: string[], env: Record<string, string>, command = process.ex
   return { child, output, exit };
 }
 
-const tsx = (entry: string) => ['--import=tsx', '--conditions=asistente-source', root(entry)];
+/** A process as `npm start` or a manifest runs it: the build `npm test` made first. */
+const built = (entry: string) => [...TEST_APP_NODE_ARGS, root(entry)];
 
 async function waitReady(proc: Proc, port: number, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -57,24 +58,6 @@ async function waitReady(proc: Proc, port: number, timeoutMs = 90_000): Promise<
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`not ready on :${port}\n${proc.output.slice(-20).join('\n')}`);
-}
-
-/** Opens the SSE stream and resolves `ended` with all it received once the server ends it. */
-async function openStream(url: string, token: string): Promise<{ ended: Promise<string> }> {
-  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-  if (res.status !== 200) throw new Error(`stream answered ${res.status}: ${await res.text()}`);
-  const decoder = new TextDecoder();
-  const ended = (async () => {
-    let text = '';
-    try {
-      for await (const chunk of res.body!) text += decoder.decode(chunk as Uint8Array, { stream: true });
-    } catch {
-      // Cut rather than ended: the caller checks what arrived.
-    }
-    return text;
-  })();
-  // The first frame says the stream is live.
-  return { ended };
 }
 
 async function terminate(proc: Proc): Promise<{ code: number | null; ms: number }> {
@@ -87,10 +70,10 @@ async function terminate(proc: Proc): Promise<{ code: number | null; ms: number 
 }
 
 t.test('embedded app: SIGTERM with a live stream open exits within 10 s, the stream told to reconnect', async (t) => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'shutdown-'));
+  const dataDir = await migratedDataDir('shutdown-');
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const port = await freePort();
-  const proc = start(tsx('gateway/src/main.ts'), { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SCRYPT_COST: '10' });
+  const proc = start(built('gateway/dist/main.js'), { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SCRYPT_COST: '10' });
   t.teardown(() => void proc.child.kill('SIGKILL'));
   await waitReady(proc, port);
   const res = await fetch(`http://127.0.0.1:${port}/api/auth/register`, {
@@ -107,11 +90,11 @@ t.test('embedded app: SIGTERM with a live stream open exits within 10 s, the str
 });
 
 t.test('a process whose parent dies without passing the signal on shuts down instead of living on', async (t) => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'orphan-'));
+  const dataDir = await migratedDataDir('orphan-');
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const port = await freePort();
   // What `npm start` did: a shell between the signal and the server; the shell is killed, the server orphaned.
-  const command = `${process.execPath} ${tsx('gateway/src/main.ts').join(' ')} & wait`;
+  const command = `${process.execPath} ${built('gateway/dist/main.js').join(' ')} & wait`;
   const shell = start(['-c', command], { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, '/bin/sh');
   await waitReady(shell, port);
   shell.child.kill('SIGKILL');
@@ -141,7 +124,7 @@ t.test('a service alone and the distributed gateway in front of it: each exits w
     EVENTS_SUBJECT_PREFIX: `shut${suffix}`,
   };
   const analyticsPort = await freePort();
-  const analytics = start(tsx('services/analytics/src/server.ts'), { ...common, PORT: String(analyticsPort), MIGRATE_ON_START: 'true' });
+  const analytics = start(built('services/analytics/dist/server.js'), { ...common, PORT: String(analyticsPort), MIGRATE_ON_START: 'true' });
   t.teardown(() => void analytics.child.kill('SIGKILL'));
   await waitReady(analytics, analyticsPort);
 
@@ -155,7 +138,7 @@ t.test('a service alone and the distributed gateway in front of it: each exits w
   const upstream = `http://127.0.0.1:${analyticsPort}`;
   const gatewayPort = await freePort();
   const urls = Object.fromEntries(ROUTES.map((r) => [r.urlVariable, upstream]));
-  const gateway = start(tsx('gateway/src/main.ts'), { ...common, ...urls, PORT: String(gatewayPort), MIGRATE_ON_START: 'false' });
+  const gateway = start(built('gateway/dist/main.js'), { ...common, ...urls, PORT: String(gatewayPort), MIGRATE_ON_START: 'false' });
   t.teardown(() => void gateway.child.kill('SIGKILL'));
   await waitReady(gateway, gatewayPort);
 

@@ -23,12 +23,12 @@ t.test('one trace from the gateway through contacts, its query, NATS and the ana
     return { proc, port, url: `http://127.0.0.1:${port}` };
   };
   const [contacts, analytics] = await Promise.all([
-    start('contacts', 'services/contacts/src/server.ts'),
-    start('analytics', 'services/analytics/src/server.ts'),
+    start('contacts', 'services/contacts/dist/server.js'),
+    start('analytics', 'services/analytics/dist/server.js'),
   ]);
   await Promise.all([contacts, analytics].map(({ proc, port }) => waitReady(proc, port)));
   const dead = `http://127.0.0.1:${await freePort()}`;
-  const gateway = await start('gateway', 'gateway/src/main.ts', {
+  const gateway = await start('gateway', 'gateway/dist/main.js', {
     ...Object.fromEntries(ROUTES.map((r) => [r.urlVariable, dead])),
     CONTACTS_URL: contacts.url,
     ANALYTICS_URL: analytics.url,

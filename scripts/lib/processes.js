@@ -5,7 +5,9 @@ import { createInterface } from 'node:readline';
  * Starts `node <script>` as a named child whose every output line is written
  * to our stdout prefixed with the name. The child gets its own process group
  * (detached) so a terminal's Ctrl+C reaches only the parent, which forwards
- * one signal: runService shuts down once and then exits.
+ * one signal: runService shuts down once and then exits. Its IPC channel
+ * carries nothing: it closes when the parent dies, however it dies (SIGKILL
+ * too), and the kit's watchParent stops the child then.
  * @param {string} name
  * @param {string} script path of the entry point
  * @param {NodeJS.ProcessEnv} env
@@ -15,7 +17,7 @@ export function startNode(name, script, env, options = {}) {
   const child = spawn(process.execPath, [script], {
     cwd: options.cwd,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     detached: true,
   });
   const prefix = `${name.padEnd(options.width ?? 8)} | `;
@@ -61,6 +63,14 @@ export async function waitReady(url, child, timeoutMs = 60_000) {
 }
 
 /**
+ * Whether `child` is still running.
+ * @param {import('node:child_process').ChildProcess} child
+ */
+export function alive(child) {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+/**
  * Sends `signal` to each running child, waits for them, and SIGKILLs any
  * still alive after `graceMs`.
  * @param {import('node:child_process').ChildProcess[]} children
@@ -68,7 +78,7 @@ export async function waitReady(url, child, timeoutMs = 60_000) {
  * @param {number} [graceMs]
  */
 export async function stopAll(children, signal = 'SIGTERM', graceMs = 10_000) {
-  const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
+  const running = children.filter(alive);
   for (const child of running) child.kill(signal);
   const timer = setTimeout(() => running.forEach((c) => c.kill('SIGKILL')), graceMs);
   await Promise.all(running.map(exited));

@@ -9,4 +9,6 @@ export interface ReplicaPlan {
 
 export declare function metricsPortBase(env: Record<string, string | undefined>): number | undefined;
 
+export declare function servicePortBase(env: Record<string, string | undefined>): number;
+
 export declare function replicaPlan(routes: { name: string; port: number }[], env: Record<string, string | undefined>): ReplicaPlan[];

@@ -14,18 +14,37 @@ const GATEWAY_PORT = 3000;
  */
 export function metricsPortBase(env) {
   const variable = env.METRICS_PORT_BASE ? 'METRICS_PORT_BASE' : env.METRICS_PORT ? 'METRICS_PORT' : undefined;
-  if (!variable) return undefined;
-  const base = Number(env[variable]);
+  return variable ? portBase(variable, env[variable]) : undefined;
+}
+
+/**
+ * The services' port base (`SERVICE_PORT_BASE`, default 3000): each service's first replica listens as far
+ * from it as its own port is from 3000 (base 23000: auth 23001, contacts 23002, contacts-2 23102), so a
+ * second stack on one machine (a test) takes ports of its own.
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {number}
+ */
+export function servicePortBase(env) {
+  return env.SERVICE_PORT_BASE ? portBase('SERVICE_PORT_BASE', env.SERVICE_PORT_BASE) : GATEWAY_PORT;
+}
+
+/**
+ * @param {string} variable
+ * @param {string | undefined} value
+ */
+function portBase(variable, value) {
+  const base = Number(value);
   const highest = base + (MAX_REPLICAS - 1) * REPLICA_PORT_STEP + 99;
   if (!Number.isInteger(base) || base < 1024 || highest > 65535) {
-    throw new Error(`${variable} must be a whole number from 1024 to ${65535 - (MAX_REPLICAS - 1) * REPLICA_PORT_STEP - 99} (got "${env[variable]}")`);
+    throw new Error(`${variable} must be a whole number from 1024 to ${65535 - (MAX_REPLICAS - 1) * REPLICA_PORT_STEP - 99} (got "${value}")`);
   }
   return base;
 }
 
 /**
  * The processes of each service: `REPLICAS` for every service (default 1), `REPLICAS_<SERVICE>` for one
- * (e.g. `REPLICAS_EMAIL=1`). The first replica keeps the service's own port; the others step up from it.
+ * (e.g. `REPLICAS_EMAIL=1`). The first replica keeps the service's own port (from SERVICE_PORT_BASE); the
+ * others step up from it.
  * @param {{ name: string, port: number }[]} routes
  * @param {NodeJS.ProcessEnv} env
  * @returns {{ name: string, replicas: { label: string, port: number, url: string, metricsPort?: number }[] }[]}
@@ -33,13 +52,15 @@ export function metricsPortBase(env) {
 export function replicaPlan(routes, env) {
   const all = count('REPLICAS', env.REPLICAS, 1);
   const metricsBase = metricsPortBase(env);
+  const base = servicePortBase(env);
   return routes.map((route) => {
     const variable = `REPLICAS_${route.name.toUpperCase()}`;
     const n = count(variable, env[variable], all);
     const replicas = Array.from({ length: n }, (_, i) => {
-      const port = route.port + i * REPLICA_PORT_STEP;
+      const offset = route.port - GATEWAY_PORT + i * REPLICA_PORT_STEP;
+      const port = base + offset;
       const replica = { label: n === 1 ? route.name : `${route.name}-${i + 1}`, port, url: `http://127.0.0.1:${port}` };
-      return metricsBase === undefined ? replica : { ...replica, metricsPort: metricsBase + port - GATEWAY_PORT };
+      return metricsBase === undefined ? replica : { ...replica, metricsPort: metricsBase + offset };
     });
     return { name: route.name, replicas };
   });

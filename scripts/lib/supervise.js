@@ -30,6 +30,7 @@ export function supervise(name, script, env, options = {}) {
       pending = setTimeout(() => {
         restarts++;
         launch();
+        log(`start-distributed: ${name} restarted (pid ${child.pid})`);
       }, delay);
       delay = Math.min(delay * 2, maxDelayMs);
     });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { metricsPortBase, replicaPlan } from '../lib/replicas.js';
+import { metricsPortBase, replicaPlan, servicePortBase } from '../lib/replicas.js';
 
 const routes = [
   { name: 'contacts', port: 3002 },
@@ -31,4 +31,15 @@ t.test('METRICS_PORT_BASE (or METRICS_PORT) gives each replica a metrics port of
   t.equal(metricsPortBase({ METRICS_PORT: '9100' }), 9100, 'METRICS_PORT alone is the base (the gateway keeps it)');
   t.equal(metricsPortBase({ METRICS_PORT: '9100', METRICS_PORT_BASE: '9200' }), 9200);
   for (const bad of ['80', 'x', '65000']) t.throws(() => metricsPortBase({ METRICS_PORT_BASE: bad }), /METRICS_PORT_BASE must be a whole number/);
+});
+
+t.test('SERVICE_PORT_BASE moves every service port, keeping their distances (a second stack on one machine)', async (t) => {
+  t.equal(servicePortBase({}), 3000);
+  const plan = replicaPlan(routes, { REPLICAS_CONTACTS: '2', SERVICE_PORT_BASE: '23000', METRICS_PORT_BASE: '9400' });
+  t.same(plan.flatMap(({ replicas }) => replicas.map((r) => [r.label, r.port, r.url, r.metricsPort])), [
+    ['contacts-1', 23002, 'http://127.0.0.1:23002', 9402],
+    ['contacts-2', 23102, 'http://127.0.0.1:23102', 9502],
+    ['email', 23005, 'http://127.0.0.1:23005', 9405],
+  ]);
+  for (const bad of ['80', 'x', '65000']) t.throws(() => servicePortBase({ SERVICE_PORT_BASE: bad }), /SERVICE_PORT_BASE must be a whole number/);
 });

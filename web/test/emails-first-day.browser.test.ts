@@ -153,6 +153,8 @@ browserSuite(t, () => {
         await page.getByText('Seguimiento activado para esta cuenta').waitFor();
         await page.getByRole('button', { name: 'Redactar Correo' }).click();
         dialog = page.getByRole('dialog', { name: 'Redactar Correo' });
+        // The accounts reload after the switch: a dialog opened meanwhile follows them when they arrive.
+        await dialog.getByRole('checkbox', { name: 'Seguimiento de aperturas y clics', checked: true }).waitFor();
         t.ok(await dialog.getByLabel('Seguimiento de aperturas y clics').isChecked(), 'now on by the account');
         await dialog.getByLabel('Para').fill('raul@cliente.example');
         await dialog.getByLabel('Asunto').fill('Oferta de la semana');

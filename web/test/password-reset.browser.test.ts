@@ -142,7 +142,7 @@ browserSuite(t, () => {
       await page.getByRole('link', { name: '¿Olvidaste tu contraseña?' }).click();
       await page.getByText('Este servidor no tiene configurado el envío de correos').waitFor();
       await page.getByText('Pide al administrador de Mi Asistente.IA que te genere un enlace').waitFor();
-      await page.getByText('asistente admin reset-password', { exact: true }).waitFor();
+      await page.getByText('npx asistente admin reset-password <correo> --data-dir ./data', { exact: true }).waitFor();
       t.equal(await page.getByRole('button', { name: 'Enviar enlace' }).count(), 0, 'no form that would send nothing');
       await fitsTheScreen(t, page, size.width, 'ask the administrator');
       await screenshot(page, `contrasena-olvidada-sin-correo-${size.name}`);

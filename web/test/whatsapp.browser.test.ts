@@ -167,6 +167,14 @@ browserSuite(t, () => {
   });
 
   t.test('Prompts IA: copy, save (kept in local storage too), restore defaults', async (t) => {
+    // The saved configuration is held back until the user has typed: what was typed must survive its arrival.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const isLoad = (url: string, method: string) => url.endsWith('/api/ai/assistant') && method === 'GET';
+    await page.route('**/api/ai/assistant', async (route) => {
+      if (isLoad(route.request().url(), route.request().method())) await held;
+      await route.fallback();
+    });
     await page.getByRole('tab', { name: 'Prompts IA' }).click();
     const name = page.getByLabel('Nombre del asistente');
     await name.waitFor();
@@ -181,6 +189,10 @@ browserSuite(t, () => {
     await page.getByLabel('Añadir variable personalizada').fill('{descuento}');
     await page.getByLabel('Añadir variable personalizada').press('Enter');
     await page.locator('.wa-chip', { hasText: '{descuento}' }).waitFor();
+    const loaded = page.waitForResponse((response) => isLoad(response.url(), response.request().method()));
+    release();
+    await loaded;
+    await page.unroute('**/api/ai/assistant');
     await page.getByRole('button', { name: 'Guardar configuración' }).click();
     await toast(page, 'Configuración del asistente guardada').waitFor();
     const stored = await api<{ data: { name: string; customVars: string[] } }>(app, 'GET', 'ai/assistant', undefined, session.token);

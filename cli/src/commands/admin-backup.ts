@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { contextOf } from '../lib/context.js';
+import { noticeStaleLock } from '../lib/embedded-lock.js';
 import { usageError } from '../lib/errors.js';
 
 interface BackupOptions {
@@ -48,6 +49,7 @@ export function addBackupCommands(admin: Command): void {
       const started = Date.now();
       if ('dataDir' in where) {
         const { backupEmbedded } = await loadEmbedded();
+        await noticeStaleLock(where.dataDir, ctx.out);
         const summary = await backupEmbedded(where.dataDir, options.out);
         const elapsed = Date.now() - started;
         const ring = `SECRETS_KEYS o ${path.join(where.dataDir, 'secrets.keys')}`;
@@ -108,6 +110,7 @@ export function addBackupCommands(admin: Command): void {
       if ('dataDir' in where) {
         if (await fileStartsWith(file, PG_DUMP_MAGIC)) throw usageError('Esa copia es de PostgreSQL (pg_dump): restáurala con --database-url');
         const { restoreEmbedded } = await loadEmbedded();
+        await noticeStaleLock(where.dataDir, ctx.out);
         const restored = await restoreEmbedded(file, where.dataDir, { force, secretsKeys: options.secretsKeys });
         const elapsed = Date.now() - started;
         const warning = keyWarning(restored.keys, `ni SECRETS_KEYS ni ${path.join(where.dataDir, 'secrets.keys')}`);

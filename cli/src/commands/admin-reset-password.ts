@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { PasswordResetLink, Sql } from '@asistente/kit';
 import { Option, type Command } from 'commander';
 import { httpUrl } from '../lib/arguments.js';
 import { contextOf } from '../lib/context.js';
+import { checkEmbeddedLock } from '../lib/embedded-lock.js';
 import { CliError, usageError } from '../lib/errors.js';
 
 interface ResetPasswordOptions {
@@ -36,11 +35,9 @@ export function addResetPasswordCommand(admin: Command): void {
     .action(async (email: string, options: ResetPasswordOptions, command: Command) => {
       const ctx = contextOf(command);
       if (!options.databaseUrl && !options.dataDir) throw usageError('Falta la base de datos: usa --database-url (o DATABASE_URL) o --data-dir (o DATA_DIR)');
-      // The embedded database belongs to one process: PGlite marks a data directory it has open with
-      // postmaster.pid (removed on close), and a second opener would corrupt it.
-      if (!options.databaseUrl && existsSync(join(options.dataDir!, 'pg', 'postmaster.pid'))) {
-        throw new CliError(`La base de datos de ${options.dataDir} está abierta por el servidor: páralo y vuelve a ejecutar el comando`);
-      }
+      // The embedded database belongs to one process: a second opener would corrupt it. A lock whose process
+      // is gone does not stand in the owner's way (this is their only way back in without a mailer).
+      if (!options.databaseUrl) await checkEmbeddedLock(options.dataDir!, ctx.out);
       const kit = await loadKit();
       const db = await kit.openDatabase({
         databaseUrl: options.databaseUrl,

@@ -1,5 +1,5 @@
 import type { SwaggerOptions } from '@fastify/swagger';
-import { personalTokenRoles } from '../personal-token-scopes.js';
+import { personalTokenRoles } from '@asistente/contracts';
 import { API_PREFIX, isPublic, routeFor } from '../routing-table.js';
 
 /** The reference's section of each service of the routing table, by its name there. */

@@ -43,7 +43,7 @@ export const ACCOUNT_EXPORT_TTL_HOURS = 24;
 export const AccountExportStatus = Type.Union([Type.Literal('running'), Type.Literal('ready'), Type.Literal('failed')]);
 export type AccountExportStatus = Static<typeof AccountExportStatus>;
 
-/** POST /account/export: the build started (or the one already running). */
+/** POST /account/export: the build started (409 while another runs, 429 past the daily number). */
 export const AccountExportStarted = Type.Object({ id: Type.String({ format: 'uuid' }), status: AccountExportStatus });
 export type AccountExportStarted = Static<typeof AccountExportStarted>;
 

@@ -12,6 +12,7 @@ export * from './caldav.js';
 export * from './teams.js';
 export * from './contact-views.js';
 export * from './personal-tokens.js';
+export * from './personal-token-rules.js';
 export * from './security-activity.js';
 export * from './retention.js';
 export * from './responses.js';

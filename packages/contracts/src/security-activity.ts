@@ -29,13 +29,15 @@ export type SecurityProvider = Static<typeof SecurityProviderName>;
 export const SECURITY_IP_MAX = 100;
 export const SECURITY_USER_AGENT_MAX = 500;
 
-/** At most a provider's name and the account's address (a mailbox, a phone): never a password, token or key. */
+/** At most a provider's name, the account's address (a mailbox, a phone) and a count: never a password, token or key. */
 export const SecurityActivityDetail = Type.Object(
   {
     provider: Type.Optional(SecurityProviderName),
     account: Type.Optional(Type.String({ maxLength: 320 })),
     /** The name its owner gave a personal access token (token.created, token.revoked): never the token. */
     tokenName: Type.Optional(Type.String({ maxLength: 100 })),
+    /** How many personal access tokens a new password revoked (password.changed, password.reset). */
+    revokedTokens: Type.Optional(Type.Integer({ minimum: 0 })),
   },
   { additionalProperties: false },
 );

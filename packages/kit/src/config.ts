@@ -53,7 +53,10 @@ export const ConfigSchema = Type.Object({
   RATE_LIMIT_LOGIN_MAX: Type.Integer({ minimum: 1, default: 10 }),
   RATE_LIMIT_REGISTER_MAX: Type.Integer({ minimum: 1, default: 30 }),
   RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
-  /** Requests per minute one personal access token may make through the gateway (each gateway replica counts its own). */
+  /**
+   * Requests per minute one personal access token may make, counted in PostgreSQL by every gateway replica and
+   * by the ai service for the further calls of an MCP batch: both must be given the same value.
+   */
   RATE_LIMIT_TOKEN_MAX: Type.Integer({ minimum: 1, default: 300 }),
   CORS_ORIGINS: Type.String({ default: '' }),
   /**

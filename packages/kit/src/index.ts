@@ -4,9 +4,19 @@ export { createLogger, type Logger } from './logger.js';
 export { openDatabase, allowLongStatements, withoutStatementTimeout, type Database, type Sql, type TransactionSql } from './db/database.js';
 export { migrate, MIGRATIONS_DIR } from './db/migrate.js';
 export { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded.js';
-export { runningEmbedded, assertDataDirFree, announceEmbedded, DataDirInUseError, PRESENCE_FILE, type EmbeddedPresence } from './db/embedded-presence.js';
+export {
+  runningEmbedded,
+  staleEmbedded,
+  assertDataDirFree,
+  announceEmbedded,
+  DataDirInUseError,
+  PRESENCE_FILE,
+  type EmbeddedPresence,
+  type StaleLock,
+} from './db/embedded-presence.js';
 export { bulkLoad, type TextRow } from './db/bulk-load.js';
 export { CoalescedRead } from './db/coalesced-read.js';
+export { FailureWindow, type FailureLimit } from './db/failure-window.js';
 export { PeriodicJob, utcDay, retentionCutoff, type PeriodicJobOptions, type PeriodicRun } from './db/periodic-job.js';
 export * from './retention/index.js';
 export { LruMap } from './cache/lru-map.js';
@@ -21,10 +31,11 @@ export { OutboxRelay } from './events/relay.js';
 export { registerUserErasure, erasureConsumerName, UserErasureConsumer, PROVIDER_STEP_FAILED, type UserErasure, type ErasureDeps } from './erasure/user-erasure.js';
 export { sweepUserRows, USER_DELETED } from './erasure/sweep.js';
 export { createHttpApp, trustProxySetting, SECURITY_HEADERS, type App } from './http/app.js';
+export { normalisePath } from './http/request-target.js';
 export { LiveStreams, RECONNECT_AFTER_MS, type LiveStream } from './http/live-streams.js';
 export { findInputProblem, CONTROL_CHARACTER_MESSAGE } from './http/input-guard.js';
 export { leanSerializationSchema } from './http/serializer.js';
-export { AppError, notFound, badRequest, unauthorized, conflict, errorBody, isDatabaseUnavailable, DATABASE_UNAVAILABLE, type ErrorBody } from './http/errors.js';
+export { AppError, BAD_URL_MESSAGE, notFound, badRequest, unauthorized, conflict, errorBody, isDatabaseUnavailable, DATABASE_UNAVAILABLE, type ErrorBody } from './http/errors.js';
 export { healthRoutes } from './http/health.js';
 export { ServiceClient, ServiceCallError, ServiceAnswerError, type AnswerLog, type ServiceName, type ServiceRequest, type InjectFn } from './http/service-client.js';
 export { OAuthStateSigner, type OAuthState, type VerifiedOAuthState } from './auth/oauth-state.js';
@@ -35,13 +46,14 @@ export { postTokenRequest, revokeAtEndpoint, type TokenEndpointAnswer } from './
 export { redactUrl, REDACTED_QUERY_PARAMETERS } from './http/redact-url.js';
 export { TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof, acceptsTokenCheckedProof, AcceptedProofs, TokenCheckedProofs } from './auth/token-checked.js';
 export { CLIENT_ADDRESS_HEADER, clientAddressProof, addressFromProof } from './auth/client-address.js';
-export { authPlugin, requireAuth, type AuthenticatedUser, type TokenSettings, type TokenClaims, type JWT } from './auth/plugin.js';
+export { authPlugin, requireAuth, scopeRefused, SCOPE_REFUSED, type AuthenticatedUser, type TokenSettings, type TokenClaims, type JWT } from './auth/plugin.js';
 export { Revocations, type SessionsEnded, type TokenIdentity } from './auth/revocations.js';
 export {
   callerTokenId,
   EXCHANGED_TOKEN_SECONDS,
   exchangedTokenJti,
   exchangedTokenSigner,
+  exchangedFromPersonalToken,
   hashPersonalToken,
   isExchangedFrom,
   looksLikePersonalToken,
@@ -50,10 +62,11 @@ export {
   type NewPersonalToken,
   type PersonalTokenGrant,
 } from './auth/personal-tokens.js';
+export { PersonalTokenBudget, PERSONAL_TOKEN_GONE, TOKEN_BUDGET_WINDOW_SECONDS, type BudgetLeft } from './auth/personal-token-budget.js';
 export { hashResetToken, issuePasswordResetLink, PASSWORD_RESET_TTL_MS, type PasswordResetLink } from './auth/password-reset-links.js';
 export { createPlatform, type Platform, type PlatformOptions } from './platform.js';
 export { runService, type ServicePlugin } from './service.js';
-export { closeOnSignals, HARD_DEADLINE_MS } from './shutdown.js';
+export { stopOnSignals, HARD_DEADLINE_MS, type ProcessStop } from './shutdown.js';
 export { SERVICE_PORTS } from './service-ports.js';
 export { HostGuard, HostNotAllowedError, HOST_NOT_ALLOWED_MESSAGE, type CheckedHost, type Resolver } from './net/host-guard.js';
 export * from './secrets/index.js';

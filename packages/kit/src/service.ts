@@ -4,15 +4,18 @@ import { exitOnConfigError } from './boot-errors.js';
 import { loadConfig, type Config } from './config.js';
 import { createHttpApp, trustProxySetting } from './http/app.js';
 import { healthRoutes } from './http/health.js';
+import { createLogger } from './logger.js';
 import { createPlatform, type Platform } from './platform.js';
-import { closeOnSignals } from './shutdown.js';
+import { stopOnSignals } from './shutdown.js';
 
 /** A service is a Fastify plugin that receives the process's platform. */
 export type ServicePlugin = FastifyPluginAsync<{ platform: Platform }>;
 
 /**
  * Boots one service as its own process (distributed topology): config,
- * platform, /health and /ready, the plugin, graceful shutdown on SIGTERM.
+ * platform, /health and /ready, the plugin, graceful shutdown on SIGTERM. The stop is armed before
+ * anything opens: a signal or the launcher's death while it starts (connecting to NATS, migrating) still
+ * ends it within its deadline.
  */
 export async function runService(name: string, plugin: ServicePlugin, defaultPort: number): Promise<void> {
   let config: Config;
@@ -21,7 +24,9 @@ export async function runService(name: string, plugin: ServicePlugin, defaultPor
   } catch (error) {
     exitOnConfigError(error);
   }
-  const platform = await createPlatform(config, name).catch(exitOnConfigError);
+  const log = createLogger(config.LOG_LEVEL, name);
+  const stop = stopOnSignals({ log, embedded: !config.DATABASE_URL });
+  const platform = await createPlatform(config, name, { log }).catch(exitOnConfigError);
   const app = createHttpApp({
     log: platform.log,
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -32,6 +37,7 @@ export async function runService(name: string, plugin: ServicePlugin, defaultPor
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
   await app.register(healthRoutes, { sql: platform.db.sql, bus: platform.bus, name });
   await app.register(plugin, { platform });
-  closeOnSignals(app, platform);
-  await app.listen({ port: config.PORT, host: config.HOST });
+  stop.serve(app, platform);
+  if (stop.requested) return;
+  await app.listen({ port: config.PORT, host: config.HOST }).catch((error: unknown) => stop.abort(error));
 }

@@ -8,7 +8,7 @@ import { ESLint } from 'eslint';
 import t from 'tap';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const boundaryRules = new Set(['house/no-cross-service', 'house/domain-no-adapters', 'house/no-cross-feature', 'no-restricted-imports']);
+const boundaryRules = new Set(['house/no-cross-service', 'house/domain-no-adapters', 'house/no-cross-feature', 'house/lazy-sdk', 'no-restricted-imports']);
 
 // The real config (so the test fails if a rule is dropped from it), running only the boundary rules.
 const eslint = new ESLint({ cwd: root, ruleFilter: ({ ruleId }) => boundaryRules.has(ruleId) });
@@ -56,6 +56,14 @@ const cases: { rule: string; file: string; code: string; fires: boolean }[] = [
   { rule: 'no-restricted-imports', file: 'services/teams/src/routes/x.ts', code: "import { GraphError } from '@microsoft/microsoft-graph-client';", fires: true },
   { rule: 'no-restricted-imports', file: 'services/email/src/adapters/x.ts', code: "import { ImapFlow } from 'imapflow';", fires: false },
   { rule: 'no-restricted-imports', file: 'services/email/src/adapters/x.ts', code: "import postgres from 'postgres';", fires: true },
+  // SDKs a feature needs once configured are loaded when first used, never by a static import (issue 37).
+  { rule: 'house/lazy-sdk', file: 'services/whatsapp/src/adapters/x.ts', code: "import { makeWASocket } from '@whiskeysockets/baileys';", fires: true },
+  { rule: 'house/lazy-sdk', file: 'services/ai/src/adapters/x.ts', code: "import { Server } from '@modelcontextprotocol/sdk/server/index.js';", fires: true },
+  { rule: 'house/lazy-sdk', file: 'packages/kit/src/x.ts', code: "export { runner } from 'node-pg-migrate';", fires: true },
+  { rule: 'house/lazy-sdk', file: 'services/whatsapp/src/adapters/x.ts', code: "import type { WASocket } from '@whiskeysockets/baileys';", fires: false },
+  { rule: 'house/lazy-sdk', file: 'services/ai/src/adapters/x.ts', code: "import { type ChatCompletionTool } from 'openai/resources/chat/completions';", fires: false },
+  { rule: 'house/lazy-sdk', file: 'services/ai/src/adapters/x.ts', code: "export const load = () => import('openai');", fires: false },
+  { rule: 'house/lazy-sdk', file: 'cli/src/x.ts', code: "import { runner } from 'node-pg-migrate';", fires: false },
   // Web features never import each other; they share through web/src/ui and web/src/lib.
   { rule: 'house/no-cross-feature', file: 'web/src/features/contacts/person/x.tsx', code: "import { a } from '../../teams/api';", fires: true },
   { rule: 'house/no-cross-feature', file: 'web/src/features/login/x.tsx', code: "import '../password-reset/style.css';", fires: true },
@@ -70,6 +78,8 @@ const cases: { rule: string; file: string; code: string; fires: boolean }[] = [
 
 for (const { rule, file, code, fires } of cases) {
   t.test(`${rule} ${fires ? 'fires on' : 'allows'} ${file}: ${code}`, async (t) => {
-    t.same(await rulesFiredOn(file, code), fires ? [rule] : []);
+    // Only the rule under test counts: an SDK import may break two rules at once (where it sits, and how it loads).
+    const fired = (await rulesFiredOn(file, code)).filter((id) => id === rule || id.startsWith('fatal'));
+    t.same(fired, fires ? [rule] : []);
   });
 }

@@ -23,3 +23,13 @@ t.test('by weight: entries leave until the total fits, a replaced value gives it
   t.equal(map.get('y'), 'bbbb');
   t.equal(map.get('z'), 'dddddd');
 });
+
+t.test('delete: the entry goes and gives its weight back', async (t) => {
+  const map = new LruMap<string>(6, (value) => value.length);
+  map.set('x', 'aaaa');
+  map.delete('x');
+  map.delete('never there');
+  map.set('y', 'bbbbbb');
+  t.equal(map.get('x'), undefined, 'x deleted');
+  t.equal(map.get('y'), 'bbbbbb', 'the whole capacity was free again');
+});

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { accountExportRoute, authPlugin, EventValidator, mountRetention, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { accountExportRoute, authPlugin, EventValidator, mountRetention, PersonalTokenBudget, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { OPENAI_DEFAULTS, OpenAiLanguageModel } from './adapters/openai.js';
 import type { LanguageModel } from './domain/language-model.js';
 import { AUTO_REPLY_CONSUMER, AutoReplyConsumer } from './consumers/auto-reply.consumer.js';
@@ -85,7 +85,7 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     await runRoutes(app, { runner });
     await chatRoutes(app, { chats });
     await usageRoutes(app, { runs, assistant });
-    await mcpRoutes(app, { tools: new McpTools({ services: platform.services, bookings }) });
+    await mcpRoutes(app, { tools: new McpTools({ services: platform.services, bookings }), budget: new PersonalTokenBudget(sql, platform.config.RATE_LIMIT_TOKEN_MAX) });
     accountExportRoute(app, '/ai', aiExportParts(new AccountExportRepository(sql)));
   };
 }

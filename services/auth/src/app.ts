@@ -1,7 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
-import { authPlugin, EventValidator, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, EventValidator, FailureWindow, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { createSystemMailer, systemSender } from './adapters/system-mailer.js';
 import { HashingGate } from './domain/hashing-gate.js';
+import { PasswordAttempts } from './domain/password-attempts.js';
 import { PasswordResetsRepository } from './domain/password-resets.repository.js';
 import { PasswordResetsService } from './domain/password-resets.service.js';
 import { PasswordHasher } from './domain/passwords.js';
@@ -17,7 +18,7 @@ import { RetentionService } from './domain/retention.service.js';
 import { accountRetentionRoutes } from './routes/account-retention.js';
 import { PersonalTokensRepository } from './domain/personal-tokens.repository.js';
 import { PersonalTokensService } from './domain/personal-tokens.service.js';
-import { personalTokenRoutes, refuseScopedTokens } from './routes/personal-tokens.js';
+import { personalTokenRoutes } from './routes/personal-tokens.js';
 import { AccountDeletionsRepository } from './domain/account-deletions.repository.js';
 import { AccountDeletionService } from './domain/account-deletion.service.js';
 import { accountDeletionRoutes } from './routes/account-deletion.js';
@@ -30,6 +31,9 @@ import { AccountExportsRepository } from './domain/account-exports.repository.js
 import { SecurityActivityExportRepository } from './domain/security-activity-export.repository.js';
 import { accountExportRoutes } from './routes/account-export.js';
 
+/** Wrong passwords one client address may try, as a multiple of one account's (the gateway's login ratio). */
+const PER_ADDRESS_FACTOR = 5;
+
 /** The auth service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
 const authService: ServicePlugin = async (fastify, { platform }) => {
   const app = fastify as unknown as App;
@@ -37,29 +41,32 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   await app.register(authPlugin, { tokens: platform.tokens, revocations });
   await app.register(rateLimit, { global: false });
   requireAuth(app);
-  refuseScopedTokens(app);
   const usersRepository = new UsersRepository(db.sql);
   const hasher = new PasswordHasher(config.SCRYPT_COST, new HashingGate(config.HASH_CONCURRENCY, config.HASH_QUEUE_MAX));
   const outbox = platform.outbox('auth');
-  const users = new UsersService({ sql: db.sql, users: usersRepository, hasher, outbox });
-  await authRoutes(app, {
-    users,
-    revocations,
-    loginLimit: { max: config.RATE_LIMIT_LOGIN_MAX, timeWindow: config.RATE_LIMIT_WINDOW_MS },
+  // Every password check (login, password change, account deletion) spends one budget of wrong guesses.
+  const attempts = new PasswordAttempts(new FailureWindow(db.sql, 'auth.password_failures'), {
+    perAccount: config.RATE_LIMIT_LOGIN_MAX,
+    perAddress: config.RATE_LIMIT_LOGIN_MAX * PER_ADDRESS_FACTOR,
+    windowMs: config.RATE_LIMIT_WINDOW_MS,
   });
+  const tokensRepository = new PersonalTokensRepository(db.sql);
+  const users = new UsersService({ sql: db.sql, users: usersRepository, hasher, outbox, attempts, tokens: tokensRepository, revocations });
+  await authRoutes(app, { users, revocations });
   const resets = new PasswordResetsService({
     sql: db.sql,
     users: usersRepository,
     resets: new PasswordResetsRepository(db.sql),
     hasher,
     outbox,
+    tokens: tokensRepository,
+    revocations,
     mailer: config.SMTP_URL ? createSystemMailer(config.SMTP_URL, systemSender(config.MAIL_FROM, config.PUBLIC_URL)) : undefined,
     publicUrl: config.PUBLIC_URL,
     log: platform.log,
   });
   await passwordResetRoutes(app, {
     resets,
-    revocations,
     forgotLimit: { max: config.RATE_LIMIT_PASSWORD_RESET_MAX, timeWindow: config.RATE_LIMIT_PASSWORD_RESET_WINDOW_MS },
   });
   // The security log: every service's lines (auth's own too) arrive through the outbox and the bus.
@@ -69,11 +76,11 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   app.addHook('onClose', stopPurge);
   await accountActivityRoutes(app, { activity });
   await accountRetentionRoutes(app, { retention: new RetentionService(db.sql, outbox) });
-  await personalTokenRoutes(app, { tokens: new PersonalTokensService({ sql: db.sql, tokens: new PersonalTokensRepository(db.sql), outbox, revocations }) });
+  await personalTokenRoutes(app, { tokens: new PersonalTokensService({ sql: db.sql, tokens: tokensRepository, outbox, revocations }) });
   // "Eliminar mi cuenta": the request ends the account at once; the services' reports arrive through the bus.
   const deletionRecords = new AccountDeletionsRepository(db.sql);
   await accountDeletionRoutes(app, {
-    deletions: new AccountDeletionService({ sql: db.sql, users: usersRepository, deletions: deletionRecords, hasher, outbox, revocations }),
+    deletions: new AccountDeletionService({ sql: db.sql, users: usersRepository, deletions: deletionRecords, hasher, attempts, outbox, revocations }),
   });
   // "Descargar mis datos": auth's own part, then each service's over HTTP, into one ZIP stored in chunks.
   const exportsRepository = new AccountExportsRepository(db.sql);

@@ -6,7 +6,9 @@ import contactsService from '@asistente/contacts';
 import emailService from '@asistente/email';
 import whatsappService from '@asistente/whatsapp';
 import { buildServicesApp, createTestPlatform, readZip } from '@asistente/kit/testing';
+import { ACCOUNT_EXPORT_TTL_HOURS } from '@asistente/contracts';
 import authService from '../src/app.js';
+import { EXPORTS_WINDOW_SECONDS } from '../src/domain/account-export.service.js';
 
 const platform = await createTestPlatform(t, { nats: true });
 const app = await buildServicesApp(t, [authService, contactsService, whatsappService, emailService, calendarService, aiService, analyticsService], platform);
@@ -104,7 +106,7 @@ t.test('the owner gets a ZIP of every service, without a secret, from any reques
   const { id, status } = start.json();
   t.equal(status, 'running');
   const again = await app.inject({ method: 'POST', url: '/api/account/export', headers: { authorization: owner.authorization } });
-  t.equal(again.json().id, id, 'a second click joins the build running');
+  t.equal(again.statusCode, 409, 'a second click while it runs is refused');
 
   const done = await finished(owner.authorization, id);
   t.match(done, { id, status: 'ready', progress: 100, downloadUrl: `/api/account/export/${id}/download` });
@@ -201,6 +203,58 @@ t.test('a build whose replica died is failed, not running forever; a new one can
   const next = await app.inject({ method: 'POST', url: '/api/account/export', headers: { authorization: owner.authorization } });
   t.not(next.json().id, '00000000-0000-4000-8000-000000000001');
   t.equal((await finished(owner.authorization, next.json().id)).status, 'ready');
+});
+
+t.test('one export at a time (409) and at most 3 in 24 hours, failed ones too (429 saying when), nothing written when refused', async (t) => {
+  t.ok(ACCOUNT_EXPORT_TTL_HOURS * 3600 >= EXPORTS_WINDOW_SECONDS, 'a row outlives the window that counts it (the purge never forgets one early)');
+  const owner = await register();
+  const post = (authorization = owner.authorization) => app.inject({ method: 'POST', url: '/api/account/export', headers: { authorization } });
+  const rows = async () => Number((await sql<{ n: string }[]>`select count(*) as n from auth.account_exports where user_id = ${owner.userId}`)[0]!.n);
+  const requested = async () =>
+    (await app.inject({ url: '/api/account/activity', headers: { authorization: owner.authorization } })).json().data.filter((e: { type: string }) => e.type === 'export.requested').length;
+
+  // A build running, its heartbeat alive: another replica is building it.
+  await sql`
+    insert into auth.account_exports (id, user_id, status, progress, created_at, heartbeat_at, expires_at)
+    values (gen_random_uuid(), ${owner.userId}, 'running', 10, now() - interval '1 hour', now(), now() + interval '23 hours')`;
+  const busy = await post();
+  t.equal(busy.statusCode, 409);
+  t.same(busy.json(), { statusCode: 409, code: 'EXPORT_RUNNING', error: 'Conflict', message: 'Ya se está preparando un archivo con tus datos. Espera a que termine para pedir otro.' });
+
+  // It finished; two more were asked for today: 23 hours ago, and 2 hours ago (that one failed, and counts).
+  await sql`update auth.account_exports set status = 'ready' where user_id = ${owner.userId}`;
+  await sql`
+    insert into auth.account_exports (id, user_id, status, created_at, heartbeat_at, expires_at) values
+      (gen_random_uuid(), ${owner.userId}, 'ready', now() - interval '23 hours', now() - interval '23 hours', now() + interval '1 hour'),
+      (gen_random_uuid(), ${owner.userId}, 'failed', now() - interval '2 hours', now() - interval '2 hours', now() + interval '22 hours')`;
+  const fourth = await post();
+  t.equal(fourth.statusCode, 429);
+  t.same(fourth.json(), {
+    statusCode: 429,
+    code: 'EXPORT_DAILY_LIMIT',
+    error: 'Too Many Requests',
+    message: 'Ya pediste 3 archivos con tus datos en las últimas 24 horas. Podrás pedir otro dentro de 1 hora.',
+  });
+  const retryAfter = Number(fourth.headers['retry-after']);
+  t.ok(retryAfter > 3500 && retryAfter <= 3600, `Retry-After: when the oldest of the three is a day old (${retryAfter} s)`);
+  t.equal(await rows(), 3, 'nothing written by the refusals');
+  t.equal(await requested(), 0, 'nor logged as asked for');
+
+  // The oldest turns a day old (a state, not a wait): a place is free again, for one.
+  await sql`update auth.account_exports set created_at = now() - interval '24 hours 1 second' where user_id = ${owner.userId} and created_at < now() - interval '22 hours'`;
+  const [one, other] = await Promise.all([post(), post()]);
+  t.same([one.statusCode, other.statusCode].sort(), [202, 409], 'two clicks at once, at any replica: one starts, the other is told');
+  const started = one.statusCode === 202 ? one : other;
+  t.equal((await finished(owner.authorization, started.json().id)).status, 'ready');
+  t.equal(await requested(), 1);
+  const later = await post();
+  t.equal(later.statusCode, 429, 'three in the day again');
+  t.equal(later.json().message, 'Ya pediste 3 archivos con tus datos en las últimas 24 horas. Podrás pedir otro dentro de 22 horas.', 'when the failed one of 2 hours ago is a day old');
+
+  const stranger = await register();
+  const theirs = await post(stranger.authorization);
+  t.equal(theirs.statusCode, 202, 'per account: another is not held back');
+  await finished(stranger.authorization, theirs.json().id);
 });
 
 t.test('a bad id is a 400 in Spanish; a personal access token is refused', async (t) => {

@@ -60,7 +60,8 @@ t.test('the hashing gate runs a bounded number at once and refuses beyond its qu
 });
 
 t.test('concurrent logins beyond the gate answer 503 in the house shape, never 500', async (t) => {
-  const busy = await createTestPlatform(t, { config: { HASH_CONCURRENCY: 1, HASH_QUEUE_MAX: 1, RATE_LIMIT_LOGIN_MAX: 100 } });
+  // Hashes slow enough to overlap: each login first reserves its guess in the database, one after another.
+  const busy = await createTestPlatform(t, { config: { HASH_CONCURRENCY: 1, HASH_QUEUE_MAX: 1, RATE_LIMIT_LOGIN_MAX: 100, SCRYPT_COST: 14 } });
   const small = await buildServiceApp(t, authService, busy);
   const email = uniqueEmail();
   await small.inject({ method: 'POST', url: '/auth/register', payload: { firstName: 'Ana', lastName: 'López', email, password: 'clave-larga-1' } });

@@ -3,6 +3,7 @@ import { PERSONAL_TOKENS_PER_USER } from '@asistente/contracts';
 import { hashPersonalToken } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
 import authService from '../src/app.js';
+import { logged } from './support/security-log.js';
 
 const platform = await createTestPlatform(t, { nats: true });
 const app = await buildServiceApp(t, authService, platform);
@@ -20,16 +21,6 @@ const create = (authorization: string, payload: unknown) => app.inject({ method:
 const list = (authorization: string) => app.inject({ url: '/auth/tokens', headers: { authorization } });
 const revoke = (authorization: string, id: string) => app.inject({ method: 'DELETE', url: `/auth/tokens/${id}`, headers: { authorization } });
 const countTokens = async (userId: string) => Number((await sql<{ n: string }[]>`select count(*) as n from platform.personal_tokens where user_id = ${userId}`)[0]!.n);
-
-/** Waits for auth's consumer to have written the security log's line (a state, not a time). */
-async function logged(userId: string, type: string): Promise<{ detail: Record<string, unknown> }> {
-  for (let i = 0; i < 500; i++) {
-    const [row] = await sql<{ detail: Record<string, unknown> }[]>`select detail from auth.security_activity where user_id = ${userId} and type = ${type}`;
-    if (row) return row;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`no ${type} line for ${userId}`);
-}
 
 t.test('a token is created once with its secret, listed without it, and revoked', async (t) => {
   const owner = await register();
@@ -71,8 +62,8 @@ t.test('a token is created once with its secret, listed without it, and revoked'
   t.equal((await revoke(owner.authorization, created.id)).statusCode, 204);
   t.equal(await countTokens(owner.userId), 2);
   t.equal((await revoke(owner.authorization, created.id)).statusCode, 404, 'revoked once');
-  t.match((await logged(owner.userId, 'token.created')).detail, { tokenName: 'Zapier' });
-  t.same((await logged(owner.userId, 'token.revoked')).detail, { tokenName: 'Zapier' });
+  t.match((await logged(sql, owner.userId, 'token.created')).detail, { tokenName: 'Zapier' });
+  t.same((await logged(sql, owner.userId, 'token.revoked')).detail, { tokenName: 'Zapier' });
 });
 
 t.test("another user's token answers 404 and stays", async (t) => {
@@ -113,7 +104,7 @@ t.test('a personal token never reaches the account routes, even sent to auth dir
   for (const [method, url] of [['GET', '/auth/tokens'], ['POST', '/auth/tokens'], ['GET', '/auth/me'], ['GET', '/account/activity']] as const) {
     const res = await app.inject({ method, url, headers: { authorization }, payload: method === 'POST' ? { name: 'x', scopes: ['contacts:read'] } : undefined });
     t.equal(res.statusCode, 403, `${method} ${url}`);
-    t.equal(res.json().message, 'Los tokens de acceso no pueden usarse en las rutas de la cuenta');
+    t.match(res.json(), { code: 'TOKEN_SCOPE', message: 'Este token no tiene permiso para esta operación' });
   }
 });
 

@@ -5,8 +5,10 @@ import { buildServicesApp, createTestPlatform, signToken } from '@asistente/kit/
 import contactsService from '../src/app.js';
 
 /** A stand-in WhatsApp service answering GET /whatsapp/messages?phoneNumber= in its contract's shape (MessageList). */
+let whatsappAsked = 0;
 const fakeWhatsapp: ServicePlugin = async (app) => {
   app.get('/whatsapp/messages', async (request) => {
+    whatsappAsked++;
     const { phoneNumber } = request.query as { phoneNumber?: string };
     if (phoneNumber !== '+34611223344') return { data: [], pagination: { total: 0, page: 1, limit: 30 } };
     const chat = { chatId: '34611223344@s.whatsapp.net', media: null };
@@ -115,4 +117,19 @@ t.test("the timeline gathers what the other services know; one that fails or is 
 
   const other = signToken(app);
   t.equal((await api(other.authorization).get(`/contacts/${eva.id}/timeline`)).statusCode, 404);
+});
+
+t.test("a personal token sees only the timeline's sections its scopes cover, and the others are not even asked", async (t) => {
+  const me = signToken(app);
+  const eva = await create(me.authorization, { firstName: 'Eva', lastName: 'Ruiz', phone: '611 22 33 44' });
+  const asked = whatsappAsked;
+  const contactsOnly = signToken(app, me.userId, ['contacts:read']);
+  const res = await api(contactsOnly.authorization).get(`/contacts/${eva.id}/timeline`);
+  t.equal(res.statusCode, 200);
+  t.same(res.json(), { sections: [] }, 'contacts:read alone: no WhatsApp, mail or calendar section');
+  t.equal(whatsappAsked, asked, 'WhatsApp was not asked');
+  const withChats = signToken(app, me.userId, ['contacts:read', 'whatsapp:read']);
+  const sections = (await api(withChats.authorization).get(`/contacts/${eva.id}/timeline`)).json<{ sections: { channel: string }[] }>().sections;
+  t.same(sections.map((s) => s.channel), ['whatsapp'], 'with whatsapp:read, its section');
+  t.equal((await api(signToken(app, me.userId, ['whatsapp:read']).authorization).get(`/contacts/${eva.id}/timeline`)).statusCode, 403, 'no contacts:read: the route itself is refused');
 });

@@ -1,4 +1,4 @@
-import { accountExportRoute, authPlugin, HostGuard, mountRetention, OAuthFlows, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { accountExportRoute, authPlugin, FailureWindow, HostGuard, mountRetention, OAuthFlows, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { ImapMailProvider } from './adapters/imap-mail-provider.js';
 import { OAuthProvider } from './adapters/oauth-provider.js';
 import { emailExportParts } from './domain/account-export.js';
@@ -8,7 +8,6 @@ import { AccountsService } from './domain/accounts.service.js';
 import { AttachmentDownloads } from './domain/attachment-downloads.js';
 import { Credentials } from './domain/credentials.js';
 import { LoginAttempts } from './domain/login-attempts.js';
-import { LoginFailuresRepository } from './domain/login-failures.repository.js';
 import { MailLogin } from './domain/mail-login.js';
 import { MailServers } from './domain/mail-servers.js';
 import { MailboxSync } from './domain/mailbox-sync.js';
@@ -69,7 +68,9 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     const credentials = new Credentials(platform.secrets, accountsRepository, oauth, servers);
     // The mail port: IMAP and SMTP through imapflow and nodemailer.
     const mail = new ImapMailProvider();
-    const login = new MailLogin(servers, new LoginAttempts(new LoginFailuresRepository(sql)), log, mail);
+    // Refused logins per user and per target mailbox, shared by every replica.
+    const loginFailures = new FailureWindow(sql, 'email.login_failures');
+    const login = new MailLogin(servers, new LoginAttempts(loginFailures), log, mail);
     const mailboxSync = new MailboxSync(
       sql,
       messagesRepository,
@@ -127,7 +128,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       screenUrl: `${publicUrl}/emails`,
       log,
     });
-    await registerUserErasure(platform, emailErasure({ accounts: accountsRepository, credentials, sync, loginFailures: new LoginFailuresRepository(sql), revokers: oauth, log }));
+    await registerUserErasure(platform, emailErasure({ accounts: accountsRepository, credentials, sync, loginFailures, revokers: oauth, log }));
     await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), contacts), personalizer });
     accountExportRoute(app, '/emails', emailExportParts(new AccountExportRepository(sql), mail));
     await trackingRoutes(app, { tracking: new TrackingService(sql, outbox, signer) });

@@ -37,6 +37,14 @@ t.test('templates: create, list, update, delete; validation in Spanish; another 
   t.same(filled.json(), { subject: 'Hola Luis Pérez', body: 'Gracias Luis Pérez de Cliente SA. {producto}', contactFound: true });
   const unknown = await app.inject({ url: `/api/emails/templates/${template.id}/fill?to=nadie@x.com`, headers: auth });
   t.same(unknown.json(), { subject: 'Hola {nombre_cliente}', body: 'Gracias {nombre_cliente} de {empresa}. {producto}', contactFound: false });
+  // A personal token that may read mail but not contacts learns nothing of the contact through a template.
+  const mailOnly = { authorization: signToken(app, owner.userId, ['emails:read', 'emails:send']).authorization };
+  const unfilled = await app.inject({ url: `/api/emails/templates/${template.id}/fill?to=luis@cliente.com`, headers: mailOnly });
+  t.same(unfilled.json(), { subject: 'Hola {nombre_cliente}', body: 'Gracias {nombre_cliente} de {empresa}. {producto}', contactFound: false }, 'emails:* alone: not filled');
+  const preview = await app.inject({ method: 'POST', url: '/api/emails/preview', headers: mailOnly, payload: { to: 'luis@cliente.com', subject: 'Hola {nombre}', body: '{empresa}' } });
+  t.match(preview.json(), { contactFound: false, subject: 'Hola {nombre}', body: '{empresa}' }, 'nor previewed');
+  const both = { authorization: signToken(app, owner.userId, ['emails:read', 'contacts:read']).authorization };
+  t.match((await app.inject({ url: `/api/emails/templates/${template.id}/fill?to=luis@cliente.com`, headers: both })).json(), { subject: 'Hola Luis Pérez', contactFound: true }, 'with contacts:read, filled');
 
   t.equal((await app.inject({ method: 'DELETE', url: `/api/emails/templates/${template.id}`, headers: auth })).statusCode, 204);
   t.same((await app.inject({ url: '/api/emails/templates', headers: auth })).json(), []);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { WEBHOOK_ENDPOINTS_MAX } from '@asistente/contracts';
-import { createEvent } from '@asistente/kit';
+import { createEvent, HostGuard } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
-import webhooksService from '../src/app.js';
+import webhooksService, { HttpSender } from '../src/app.js';
 
 const platform = await createTestPlatform(t, { config: { ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' } });
 const app = await buildServiceApp(t, webhooksService, platform);
@@ -79,6 +79,30 @@ t.test('bad input answers 400 in Spanish and writes nothing', async (t) => {
   t.equal((await call(me.authorization, 'GET', '/webhooks')).json().endpoints.length, 0);
 });
 
+t.test('a port of 0 or past 65535 is a 400 in Spanish, on create and on patch, and nothing is written', async (t) => {
+  const me = signToken(app);
+  for (const url of ['http://127.0.0.1:0/hook', 'http://127.0.0.1:00/hook', 'https://example.com:0', 'http://127.0.0.1:65536/hook', 'https://example.com:99999/x', 'https://[2001:db8::1]:70000/']) {
+    const response = await call(me.authorization, 'POST', '/webhooks', { url, events: ['contact.created'] });
+    t.equal(response.statusCode, 400, url);
+    t.match(response.json(), { code: 'WEBHOOK_URL_PORT', message: 'El puerto de la URL debe estar entre 1 y 65535' }, url);
+  }
+  t.equal((await call(me.authorization, 'GET', '/webhooks')).json().endpoints.length, 0, 'nothing written');
+  const kept = (await call(me.authorization, 'POST', '/webhooks', { url: 'http://127.0.0.1:65535/hook', events: ['contact.created'] })).json();
+  t.equal(kept.url, 'http://127.0.0.1:65535/hook', 'the last port is a port');
+  for (const url of ['http://127.0.0.1:0/hook', 'http://127.0.0.1:65536/hook']) {
+    const moved = await call(me.authorization, 'PATCH', `/webhooks/${kept.id}`, { url });
+    t.equal(moved.statusCode, 400, `patch to ${url}`);
+    t.equal(moved.json().code, 'WEBHOOK_URL_PORT');
+  }
+  t.equal((await call(me.authorization, 'GET', '/webhooks')).json().endpoints[0].url, 'http://127.0.0.1:65535/hook', 'the patch wrote nothing');
+});
+
+t.test('a URL saved with port 0 before the rule is never sent to the default port', async (t) => {
+  // Node reads port 0 as "no port": the request would go to :80. The sender refuses before any connection.
+  const sent = await new HttpSender(new HostGuard('127.0.0.1')).send('http://127.0.0.1:0/hook', {}, '{}');
+  t.same(sent, { status: null, latencyMs: sent.latencyMs, error: 'El puerto de la URL debe estar entre 1 y 65535' });
+});
+
 t.test('the host guard refuses private and special addresses unless allowed', async (t) => {
   const me = signToken(app);
   for (const url of ['https://10.0.0.1/hook', 'https://169.254.169.254/latest', 'https://[::1]/hook', 'https://2130706434/hook', 'https://0x7f000002/', 'https://192.168.1.10/']) {
@@ -113,7 +137,7 @@ t.test('a personal access token reaches no webhook route', async (t) => {
   const token = signToken(app, randomUUID(), ['contacts:read', 'contacts:write']);
   const response = await call(token.authorization, 'GET', '/webhooks');
   t.equal(response.statusCode, 403);
-  t.match(response.json().message, /sesión/);
+  t.match(response.json(), { code: 'TOKEN_SCOPE', message: 'Este token no tiene permiso para esta operación' }, 'the scope table opens /webhooks to no token');
   t.equal((await app.inject({ url: '/webhooks' })).statusCode, 401, 'no token at all');
 });
 

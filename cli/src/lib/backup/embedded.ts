@@ -37,15 +37,22 @@ export interface EmbeddedBackup extends DumpSummary {
  */
 export async function backupEmbedded(dataDir: string, out: string): Promise<EmbeddedBackup> {
   const running = await runningEmbedded(dataDir);
-  if (running) return { ...(await dumpTo(running.url, out)), live: true };
+  if (running) {
+    if (running.url === undefined) throw new CliError(`La base de datos de ${dataDir} se está abriendo (proceso ${running.pid}): espera a que esté en marcha y vuelve a intentarlo`);
+    return { ...(await dumpTo(running.url, out)), live: true };
+  }
   const pgDir = path.join(dataDir, 'pg');
   if (!(await hasFiles(pgDir))) throw new CliError(`No hay ninguna base de datos en ${dataDir}`);
-  const embedded = await startEmbeddedPostgres(pgDir);
-  const release = await announceEmbedded(dataDir, embedded.url);
+  // Marked before PGlite starts, as the server does: its postmaster.pid is never there without a holder named.
+  const release = await announceEmbedded(dataDir);
   try {
-    return { ...(await dumpTo(embedded.url, out)), live: false };
+    const embedded = await startEmbeddedPostgres(pgDir);
+    try {
+      return { ...(await dumpTo(embedded.url, out)), live: false };
+    } finally {
+      await embedded.stop();
+    }
   } finally {
-    await embedded.stop();
     await release();
   }
 }
@@ -98,9 +105,9 @@ export async function restoreEmbedded(file: string, dataDir: string, options: { 
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const staging = path.join(dataDir, 'pg.restoring');
   await rm(staging, { recursive: true, force: true });
-  const embedded = await startEmbeddedPostgres(staging);
-  const release = await announceEmbedded(dataDir, embedded.url);
+  const release = await announceEmbedded(dataDir);
   try {
+    const embedded = await startEmbeddedPostgres(staging);
     let result: EmbeddedRestore;
     try {
       if (manifest.migrations.length > 0) await migrate(embedded.url, log, manifest.migrations.length);

@@ -67,6 +67,12 @@ export function callerTokenId(jti: string): string {
   return end > EXCHANGED_JTI_PREFIX.length ? jti.slice(0, end) : jti;
 }
 
+/** The id of the personal token a session token was exchanged for, or undefined for a session's own token. */
+export function exchangedFromPersonalToken(jti: string): string | undefined {
+  const caller = callerTokenId(jti);
+  return caller.startsWith(EXCHANGED_JTI_PREFIX) && caller !== jti ? caller.slice(EXCHANGED_JTI_PREFIX.length) : undefined;
+}
+
 const EXCHANGED_JTI_PREFIX = 'pat.';
 
 /** The lifetime of the session token a personal token is exchanged for: it never leaves the edge, and each request makes its own. */
@@ -108,7 +114,8 @@ export class PersonalTokenLookup {
   /** When this process last wrote each token's lastUsedAt (the SQL guard keeps replicas to about the same). */
   private readonly touched = new LruMap<number>(TOUCHED_REMEMBERED);
 
-  constructor(protected readonly sql: Sql) {}
+  /** Public so the gateway counts each token's requests on the same database it finds the token in. */
+  constructor(readonly sql: Sql) {}
 
   /**
    * Embedded, the one process is the only writer and hears every revocation itself: it keeps the tokens it

@@ -2,10 +2,10 @@ import fastifyJwt from '@fastify/jwt';
 import { createVerifier } from 'fast-jwt';
 // Re-exported so every importer of the kit also loads @fastify/jwt's request/instance augmentations.
 export type { JWT } from '@fastify/jwt';
-import { PERSONAL_TOKEN_SCOPES, type PersonalTokenScope } from '@asistente/contracts';
+import { PERSONAL_TOKEN_SCOPES, scopesAllow, type PersonalTokenScope } from '@asistente/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { unauthorized } from '../http/errors.js';
+import { AppError, unauthorized } from '../http/errors.js';
 import type { Revocations } from './revocations.js';
 import { addressFromProof, CLIENT_ADDRESS_HEADER, clientAddressProof } from './client-address.js';
 import { KeptProofs } from './kept-proofs.js';
@@ -188,10 +188,25 @@ export const authPlugin = fp<AuthPluginOptions>(
   { name: 'asistente-auth' },
 );
 
-/** Adds the token check to every route of `app`'s scope except those marked public. */
+export const SCOPE_REFUSED = 'Este token no tiene permiso para esta operación';
+
+/** A personal token asked for a route its scopes do not cover, or one no token may reach. */
+export const scopeRefused = () => new AppError(403, 'TOKEN_SCOPE', SCOPE_REFUSED);
+
+/**
+ * Adds the token check to every route of `app`'s scope except those marked public, and refuses a token
+ * exchanged for a personal one (`scp`) on a route the scope table does not open to it: the gateway decided
+ * the same on the request's path, and this decides again on the pattern of the route that answers, so a
+ * path the gateway misjudged still meets the route's own verdict.
+ */
 export function requireAuth(app: FastifyInstance): void {
+  const prefix = app.prefix;
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.public) return;
     await app.authenticate(request, reply);
+    const { scopes } = request.user;
+    const pattern = request.routeOptions.url;
+    if (!scopes || pattern === undefined) return;
+    if (!scopesAllow(scopes, request.method, pattern.slice(prefix.length))) throw scopeRefused();
   });
 }

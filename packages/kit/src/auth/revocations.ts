@@ -1,5 +1,5 @@
 import { CoalescedRead } from '../db/coalesced-read.js';
-import type { Database, Sql } from '../db/database.js';
+import type { Database, Sql, TransactionSql } from '../db/database.js';
 import { isExchangedFrom } from './personal-tokens.js';
 
 /** What a token says about itself, as the check needs it. */
@@ -80,9 +80,13 @@ export class Revocations {
     this.ended({ userId, jti });
   }
 
-  /** Every token of `userId` issued until now stops working, except `keepJti` (the caller's own session). */
-  async endOtherSessions(userId: string, keepJti: string | null, at: Date = new Date()): Promise<void> {
-    await this.sql`
+  /**
+   * Every token of `userId` issued until now stops working, except `keepJti` (the caller's own session).
+   * In `tx` when the ending belongs to a larger change (a new password): whoever locks the user's row after
+   * it then sees the sessions ended, never the password changed with them still open.
+   */
+  async endOtherSessions(userId: string, keepJti: string | null, at: Date = new Date(), tx: Sql | TransactionSql = this.sql): Promise<void> {
+    await tx`
       insert into platform.user_sessions (user_id, valid_after, kept_jti) values (${userId}, ${at}, ${keepJti})
       on conflict (user_id) do update set valid_after = excluded.valid_after, kept_jti = excluded.kept_jti`;
     await this.afterEnding(userId, { validAfterMs: at.getTime(), keptJti: keepJti });

@@ -21,6 +21,13 @@ export class LruMap<V> {
     return value;
   }
 
+  delete(key: string): void {
+    const value = this.entries.get(key);
+    if (value === undefined) return;
+    this.entries.delete(key);
+    this.weight -= this.weigh(value);
+  }
+
   set(key: string, value: V): void {
     const previous = this.entries.get(key);
     if (previous !== undefined) {

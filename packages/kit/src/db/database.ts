@@ -13,6 +13,9 @@ type NoCustomTypes = {};
 export type Sql = postgres.Sql<NoCustomTypes>;
 export type TransactionSql = postgres.TransactionSql<NoCustomTypes>;
 
+/** How long a close waits for running queries before cutting them. */
+const CLOSE_WAIT_SECONDS = 5;
+
 export interface Database {
   sql: Sql;
   /** 'pglite' cannot take COPY FROM STDIN over its socket; bulk loads adapt. */
@@ -20,7 +23,12 @@ export interface Database {
   url: string;
   /** PostgreSQL only: the application_name this process's connections carry (its metrics find them by it). */
   applicationName?: string;
-  close(): Promise<void>;
+  /**
+   * Waits for running queries (up to 5 s), then closes. `now`: at once, running queries cut (a second
+   * Ctrl+C, a shutdown past its deadline); it also overtakes a close already waiting. Embedded, both stop
+   * PGlite, which removes its postmaster.pid, and then this process's embedded-db.json.
+   */
+  close(options?: { now?: boolean }): Promise<void>;
 }
 
 export interface DatabaseOptions {
@@ -47,27 +55,41 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     if (options.migrateOnStart) await migrate(options.databaseUrl, log).catch(unreachable(options.databaseUrl));
     const applicationName = options.applicationName ?? DEFAULT_APPLICATION_NAME;
     const sql = connect(options.databaseUrl, options.poolMax, options.statementTimeoutMs, false, applicationName);
-    return { sql, kind: 'postgres', url: options.databaseUrl, applicationName, close: () => sql.end({ timeout: 5 }) };
+    const close = ({ now = false } = {}) => sql.end({ timeout: now ? 0 : CLOSE_WAIT_SECONDS });
+    return { sql, kind: 'postgres', url: options.databaseUrl, applicationName, close };
   }
   const inMemory = options.dataDir.startsWith('memory://');
   const pgDir = inMemory ? options.dataDir : path.join(options.dataDir, 'pg');
   // PGlite locks nothing: a second process on the same files (a restore, another server) would corrupt them.
-  if (!inMemory) await assertDataDirFree(options.dataDir);
-  const embedded = await startEmbeddedPostgres(pgDir, options.pgliteTemplate);
+  if (!inMemory) await assertDataDirFree(options.dataDir, log);
+  // Claimed before PGlite writes its postmaster.pid: as long as that file is there, embedded-db.json names
+  // the process behind it, and a command that finds the process gone knows the lock is stale.
+  const release = inMemory ? async () => {} : await announceEmbedded(options.dataDir);
+  const embedded = await startEmbeddedPostgres(pgDir, options.pgliteTemplate).catch(async (error: unknown) => {
+    await release();
+    throw error;
+  });
   log.info({ dataDir: pgDir }, 'embedded Postgres (PGlite) started');
-  // Where `asistente admin backup` finds the running database, and how a restore knows to refuse.
-  const release = inMemory ? async () => {} : await announceEmbedded(options.dataDir, embedded.url);
+  // Where `asistente admin backup` finds the running database.
+  if (!inMemory) await announceEmbedded(options.dataDir, embedded.url);
+  let stopped: Promise<void> | undefined;
+  // Stopping PGlite closes its socket, which also ends a client still waiting on its queries.
+  const stop = () => (stopped ??= embedded.stop().then(release));
   // Migrations close their connection before the shared client opens: the socket serves one at a time.
-  await migrate(embedded.url, log);
+  await migrate(embedded.url, log).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
   const sql = connect(embedded.url, 1, 0, true);
   return {
     sql,
     kind: 'pglite',
     url: embedded.url,
-    async close() {
-      await sql.end({ timeout: 5 });
-      await embedded.stop();
-      await release();
+    async close({ now = false } = {}) {
+      const ended = sql.end({ timeout: now ? 0 : CLOSE_WAIT_SECONDS });
+      if (now) ended.catch(() => undefined);
+      else await ended;
+      await stop();
     },
   };
 }

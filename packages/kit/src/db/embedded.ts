@@ -1,5 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
+import { initialiseDataDir, isEmptyDir } from './embedded-initdb.js';
+import { compileWasmOnce, POSTGRES_SETTINGS } from './embedded-settings.js';
 
 export interface EmbeddedPostgres {
   url: string;
@@ -57,7 +59,12 @@ function keepSequencesWhole(queue, db) {
 (async () => {
   const [{ PGlite }, { pg_trgm }, { unaccent }, { PGLiteSocketServer }] = await Promise.all(workerData.modules.map((url) => import(url)));
   const template = workerData.template ? new Blob([workerData.template]) : undefined;
-  const db = await PGlite.create({ dataDir: workerData.dataDir, extensions: { pg_trgm, unaccent }, ...(template ? { loadDataDir: template } : {}) });
+  const db = await PGlite.create({
+    dataDir: workerData.dataDir,
+    extensions: { pg_trgm, unaccent },
+    startParams: [...PGlite.defaultStartParams, ...workerData.settings],
+    ...(template ? { loadDataDir: template } : {}),
+  });
   // Three: the migrations' connection may still be closing here when the shared client connects (the
   // socket queue runs one query at a time and keeps a transaction to its own connection), and an operator's
   // backup (asistente admin backup) may connect beside the running server.
@@ -79,6 +86,7 @@ function keepSequencesWhole(queue, db) {
 })();
 `;
 
+/** PGlite, its two extensions (the first three: all initdb needs) and the socket server. */
 const MODULES = ['@electric-sql/pglite', '@electric-sql/pglite/contrib/pg_trgm', '@electric-sql/pglite/contrib/unaccent', '@electric-sql/pglite-socket'].map(
   (specifier) => import.meta.resolve(specifier),
 );
@@ -93,9 +101,13 @@ const MODULES = ['@electric-sql/pglite', '@electric-sql/pglite/contrib/pg_trgm',
 export async function startEmbeddedPostgres(dataDir: string, template?: Blob): Promise<EmbeddedPostgres> {
   if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
   const templateData = template ? await template.arrayBuffer() : undefined;
+  compileWasmOnce();
+  // A new data directory is made by a process of its own (see initialiseDataDir); one that holds something
+  // already, an in-memory one or a template is opened by the worker as before.
+  if (!dataDir.startsWith('memory://') && !templateData && (await isEmptyDir(dataDir))) await initialiseDataDir(dataDir, MODULES.slice(0, 3), POSTGRES_SETTINGS);
   const worker = new Worker(WORKER_BODY, {
     eval: true,
-    workerData: { dataDir, modules: MODULES, template: templateData },
+    workerData: { dataDir, modules: MODULES, template: templateData, settings: POSTGRES_SETTINGS },
     ...(templateData ? { transferList: [templateData] } : {}),
   });
   let stopping: Promise<void> | undefined;

@@ -1,5 +1,5 @@
 import { AccountExportPage, AccountExportPageQuery, ErrorResponse, type AccountExportPiece } from '@asistente/contracts';
-import { AppError, badRequest } from './errors.js';
+import { badRequest } from './errors.js';
 import type { App } from './app.js';
 
 /**
@@ -58,10 +58,7 @@ export function accountExportRoute(app: App, prefix: string, parts: readonly Acc
       querystring: AccountExportPageQuery,
       response: { 200: AccountExportPage, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
     },
-    // Auth asks with the user's short-lived service token; a personal access token never reaches the export.
-    preHandler: async (request) => {
-      if (request.user.scopes) throw new AppError(403, 'SESSION_REQUIRED', 'Esta opción solo está disponible con la sesión iniciada en la aplicación');
-    },
+    // Auth asks with the user's short-lived service token; the scope table opens it to no personal token.
     handler: async (request) => readAccountExportPage(parts, request.user.id, request.query.cursor),
   });
 }

@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import { clientErrorHandler, errorHandler, frameworkErrorHandler, notFoundHandler } from './errors.js';
 import { findInputProblem } from './input-guard.js';
+import { refuseUnnormalisable, rewriteToNormalTarget } from './request-target.js';
 import type { LiveStreams } from './live-streams.js';
 import { installHttpMetrics } from '../observability/metrics/http-metrics.js';
 import type { Metrics } from '../observability/metrics/metrics.js';
@@ -67,11 +68,20 @@ export function createHttpApp(options: HttpAppOptions): App {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     trustProxy: options.trustProxy ?? false,
+    // One spelling of every path before routing: the router, the edge's rules and each service's scope
+    // check all see the same path, so `%63onnect` or `connect#x` cannot get a verdict `connect` would not.
+    rewriteUrl: rewriteToNormalTarget,
     return503OnClosing: true,
     // Answers Node and Fastify give before any route (header overflow, malformed request, bad URL) in our shape.
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
+    // A service's plugin opens its database, its bus consumers and its sessions before it listens. Fastify
+    // gives a plugin 10 s and then exits the process: a replica booting beside a dozen others on two cores
+    // (a rollout, a node restarted) took longer and died instead of becoming ready. Readiness already says
+    // when it is up; this only stops a plugin that truly hangs.
+    pluginTimeout: 120_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onRequest', refuseUnnormalisable);
   const { streams } = options;
   if (streams) app.addHook('preClose', async () => streams.closeAll());
   app.setValidatorCompiler(createValidatorCompiler());

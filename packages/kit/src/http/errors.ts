@@ -35,12 +35,16 @@ export function errorBody(statusCode: number, code: string, message: string): Er
   return { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
+/** A request target with no single meaning: a malformed escape (Fastify's own check) or one the path normalisation refuses. */
+export const BAD_URL_MESSAGE = 'La dirección de la petición no es válida';
+export const badUrl = () => new AppError(400, 'BAD_URL', BAD_URL_MESSAGE);
+
 /** Fastify's own client errors, in the words a Spanish-speaking user reads. */
 const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'INVALID_JSON', 'El cuerpo de la petición no es un JSON válido'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'INVALID_JSON', 'El cuerpo de la petición está vacío'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'BODY_TOO_LARGE', 'El cuerpo de la petición es demasiado grande'],
-  FST_ERR_BAD_URL: [400, 'BAD_URL', 'La dirección de la petición no es válida'],
+  FST_ERR_BAD_URL: [400, 'BAD_URL', BAD_URL_MESSAGE],
   FST_ERR_ASYNC_CONSTRAINT: [400, 'BAD_REQUEST', 'Petición inválida'],
   FST_ERR_CTP_INVALID_TYPE: [400, 'BAD_REQUEST', 'El tipo de contenido de la petición no es válido'],
   FST_ERR_CTP_INVALID_HEADER: [400, 'BAD_REQUEST', 'El tipo de contenido de la petición no es válido'],

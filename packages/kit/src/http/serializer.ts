@@ -1,4 +1,5 @@
 import fastJson from 'fast-json-stringify';
+import { serializeOnFirstUse } from './compile-on-first-use.js';
 
 type Schema = Record<string, unknown>;
 
@@ -31,7 +32,15 @@ export function leanSerializationSchema<T>(schema: T): T {
   return lean as T;
 }
 
-/** Fastify's serializer compiler over `leanSerializationSchema` (the house schemas are inline: no shared refs). */
+/**
+ * Fastify's serializer compiler over `leanSerializationSchema` (the house schemas are inline: no shared refs),
+ * compiled by the first answer of its route and status (compile-on-first-use.ts says why).
+ */
 export function createSerializerCompiler() {
-  return ({ schema }: { schema: unknown }) => fastJson(leanSerializationSchema(schema) as Parameters<typeof fastJson>[0]);
+  return ({ schema }: { schema: unknown }) => serializeOnFirstUse(() => compileSerializer(schema));
+}
+
+/** fast-json-stringify's compile of one response schema, at once. */
+export function compileSerializer(schema: unknown): (data: unknown) => string {
+  return fastJson(leanSerializationSchema(schema) as Parameters<typeof fastJson>[0]);
 }

@@ -15,6 +15,7 @@ export { createTestDatabase, type TestDatabase } from './test-database.js';
 export { oauthCookie } from './oauth-browser.js';
 export { readZip } from './zip-reader.js';
 export { readAccountExportPart } from './account-export-pages.js';
+export { schemasThatDoNotCompile, type RouteWithSchema } from './route-schemas.js';
 
 /** The part of tap's Test the helpers use, so the kit does not depend on tap. */
 export interface Teardown {

@@ -18,8 +18,13 @@ export function pgliteTemplate(log: Logger): Promise<Blob> {
   return cached;
 }
 
+/** Where the template of the current migrations is kept: a plain tar of PGlite's data directory. */
+export async function pgliteTemplateFile(): Promise<string> {
+  return path.join(tmpdir(), `asistente-pglite-${await migrationsFingerprint()}.tar`);
+}
+
 async function loadOrBuild(log: Logger): Promise<Blob> {
-  const file = path.join(tmpdir(), `asistente-pglite-${await migrationsFingerprint()}.tar`);
+  const file = await pgliteTemplateFile();
   try {
     return new Blob([await readFile(file)]);
   } catch {

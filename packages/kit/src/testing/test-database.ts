@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import { noteBackendUse } from './backend-use.js';
 
 export interface TestDatabase {
   /** DATABASE_URL for the platform: a fresh database, or undefined for in-memory PGlite. */
@@ -13,6 +14,7 @@ export interface TestDatabase {
  * so runs never collide; without it the platform falls back to an in-memory PGlite.
  */
 export async function createTestDatabase(serverUrl = process.env.DATABASE_URL, template?: string): Promise<TestDatabase> {
+  noteBackendUse();
   if (!serverUrl) return { url: undefined, drop: async () => {} };
   const name = `asistente_t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });

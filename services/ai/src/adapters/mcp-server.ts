@@ -1,8 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpCaller, McpTools } from '../domain/mcp/mcp-tools.js';
+
+/**
+ * The SDK (with zod, ~20 MB resident) is loaded by the first MCP request, not with the service: most
+ * installs never connect an MCP client. Node keeps the modules once loaded.
+ */
+async function loadSdk() {
+  const [{ Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return { Server, StreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema };
+}
 
 const SERVER_INFO = { name: 'mi-asistente', title: 'Mi Asistente.IA', version: '1.0.0' };
 
@@ -18,6 +28,7 @@ const INSTRUCTIONS =
  * that way for the model), where `McpServer` would want them rewritten in zod.
  */
 export async function answerMcpRequest(tools: McpTools, caller: McpCaller, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  const { Server, StreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await loadSdk();
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.list(caller) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {

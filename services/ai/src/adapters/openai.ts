@@ -1,11 +1,3 @@
-import OpenAI, {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  AuthenticationError,
-  PermissionDeniedError,
-  RateLimitError,
-} from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import {
   LanguageModelError,
@@ -28,12 +20,18 @@ export interface OpenAiOptions {
 
 export const OPENAI_DEFAULTS: OpenAiOptions = { timeoutMs: 30_000, maxRetries: 2 };
 
+type OpenAiSdk = typeof import('openai');
+
+/** The SDK is loaded by the first completion, not with the service: an install without an assistant never needs it. */
+const loadSdk = (): Promise<OpenAiSdk> => import('openai');
+
 /** The OpenAI SDK behind the LanguageModel interface: one client per call, since each user brings their own key. */
 export class OpenAiLanguageModel implements LanguageModel {
   constructor(private readonly options: OpenAiOptions) {}
 
   async complete(request: CompletionRequest): Promise<Completion> {
-    const client = new OpenAI({
+    const sdk = await loadSdk();
+    const client = new sdk.default({
       apiKey: request.apiKey,
       baseURL: this.options.baseURL,
       timeout: this.options.timeoutMs,
@@ -60,12 +58,13 @@ export class OpenAiLanguageModel implements LanguageModel {
         usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
       };
     } catch (error) {
-      throw classify(error);
+      throw classify(error, sdk);
     }
   }
 }
 
-function classify(error: unknown): LanguageModelError {
+function classify(error: unknown, sdk: OpenAiSdk): LanguageModelError {
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, AuthenticationError, PermissionDeniedError, RateLimitError } = sdk;
   if (error instanceof APIConnectionTimeoutError) return new LanguageModelError('timeout', undefined);
   if (error instanceof APIConnectionError) return new LanguageModelError('unavailable', undefined);
   if (error instanceof AuthenticationError || error instanceof PermissionDeniedError) return new LanguageModelError('auth', error.status);

@@ -1,5 +1,5 @@
 import { ErrorResponse } from '@asistente/contracts';
-import { AppError, callerTokenId, type App } from '@asistente/kit';
+import { AppError, callerTokenId, exchangedFromPersonalToken, type App, type PersonalTokenBudget } from '@asistente/kit';
 import { Type } from '@sinclair/typebox';
 import { answerMcpRequest } from '../adapters/mcp-server.js';
 import type { McpTools } from '../domain/mcp/mcp-tools.js';
@@ -35,7 +35,8 @@ const NO_STREAM = {
 const DESCRIPTION =
   'Servidor MCP (transporte Streamable HTTP, sin estado) para clientes de IA. Autenticación con un token de acceso ' +
   'personal: sus permisos deciden qué herramientas ofrece (las de escritura solo con contacts:write, whatsapp:send o ' +
-  'calendar:write). Cada petición necesita `Accept: application/json, text/event-stream`.';
+  'calendar:write). Cada petición necesita `Accept: application/json, text/event-stream`. En un lote JSON-RPC, cada ' +
+  'mensaje cuenta como una petición en el límite por minuto del token (429 con Retry-After si el lote no cabe).';
 
 /** What the Streamable HTTP transport asks of every POST: both answer forms accepted. */
 function acceptsBoth(accept: string | undefined): boolean {
@@ -46,7 +47,7 @@ function acceptsBoth(accept: string | undefined): boolean {
  * /mcp: the MCP server. POST carries every message; with no sessions and no server-initiated stream, GET and
  * DELETE answer 405 as the transport's specification asks of a stateless server (clients then simply POST).
  */
-export async function mcpRoutes(app: App, { tools }: { tools: McpTools }): Promise<void> {
+export async function mcpRoutes(app: App, { tools, budget }: { tools: McpTools; budget: PersonalTokenBudget }): Promise<void> {
   app.post('/mcp', {
     schema: {
       summary: 'Servidor MCP: un mensaje JSON-RPC del cliente',
@@ -60,6 +61,7 @@ export async function mcpRoutes(app: App, { tools }: { tools: McpTools }): Promi
         401: ErrorResponse,
         406: ErrorResponse,
         415: JsonRpcAnswer,
+        429: ErrorResponse,
       },
     },
     handler: async (request, reply) => {
@@ -67,6 +69,11 @@ export async function mcpRoutes(app: App, { tools }: { tools: McpTools }): Promi
       if (!acceptsBoth(request.headers.accept)) {
         throw new AppError(406, 'MCP_NOT_ACCEPTABLE', 'El cliente MCP debe aceptar application/json y text/event-stream (cabecera Accept).');
       }
+      // The gateway counted this request once; each further call of a batch counts as a request of its own,
+      // against the same budget of the personal token, before any of them runs.
+      const tokenId = exchangedFromPersonalToken(request.user.jti);
+      const calls = Array.isArray(request.body) ? request.body.length : 1;
+      if (tokenId !== undefined && calls > 1) await budget.spend(tokenId, calls - 1, calls);
       // The transport writes the answer itself; the request id the house echoes is set on the raw response.
       reply.raw.setHeader('x-request-id', request.id);
       reply.hijack();

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { SystemMailer } from '../domain/system-mailer.js';
 
 /**
@@ -7,17 +7,22 @@ import type { SystemMailer } from '../domain/system-mailer.js';
  * holding a send for nodemailer's default two minutes.
  */
 export function createSystemMailer(smtpUrl: string, from: string): SystemMailer {
-  const transport = nodemailer.createTransport({
-    url: smtpUrl,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
+  // nodemailer is loaded by the first mail sent (a password reset), not at boot: most days none is sent.
+  let transport: Promise<Transporter> | undefined;
+  const open = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: smtpUrl,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      }),
+    ));
   return {
     async send(mail) {
-      await transport.sendMail({ from, ...mail });
+      await (await open()).sendMail({ from, ...mail });
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((opened) => opened.close(), () => undefined),
   };
 }
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ERASING_SERVICE_LABELS, ERASING_SERVICES, type AccountDeletionProgress, type ErasingService } from '@asistente/contracts';
-import { badRequest, createEvent, notFound, unauthorized, type Outbox, type Revocations, type Sql } from '@asistente/kit';
+import { badRequest, createEvent, notFound, unauthorized, type Outbox, type Revocations, type SecurityClient, type Sql } from '@asistente/kit';
 import type { AccountDeletionsRepository } from './account-deletions.repository.js';
+import type { PasswordAttempts } from './password-attempts.js';
 import type { PasswordHasher } from './passwords.js';
 import type { UsersRepository } from './users.repository.js';
 
@@ -13,6 +14,8 @@ export interface AccountDeletionDeps {
   users: UsersRepository;
   deletions: AccountDeletionsRepository;
   hasher: PasswordHasher;
+  /** The password asked again counts with the login's wrong ones. */
+  attempts: PasswordAttempts;
   outbox: Outbox;
   revocations: Revocations;
 }
@@ -24,11 +27,12 @@ export interface AccountDeletionDeps {
 export class AccountDeletionService {
   constructor(private readonly deps: AccountDeletionDeps) {}
 
-  async request(userId: string, password: string): Promise<string> {
-    const { sql, users, deletions, hasher, outbox, revocations } = this.deps;
+  async request(userId: string, password: string, client: SecurityClient): Promise<string> {
+    const { sql, users, deletions, hasher, attempts, outbox, revocations } = this.deps;
     const user = await users.findById(userId);
     if (!user) throw unauthorized();
-    if (!(await hasher.verify(password, user.passwordHash))) throw badRequest(WRONG_PASSWORD, 'INVALID_PASSWORD');
+    const right = await attempts.check({ email: user.email, ip: client.ip }, () => hasher.verify(password, user.passwordHash));
+    if (!right) throw badRequest(WRONG_PASSWORD, 'INVALID_PASSWORD');
     const id = randomUUID();
     const deleted = await sql.begin(async (tx) => {
       await deletions.create(tx, id, ERASING_SERVICES);

@@ -1,5 +1,4 @@
 import { pipeline } from 'node:stream/promises';
-import { ZipArchive } from 'archiver';
 import type { Logger } from '@asistente/kit';
 import type { ExportSource } from './account-export-sources.js';
 import type { AccountExportsRepository } from './account-exports.repository.js';
@@ -37,6 +36,8 @@ export class AccountExportBuilder {
 
   private async build(id: string, userId: string, signal: AbortSignal): Promise<void> {
     const { exports, sources, log } = this.deps;
+    // archiver (~8 MB resident) is loaded by the first export, not with the service: most days none is asked for.
+    const { ZipArchive } = await import('archiver');
     const archive = new ZipArchive({ zlib: { level: 6 } });
     const sink = new ExportChunkSink(exports, id);
     const entries = new ZipEntries(archive);

@@ -8,8 +8,32 @@ import type { AccountExportsRepository, ExportRow } from './account-exports.repo
 export const EXPORT_NOT_FOUND = 'No existe esa exportación de datos';
 export const EXPORT_EXPIRED = `La descarga ha caducado (dura ${ACCOUNT_EXPORT_TTL_HOURS} horas): pide una nueva exportación`;
 export const EXPORT_NOT_READY = 'La exportación todavía no está lista';
+export const EXPORT_RUNNING = 'Ya se está preparando un archivo con tus datos. Espera a que termine para pedir otro.';
+
+/** Archives one account may ask for in a day: each reads every row the account holds. */
+export const EXPORTS_PER_DAY = 3;
+export const EXPORTS_WINDOW_SECONDS = 24 * 3600;
 
 const expired = () => new AppError(410, 'EXPORT_EXPIRED', EXPORT_EXPIRED);
+
+/** "5 horas y 12 minutos", "1 hora", "3 minutos": a wait in the words the user reads. */
+function spanishWait(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  const [h, m] = [Math.floor(minutes / 60), minutes % 60];
+  const hours = h === 0 ? '' : h === 1 ? '1 hora' : `${h} horas`;
+  const rest = m === 0 ? '' : m === 1 ? '1 minuto' : `${m} minutos`;
+  return hours && rest ? `${hours} y ${rest}` : hours || rest;
+}
+
+function exportsPerDayReached(waitSeconds: number): AppError {
+  const error = new AppError(
+    429,
+    'EXPORT_DAILY_LIMIT',
+    `Ya pediste ${EXPORTS_PER_DAY} archivos con tus datos en las últimas 24 horas. Podrás pedir otro dentro de ${spanishWait(waitSeconds)}.`,
+  );
+  error.headers = { 'retry-after': String(waitSeconds) };
+  return error;
+}
 
 /** "Descargar mis datos": asked for (logged in the security log), followed, downloaded by its owner for 24 hours. */
 export class AccountExportService {
@@ -17,19 +41,23 @@ export class AccountExportService {
     private readonly deps: { sql: Sql; exports: AccountExportsRepository; builder: AccountExportBuilder; outbox: Outbox },
   ) {}
 
-  /** Starts a build, or answers the one of this user still running (one archive at a time per user). */
+  /**
+   * Starts a build: one at a time per user (409 while one runs) and at most EXPORTS_PER_DAY in 24 hours (429
+   * saying when the next may start). Every archive reads the whole account, so neither is left to the client.
+   */
   async start(userId: string, client: SecurityClient): Promise<AccountExportStarted> {
-    const { id, created } = await this.deps.sql.begin(async (tx) => {
-      // Serializes two clicks of the same user: the second finds the first's row.
+    const id = await this.deps.sql.begin(async (tx) => {
+      // Serializes two clicks of the same user, at any replica: the second finds the first's row.
       await tx`select pg_advisory_xact_lock(hashtextextended(${`auth.account_exports:${userId}`}, 0))`;
-      const running = await this.deps.exports.running(tx, userId);
-      if (running) return { id: running, created: false };
+      if (await this.deps.exports.running(tx, userId)) throw new AppError(409, 'EXPORT_RUNNING', EXPORT_RUNNING);
+      const wait = await this.deps.exports.secondsUntilAnother(tx, userId, EXPORTS_PER_DAY, EXPORTS_WINDOW_SECONDS);
+      if (wait !== undefined) throw exportsPerDayReached(wait);
       const id = randomUUID();
       await this.deps.exports.create(tx, id, userId, ACCOUNT_EXPORT_TTL_HOURS);
       await this.deps.outbox.append(tx, [securityActivityEvent(userId, 'export.requested', client)]);
-      return { id, created: true };
+      return id;
     });
-    if (created) this.deps.builder.start(id, userId);
+    this.deps.builder.start(id, userId);
     return { id, status: 'running' };
   }
 

@@ -33,6 +33,20 @@ export class AccountExportsRepository {
     return row?.id;
   }
 
+  /**
+   * Seconds until the user may start another export when `max` were started in the last `windowSeconds`
+   * (failed ones too: a failed build did the work), else undefined. The `max`-th newest leaving the window
+   * is what frees a place. Rows live until their expiry, which is no shorter than the window (see the test).
+   */
+  async secondsUntilAnother(tx: TransactionSql, userId: string, max: number, windowSeconds: number): Promise<number | undefined> {
+    const [row] = await tx<{ wait: number }[]>`
+      select ceil(extract(epoch from created_at + make_interval(secs => ${windowSeconds}) - now()))::int as wait
+      from auth.account_exports
+      where user_id = ${userId} and created_at > now() - make_interval(secs => ${windowSeconds})
+      order by created_at desc offset ${max - 1} limit 1`;
+    return row ? Math.max(1, row.wait) : undefined;
+  }
+
   /** The user's export; a build whose replica died is marked failed first, so nothing stays running forever. */
   async find(userId: string, id: string): Promise<ExportRow | undefined> {
     await this.sql`

@@ -1,8 +1,9 @@
-import { badRequest, hashResetToken, issuePasswordResetLink, securityActivityEvent, type Outbox, type Platform, type SecurityClient, type Sql } from '@asistente/kit';
+import { badRequest, hashResetToken, issuePasswordResetLink, securityActivityEvent, type Outbox, type Platform, type Revocations, type SecurityClient, type Sql } from '@asistente/kit';
 import type { ResetPasswordBody } from '@asistente/contracts';
 import type { SystemMailer } from './system-mailer.js';
 import type { PasswordHasher } from './passwords.js';
 import type { PasswordResetsRepository } from './password-resets.repository.js';
+import type { PersonalTokensRepository } from './personal-tokens.repository.js';
 import { resetMail } from './reset-mail.js';
 import { newPassword, normalizeEmail } from './rules.js';
 import type { UsersRepository } from './users.repository.js';
@@ -16,6 +17,9 @@ export interface PasswordResetsDeps {
   resets: PasswordResetsRepository;
   hasher: PasswordHasher;
   outbox: Outbox;
+  /** A reset revokes every personal token and ends every session: whoever got into the account keeps nothing. */
+  tokens: PersonalTokensRepository;
+  revocations: Revocations;
   /** Undefined without SMTP_URL: no link is mailed, the owner asks the administrator. */
   mailer: SystemMailer | undefined;
   publicUrl: string;
@@ -52,9 +56,12 @@ export class PasswordResetsService {
     this.sending.add(sent);
   }
 
-  /** Sets the new password with a link's token and spends the link; returns whose password it was. */
+  /**
+   * Sets the new password with a link's token and spends the link; in the same transaction every personal
+   * token of the account is revoked (the log says how many) and every session ends. Returns whose password it was.
+   */
   async reset(input: ResetPasswordBody, client: SecurityClient): Promise<string> {
-    const { resets, users, hasher, sql, outbox } = this.deps;
+    const { resets, users, hasher, sql, outbox, tokens, revocations } = this.deps;
     const tokenHash = hashResetToken(input.token);
     const link = await resets.find(tokenHash);
     if (!link || link.usedAt) throw badRequest(LINK_USED, 'RESET_LINK_USED');
@@ -65,7 +72,9 @@ export class PasswordResetsService {
       if (!claimed) return undefined;
       await users.updatePasswordHash(claimed, passwordHash, tx);
       await resets.spendAllOf(tx, claimed);
-      await outbox.append(tx, [securityActivityEvent(claimed, 'password.reset', client)]);
+      const revokedTokens = await tokens.deleteAllOf(tx, claimed);
+      await outbox.append(tx, [securityActivityEvent(claimed, 'password.reset', client, { revokedTokens })]);
+      await revocations.endOtherSessions(claimed, null, new Date(), tx);
       return claimed;
     });
     // Spent or expired between the read and the claim: another tab used it first.

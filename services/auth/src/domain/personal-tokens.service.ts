@@ -5,8 +5,8 @@ import {
   type CreatePersonalTokenBody,
   type PersonalToken,
 } from '@asistente/contracts';
-import { badRequest, conflict, newPersonalToken, notFound, securityActivityEvent, type Outbox, type Revocations, type SecurityClient, type Sql } from '@asistente/kit';
-import type { PersonalTokensRepository } from './personal-tokens.repository.js';
+import { badRequest, conflict, newPersonalToken, notFound, securityActivityEvent, unauthorized, type Outbox, type Revocations, type SecurityClient, type Sql } from '@asistente/kit';
+import type { PersonalTokensRepository, SessionIdentity } from './personal-tokens.repository.js';
 
 const DAY_MS = 86_400_000;
 
@@ -25,7 +25,8 @@ export interface PersonalTokensServiceDeps {
 export class PersonalTokensService {
   constructor(private readonly deps: PersonalTokensServiceDeps) {}
 
-  async create(userId: string, input: CreatePersonalTokenBody, client: SecurityClient, now = Date.now()): Promise<CreatedPersonalToken> {
+  /** `session`: the one asking, refused if a password change ended it while the creation waited. */
+  async create(userId: string, session: SessionIdentity, input: CreatePersonalTokenBody, client: SecurityClient, now = Date.now()): Promise<CreatedPersonalToken> {
     const name = input.name.trim();
     if (!name) throw badRequest('El nombre del token es requerido');
     const { token, hash, prefix } = newPersonalToken();
@@ -33,11 +34,12 @@ export class PersonalTokensService {
     const expiresAt = input.expiresInDays ? new Date(now + input.expiresInDays * DAY_MS) : null;
     const { sql, tokens, outbox } = this.deps;
     const created = await sql.begin(async (tx) => {
-      const inserted = await tokens.insert(tx, { id, userId, name, scopes: input.scopes, tokenHash: hash, prefix, expiresAt }, PERSONAL_TOKENS_PER_USER);
-      if (inserted) await outbox.append(tx, [securityActivityEvent(userId, 'token.created', client, { tokenName: name })]);
+      const inserted = await tokens.insert(tx, { id, userId, name, scopes: input.scopes, tokenHash: hash, prefix, expiresAt }, PERSONAL_TOKENS_PER_USER, session);
+      if (inserted === 'inserted') await outbox.append(tx, [securityActivityEvent(userId, 'token.created', client, { tokenName: name })]);
       return inserted;
     });
-    if (!created) throw conflict(`Ya tienes ${PERSONAL_TOKENS_PER_USER} tokens de acceso: revoca alguno antes de crear otro`, 'TOO_MANY_TOKENS');
+    if (created === 'ended') throw unauthorized();
+    if (created === 'full') throw conflict(`Ya tienes ${PERSONAL_TOKENS_PER_USER} tokens de acceso: revoca alguno antes de crear otro`, 'TOO_MANY_TOKENS');
     return { id, name, scopes: input.scopes, expiresAt: expiresAt?.toISOString() ?? null, token };
   }
 

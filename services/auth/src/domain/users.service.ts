@@ -1,7 +1,9 @@
-import type { Outbox, SecurityClient, Sql } from '@asistente/kit';
+import type { Outbox, Revocations, SecurityClient, Sql } from '@asistente/kit';
 import { conflict, createEvent, notFound, securityActivityEvent, unauthorized } from '@asistente/kit';
 import type { ChangePasswordBody, LoginBody, RegisterBody, UpdateProfileBody, User } from '@asistente/contracts';
+import type { PasswordAttempts } from './password-attempts.js';
 import type { PasswordHasher } from './passwords.js';
+import type { PersonalTokensRepository } from './personal-tokens.repository.js';
 import { newPassword, normalizeEmail, passwordLength, optionalText, personName } from './rules.js';
 import { toUser } from './user.js';
 import type { UsersRepository } from './users.repository.js';
@@ -13,6 +15,11 @@ export interface UsersServiceDeps {
   users: UsersRepository;
   hasher: PasswordHasher;
   outbox: Outbox;
+  /** The wrong-password budget every password check shares (per account and per address). */
+  attempts: PasswordAttempts;
+  /** A new password revokes them all. */
+  tokens: PersonalTokensRepository;
+  revocations: Revocations;
 }
 
 export class UsersService {
@@ -42,14 +49,17 @@ export class UsersService {
 
   /**
    * Unknown email and wrong password answer the same, after the same work. The account's security log gets
-   * the login or the failed attempt (an unknown address has no account, so no log).
+   * the login or the failed attempt (an unknown address has no account, so no log). Wrong passwords count
+   * per account (the typed address, known or not) and per client address.
    */
   async login(input: LoginBody, client: SecurityClient): Promise<User> {
     passwordLength(input.password, 'La contraseña debe tener al menos 6 caracteres');
-    const row = await this.deps.users.findByEmail(normalizeEmail(input.email));
-    const ok = row
-      ? await this.deps.hasher.verify(input.password, row.passwordHash)
-      : await this.deps.hasher.verifyNothing(input.password);
+    const email = normalizeEmail(input.email);
+    const row = await this.deps.users.findByEmail(email);
+    const { hasher } = this.deps;
+    const ok = await this.deps.attempts.check({ email, ip: client.ip }, () =>
+      row ? hasher.verify(input.password, row.passwordHash) : hasher.verifyNothing(input.password),
+    );
     if (row) await this.record(row.id, ok ? 'login.succeeded' : 'login.failed', client);
     if (!row || !ok) throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
     return toUser(row);
@@ -82,17 +92,25 @@ export class UsersService {
     return toUser(row);
   }
 
-  async changePassword(userId: string, input: ChangePasswordBody, client: SecurityClient): Promise<void> {
-    const row = await this.deps.users.findById(userId);
+  /**
+   * The current password (counted with the login's wrong ones), then in one transaction: the new hash, every
+   * personal token revoked (whoever held one loses it; the log says how many) and every other session ended.
+   * The sessions end under the user's row lock, so a token being created by one of them meanwhile is refused.
+   */
+  async changePassword(userId: string, keepJti: string, input: ChangePasswordBody, client: SecurityClient): Promise<void> {
+    const { users, hasher, attempts, tokens, outbox, revocations } = this.deps;
+    const row = await users.findById(userId);
     if (!row) throw notFound('Usuario no encontrado');
     const password = newPassword(input.newPassword);
-    if (!(await this.deps.hasher.verify(input.currentPassword, row.passwordHash))) {
+    if (!(await attempts.check({ email: row.email, ip: client.ip }, () => hasher.verify(input.currentPassword, row.passwordHash)))) {
       throw unauthorized('La contraseña actual no es correcta', 'INVALID_CREDENTIALS');
     }
-    const passwordHash = await this.deps.hasher.hash(password);
+    const passwordHash = await hasher.hash(password);
     await this.deps.sql.begin(async (tx) => {
-      await this.deps.users.updatePasswordHash(userId, passwordHash, tx);
-      await this.deps.outbox.append(tx, [securityActivityEvent(userId, 'password.changed', client)]);
+      await users.updatePasswordHash(userId, passwordHash, tx);
+      const revokedTokens = await tokens.deleteAllOf(tx, userId);
+      await outbox.append(tx, [securityActivityEvent(userId, 'password.changed', client, { revokedTokens })]);
+      await revocations.endOtherSessions(userId, keepJti, new Date(), tx);
     });
   }
 }

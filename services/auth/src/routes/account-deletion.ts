@@ -1,8 +1,8 @@
-import { AccountDeletionParams, AccountDeletionProgress, DeleteAccountBody, DeleteAccountStarted, ErrorResponse } from '@asistente/contracts';
+import { AccountDeletionParams, AccountDeletionProgress, DeleteAccountBody, DeleteAccountStarted, ErrorResponse, securityClient } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
 import type { AccountDeletionService } from '../domain/account-deletion.service.js';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
 
 /**
  * "Eliminar mi cuenta". The progress is read with the deletion's id alone: the sessions end with the
@@ -16,7 +16,7 @@ export async function accountDeletionRoutes(app: App, { deletions }: { deletions
       response: { 202: DeleteAccountStarted, ...errors },
     },
     handler: async (request, reply) => {
-      const id = await deletions.request(request.user.id, request.body.password);
+      const id = await deletions.request(request.user.id, request.body.password, securityClient(request));
       return reply.code(202).send({ id });
     },
   });

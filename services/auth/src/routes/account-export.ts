@@ -6,14 +6,16 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
 
 /**
  * Configuración → "Descargar mis datos" and `asistente export`: start, follow, download. Sessions only: auth
- * refuses personal access tokens on every route (refuseScopedTokens).
+ * refuses personal access tokens on every route (the scope table opens /auth and /account to none).
  */
 export async function accountExportRoutes(app: App, { exports }: { exports: AccountExportService }): Promise<void> {
   app.post('/account/export', {
     schema: {
       summary: 'Empieza a preparar el archivo con todos los datos de la cuenta',
-      description: 'Se prepara en segundo plano; si ya hay uno en preparación, responde ese.',
-      response: { 202: AccountExportStarted, ...errors },
+      description:
+        'Se prepara en segundo plano. Uno a la vez (409 si ya hay uno en preparación) y como máximo 3 cada 24 horas ' +
+        '(429 con Retry-After y cuándo se podrá pedir el siguiente).',
+      response: { 202: AccountExportStarted, ...errors, 409: ErrorResponse, 429: ErrorResponse },
     },
     handler: async (request, reply) => reply.code(202).send(await exports.start(request.user.id, securityClient(request))),
   });

@@ -17,13 +17,11 @@ import type { UsersService } from '../domain/users.service.js';
 export interface AuthRoutesDeps {
   users: UsersService;
   revocations: Revocations;
-  /** Per-account login limit: attempts per window for one email, from any address. */
-  loginLimit: { max: number; timeWindow: number };
 }
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse };
 
-export async function authRoutes(app: App, { users, revocations, loginLimit }: AuthRoutesDeps): Promise<void> {
+export async function authRoutes(app: App, { users, revocations }: AuthRoutesDeps): Promise<void> {
   // `ims`: issued at, in milliseconds, so a password change ends exactly the sessions opened before it.
   const issue = (userId: string) => app.jwt.sign({ sub: userId, jti: randomUUID(), ims: Date.now() });
 
@@ -36,17 +34,9 @@ export async function authRoutes(app: App, { users, revocations, loginLimit }: A
     },
   });
 
+  // Limited by the wrong-password budget of the users service (per account and per address, in PostgreSQL).
   app.post('/auth/login', {
-    config: {
-      public: true,
-      rateLimit: {
-        max: loginLimit.max,
-        timeWindow: loginLimit.timeWindow,
-        hook: 'preHandler',
-        // Per account, whatever the address: changing (or forging) the client address buys no more guesses.
-        keyGenerator: (request) => `login|${String((request.body as { email?: unknown })?.email ?? '').trim().toLowerCase()}`,
-      },
-    },
+    config: { public: true },
     schema: { summary: 'Inicia sesión con correo y contraseña', body: LoginBody, response: { 200: SessionResponse, ...errors } },
     handler: async (request) => {
       const user = await users.login(request.body, securityClient(request));
@@ -65,11 +55,10 @@ export async function authRoutes(app: App, { users, revocations, loginLimit }: A
   });
 
   app.put('/auth/password', {
-    schema: { summary: 'Cambia la contraseña y cierra las demás sesiones', body: ChangePasswordBody, response: { 200: SuccessResponse, ...errors } },
+    schema: { summary: 'Cambia la contraseña, cierra las demás sesiones y revoca los tokens de acceso', body: ChangePasswordBody, response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
-      await users.changePassword(request.user.id, request.body, securityClient(request));
-      // Whoever knew the old password loses every session; the one that changed it stays signed in.
-      await revocations.endOtherSessions(request.user.id, request.user.jti);
+      // Whoever knew the old password loses every session and personal token; the session that changed it stays.
+      await users.changePassword(request.user.id, request.user.jti, request.body, securityClient(request));
       return { success: true as const };
     },
   });

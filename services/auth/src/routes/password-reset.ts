@@ -7,12 +7,11 @@ import {
   securityClient,
   SuccessResponse,
 } from '@asistente/contracts';
-import type { App, Revocations } from '@asistente/kit';
+import type { App } from '@asistente/kit';
 import type { PasswordResetsService } from '../domain/password-resets.service.js';
 
 export interface PasswordResetRoutesDeps {
   resets: PasswordResetsService;
-  revocations: Revocations;
   /** Reset mails per address per window, whatever the client address (the gateway limits per address). */
   forgotLimit: { max: number; timeWindow: number };
 }
@@ -22,7 +21,7 @@ export const FORGOT_ANSWER = 'Si hay una cuenta con ese correo, te hemos enviado
 
 const errors = { 400: ErrorResponse, 429: ErrorResponse };
 
-export async function passwordResetRoutes(app: App, { resets, revocations, forgotLimit }: PasswordResetRoutesDeps): Promise<void> {
+export async function passwordResetRoutes(app: App, { resets, forgotLimit }: PasswordResetRoutesDeps): Promise<void> {
   app.get('/auth/password/reset-available', {
     config: { public: true },
     schema: { summary: 'Indica si se puede recuperar la contraseña por correo', response: { 200: PasswordResetAvailability } },
@@ -49,11 +48,10 @@ export async function passwordResetRoutes(app: App, { resets, revocations, forgo
 
   app.post('/auth/password/reset', {
     config: { public: true },
-    schema: { summary: 'Restablece la contraseña con el enlace recibido', body: ResetPasswordBody, response: { 200: SuccessResponse, ...errors } },
+    schema: { summary: 'Restablece la contraseña con el enlace recibido, cierra las sesiones y revoca los tokens de acceso', body: ResetPasswordBody, response: { 200: SuccessResponse, ...errors } },
     handler: async (request) => {
-      const userId = await resets.reset(request.body, securityClient(request));
-      // Whoever got into the account keeps nothing: every session of the user ends, in every process.
-      await revocations.endOtherSessions(userId, null);
+      // Whoever got into the account keeps nothing: every session and personal token of the user ends.
+      await resets.reset(request.body, securityClient(request));
       return { success: true as const };
     },
   });

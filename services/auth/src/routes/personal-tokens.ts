@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { CreatedPersonalToken, CreatePersonalTokenBody, ErrorResponse, IdParams, PersonalTokenList, securityClient } from '@asistente/contracts';
-import { AppError, type App } from '@asistente/kit';
+import type { App } from '@asistente/kit';
 import type { PersonalTokensService } from '../domain/personal-tokens.service.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
@@ -14,7 +14,8 @@ export async function personalTokenRoutes(app: App, { tokens }: { tokens: Person
       response: { 201: CreatedPersonalToken, ...errors },
     },
     handler: async (request, reply) => {
-      const created = await tokens.create(request.user.id, request.body, securityClient(request));
+      const { id, jti, issuedAtMs = 0 } = request.user;
+      const created = await tokens.create(id, { jti, issuedAtMs }, request.body, securityClient(request));
       return reply.code(201).header('cache-control', 'no-store').send(created);
     },
   });
@@ -32,15 +33,3 @@ export async function personalTokenRoutes(app: App, { tokens }: { tokens: Person
     },
   });
 }
-
-/**
- * Every auth route is an account route: the gateway refuses personal tokens there, and a scoped token that
- * reached one anyway (a service called directly, a routing mistake) is refused here too.
- */
-export function refuseScopedTokens(app: App): void {
-  app.addHook('onRequest', async (request) => {
-    if (request.user?.scopes) throw new AppError(403, 'TOKEN_SCOPE', ACCOUNT_ROUTES_REFUSED);
-  });
-}
-
-export const ACCOUNT_ROUTES_REFUSED = 'Los tokens de acceso no pueden usarse en las rutas de la cuenta';

@@ -15,6 +15,7 @@ import {
 import { HostNotAllowedError, type CallObserver, type HostGuard } from '@asistente/kit';
 import {
   CaldavError,
+  CaldavRedirectError,
   type CaldavCalendar,
   type CaldavChanges,
   type CaldavConnector,
@@ -56,6 +57,14 @@ function displayName(value: unknown, url: string): string {
   return name.trim() || decodeURIComponent(url.replace(/\/$/, '').split('/').pop() ?? 'Calendario');
 }
 
+/** Where tsdav's discovery goes for a Location (its rules: the same host keeps the port, no scheme keeps ours). */
+function discoveryTarget(location: string, from: URL): URL {
+  const target = new URL(location, from);
+  if (target.hostname === from.hostname && from.port && !target.port) target.port = from.port;
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(location)) target.protocol = from.protocol;
+  return target;
+}
+
 /** Apple's calendar-color is #RRGGBBAA: the screen wants #RRGGBB. */
 function color(value: unknown): string | null {
   if (typeof value !== 'string') return null;
@@ -83,13 +92,37 @@ export class CaldavClient implements CaldavSession {
   static async discover(serverUrl: string, credentials: CaldavCredentials, fetch: typeof globalThis.fetch): Promise<CaldavClient> {
     const guarded = CaldavClient.refusing401(fetch);
     const headers = getBasicAuthHeaders(credentials);
+    let refused: CaldavRedirectError | undefined;
+    const discovery = CaldavClient.withinOrigin(guarded, (redirect) => (refused ??= redirect));
     try {
-      const account = await createAccount({ account: { serverUrl, accountType: 'caldav' }, headers, fetch: guarded });
+      const account = await createAccount({ account: { serverUrl, accountType: 'caldav' }, headers, fetch: discovery });
       if (!account.homeUrl || !account.principalUrl) throw new CaldavError('invalid', 'no calendar home');
       return new CaldavClient(account, headers, guarded);
     } catch (error) {
-      throw failure(error);
+      const failed = failure(error);
+      // Nothing answered at the typed URL itself: the refused redirect is what the user must act on.
+      throw refused && failed instanceof CaldavError ? refused : failed;
     }
+  }
+
+  /**
+   * tsdav reads the Location of `/.well-known/caldav` itself (`redirect: 'manual'`) and then sends every
+   * request, password included, wherever it points. Only a redirect within the origin the user typed is let
+   * through; another origin is refused before any request goes there (tsdav, catching it, stays on the typed
+   * URL) and `refused` hears where it pointed.
+   */
+  private static withinOrigin(fetch: typeof globalThis.fetch, refused: (redirect: CaldavRedirectError) => void): typeof globalThis.fetch {
+    return (async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      const location = response.headers.get('location');
+      if (init?.redirect !== 'manual' || response.status < 300 || response.status >= 400 || !location) return response;
+      const from = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+      const target = discoveryTarget(location, from);
+      if (target.origin === from.origin) return response;
+      const redirect = new CaldavRedirectError(target.origin);
+      refused(redirect);
+      throw redirect;
+    }) as typeof globalThis.fetch;
   }
 
   /** An account found before (its stored location): no discovery. */

@@ -1,6 +1,6 @@
+import { createRequire } from 'node:module';
 import { withRotation } from '@asistente/kit';
-import { calendar } from '@googleapis/calendar';
-import { CodeChallengeMethod, OAuth2Client, type Credentials } from 'google-auth-library';
+import type { Credentials, OAuth2Client } from 'google-auth-library';
 import type { GoogleAuthorization, GoogleTokens } from '../domain/google-authorization.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { GoogleCalendar } from './google-calendar.js';
@@ -27,6 +27,13 @@ export interface GoogleSettings {
 export const GOOGLE_SCOPES = ['https://www.googleapis.com/auth/calendar', 'openid', 'email'];
 const DEFAULT_TIMEOUT_MS = 15_000;
 
+// Google's SDK (~9 MB resident) is required by the first Google call, not when the service loads: an install
+// that never connects a Google calendar never needs it. It is CommonJS, as the static import loaded it, so
+// it is required synchronously and the port keeps its synchronous calls.
+const requireSdk = createRequire(import.meta.url);
+const authLibrary = () => requireSdk('google-auth-library') as typeof import('google-auth-library');
+const calendarApi = () => requireSdk('@googleapis/calendar') as typeof import('@googleapis/calendar');
+
 function toTokens(credentials: Credentials): GoogleTokens {
   return {
     accessToken: credentials.access_token ?? null,
@@ -47,6 +54,7 @@ export class GoogleOAuth implements GoogleAuthorization {
   }
 
   private oauthClient(): OAuth2Client {
+    const { OAuth2Client } = authLibrary();
     const client = new OAuth2Client({
       clientId: this.settings.clientId,
       clientSecret: this.settings.clientSecret,
@@ -86,7 +94,7 @@ export class GoogleOAuth implements GoogleAuthorization {
       scope: GOOGLE_SCOPES,
       state,
       code_challenge: codeChallenge,
-      code_challenge_method: CodeChallengeMethod.S256,
+      code_challenge_method: authLibrary().CodeChallengeMethod.S256,
     });
   }
 
@@ -114,7 +122,7 @@ export class GoogleOAuth implements GoogleAuthorization {
     });
     // The SDK refreshes by itself; the kit's rotation rule keeps the stored refresh token when Google sends none.
     auth.on('tokens', (fresh) => onRefresh(withRotation(toTokens(fresh), tokens.refreshToken)));
-    const api = calendar({
+    const api = calendarApi().calendar({
       version: 'v3',
       rootUrl: this.settings.apiUrl.endsWith('/') ? this.settings.apiUrl : `${this.settings.apiUrl}/`,
       auth,

@@ -6,6 +6,9 @@ import { traceClientCall, withoutClientSpans, type CallObserver, type HostGuard 
 /** Followed for ordinary requests; discovery asks for `redirect: 'manual'` and reads the Location itself. */
 const MAX_REDIRECTS = 5;
 
+/** What identifies the user to a server: never sent on to another origin by a redirect (as the Fetch standard does). */
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
+
 /** Why a request to a user's server was not sent: the adapter turns these into Spanish messages. */
 export class UnsafeTargetError extends Error {
   constructor(readonly reason: 'scheme' | 'plaintext') {
@@ -17,7 +20,8 @@ export class UnsafeTargetError extends Error {
 /**
  * A `fetch` for a host the user typed (CalDAV now): every request, redirects included, resolves its host
  * once through the kit's HostGuard and connects to the address checked (so a second DNS answer cannot send
- * it to this network); plain http only to an address the operator allowed; every request has `timeoutMs`.
+ * it to this network); plain http only to an address the operator allowed; every request has `timeoutMs`;
+ * a redirect to another origin is followed without the credentials.
  * tsdav takes it as its `fetch`, so the SDK never opens a connection the guard did not check. `observe` hears
  * how each request that was sent ended (its status, or the error it failed with), for the calls-by-outcome
  * metric; a request the guard refused was never sent and is not heard.
@@ -50,7 +54,10 @@ export function guardedFetch(guard: HostGuard, timeoutMs: number, observe: CallO
     if (init.redirect !== 'manual' && [301, 302, 303, 307, 308].includes(status) && location && hops < MAX_REDIRECTS) {
       const next = new URL(location, url);
       const keep = status === 307 || status === 308 || (status !== 303 && method !== 'POST');
-      return send(next, keep ? init : { ...init, method: 'GET', body: null }, hops + 1);
+      const followed = keep ? init : { ...init, method: 'GET', body: null };
+      // The app password was given to the origin the user typed; a redirect elsewhere (another host, port
+      // or scheme) gets the request without it, and once dropped it stays dropped for later hops.
+      return send(next, next.origin === url.origin ? followed : withoutCredentials(followed), hops + 1);
     }
     const responseHeaders = new Headers();
     for (const [name, value] of Object.entries(answer.res.headers)) {
@@ -62,6 +69,12 @@ export function guardedFetch(guard: HostGuard, timeoutMs: number, observe: CallO
   };
   return ((input: string | URL | Request, init: RequestInit = {}) =>
     send(new URL(typeof input === 'string' || input instanceof URL ? input : input.url), init, 0)) as typeof fetch;
+}
+
+function withoutCredentials(init: RequestInit): RequestInit {
+  const headers = new Headers(init.headers);
+  for (const name of CREDENTIAL_HEADERS) headers.delete(name);
+  return { ...init, headers };
 }
 
 /** One request and its whole answer, to the address the guard checked (`lookup` answers nothing else). */

@@ -1,5 +1,5 @@
 import { AppError, HostNotAllowedError } from '@asistente/kit';
-import { CaldavError } from './caldav-port.js';
+import { CaldavError, CaldavRedirectError } from './caldav-port.js';
 import { eventNotFound } from './provider-errors.js';
 
 export const CALDAV_AUTH_MESSAGE = 'El servidor CalDAV rechazó el usuario o la contraseña de aplicación';
@@ -10,6 +10,10 @@ export const caldavNotConnected = () => new AppError(409, 'CALDAV_NOT_CONNECTED'
 /** While connecting, every failure is about what the user typed: a 400 saying which part to check. */
 export function connectError(error: unknown): unknown {
   if (error instanceof HostNotAllowedError || !(error instanceof CaldavError)) return error;
+  if (error instanceof CaldavRedirectError) {
+    // Typing the other address is the user's decision to trust it with the password; a redirect is not.
+    return new AppError(400, 'CALDAV_REDIRECTED', `El servidor CalDAV redirige a otra dirección (${error.target}). Si es la de tu servidor, escríbela como dirección del servidor`);
+  }
   switch (error.kind) {
     case 'auth':
       return new AppError(400, 'CALDAV_AUTH_FAILED', CALDAV_AUTH_MESSAGE);

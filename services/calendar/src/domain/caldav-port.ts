@@ -79,7 +79,9 @@ export type CaldavErrorKind =
   /** If-Match failed: the object changed on the server since it was read. */
   | 'conflict'
   | 'not_found'
-  | 'forbidden';
+  | 'forbidden'
+  /** Discovery pointed to another origin: not followed, so the password stays with the origin typed. */
+  | 'redirect';
 
 export class CaldavError extends Error {
   constructor(
@@ -89,5 +91,13 @@ export class CaldavError extends Error {
   ) {
     super(message);
     this.name = 'CaldavError';
+  }
+}
+
+/** Discovery's `/.well-known/caldav` sent us to another origin (`target`: scheme, host and port only). */
+export class CaldavRedirectError extends CaldavError {
+  constructor(readonly target: string) {
+    super('redirect', 'discovery redirected to another origin');
+    this.name = 'CaldavRedirectError';
   }
 }

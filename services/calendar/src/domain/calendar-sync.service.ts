@@ -1,4 +1,4 @@
-import { CoalescedRead, type Logger, type Sql } from '@asistente/kit';
+import { CoalescedRead, LruMap, type Logger, type Sql } from '@asistente/kit';
 import { ProviderError, type CalendarProvider } from './calendar-provider.js';
 import type { GoogleAccountsRepository } from './google-accounts.repository.js';
 import type { GoogleConnectionService } from './google-connection.service.js';
@@ -9,6 +9,8 @@ import { calendarNotFound, notConfigured, notConnected, toAppError } from './pro
 export const FRESHNESS_MS = 60_000;
 /** At most one extra calendar-list call per user in this long for ids the mirror does not know. */
 const UNKNOWN_LOOKUP_MS = 15_000;
+/** Users whose last unknown-calendar look is remembered at most. */
+const UNKNOWN_LOOKUPS_REMEMBERED = 10_000;
 /** How far back a full sync mirrors (recurring series are expanded from here on). */
 const MIRROR_HISTORY_MS = 365 * 86_400_000;
 
@@ -21,8 +23,8 @@ const MIRROR_HISTORY_MS = 365 * 86_400_000;
  */
 export class CalendarSyncService {
   private readonly inFlight = new Map<string, Promise<void>>();
-  /** When each user last made us ask Google for an unknown calendar id. */
-  private readonly unknownLookups = new Map<string, number>();
+  /** When each user last made us ask Google for an unknown calendar id (the recent users: bounded). */
+  private readonly unknownLookups = new LruMap<number>(UNKNOWN_LOOKUPS_REMEMBERED);
   /** Every view starts with this read: concurrent views of one user share it. */
   /** Told of every calendar just synced (push channels are opened or renewed from here). */
   private synced: ((userId: string, calendarId: string) => void) | undefined;

@@ -1,4 +1,4 @@
-import { CalendarEventList, EmailList, MessageList } from '@asistente/contracts';
+import { CalendarEventList, EmailList, MessageList, scopesCover, TIMELINE_SECTION_SCOPES, type PersonalTokenScope } from '@asistente/contracts';
 import type { Logger, ServiceClient } from '@asistente/kit';
 
 export type TimelineChannel = 'whatsapp' | 'email' | 'calendar';
@@ -42,11 +42,18 @@ export class ContactTimeline {
     private readonly log: Pick<Logger, 'warn'>,
   ) {}
 
-  async sections(userId: string, keys: { phones: string[]; emails: string[] }): Promise<TimelineSection[]> {
+  /**
+   * The sections the caller may see: a session (no scopes) all of them, a personal token those of the areas
+   * its scopes cover; the others are not even asked for, so the timeline never widens what a token reaches.
+   */
+  async sections(userId: string, keys: { phones: string[]; emails: string[] }, scopes?: readonly PersonalTokenScope[]): Promise<TimelineSection[]> {
     const asks: Promise<TimelineSection | undefined>[] = [];
-    if (keys.phones.length && this.services.available('whatsapp')) asks.push(this.ask('whatsapp', () => this.whatsapp(userId, keys.phones)));
-    if (keys.emails.length && this.services.available('email')) asks.push(this.ask('email', () => this.mails(userId, keys.emails)));
-    if (keys.emails.length && this.services.available('calendar')) asks.push(this.ask('calendar', () => this.events(userId, keys.emails)));
+    // Each channel is the name of the service that holds it.
+    const shown = (channel: TimelineChannel, keysOfIt: string[]) =>
+      keysOfIt.length > 0 && scopesCover(scopes, TIMELINE_SECTION_SCOPES[channel]) && this.services.available(channel);
+    if (shown('whatsapp', keys.phones)) asks.push(this.ask('whatsapp', () => this.whatsapp(userId, keys.phones)));
+    if (shown('email', keys.emails)) asks.push(this.ask('email', () => this.mails(userId, keys.emails)));
+    if (shown('calendar', keys.emails)) asks.push(this.ask('calendar', () => this.events(userId, keys.emails)));
     return (await Promise.all(asks)).filter((s): s is TimelineSection => s !== undefined);
   }
 

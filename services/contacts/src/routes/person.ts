@@ -18,11 +18,16 @@ export async function personRoutes(app: App, { merge, timeline }: { merge: Conta
   });
 
   app.get('/contacts/:id/timeline', {
-    schema: { summary: 'Historial del contacto en todos los canales', params: IdParams, response: { 200: ContactTimeline, ...errors } },
+    schema: {
+      summary: 'Historial del contacto en todos los canales',
+      description: 'Con un token de acceso, solo las secciones de las áreas que cubren sus permisos (WhatsApp: whatsapp:read; correo: emails:read; calendario: calendar:read).',
+      params: IdParams,
+      response: { 200: ContactTimeline, ...errors },
+    },
     handler: async (request) => {
       const keys = await merge.keys(request.user.id, request.params.id);
       if (!keys) throw notFound('Contacto no encontrado');
-      return { sections: await timeline.sections(request.user.id, keys) };
+      return { sections: await timeline.sections(request.user.id, keys, request.user.scopes) };
     },
   });
 }

@@ -1,4 +1,4 @@
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import { traceClientCall, type Logger } from '@asistente/kit';
 import type { CheckedServer } from '../domain/account.js';
 import { connectionReason, withDeadline } from '../domain/connect-errors.js';
@@ -15,7 +15,12 @@ export interface ImapOptions {
   idle?: boolean;
 }
 
-export function createImapClient(settings: CheckedServer, auth: ImapAuth, options: ImapOptions = {}): ImapFlow {
+/**
+ * imapflow is loaded by the first connection, not with the service (~15 MB resident an install without a
+ * mailbox never uses); Node keeps it once loaded.
+ */
+export async function createImapClient(settings: CheckedServer, auth: ImapAuth, options: ImapOptions = {}): Promise<ImapFlow> {
+  const { ImapFlow } = await import('imapflow');
   const { target } = settings;
   return new ImapFlow({
     // The address the guard checked, so no second DNS answer is asked; the certificate is checked for the name.
@@ -40,7 +45,7 @@ export function createImapClient(settings: CheckedServer, auth: ImapAuth, option
  * the failure becomes a MailConnectError with the reason in Spanish.
  */
 export async function openImap(settings: CheckedServer, auth: ImapAuth, log?: Logger, options: ImapOptions = {}): Promise<ImapFlow> {
-  const client = createImapClient(settings, auth, options);
+  const client = await createImapClient(settings, auth, options);
   client.on('error', (error: unknown) => log?.debug({ err: error }, 'imap connection error'));
   try {
     // A client span (tracing on): server and outcome of the connection and login, never the credentials.

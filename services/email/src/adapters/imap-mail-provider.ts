@@ -1,5 +1,4 @@
 import type { ImapFlow } from 'imapflow';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Logger } from '@asistente/kit';
 import type { CheckedServer } from '../domain/account.js';
 import type { ImapAuth, MailProvider, MailSession, OutgoingMail, SmtpAuth } from '../domain/mail-provider.js';
@@ -32,7 +31,9 @@ export class ImapMailProvider implements MailProvider {
     return sendRaw(server, auth, envelope, raw);
   }
 
-  compose(mail: OutgoingMail): Promise<Buffer> {
+  /** nodemailer's composer is loaded by the first mail written, not with the service. */
+  async compose(mail: OutgoingMail): Promise<Buffer> {
+    const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
     return new MailComposer(mail).compile().build();
   }
 }

@@ -1,12 +1,14 @@
 import { traceClientCall } from '@asistente/kit';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { CheckedServer } from '../domain/account.js';
 import { connectionReason, withDeadline } from '../domain/connect-errors.js';
 import { MailConnectError, type SmtpAuth } from '../domain/mail-provider.js';
 import { CONNECT_DEADLINE_MS } from './imap-client.js';
 
-export function createSmtpTransport(settings: CheckedServer, auth: SmtpAuth): Transporter<SMTPTransport.SentMessageInfo> {
+/** nodemailer is loaded by the first send or check, not with the service: an install without a mailbox never needs it. */
+export async function createSmtpTransport(settings: CheckedServer, auth: SmtpAuth): Promise<Transporter<SMTPTransport.SentMessageInfo>> {
+  const { default: nodemailer } = await import('nodemailer');
   const { target } = settings;
   return nodemailer.createTransport({
     // The address the guard checked, so no second DNS answer is asked; the certificate is checked for the name.
@@ -26,7 +28,7 @@ export function createSmtpTransport(settings: CheckedServer, auth: SmtpAuth): Tr
 
 /** Logs in and out once: proves the settings before anything is stored. */
 export async function verifySmtp(settings: CheckedServer, auth: SmtpAuth): Promise<void> {
-  const transport = createSmtpTransport(settings, auth);
+  const transport = await createSmtpTransport(settings, auth);
   try {
     await withDeadline(transport.verify(), CONNECT_DEADLINE_MS, () => Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' }));
   } catch (error) {
@@ -43,7 +45,7 @@ export async function sendRaw(
   envelope: { from: string; to: string[] },
   raw: Buffer,
 ): Promise<void> {
-  const transport = createSmtpTransport(settings, auth);
+  const transport = await createSmtpTransport(settings, auth);
   try {
     // A client span (tracing on) with the server and the outcome; never the envelope nor the message.
     await traceClientCall('smtp send', { 'server.address': settings.host, 'server.port': settings.port }, () =>

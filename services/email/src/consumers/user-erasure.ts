@@ -1,7 +1,6 @@
-import { revokeGrant, type Logger, type OAuthStrategy, type OAuthTokens, type UserErasure } from '@asistente/kit';
+import { revokeGrant, type FailureWindow, type Logger, type OAuthStrategy, type OAuthTokens, type UserErasure } from '@asistente/kit';
 import type { AccountsRepository } from '../domain/accounts.repository.js';
 import type { Credentials } from '../domain/credentials.js';
-import type { LoginFailuresRepository } from '../domain/login-failures.repository.js';
 import type { SyncManager } from '../domain/sync-manager.js';
 
 /** What the erasure needs of a provider's OAuth strategy: its revocation, absent when the provider has none. */
@@ -14,7 +13,8 @@ export interface EmailErasureDeps {
   accounts: AccountsRepository;
   credentials: Credentials;
   sync: SyncManager;
-  loginFailures: LoginFailuresRepository;
+  /** `email.login_failures`: the per-user key names the user's id. */
+  loginFailures: FailureWindow;
   revokers: { gmail: GrantRevoker; outlook: GrantRevoker };
   log: Logger;
 }
@@ -44,6 +44,6 @@ export function emailErasure({ accounts, credentials, sync, loginFailures, revok
       }
       return problems;
     },
-    erase: (tx, userId) => loginFailures.forgetUser(tx, userId),
+    erase: (tx, userId) => loginFailures.forget(tx, `user:${userId}`),
   };
 }

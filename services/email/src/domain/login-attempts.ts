@@ -1,26 +1,46 @@
-import { AppError } from '@asistente/kit';
+import { createHash } from 'node:crypto';
+import { AppError, type FailureWindow } from '@asistente/kit';
 import { MailConnectError } from './mail-provider.js';
-import type { LoginFailuresRepository } from './login-failures.repository.js';
+import type { ServerSettings } from './account.js';
 
 /** Refused logins one user may cause through the account form in the window, whatever the server. */
 export const FAILED_LOGINS_PER_USER = 10;
-/** Refused logins to one server host in the window, all users together (one mailbox guessed from many accounts). */
-export const FAILED_LOGINS_PER_HOST = 30;
+/**
+ * Refused logins to one mailbox (server host and username together) in the window, all users together: a
+ * mailbox guessed from many accounts. Twice a user's limit, so one account alone (a colleague mistyping a
+ * shared mailbox's password) never locks that mailbox for the others.
+ */
+export const FAILED_LOGINS_PER_MAILBOX = 2 * FAILED_LOGINS_PER_USER;
 export const FAILED_LOGINS_WINDOW_SECONDS = 15 * 60;
+
+/** The mailbox a login targets: who is guessed at, not merely which server. */
+export type TargetMailbox = Pick<ServerSettings, 'host' | 'user'>;
+
+/**
+ * The key of a mailbox's count. Spellings a server treats as one (case, a trailing dot on the host, spaces
+ * around the username) count as one. Hashed, so the table never holds a mailbox's address in clear.
+ */
+export function mailboxKey({ host, user }: TargetMailbox): string {
+  const name = host.trim().toLowerCase().replace(/\.$/, '');
+  const digest = createHash('sha256').update(`${name}\0${user.trim().toLowerCase()}`).digest('base64url');
+  return `mailbox:${digest}`;
+}
 
 /**
  * The account form must not become a password-guessing service: every attempt reserves a row per user and
- * per host (in PostgreSQL, so the limit holds at N replicas and for attempts running at once); a refused
- * password keeps them, any other outcome gives them back. Beyond the limit: 429 with Retry-After, and no
- * connection is made.
+ * per target mailbox (in PostgreSQL, so the limit holds at N replicas and for attempts running at once); a
+ * refused password keeps them, any other outcome gives them back. Never per host alone: one tenant's guesses
+ * must not close a shared server (imap.gmail.com) to every other tenant's mailbox. Beyond a limit: 429 with
+ * Retry-After, and no connection is made.
  */
 export class LoginAttempts {
-  constructor(private readonly failures: LoginFailuresRepository) {}
+  /** `email.login_failures`. */
+  constructor(private readonly failures: FailureWindow) {}
 
-  async limit<T>(userId: string, hosts: string[], attempt: () => Promise<T>): Promise<T> {
+  async limit<T>(userId: string, mailboxes: TargetMailbox[], attempt: () => Promise<T>): Promise<T> {
     const limits = [
       { key: `user:${userId}`, max: FAILED_LOGINS_PER_USER },
-      ...hosts.map((host) => ({ key: `host:${host.trim().toLowerCase().replace(/\.$/, '')}`, max: FAILED_LOGINS_PER_HOST })),
+      ...mailboxes.map((mailbox) => ({ key: mailboxKey(mailbox), max: FAILED_LOGINS_PER_MAILBOX })),
     ];
     const reserved = await this.failures.reserve(limits, FAILED_LOGINS_WINDOW_SECONDS);
     if ('retryAfterSeconds' in reserved) throw tooManyFailures(reserved.retryAfterSeconds);

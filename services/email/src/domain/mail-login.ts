@@ -17,11 +17,11 @@ export class MailLogin {
     private readonly mail: MailProvider,
   ) {}
 
-  /** Passwords typed in the form: refused logins are limited per user and per host (429 beyond). */
+  /** Passwords typed in the form: refused logins are limited per user and per target mailbox (429 beyond). */
   async withPassword(userId: string, imap: ServerSettings, smtp: ServerSettings, secret: MailSecret): Promise<void> {
     await answerInSpanish(async () => {
       const checked = await this.servers.check(imap, smtp);
-      await this.attempts.limit(userId, [imap.host, smtp.host], () => this.both(checked.imap, checked.smtp, secret));
+      await this.attempts.limit(userId, [imap, smtp], () => this.both(checked.imap, checked.smtp, secret));
     });
   }
 

@@ -1,4 +1,4 @@
-import type { EmailPreview, EmailPreviewBody } from '@asistente/contracts';
+import type { EmailPreview, EmailPreviewBody, PersonalTokenScope } from '@asistente/contracts';
 import { AppError } from '@asistente/kit';
 import { bareAddress } from './recipients.js';
 import { contactValues, hasVariables, resolveVariables, type RecipientContacts } from './variables.js';
@@ -24,22 +24,22 @@ export class Personalizer {
     return hasVariables(subject) || hasVariables(body);
   }
 
-  async copies(userId: string, to: string[], subject: string, body: string): Promise<PersonalCopy[]> {
-    return Promise.all(to.map((recipient) => this.copy(userId, recipient, subject, body)));
+  async copies(userId: string, to: string[], subject: string, body: string, scopes?: readonly PersonalTokenScope[]): Promise<PersonalCopy[]> {
+    return Promise.all(to.map((recipient) => this.copy(userId, recipient, subject, body, scopes)));
   }
 
-  async preview(userId: string, request: EmailPreviewBody): Promise<EmailPreview> {
+  async preview(userId: string, request: EmailPreviewBody, scopes?: readonly PersonalTokenScope[]): Promise<EmailPreview> {
     const first = request.to.split(/[,;]/).map((e) => e.trim()).find(Boolean);
     if (!first || !bareAddress(first).includes('@')) {
       const { unresolved: inSubject } = resolveVariables(request.subject, {});
       const { unresolved: inBody } = resolveVariables(request.body, {});
       return { recipient: null, contactFound: false, subject: request.subject, body: request.body, unresolved: [...new Set([...inSubject, ...inBody])] };
     }
-    return this.copy(userId, first, request.subject, request.body);
+    return this.copy(userId, first, request.subject, request.body, scopes);
   }
 
-  private async copy(userId: string, recipient: string, subject: string, body: string): Promise<PersonalCopy> {
-    const contact = await this.contacts.byEmail(userId, bareAddress(recipient));
+  private async copy(userId: string, recipient: string, subject: string, body: string, scopes: readonly PersonalTokenScope[] | undefined): Promise<PersonalCopy> {
+    const contact = await this.contacts.byEmail(userId, bareAddress(recipient), scopes);
     const values = contact ? contactValues(contact) : {};
     const filledSubject = resolveVariables(subject, values);
     const filledBody = resolveVariables(body, values);

@@ -1,14 +1,23 @@
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
 
 export interface SafeHtml {
   html: string;
   remoteImagesBlocked: boolean;
 }
 
-const TAGS = [
-  ...sanitizeHtml.defaults.allowedTags,
-  'img', 'span', 'font', 'center', 'h1', 'h2', 'u', 's', 'small', 'big', 'hr',
-];
+// sanitize-html (with htmlparser2 and postcss, ~10 MB resident) is required by the first HTML mail shown or
+// answered, not when the service loads: an install without a mailbox never needs it. It is CommonJS, as the
+// static import loaded it, so it is required synchronously and sanitizeMailHtml stays synchronous.
+const requireSanitizer = createRequire(import.meta.url);
+let sanitizer: { sanitizeHtml: typeof import('sanitize-html'); tags: string[] } | undefined;
+function loadSanitizer() {
+  if (!sanitizer) {
+    const sanitizeHtml = requireSanitizer('sanitize-html') as typeof import('sanitize-html');
+    const tags = [...sanitizeHtml.defaults.allowedTags, 'img', 'span', 'font', 'center', 'h1', 'h2', 'u', 's', 'small', 'big', 'hr'];
+    sanitizer = { sanitizeHtml, tags };
+  }
+  return sanitizer;
+}
 const LAYOUT = ['align', 'valign', 'width', 'height', 'bgcolor', 'color', 'border', 'cellpadding', 'cellspacing', 'colspan', 'rowspan', 'dir'];
 
 /**
@@ -17,9 +26,10 @@ const LAYOUT = ['align', 'valign', 'width', 'height', 'bgcolor', 'color', 'borde
  * allowed them. The pane also renders it in a sandboxed frame; this is the first wall, not the only one.
  */
 export function sanitizeMailHtml(html: string, allowRemoteImages: boolean): SafeHtml {
+  const { sanitizeHtml, tags } = loadSanitizer();
   let remoteImagesBlocked = false;
   const clean = sanitizeHtml(html, {
-    allowedTags: TAGS,
+    allowedTags: tags,
     allowedAttributes: {
       '*': LAYOUT,
       a: ['href', 'name', 'title', 'target', 'rel'],

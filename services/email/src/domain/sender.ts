@@ -4,6 +4,7 @@ import {
   type EmailSent,
   type ForwardBody,
   type OutgoingAttachment,
+  type PersonalTokenScope,
   type ReplyBody,
   type SendEmailBody,
 } from '@asistente/contracts';
@@ -82,8 +83,9 @@ export class MailSender {
   ) {}
 
   /** `key`: the request's Idempotency-Key; a retry with it answers this send instead of sending again. */
-  send(userId: string, body: SendEmailBody, key?: string): Promise<EmailSent> {
-    return this.once.run(userId, key, ['send', body], (ticket) => this.sendNew(userId, body, ticket));
+  /** `scopes`: a personal token's, which bound what the mail's variables may be filled from. */
+  send(userId: string, body: SendEmailBody, key?: string, scopes?: readonly PersonalTokenScope[]): Promise<EmailSent> {
+    return this.once.run(userId, key, ['send', body], (ticket) => this.sendNew(userId, body, ticket, scopes));
   }
 
   reply(userId: string, id: string, body: ReplyBody, key?: string): Promise<EmailSent> {
@@ -98,7 +100,7 @@ export class MailSender {
    * A mail written with `{variables}` goes as one mail per recipient in `to`, each filled from that
    * recipient's contact now (cc gets every copy). One left unfilled stops the send unless the owner confirmed.
    */
-  private async sendNew(userId: string, body: SendEmailBody, ticket: SendTicket): Promise<EmailSent> {
+  private async sendNew(userId: string, body: SendEmailBody, ticket: SendTicket, scopes: readonly PersonalTokenScope[] | undefined): Promise<EmailSent> {
     const to = parseRecipients(body.to, true);
     const cc = parseRecipients(body.cc, false);
     const subject = body.subject.trim();
@@ -110,7 +112,7 @@ export class MailSender {
     const common = { cc, attachments, track: body.track ?? account.trackDefault };
     let mails: Draft[] = [{ ...common, to, subject, body: body.body }];
     if (this.personalizer.needed(subject, body.body)) {
-      const copies = await this.personalizer.copies(userId, to, subject, body.body);
+      const copies = await this.personalizer.copies(userId, to, subject, body.body, scopes);
       if (!body.allowUnresolved && copies.some((c) => c.unresolved.length > 0)) throw unresolvedError(copies);
       mails = copies.map((c) => ({ ...common, to: [c.recipient], subject: c.subject.trim() || subject, body: c.body.trim() ? c.body : body.body }));
     }

@@ -1,4 +1,4 @@
-import type { EmailTemplate, EmailTemplateBody, FilledTemplate } from '@asistente/contracts';
+import type { EmailTemplate, EmailTemplateBody, FilledTemplate, PersonalTokenScope } from '@asistente/contracts';
 import { notFound } from '@asistente/kit';
 import type { TemplateRow, TemplatesRepository } from './templates.repository.js';
 import { contactValues, resolveVariables, type RecipientContacts } from './variables.js';
@@ -41,10 +41,10 @@ export class TemplatesService {
    * The template with the assistant's variables filled for the contact whose address is `to` (asked of the
    * contacts service on the owner's behalf). No contact, or contacts unreachable: the template as written.
    */
-  async fill(userId: string, id: string, to: string | undefined): Promise<FilledTemplate> {
+  async fill(userId: string, id: string, to: string | undefined, scopes?: readonly PersonalTokenScope[]): Promise<FilledTemplate> {
     const row = await this.templates.find(userId, id);
     if (!row) throw notFound(NOT_FOUND);
-    const contact = to?.trim() ? await this.contacts.byEmail(userId, to.trim()) : undefined;
+    const contact = to?.trim() ? await this.contacts.byEmail(userId, to.trim(), scopes) : undefined;
     if (!contact) return { subject: row.subject, body: row.body, contactFound: false };
     const values = contactValues(contact);
     return { subject: resolveVariables(row.subject, values).text, body: resolveVariables(row.body, values).text, contactFound: true };

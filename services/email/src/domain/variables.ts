@@ -1,4 +1,4 @@
-import { ContactList, EMAIL_CONTACT_VARIABLES } from '@asistente/contracts';
+import { ContactList, EMAIL_CONTACT_VARIABLES, scopesCover, type PersonalTokenScope } from '@asistente/contracts';
 import type { Logger, ServiceClient } from '@asistente/kit';
 
 /** A contact as the contacts service answers it: what the variables are filled from. */
@@ -57,7 +57,12 @@ export class RecipientContacts {
     private readonly log: Logger,
   ) {}
 
-  async byEmail(userId: string, email: string): Promise<ContactLike | undefined> {
+  /**
+   * `scopes`: the caller's, when a personal token asks. One that may not read contacts gets no contact, so
+   * the variables stay as written and a mail tool never hands out a contact's name, company or phone.
+   */
+  async byEmail(userId: string, email: string, scopes?: readonly PersonalTokenScope[]): Promise<ContactLike | undefined> {
+    if (!scopesCover(scopes, 'contacts:read')) return undefined;
     try {
       const page = await this.services.call('contacts', userId, '/contacts', ContactList, {
         query: { search: email, limit: 10 },

@@ -40,7 +40,7 @@ export async function messageRoutes(
   app.post('/emails/send', {
     bodyLimit: SEND_BODY_LIMIT,
     schema: { summary: 'Envía un correo', headers: SendHeaders, body: SendEmailBody, response: { 200: EmailSent, ...sendErrors } },
-    handler: (request) => sender.send(request.user.id, request.body, request.headers['idempotency-key']),
+    handler: (request) => sender.send(request.user.id, request.body, request.headers['idempotency-key'], request.user.scopes),
   });
 
   app.post('/emails/drafts', {

@@ -32,12 +32,12 @@ export async function templateRoutes(app: App, { templates, personalizer }: { te
 
   app.get('/emails/templates/:id/fill', {
     schema: { summary: 'Rellena una plantilla para un destinatario', params: IdParams, querystring: TemplateFillQuery, response: { 200: FilledTemplate, ...errors } },
-    handler: (request) => templates.fill(request.user.id, request.params.id, request.query.to),
+    handler: (request) => templates.fill(request.user.id, request.params.id, request.query.to, request.user.scopes),
   });
 
   // Redactar's preview: what the first recipient would get now; the send fills each recipient again.
   app.post('/emails/preview', {
     schema: { summary: 'Previsualiza un correo con sus variables', body: EmailPreviewBody, response: { 200: EmailPreview, ...errors } },
-    handler: (request) => personalizer.preview(request.user.id, request.body),
+    handler: (request) => personalizer.preview(request.user.id, request.body, request.user.scopes),
   });
 }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { HostNotAllowedError, withoutClientSpans, type HostGuard } from '@asistente/kit';
+import { PORT_OUT_OF_RANGE } from '../domain/endpoint-url.js';
 import type { SendResult, WebhookSender } from '../domain/webhook-sender.js';
 
 /** Standard Webhooks: a receiver should answer within seconds; past this it counts as failed and is retried. */
@@ -28,6 +29,8 @@ export class HttpSender implements WebhookSender {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const target = new URL(url);
+    // Node reads port 0 as "the default": a URL saved with `:0` before it was refused would reach :80 or :443.
+    if (target.port === '0') return { status: null, latencyMs: elapsed(), error: PORT_OUT_OF_RANGE };
     let checked;
     try {
       checked = await this.guard.check(target.hostname);

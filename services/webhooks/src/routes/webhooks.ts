@@ -13,20 +13,16 @@ import {
   WebhookEndpointPatch,
   WEBHOOK_ENDPOINTS_MAX,
 } from '@asistente/contracts';
-import { AppError, type App } from '@asistente/kit';
+import type { App } from '@asistente/kit';
 import type { EndpointsService } from '../domain/endpoints.service.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse };
 
 /**
- * Configuración → "Webhooks". A session only: a personal access token reaches no webhook route (an endpoint
- * copies the owner's data out, and creating one hands out a signing secret).
+ * Configuración → "Webhooks". A session only: the scope table opens /webhooks to no personal token (an
+ * endpoint copies the owner's data out, and creating one hands out a signing secret).
  */
 export async function webhookRoutes(app: App, { endpoints }: { endpoints: EndpointsService }): Promise<void> {
-  app.addHook('preHandler', async (request) => {
-    if (request.user?.scopes) throw new AppError(403, 'SESSION_REQUIRED', 'Los webhooks solo se gestionan con la sesión de la aplicación, no con un token de acceso');
-  });
-
   app.get('/webhooks', {
     schema: { summary: 'Lista tus webhooks', response: { 200: WebhookEndpointList, ...errors } },
     handler: async (request) => ({ endpoints: await endpoints.list(request.user.id), max: WEBHOOK_ENDPOINTS_MAX }),

@@ -1,25 +1,31 @@
 // The real WhatsApp socket: @whiskeysockets/baileys 7.0.0-rc14 with a pinned protocol version and the
 // auth state in the service's sealed key-per-row store. Nothing here reaches the internet on its own
 // (no fetchLatest*); the socket URL is WhatsApp's unless WHATSAPP_WS_URL points elsewhere (proxies, tests).
-import {
-  BufferJSON,
-  DisconnectReason,
-  generateMessageIDV2,
-  initAuthCreds,
-  jidNormalizedUser,
-  makeCacheableSignalKeyStore,
-  makeWASocket,
-  proto,
-  type AuthenticationCreds,
-  type SignalDataSet,
-  type SignalDataTypeMap,
-  type SignalKeyStore,
-  type UserFacingSocketConfig,
-  type WASocket,
+import { createHash, randomBytes } from 'node:crypto';
+import type {
+  AuthenticationCreds,
+  SignalDataSet,
+  SignalDataTypeMap,
+  SignalKeyStore,
+  UserFacingSocketConfig,
+  WAMessage,
+  WASocket,
 } from '@whiskeysockets/baileys';
 import { traceClientCall, withDeadline, type Logger } from '@asistente/kit';
-import { deliveryStatus, isUndecryptable, toInbound } from './baileys-messages.js';
 import type { AuthStore, CloseKind, SocketFactory, SocketHandlers, WhatsAppSocket } from '../domain/whatsapp-socket.js';
+
+type Baileys = typeof import('@whiskeysockets/baileys');
+type Translation = typeof import('./baileys-messages.js');
+
+/**
+ * Baileys (and the translation of its messages, which needs it) is loaded by the first connection, not with
+ * the service: ~45 MB resident that a deployment without WhatsApp, or a replica holding no account, never
+ * uses. Node keeps the module once loaded, so later connections find it at once.
+ */
+async function loadBaileys(): Promise<{ sdk: Baileys; translation: Translation }> {
+  const [sdk, translation] = await Promise.all([import('@whiskeysockets/baileys'), import('./baileys-messages.js')]);
+  return { sdk, translation };
+}
 
 /** WhatsApp Web's protocol version, pinned: asking WhatsApp for the latest would be a call we do not control. */
 export const WA_VERSION: [number, number, number] = [2, 3000, 1043857760];
@@ -42,15 +48,15 @@ export interface BaileysConnectorOptions {
 const LOOKUP_TIMEOUT_MS = 10_000;
 const SEND_TIMEOUT_MS = 30_000;
 
-export function closeKind(code: number | undefined): CloseKind {
+function closeKind(code: number | undefined, reason: Baileys['DisconnectReason']): CloseKind {
   switch (code) {
-    case DisconnectReason.loggedOut:
-    case DisconnectReason.forbidden:
-    case DisconnectReason.multideviceMismatch:
+    case reason.loggedOut:
+    case reason.forbidden:
+    case reason.multideviceMismatch:
       return 'logged_out';
-    case DisconnectReason.connectionReplaced:
+    case reason.connectionReplaced:
       return 'replaced';
-    case DisconnectReason.restartRequired:
+    case reason.restartRequired:
       return 'restart';
     default:
       return 'transient';
@@ -58,34 +64,37 @@ export function closeKind(code: number | undefined): CloseKind {
 }
 
 /** The Spanish sentence the status shows for a close. */
-export function closeReason(code: number | undefined): string {
+function closeReason(code: number | undefined, reason: Baileys['DisconnectReason']): string {
   switch (code) {
-    case DisconnectReason.loggedOut:
+    case reason.loggedOut:
       return 'El teléfono desvinculó este dispositivo. Vuelve a escanear el QR.';
-    case DisconnectReason.forbidden:
+    case reason.forbidden:
       return 'WhatsApp rechazó la sesión. Vuelve a escanear el QR.';
-    case DisconnectReason.multideviceMismatch:
+    case reason.multideviceMismatch:
       return 'La sesión ya no es válida. Vuelve a escanear el QR.';
-    case DisconnectReason.connectionReplaced:
+    case reason.connectionReplaced:
       return 'Otra sesión abrió esta cuenta de WhatsApp.';
-    case DisconnectReason.restartRequired:
+    case reason.restartRequired:
       return 'WhatsApp pidió reiniciar la conexión.';
-    case DisconnectReason.connectionClosed:
+    case reason.connectionClosed:
       return 'WhatsApp cerró la conexión. Reintentando…';
-    case DisconnectReason.timedOut:
+    case reason.timedOut:
       return 'No se pudo contactar con WhatsApp (tiempo de espera agotado). Reintentando…';
-    case DisconnectReason.unavailableService:
+    case reason.unavailableService:
       return 'El servicio de WhatsApp no está disponible. Reintentando…';
     default:
       return 'Se perdió la conexión con WhatsApp. Reintentando…';
   }
 }
 
-const encode = (value: unknown): string => JSON.stringify(value, BufferJSON.replacer);
-const decode = (text: string): unknown => JSON.parse(text, BufferJSON.reviver) as unknown;
+const encoder = ({ BufferJSON }: Baileys) => (value: unknown): string => JSON.stringify(value, BufferJSON.replacer);
+const decoder = ({ BufferJSON }: Baileys) => (text: string): unknown => JSON.parse(text, BufferJSON.reviver) as unknown;
 
 /** Baileys' signal key store over the service's key-per-row store: `<type>-<id>` rows, JSON with buffers. */
-function keyStore(store: AuthStore): SignalKeyStore {
+function keyStore(store: AuthStore, sdk: Baileys): SignalKeyStore {
+  const { proto } = sdk;
+  const encode = encoder(sdk);
+  const decode = decoder(sdk);
   return {
     async get<T extends keyof SignalDataTypeMap>(type: T, ids: string[]) {
       const rows = await store.get(ids.map((id) => `${type}-${id}`));
@@ -112,18 +121,30 @@ function keyStore(store: AuthStore): SignalKeyStore {
 export class BaileysConnector implements SocketFactory {
   constructor(private readonly options: BaileysConnectorOptions) {}
 
+  /**
+   * Baileys' generateMessageIDV2 (no user id), written out so that an id, which a send or an automatic answer
+   * takes before any socket of this process has loaded Baileys, does not load it: `3EB0` and 18 hex digits
+   * of SHA-256 over the time in seconds, 20 empty bytes and 16 random ones.
+   */
   newMessageId(): string {
-    return generateMessageIDV2();
+    const data = Buffer.alloc(8 + 20 + 16);
+    data.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 1000)));
+    randomBytes(16).copy(data, 28);
+    return '3EB0' + createHash('sha256').update(data).digest('hex').toUpperCase().substring(0, 18);
   }
 
   async connect(store: AuthStore, handlers: SocketHandlers): Promise<WhatsAppSocket> {
     const { log } = this.options;
+    const { sdk, translation } = await loadBaileys();
+    const { initAuthCreds, jidNormalizedUser, makeCacheableSignalKeyStore, makeWASocket } = sdk;
+    const encode = encoder(sdk);
+    const decode = decoder(sdk);
     const saved = (await store.get(['creds'])).get('creds');
     const creds = saved === undefined ? initAuthCreds() : (decode(saved) as AuthenticationCreds);
     const baileysLog = log.child({ module: 'baileys' }, { level: 'error' });
     const makeSocket = this.options.makeSocket ?? ((config: UserFacingSocketConfig) => makeWASocket(config));
     const socket = makeSocket({
-      auth: { creds, keys: makeCacheableSignalKeyStore(keyStore(store), baileysLog) },
+      auth: { creds, keys: makeCacheableSignalKeyStore(keyStore(store, sdk), baileysLog) },
       version: WA_VERSION,
       logger: baileysLog,
       browser: ['Mi Asistente.IA', 'Chrome', '1.0.0'],
@@ -151,14 +172,14 @@ export class BaileysConnector implements SocketFactory {
         if (history) {
           if (history.lidPnMappings?.length) handlers.lidMappings(history.lidPnMappings);
           if (history.contacts.length) handlers.contacts(history.contacts.map(contactInfo));
-          this.deliverMessages(handlers, history.messages, false, ownJid());
+          this.deliverMessages(translation, handlers, history.messages, false, ownJid());
         }
         const upsert = events['messages.upsert'];
-        if (upsert) this.deliverMessages(handlers, upsert.messages, upsert.type === 'notify' && open, ownJid());
+        if (upsert) this.deliverMessages(translation, handlers, upsert.messages, upsert.type === 'notify' && open, ownJid());
         const updates = events['messages.update'];
         if (updates) {
           const statuses = updates.flatMap(({ key, update: change }) => {
-            const status = key.fromMe && key.id ? deliveryStatus(change.status) : null;
+            const status = key.fromMe && key.id ? translation.deliveryStatus(change.status) : null;
             return status && key.id ? [{ waId: key.id, status }] : [];
           });
           if (statuses.length) handlers.statuses(statuses);
@@ -184,7 +205,7 @@ export class BaileysConnector implements SocketFactory {
           open = false;
           const code = (update.lastDisconnect?.error as { output?: { statusCode?: number } } | undefined)?.output?.statusCode;
           await credsSaved;
-          handlers.close(closeKind(code), closeReason(code));
+          handlers.close(closeKind(code, sdk.DisconnectReason), closeReason(code, sdk.DisconnectReason));
         }
       } catch (error) {
         // Baileys does not await this handler: a throw here would be an unhandled rejection ending the process.
@@ -218,11 +239,11 @@ export class BaileysConnector implements SocketFactory {
     };
   }
 
-  private deliverMessages(handlers: SocketHandlers, messages: Parameters<typeof toInbound>[0][], live: boolean, ownJid: string | null) {
+  private deliverMessages(translation: Translation, handlers: SocketHandlers, messages: WAMessage[], live: boolean, ownJid: string | null) {
     const inbound = [];
     for (const message of messages) {
-      if (isUndecryptable(message)) handlers.decryptFailure();
-      const converted = toInbound(message, ownJid);
+      if (translation.isUndecryptable(message)) handlers.decryptFailure();
+      const converted = translation.toInbound(message, ownJid);
       if (converted) inbound.push(converted);
     }
     if (inbound.length) handlers.messages(inbound, live);

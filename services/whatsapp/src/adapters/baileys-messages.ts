@@ -1,5 +1,6 @@
 // Baileys message shapes → the service's InboundMessage. Pure functions, so the fake-socket tests and the
 // real socket go through exactly the same translation.
+/* eslint-disable house/lazy-sdk -- this file is loaded only by baileys-connector's first connection, with Baileys itself */
 import {
   isJidBroadcast,
   isJidGroup,
@@ -11,6 +12,7 @@ import {
   type WAMessage,
   type WAMessageKey,
 } from '@whiskeysockets/baileys';
+/* eslint-enable house/lazy-sdk */
 import type { DeliveryStatus, InboundMessage, MediaInfo } from '../domain/whatsapp-socket.js';
 
 const asNumber = (value: number | { toNumber(): number } | null | undefined): number | null =>

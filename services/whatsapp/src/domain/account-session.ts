@@ -1,5 +1,4 @@
 import { WHATSAPP_QR_COLUMN, type Logger, type SecretBox } from '@asistente/kit';
-import QRCode from 'qrcode';
 import type { CloseKind, InboundMessage, SocketFactory, SocketHandlers, WhatsAppSocket } from './whatsapp-socket.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { GAVE_UP_REASON } from './connect-advice.js';
@@ -203,6 +202,8 @@ export class AccountSession {
       qr: (qr) =>
         when(async () => {
           this.sawQr = true;
+          // Loaded by the first QR, not with the service: only a number being linked ever shows one.
+          const { default: QRCode } = await import('qrcode');
           const image = await QRCode.toDataURL(qr, { margin: 1, width: 280 });
           await accounts.setState(this.userId, { state: 'qr', qrEnc: box.seal(image, qrContext(this.userId)), error: null });
         }),

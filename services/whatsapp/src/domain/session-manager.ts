@@ -20,6 +20,8 @@ export interface LeaseTiming {
 export const DEFAULT_LEASE: LeaseTiming = { ttlMs: 20_000, tickMs: 5_000, connectWaitMs: 25_000 };
 
 const WAIT_POLL_MS = 100;
+/** A connect asked of (or waiting on) a replica that is shutting down. */
+const RESTARTING = 'El servicio de WhatsApp se está reiniciando. Vuelve a intentarlo en unos segundos.';
 /**
  * A disconnect, logout or reconnect asked of a replica that does not hold the socket, for the one that does
  * (a reconnect skips the owner's backoff wait, or restarts a socket that gave up, so a retry is never a 503).
@@ -219,7 +221,7 @@ export class SessionManager {
   }
 
   async connect(userId: string): Promise<WhatsAppConnectResult> {
-    if (this.closed) throw unavailable('El servicio de WhatsApp se está reiniciando. Vuelve a intentarlo en unos segundos.');
+    if (this.closed) throw unavailable(RESTARTING);
     const current = await this.accounts.find(userId);
     let session = this.sessions.get(userId);
     if (session?.isStopped) {
@@ -261,6 +263,8 @@ export class SessionManager {
   private async waitForLink(userId: string): Promise<WhatsAppConnectResult> {
     const deadline = Date.now() + this.lease.connectWaitMs;
     while (Date.now() < deadline) {
+      // Shutting down: the request must not hold the server's drain for the rest of the wait.
+      if (this.closed) throw unavailable(RESTARTING);
       const account = await this.accounts.find(userId);
       if (account?.state === 'connected') return { connected: true, qrCode: null };
       if (account?.state === 'qr' && account.qrEnc) return { connected: false, qrCode: this.openQr(userId, account.qrEnc) };

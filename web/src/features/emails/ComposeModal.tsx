@@ -50,7 +50,10 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
   const trackingOf = (id: string) => accounts.find((a) => a.id === id)?.tracking ?? false;
   // A reply, a forward or a draft goes from the mail's own account; a new mail from the one chosen in "De".
   const mailAccount = mode.kind === 'new' ? draft?.accountId : mode.email.accountId;
-  const [track, setTrack] = useState(() => trackingOf(mailAccount ?? accounts[0]?.id ?? ''));
+  // null until the owner ticks the box: the dialog then follows the account, also when the accounts reload
+  // after a change made just before opening it.
+  const [trackChoice, setTrackChoice] = useState<boolean | null>(null);
+  const track = trackChoice ?? trackingOf(mailAccount ?? accountId);
   // The server refused to send with variables nothing fills: its message, until the owner confirms or edits.
   const [unresolved, setUnresolved] = useState<{ written: string; message: string } | null>(null);
   const [files, setFiles] = useState<File[]>([]);
@@ -76,7 +79,7 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
 
   const chooseAccount = (id: string) => {
     setAccountId(id);
-    setTrack(trackingOf(id));
+    setTrackChoice(null);
   };
 
   const validate = () => {
@@ -235,7 +238,7 @@ export function ComposeModal({ mode, templates, accounts, onClose, onSent, onDra
         </label>
       )}
       <label className="mail-check">
-        <input type="checkbox" checked={track} onChange={(e) => setTrack(e.target.checked)} /> Seguimiento de aperturas y clics
+        <input type="checkbox" checked={track} onChange={(e) => setTrackChoice(e.target.checked)} /> Seguimiento de aperturas y clics
       </label>
       {warning && (
         <div className="alert-warning mail-unresolved" role="alert">

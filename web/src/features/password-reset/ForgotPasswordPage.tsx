@@ -13,14 +13,24 @@ import '../../ui/auth-forms.css';
 /** What the server can do: mail a link, or not (no SMTP_URL); unknown while asking. */
 type Availability = 'checking' | 'mail' | 'administrator';
 
+/** The whole command, as typed in the folder where Mi Asistente.IA was installed (the embedded data folder). */
+const RESET_COMMAND = 'npx asistente admin reset-password <correo> --data-dir ./data';
+
 /** Shown when the server has no mailer: the owner cannot get a link by mail, only from whoever runs the server. */
 function AskTheAdministrator() {
   return (
     <div className="form-notice form-notice-info" role="status">
       <p>Este servidor no tiene configurado el envío de correos, así que no podemos mandarte un enlace.</p>
       <p>
-        Pide al administrador de Mi Asistente.IA que te genere un enlace para restablecer la contraseña: solo tiene que
-        ejecutar <code>asistente admin reset-password</code> con tu correo.
+        Pide al administrador de Mi Asistente.IA que te genere un enlace para restablecer la contraseña. Con el servidor
+        parado, en la carpeta donde está instalado, solo tiene que ejecutar:
+      </p>
+      <pre className="form-notice-command">
+        <code>{RESET_COMMAND}</code>
+      </pre>
+      <p>
+        poniendo tu correo en lugar de <code>&lt;correo&gt;</code>. Con PostgreSQL, en lugar de <code>--data-dir ./data</code>{' '}
+        va <code>--database-url</code> con la dirección de la base de datos, y no hace falta parar el servidor.
       </p>
     </div>
   );

@@ -4,8 +4,11 @@ import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import type { FieldErrors } from '../../lib/validation';
 import { Button } from '../../ui/Button';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { PasswordField } from '../../ui/PasswordField';
 import { useForm } from '../../ui/use-form';
+import { revocationNotice, workingTokens } from './password-change';
+import { fetchPersonalTokens } from './personal-tokens';
 
 type Passwords = {
   current: string;
@@ -23,23 +26,36 @@ function validate(p: Passwords): FieldErrors<keyof Passwords> {
   };
 }
 
-export function PasswordForm() {
+export function PasswordForm({ onChanged }: { onChanged: () => void }) {
   const { formRef, values: passwords, bind, check, reset } = useForm(EMPTY, validate);
   const [saving, setSaving] = useState(false);
+  /** Tokens the change would revoke, while the owner is asked to confirm (null: their count is unknown). */
+  const [confirming, setConfirming] = useState<{ tokens: number | null } | null>(null);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!check()) return;
+  const save = async () => {
     setSaving(true);
     try {
       await changePassword(passwords.current, passwords.next);
       toast.success('Contraseña actualizada');
       reset();
+      onChanged();
     } catch (err) {
       toast.error(errorMessage(err));
     } finally {
       setSaving(false);
+      setConfirming(null);
     }
+  };
+
+  // Counted when the owner submits, so a token made on this screen a moment ago is counted too.
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!check()) return;
+    setSaving(true);
+    const tokens = await fetchPersonalTokens().then((list) => workingTokens(list), () => null);
+    setSaving(false);
+    if (tokens === 0) await save();
+    else setConfirming({ tokens });
   };
 
   return (
@@ -57,6 +73,16 @@ export function PasswordForm() {
           </Button>
         </div>
       </form>
+      {confirming && (
+        <ConfirmDialog
+          title="Cambiar contraseña"
+          message={revocationNotice(confirming.tokens)}
+          confirmLabel="Cambiar contraseña"
+          busy={saving}
+          onConfirm={() => void save()}
+          onCancel={() => setConfirming(null)}
+        />
+      )}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useSession } from '../../lib/session-state';
 import { PageHeader } from '../../ui/PageHeader';
 import { AccountExportCard } from './AccountExportCard';
@@ -13,16 +14,18 @@ import './settings.css';
 
 export function SettingsPage() {
   const { user } = useSession();
+  // A new password revokes every personal token: the tokens card is drawn again from the server's list.
+  const [passwordChanges, setPasswordChanges] = useState(0);
   if (!user) return null;
   return (
     <>
       <PageHeader title="Configuración" subtitle="Administra tu perfil, tu contraseña y tus integraciones" />
       <div className="settings-grid">
         <ProfileForm user={user} />
-        <PasswordForm />
+        <PasswordForm onChanged={() => setPasswordChanges((n) => n + 1)} />
       </div>
       <IntegrationsCard />
-      <PersonalTokensCard />
+      <PersonalTokensCard key={passwordChanges} />
       <WebhooksCard />
       <SecurityActivityCard />
       <RetentionCard />

@@ -22,13 +22,19 @@ const DISCONNECTED: Record<SecurityProvider, string> = {
   caldav: 'Calendario CalDAV desconectado',
 };
 
+/** The tokens a new password revoked, when there were any. */
+function revokedTokens({ revokedTokens: count }: SecurityActivityDetail): string {
+  if (!count) return '';
+  return count === 1 ? '; se revocó 1 token de acceso' : `; se revocaron ${count} tokens de acceso`;
+}
+
 /** Every kind the log records has its words here: a new kind in the contracts fails to compile until it has them. */
 const DESCRIBE: Record<SecurityActivityType, (detail: SecurityActivityDetail) => string> = {
   'login.succeeded': () => 'Inicio de sesión',
   'login.failed': () => 'Intento de inicio de sesión fallido',
   logout: () => 'Cierre de sesión',
-  'password.changed': () => 'Contraseña cambiada',
-  'password.reset': () => 'Contraseña restablecida con un enlace por correo',
+  'password.changed': (d) => `Contraseña cambiada${revokedTokens(d)}`,
+  'password.reset': (d) => `Contraseña restablecida con un enlace por correo${revokedTokens(d)}`,
   'provider.connected': (d) => (d.provider ? CONNECTED[d.provider] : 'Integración conectada'),
   'provider.disconnected': (d) => (d.provider ? DISCONNECTED[d.provider] : 'Integración desconectada'),
   'openai_key.saved': () => 'Clave de OpenAI guardada',

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { AssistantConfig } from '@asistente/contracts';
 import { getJson, sendJson } from '../../lib/http';
 import { toast } from '../../lib/toasts';
@@ -31,12 +31,14 @@ export function PromptsTab({ children }: { children?: ReactNode }) {
   const [savedOnlyHere, setSavedOnlyHere] = useState(false);
   const [saving, setSaving] = useState(false);
   const [newVar, setNewVar] = useState('');
+  // The saved configuration arrives after the form shows this browser's copy; what the user has typed by then wins.
+  const edited = useRef(false);
 
   useEffect(() => {
     let current = true;
     loadConfig().then(
       (loaded) => {
-        if (!current) return;
+        if (!current || edited.current) return;
         setConfig(loaded);
         storeConfig(loaded);
       },
@@ -50,7 +52,10 @@ export function PromptsTab({ children }: { children?: ReactNode }) {
     };
   }, []);
 
-  const set = <K extends keyof AssistantConfig>(key: K, value: AssistantConfig[K]) => setConfig((c) => ({ ...c, [key]: value }));
+  const set = <K extends keyof AssistantConfig>(key: K, value: AssistantConfig[K]) => {
+    edited.current = true;
+    setConfig((c) => ({ ...c, [key]: value }));
+  };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -89,6 +94,7 @@ export function PromptsTab({ children }: { children?: ReactNode }) {
 
   const restore = () => {
     const restored = restoreDefaults(config);
+    edited.current = true;
     setConfig(restored);
     storeConfig(restored);
     toast.success('Restaurado por defecto');

@@ -1,4 +1,9 @@
-import { FastifyOtelInstrumentation } from '@fastify/otel';
+import { createRequire } from 'node:module';
+import type { FastifyOtelInstrumentation } from '@fastify/otel';
+
+// Required when tracing starts (startTracing), not when the kit loads: ~9 MB resident a process without
+// tracing does not need. CommonJS, as the static import loaded it.
+const requireInstrumentation = createRequire(import.meta.url);
 
 /** Probes and scrapes: polled every few seconds by machines, they would bury the requests people make. */
 const UNTRACED_PATHS = new Set(['/health', '/ready', '/metrics']);
@@ -15,6 +20,7 @@ function untraced(url: string): boolean {
  * span per request is what an operator reads, and each extra span costs on every request.
  */
 export function httpServerSpans(): FastifyOtelInstrumentation {
+  const { FastifyOtelInstrumentation } = requireInstrumentation('@fastify/otel') as typeof import('@fastify/otel');
   return new FastifyOtelInstrumentation({
     registerOnInitialization: true,
     instrumentHooks: false,

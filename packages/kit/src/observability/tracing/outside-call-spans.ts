@@ -1,5 +1,10 @@
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { createRequire } from 'node:module';
+import type { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import type { Span } from '@opentelemetry/api';
+
+// Required when tracing starts (startTracing), not when the kit loads: ~7 MB resident a process without
+// tracing does not need. CommonJS, as the static import loaded it.
+const requireInstrumentation = createRequire(import.meta.url);
 
 const CENSOR = '[redactado]';
 
@@ -26,6 +31,7 @@ interface UndiciRequest {
  * server span in `rewriteRequestHeaders`) is left alone, so no second header joins it.
  */
 export function outsideCallSpans(): UndiciInstrumentation {
+  const { UndiciInstrumentation } = requireInstrumentation('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
   return new UndiciInstrumentation({
     ignoreRequestHook: (request) => carriesTraceparent((request as UndiciRequest).headers),
     requestHook: (span: Span, request) => {

@@ -1,10 +1,15 @@
-import { NodeSDK } from '@opentelemetry/sdk-node';
+import { createRequire } from 'node:module';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { httpServerSpans } from './http-server-spans.js';
 import { nodeHttpClientSpans } from './node-http-client-spans.js';
 import { outsideCallSpans } from './outside-call-spans.js';
 import { tracingConfigured, tracingServiceName } from './settings.js';
 import { markTracing } from './trace-context.js';
+
+// The SDK (with its exporters, ~17 MB resident) is loaded only when tracing starts: most processes never
+// trace. It is CommonJS, as the static import loaded it, so it is required here and startTracing stays
+// synchronous (it must run before any Fastify app exists).
+const requireSdk = createRequire(import.meta.url);
 
 /** Spans still queued get this long to reach the collector at shutdown: a collector that is gone must not hold it. */
 const FLUSH_DEADLINE_MS = 2_000;
@@ -32,6 +37,7 @@ let started: Tracing | undefined;
 export function startTracing(processName: string, options: TracingOptions = {}): Tracing | undefined {
   const env = options.env ?? process.env;
   if (started || (!options.spanProcessors && !tracingConfigured(env))) return undefined;
+  const { NodeSDK } = requireSdk('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const sdk = new NodeSDK({
     ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: tracingServiceName(processName, env) }),
     instrumentations: [httpServerSpans(), outsideCallSpans()],

@@ -1,4 +1,4 @@
-import { Contact, ContactList, ContactTimeline, type PersonalTokenScope } from '@asistente/contracts';
+import { Contact, ContactList, ContactTimeline, scopesCover, TIMELINE_SECTION_SCOPES } from '@asistente/contracts';
 import type { AssistantTool, ToolSource } from './tool.js';
 import { integer, moreHint, nextPage, page, pageProperties, text } from './tool.js';
 
@@ -63,12 +63,6 @@ export const contactsSource: ToolSource = {
   ],
 };
 
-/** The scope a personal token needs to see a timeline channel (a session sees them all). */
-const CHANNEL_SCOPES: Record<ContactTimeline['sections'][number]['channel'], PersonalTokenScope> = {
-  whatsapp: 'whatsapp:read',
-  email: 'emails:read',
-  calendar: 'calendar:read',
-};
 const CHANNEL_NAMES = { whatsapp: 'WhatsApp', email: 'correo', calendar: 'calendario' } as const;
 
 /**
@@ -92,7 +86,8 @@ export const contactTimelineTool: AssistantTool = {
     if (!CONTACT_ID.test(id)) return INVALID_ID;
     const limit = integer(args, 'limite', 1, 30, 10);
     const timeline = await services.call('contacts', userId, `/contacts/${id}/timeline`, ContactTimeline);
-    const sections = timeline.sections.filter((section) => !scopes || scopes.includes(CHANNEL_SCOPES[section.channel]));
+    // Asked with a service token (no scopes), so the timeline comes whole: bounded here by the caller's.
+    const sections = timeline.sections.filter((section) => scopesCover(scopes, TIMELINE_SECTION_SCOPES[section.channel]));
     const canales = sections.map((section) => {
       const items = [...section.items].sort((a, b) => b.at.localeCompare(a.at));
       return {

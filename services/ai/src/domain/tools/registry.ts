@@ -1,4 +1,5 @@
 import type { InternalSource } from '@asistente/contracts';
+import { LruMap } from '@asistente/kit';
 import { calendarSource } from './calendar.tools.js';
 import { contactsSource } from './contacts.tools.js';
 import { bookingSource } from './customer/booking.tools.js';
@@ -31,6 +32,8 @@ const CUSTOMER_SOURCES: Record<InternalSource, ToolSource> = {
 
 /** How long a source that answered "usable" is taken at its word before it is asked again. */
 const USABLE_TTL_MS = 30_000;
+/** User-and-source answers remembered at most (a few bytes each). */
+const USABLE_REMEMBERED = 10_000;
 
 /**
  * Remembers, per user and source, that the source answered usable, for USABLE_TTL_MS. Only the positive
@@ -38,7 +41,8 @@ const USABLE_TTL_MS = 30_000;
  * meanwhile only makes a tool call answer an error the model can read.
  */
 export class UsableSources {
-  private readonly seen = new Map<string, number>();
+  /** Bounded: a replica serving many users keeps the recent ones, not every user it ever answered. */
+  private readonly seen = new LruMap<number>(USABLE_REMEMBERED);
 
   async check(source: ToolSource, context: ToolContext): Promise<boolean> {
     const key = `${context.userId}/${source.name}`;

@@ -1,10 +1,15 @@
-import type { PersonalTokenScope } from '@asistente/contracts';
+import type { Static } from '@sinclair/typebox';
+import type { TimelineChannel } from './contacts.js';
+import type { PersonalTokenScope } from './personal-tokens.js';
 
 /** What a route below /api asks of a personal token: a scope, any valid token (`any`), or nothing it can give. */
 export type ScopeNeed = PersonalTokenScope | 'any' | undefined;
 
 interface ScopeRule {
-  /** The path, or a prefix of it when it ends in `/` (matched at a segment boundary). */
+  /**
+   * The path, or a prefix of it when it ends in `/` (matched at a segment boundary); a `*` segment stands
+   * for any one segment.
+   */
   path: string;
   /** For GET and HEAD. */
   read: ScopeNeed;
@@ -15,9 +20,11 @@ interface ScopeRule {
 const READS = new Set(['GET', 'HEAD']);
 
 /**
- * Which scope each route a personal token may reach needs, first match wins. Not listed, refused: the
- * account (/auth, /account: password, tokens, export, deletion), the assistant's settings and provider links
- * (connecting or disconnecting Google, CalDAV, Microsoft, a mailbox or WhatsApp is the owner's own act, logged as such).
+ * The one table of what a personal token reaches, first match wins. The gateway reads it on the normalised
+ * path of every request, each service's auth plugin on the pattern of the route that answers, and the API
+ * reference shows it. Not listed, refused: the account (/auth, /account: password, tokens, export,
+ * deletion), the assistant's settings and provider links (connecting or disconnecting Google, CalDAV,
+ * Microsoft, a mailbox or WhatsApp is the owner's own act, logged as such).
  */
 const RULES: readonly ScopeRule[] = [
   // Never, whatever the scopes: listed first so no broader rule below can ever cover them.
@@ -34,6 +41,8 @@ const RULES: readonly ScopeRule[] = [
   { path: '/teams/connect', read: undefined, write: undefined },
   { path: '/teams/disconnect', read: undefined, write: undefined },
   { path: '/microsoft/login', read: undefined, write: undefined },
+  // Each service's page of "Descargar mis datos": the account's own act, asked by auth with a service token.
+  { path: '/*/account-export', read: undefined, write: undefined },
   // The MCP server: any valid token opens it; the token's scopes bound the tools it offers.
   { path: '/mcp/', read: 'any', write: 'any' },
   { path: '/contacts/', read: 'contacts:read', write: 'contacts:write' },
@@ -50,11 +59,16 @@ const RULES: readonly ScopeRule[] = [
 ];
 
 function matches(rule: string, path: string): boolean {
-  if (!rule.endsWith('/')) return path === rule || path.startsWith(`${rule}/`);
-  return path === rule.slice(0, -1) || path.startsWith(rule);
+  const want = rule.replace(/\/$/, '').split('/');
+  const got = path.split('/');
+  if (got.length < want.length) return false;
+  return want.every((segment, i) => segment === got[i] || (segment === '*' && got[i] !== ''));
 }
 
-/** The scope a personal token needs for `method` on `path` (below /api, without the query). */
+/**
+ * The scope a personal token needs for `method` on `path`, below /api and without the query: a request's
+ * normalised path or a route's pattern (`/contacts/:id`) alike, since every rule ends at a literal segment.
+ */
 export function scopeNeeded(method: string, path: string): ScopeNeed {
   const rule = RULES.find((r) => matches(r.path, path));
   if (!rule) return undefined;
@@ -66,6 +80,22 @@ export function scopesAllow(scopes: readonly PersonalTokenScope[], method: strin
   const need = scopeNeeded(method, path);
   return need === 'any' || (need !== undefined && scopes.includes(need));
 }
+
+/**
+ * Whether a caller may see data of `scope`'s area in a read model that joins several areas: a session (no
+ * scopes) sees every area, a personal token only those its scopes name. The contact timeline, the MCP tools
+ * and the mail variables filled from a contact all ask this, so none widens what a token reaches.
+ */
+export function scopesCover(scopes: readonly PersonalTokenScope[] | undefined, scope: PersonalTokenScope): boolean {
+  return scopes === undefined || scopes.includes(scope);
+}
+
+/** The area whose scope a contact timeline's section needs: a `contacts:read` token alone sees none of them. */
+export const TIMELINE_SECTION_SCOPES: Readonly<Record<Static<typeof TimelineChannel>, PersonalTokenScope>> = {
+  whatsapp: 'whatsapp:read',
+  email: 'emails:read',
+  calendar: 'calendar:read',
+};
 
 /** The API reference's word for it: the roles a personal token needs (OpenAPI 3.1), or undefined where tokens never reach. */
 export function personalTokenRoles(method: string, path: string): string[] | undefined {
