@@ -1,4 +1,9 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import t from 'tap';
@@ -81,4 +86,52 @@ t.test('subscribe returns at once while NATS is unreachable (a service starts an
   await bus.started(200);
   await bus.subscribe('analytics', async () => {});
   t.notOk(bus.isReady(), 'not ready, and honest about it');
+});
+
+const NATS_SERVER = '/usr/sbin/nats-server';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A nats-server of the test's own on `port`, with JetStream (stored in `store`) or without; resolves once it accepts clients. */
+async function ownNats(port: number, store: string | undefined): Promise<ChildProcess> {
+  const server = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), ...(store ? ['-js', '-sd', store] : [])], { stdio: 'ignore' });
+  const up = await until(async () => {
+    const nc = await connect({ servers: `nats://127.0.0.1:${port}`, reconnect: false }).catch(() => undefined);
+    await nc?.close();
+    return nc !== undefined;
+  });
+  if (!up) throw new Error('nats-server did not start');
+  return server;
+}
+
+t.test('a NATS whose JetStream does not answer at boot: the bus is not ready, then flows once it answers, no restart', { skip: existsSync(NATS_SERVER) ? false : `no ${NATS_SERVER} here` }, async (t) => {
+  const port = await freePort();
+  const store = mkdtempSync(path.join(tmpdir(), 'late-jetstream-'));
+  t.teardown(() => rmSync(store, { recursive: true, force: true }));
+  let server = await ownNats(port, undefined);
+  t.teardown(() => void server.kill('SIGKILL'));
+  const suffix = randomBytes(4).toString('hex');
+  const bus = new JetStreamBus({ url: `nats://127.0.0.1:${port}`, stream: `LATE_${suffix}`, subjectPrefix: `late${suffix}`, log, watchdogMs: 100 });
+  t.teardown(() => bus.close());
+  await bus.started();
+  const seen = new Set<string>();
+  await bus.subscribe('analytics', async (events) => {
+    for (const e of events) seen.add(e.id);
+  });
+  t.notOk(bus.isReady(), 'connected, but no stream to publish to: not ready');
+
+  server.kill('SIGKILL');
+  await new Promise((resolve) => server.once('exit', resolve));
+  server = await ownNats(port, store);
+  t.ok(await until(() => bus.isReady()), 'ready once JetStream answers');
+  const event = createEvent('contacts.contact.created', randomUUID(), { contactId: randomUUID(), hasEmail: false });
+  await bus.publish([event]);
+  t.ok(await until(() => seen.has(event.id)), 'the consumer runs and gets the event');
 });

@@ -309,11 +309,12 @@ export class JetStreamBus implements EventBus {
     log.info({ url: this.options.url }, 'NATS connected');
     for (const topic of this.signalTopics) this.listenForSignals(topic);
     this.js = jetstream(this.nc);
-    this.jsm = await jetstreamManager(this.nc);
-    await this.ensureStream(this.jsm);
-    this.streamReady = true;
+    // No API round trip here: on a busy NATS it can time out, and the stream check below (retried by the
+    // watchdog until it succeeds) is the one that says whether events can flow.
+    this.jsm = await jetstreamManager(this.nc, { checkAPI: false });
     this.watchdog = setInterval(() => void this.check(), this.options.watchdogMs ?? 2000);
     this.watchdog.unref();
+    await this.check();
     void (async () => {
       for await (const status of this.nc!.status()) {
         if (status.type !== 'disconnect' && status.type !== 'reconnect') continue;
@@ -342,7 +343,7 @@ export class JetStreamBus implements EventBus {
     if (!jsm || this.closed || !this.nc || this.nc.isClosed()) return;
     try {
       await this.ensureStream(jsm);
-      if (!this.streamReady) this.options.log.info({ stream: this.options.stream }, 'NATS stream available again');
+      if (!this.streamReady) this.options.log.info({ stream: this.options.stream }, 'NATS stream ready');
       this.streamReady = true;
       for (const [name, slot] of this.consumers) {
         await jsm.consumers.info(this.options.stream, name).catch((error: unknown) => {
