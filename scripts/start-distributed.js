@@ -96,8 +96,11 @@ function start(name, script, env) {
   return proc;
 }
 
-/** Polls `url` until it answers 2xx (a child restarted meanwhile is fine); rejects after `timeoutMs`. */
-async function waitUp(url, timeoutMs = 60_000) {
+/**
+ * Polls `url` until it answers 2xx (a child restarted meanwhile is fine); rejects after `timeoutMs`, which
+ * only bounds a stuck process: on two busy cores ten processes booting at once take well over a minute.
+ */
+async function waitUp(url, timeoutMs = 300_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await fetch(url).then((r) => r.ok, () => false)) return;

@@ -141,6 +141,13 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   // The load: each writer awaits its answer before the next; a write's outcome is counted by its status.
   let phase = 'before';
   const tally = { contacts: 0, contactsCut: 0, sends: [] as string[], sendsCut: [] as string[], incoming: 0, failures: [] as string[] };
+  /** Each failed write as it went: the phase it started in, how long it took, what the gateway answered. */
+  const failureDetails: string[] = [];
+  const at = () => ({ phase, since: Date.now() });
+  const failed = (what: string, res: { status: number; body: string }, started: { phase: string; since: number }) => {
+    tally.failures.push(`${phase} ${what} ${res.status}`);
+    failureDetails.push(`${what} ${res.status} started in ${started.phase}, ended in ${phase} after ${Date.now() - started.since} ms: ${res.body.slice(0, 200)}`);
+  };
   let running = true;
   let incomingOn = true;
   /** Messages being given to the phone right now (none while the socket's owner is about to be killed). */
@@ -164,17 +171,19 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   const writers = [
     async () => {
       const i = n++;
+      const started = at();
       const res = await call('POST', '/contacts', { firstName: `Doble${i}`, lastName: 'Réplica', email: `doble${i}@ejemplo.es` });
       if (res.status === 201) return void tally.contacts++;
       tally.contactsCut++;
-      tally.failures.push(`${phase} POST /contacts ${res.status}`);
+      failed('POST /contacts', res, started);
     },
     async () => {
       const text = `Envío ${n++}`;
+      const started = at();
       const res = await call('POST', '/whatsapp/messages', { jid: SEND_JID, type: 'text', text });
       if (res.status === 201) return void tally.sends.push(text);
       tally.sendsCut.push(text);
-      tally.failures.push(`${phase} POST /whatsapp/messages ${res.status}`);
+      failed('POST /whatsapp/messages', res, started);
     },
     async () => {
       if (!incomingOn) return void (await new Promise((resolve) => setTimeout(resolve, 50)));
@@ -336,17 +345,17 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
     return true;
   };
   /** A settle wait that times out tells what the service's replicas last logged and where its data stands. */
-  const explained = async (service: string, wait: Promise<void>, state: () => Promise<unknown>) =>
+  const explained = async (services: string[], wait: Promise<void>, state: () => Promise<unknown>) =>
     wait.catch(async (error: Error) => {
-      for (const r of replicas.filter((x) => x.service === service)) t.comment(`${r.service} :${r.port} (${r.proc.child.signalCode ?? 'alive'})\n${r.proc.output.slice(-40).join('\n')}`);
-      t.comment(`${service} state: ${JSON.stringify(await state().catch((e: unknown) => String(e)))}`);
+      for (const r of replicas.filter((x) => services.includes(x.service))) t.comment(`${r.service} :${r.port} (${r.proc.child.signalCode ?? 'alive'})\n${r.proc.output.slice(-40).join('\n')}`);
+      t.comment(`${services.join('+')} state: ${JSON.stringify(await state().catch((e: unknown) => String(e)))}`);
       throw error;
     });
   const sendsState = async () => ({
     account: await sql`select state, lease_owner, lease_until, now() as now from whatsapp.accounts where user_id = ${userId}`,
     pending: await sql`select origin, count(*)::int as n, min(sent_at) as oldest, max(attempts) as attempts from whatsapp.messages where user_id = ${userId} and direction = 'outgoing' and status = 'pending' group by origin`,
   });
-  await explained('whatsapp', waitFor('every send delivered', noneStillPending, 90_000), sendsState);
+  await explained(['whatsapp'], waitFor('every send delivered', noneStillPending, 90_000), sendsState);
   // What analytics is told of: a send written as sent announces it in the same transaction; a send given up
   // ('failed') announces nothing, and is counted below as such rather than left to a wait that never ends.
   const announced = (origins: string[] | null) =>
@@ -355,7 +364,7 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   const answers = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and origin in ('keyword', 'ai')`);
   // A lost answer shows in the assertions below, with its figures, rather than as this wait's timeout.
   await waitFor('an answer for each incoming message (keyword or AI)', async () => (await answers()) >= incomingRows, 90_000).catch(() => undefined);
-  await explained('whatsapp', waitFor('every send delivered, answers too', noneStillPending, 90_000), sendsState);
+  await explained(['whatsapp'], waitFor('every send delivered, answers too', noneStillPending, 90_000), sendsState);
   const mailResumedMs = await mailResumed;
   await waitFor('every mail appended synced', async () => (await storedMails()) >= mail.appended.length, 90_000).catch(() => undefined);
   const expected = {
@@ -375,8 +384,14 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
         (['contacts', 'whatsapp', 'email', 'ai'] as const).map(async (schema) => [schema, await count(sql`select count(*) as n from ${sql(schema)}.outbox where published_at is null`)] as const),
       ),
     ),
+    claimed: await sql`select count(*)::int as n, max(claimed_until) as until, now() as now from contacts.outbox where published_at is null and claimed_until is not null`,
+    connections: await sql`
+      select pid, usename, application_name as app, client_port as port, state, wait_event_type as wait, wait_event as event, left(query, 120) as query,
+        now() - state_change as since from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
   });
-  await explained('analytics', waitFor(
+  // Events short in analytics are either unpublished (the writing service's relay) or unconsumed: both logs, and
+  // what every connection of the test's database is doing.
+  await explained(['analytics', 'contacts', 'whatsapp', 'email', 'ai'], waitFor(
     'analytics caught up',
     async () => {
       for (const [metric, value] of Object.entries(expected)) {
@@ -451,7 +466,7 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   // A killed replica may cut the requests it had in flight (502); a pool connection terminated by the cut is
   // found dead at its next use, however late, and that request answers 503 (told, so not lost). Nothing else.
   const unexplained = tally.failures.filter((f) => !f.startsWith('kills') && !/ 503$/.test(f));
-  t.same(unexplained, [], `no write failed but those in flight to a killed replica or on a cut connection (${tally.failures.join('; ') || 'none'})`);
+  t.same(unexplained, [], `no write failed but those in flight to a killed replica or on a cut connection (${failureDetails.join('; ') || 'none'})`);
   t.same(tally.failures.filter((f) => f.startsWith('before') || f.startsWith('nats')), [], 'none before the faults, none while NATS was down');
 
   t.comment(

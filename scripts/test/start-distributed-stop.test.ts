@@ -28,10 +28,20 @@ const SKIP =
 const ALL_GONE_MS = HARD_DEADLINE_MS + 6_000;
 const SERVICES = ROUTES.map((route) => route.name);
 
-async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 90_000): Promise<void> {
+// Four stacks of ten processes, each booted twice, beside the other test files on two cores: on a slow,
+// busy machine the file takes several times its ~90 s, although every wait in it is for a state.
+t.setTimeout(900_000);
+
+/**
+ * Waits for a state of the stack. A launcher that exited will never reach it: that fails at once, with the
+ * launcher's last lines. The deadline only bounds a stack that is stuck, so it is sized for a slow machine.
+ */
+async function until(what: string, condition: () => boolean | Promise<boolean>, stack: Stack, timeoutMs = 240_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const tail = () => `\n${stack.lines.slice(-20).join('\n')}`;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (stack.launcher.exitCode !== null) throw new Error(`the launcher exited (${stack.launcher.exitCode}) before ${what}${tail()}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${tail()}`);
     await sleep(50);
   }
 }
@@ -133,9 +143,9 @@ async function killOneOfEach(stack: Stack): Promise<Map<string, number>> {
       if (service && !first.has(service)) first.set(service, pid);
     }
     return first.size === SERVICES.length;
-  });
+  }, stack);
   for (const pid of first.values()) process.kill(pid, 'SIGKILL');
-  await until(`every service restarted\n${stack.lines.slice(-20).join('\n')}`, () => SERVICES.every((name) => stack.has(`start-distributed: ${name} restarted (pid`)));
+  await until('every service restarted', () => SERVICES.every((name) => stack.has(`start-distributed: ${name} restarted (pid`)), stack);
   return first;
 }
 
@@ -171,7 +181,7 @@ t.test('start:distributed leaves no process behind, however it is stopped, after
   t.test('SIGTERM with the restarted replicas serving', async (t) => {
     const stack = await env.start(t);
     await killOneOfEach(stack);
-    await until('the stack ready again', () => stack.has(READY));
+    await until('the stack ready again', () => stack.has(READY), stack);
     const stopped = Date.now();
     signalLauncher(stack, 'SIGTERM');
     t.comment(`SIGTERM: ${await allGone(t, stack, stopped)} ms`);
@@ -189,11 +199,11 @@ t.test('start:distributed leaves no process behind, however it is stopped, after
   t.test('two SIGINTs (a second Ctrl+C) while the gateway drains a request: every child killed at once', async (t) => {
     const stack = await env.start(t);
     await killOneOfEach(stack);
-    await until('the stack ready again', () => stack.has(READY));
+    await until('the stack ready again', () => stack.has(READY), stack);
     const held = await holdTheGateway(stack);
     t.teardown(() => held.destroy());
     signalLauncher(stack, 'SIGINT');
-    await until('the stop under way', () => stack.has('start-distributed: SIGINT: stopping every process'));
+    await until('the stop under way', () => stack.has('start-distributed: SIGINT: stopping every process'), stack);
     // Pressed until it counts as a second one (a repeat at once is the same Ctrl+C, passed on by npm).
     while (!stack.has('start-distributed: SIGINT again: killing every process') && stack.launcher.exitCode === null) {
       signalLauncher(stack, 'SIGINT');
@@ -209,7 +219,7 @@ t.test('start:distributed leaves no process behind, however it is stopped, after
   t.test('SIGKILL of the launcher: its children notice and stop', async (t) => {
     const stack = await env.start(t);
     await killOneOfEach(stack);
-    await until('the stack ready again', () => stack.has(READY));
+    await until('the stack ready again', () => stack.has(READY), stack);
     const killed = Date.now();
     signalLauncher(stack, 'SIGKILL');
     t.comment(`SIGKILL of the launcher: ${await allGone(t, stack, killed)} ms`);
