@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
-import { createTestDatabase } from '@asistente/kit/testing';
+import { createTestDatabase, takeServerTurn } from '@asistente/kit/testing';
 import { ROUTES } from '../src/routing-table.js';
 
 const root = (file: string) => fileURLToPath(new URL(`../../${file}`, import.meta.url));
@@ -15,6 +15,8 @@ const GATEWAY = root('gateway/dist/main.js');
 const MIGRATE = root('packages/kit/dist/migrate-cli.js');
 const { DATABASE_URL = '', NATS_URL = '' } = process.env;
 const SKIP = !DATABASE_URL || !NATS_URL ? 'set DATABASE_URL and NATS_URL to run the gateway and the services as separate processes' : false;
+// A fleet of service processes on the shared server: never beside the one that needs it alone.
+if (!SKIP) await takeServerTurn(t, 'beside-fleets', 300_000);
 
 interface Proc {
   name: string;

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import postgres from 'postgres';
 import t from 'tap';
-import { createTestPlatform, signToken } from '@asistente/kit/testing';
+import { createTestPlatform, signToken, takeServerTurn } from '@asistente/kit/testing';
 import { buildGateway } from '../src/gateway.js';
 import { ROUTES } from '../src/routing-table.js';
 import { DATABASE_URL, NATS_URL, distributedEnvironment, freePort, kill, startNode, userWithToken, waitFor, waitReady, type Proc } from './faults/support.js';
@@ -15,6 +15,8 @@ import { DATABASE_URL, NATS_URL, distributedEnvironment, freePort, kill, startNo
  * each SIGKILLed while writes run.
  */
 const SKIP = !DATABASE_URL || !NATS_URL ? 'DATABASE_URL and NATS_URL are not set: runs replicas as processes on PostgreSQL and NATS (CI second pass)' : false;
+// A fleet of service processes on the shared server: never beside the one that needs it alone.
+if (!SKIP) await takeServerTurn(t, 'beside-fleets', 300_000);
 
 t.test('the gateway tries the next replica only when that cannot apply a request twice', async (t) => {
   const served: string[] = [];

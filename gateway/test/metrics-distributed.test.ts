@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-import { createTestDatabase } from '@asistente/kit/testing';
+import { createTestDatabase, takeServerTurn } from '@asistente/kit/testing';
 import { ROUTES } from '../src/routing-table.js';
 import { isServed, metricNamesIn, monitoringQueries, servedTypes } from './monitoring/queries.js';
 
@@ -20,6 +20,8 @@ const GATEWAY = root('gateway/dist/main.js');
 const MIGRATE = root('packages/kit/dist/migrate-cli.js');
 const { DATABASE_URL = '', NATS_URL = '' } = process.env;
 const SKIP = !DATABASE_URL || !NATS_URL ? 'set DATABASE_URL and NATS_URL to run the processes of the distributed topology' : false;
+// A fleet of service processes on the shared server: never beside the one that needs it alone.
+if (!SKIP) await takeServerTurn(t, 'beside-fleets', 300_000);
 
 interface Proc {
   name: string;

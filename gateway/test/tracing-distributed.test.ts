@@ -1,10 +1,13 @@
 import t from 'tap';
+import { takeServerTurn } from '@asistente/kit/testing';
 import { ROUTES } from '../src/routing-table.js';
 import { DATABASE_URL, NATS_URL, distributedEnvironment, freePort, startNode, userWithToken, waitFor, waitReady } from './faults/support.js';
 import { OtlpReceiver } from './tracing/otlp-receiver.js';
 import { descendsFrom, waitForSpans, type SeenSpan } from './tracing/spans.js';
 
 const SKIP = !DATABASE_URL || !NATS_URL ? 'set DATABASE_URL and NATS_URL to run the gateway and the services as separate processes' : false;
+// A fleet of service processes on the shared server: never beside the one that needs it alone.
+if (!SKIP) await takeServerTurn(t, 'beside-fleets', 300_000);
 
 t.test('one trace from the gateway through contacts, its query, NATS and the analytics consumer', { skip: SKIP }, async (t) => {
   const receiver = await OtlpReceiver.start();

@@ -12,7 +12,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect as natsConnect } from '@nats-io/transport-node';
 import t, { type Test } from 'tap';
 import { generateKey, HARD_DEADLINE_MS } from '@asistente/kit';
-import { createTestDatabase } from '@asistente/kit/testing';
+import { createTestDatabase, takeServerTurn } from '@asistente/kit/testing';
 import { ROUTES } from '../../gateway/src/routing-table.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -28,9 +28,10 @@ const SKIP =
 const ALL_GONE_MS = HARD_DEADLINE_MS + 6_000;
 const SERVICES = ROUTES.map((route) => route.name);
 
-// Four stacks of ten processes, each booted twice, beside the other test files on two cores: on a slow,
-// busy machine the file takes several times its ~90 s, although every wait in it is for a state.
-t.setTimeout(900_000);
+// Four stacks of ten processes, each booted twice: never beside the fleet that needs the server alone (the
+// launcher sizes its pools to the connections left). Beside the other test files on two slow cores, the
+// file takes several times its ~90 s, although every wait in it is for a state.
+if (!SKIP) await takeServerTurn(t, 'beside-fleets', 900_000);
 
 /**
  * Waits for a state of the stack. A launcher that exited will never reach it: that fails at once, with the

@@ -16,6 +16,7 @@ export { oauthCookie } from './oauth-browser.js';
 export { readZip } from './zip-reader.js';
 export { readAccountExportPart } from './account-export-pages.js';
 export { schemasThatDoNotCompile, type RouteWithSchema } from './route-schemas.js';
+export { takeServerTurn, type ServerShare, type TimedTest } from './server-turn.js';
 
 /** The part of tap's Test the helpers use, so the kit does not depend on tap. */
 export interface Teardown {
