@@ -5,8 +5,7 @@ import authService from '@asistente/auth';
 import contactsService from '@asistente/contacts';
 import { PersonalTokenBudget, PersonalTokenLookup, type App } from '@asistente/kit';
 import { createTestPlatform } from '@asistente/kit/testing';
-import { buildGateway } from '../src/gateway.js';
-import { distributedGateway, servicesBehind } from './support/services-behind.js';
+import { twoGateways } from './support/services-behind.js';
 
 /**
  * Personal access tokens at the edge. With DATABASE_URL set: two distributed gateways on one database in
@@ -14,22 +13,8 @@ import { distributedGateway, servicesBehind } from './support/services-behind.js
  * at the other at once). Embedded: the one gateway that mounts every service, asked as both.
  */
 const TOKEN_MAX = 10;
-const distributed = Boolean(process.env.DATABASE_URL);
 const platform = await createTestPlatform(t, { nats: true, config: { RATE_LIMIT_TOKEN_MAX: TOKEN_MAX } });
-
-async function gateways(): Promise<[App, App]> {
-  if (!distributed) {
-    const gateway = await buildGateway(platform, 'embedded');
-    await gateway.ready();
-    t.teardown(() => gateway.close());
-    return [gateway, gateway];
-  }
-  const url = await servicesBehind(t, platform, [authService, contactsService, analyticsService, aiService]);
-  const config = { RATE_LIMIT_TOKEN_MAX: TOKEN_MAX };
-  return [await distributedGateway(t, platform, url, config), await distributedGateway(t, platform, url, config)];
-}
-
-const [first, second] = await gateways();
+const [first, second] = await twoGateways(t, platform, [authService, contactsService, analyticsService, aiService], { RATE_LIMIT_TOKEN_MAX: TOKEN_MAX });
 const sql = platform.db.sql;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 let n = 0;

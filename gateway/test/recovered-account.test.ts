@@ -3,31 +3,17 @@ import t from 'tap';
 import aiService from '@asistente/ai';
 import authService from '@asistente/auth';
 import contactsService from '@asistente/contacts';
-import { issuePasswordResetLink, type App } from '@asistente/kit';
+import { issuePasswordResetLink } from '@asistente/kit';
 import { createTestPlatform } from '@asistente/kit/testing';
-import { buildGateway } from '../src/gateway.js';
-import { distributedGateway, servicesBehind } from './support/services-behind.js';
+import { twoGateways } from './support/services-behind.js';
 
 /**
  * With DATABASE_URL set: two distributed gateways on one database in front of auth, contacts and ai served as
  * a process of their own would; the password changes through one, the tokens are tried at both. Embedded: the
  * one gateway that mounts every service, asked as both.
  */
-const distributed = Boolean(process.env.DATABASE_URL);
 const platform = await createTestPlatform(t, { nats: true });
-
-async function gateways(): Promise<[App, App]> {
-  if (!distributed) {
-    const gateway = await buildGateway(platform, 'embedded');
-    await gateway.ready();
-    t.teardown(() => gateway.close());
-    return [gateway, gateway];
-  }
-  const url = await servicesBehind(t, platform, [authService, contactsService, aiService]);
-  return [await distributedGateway(t, platform, url), await distributedGateway(t, platform, url)];
-}
-
-const [first, second] = await gateways();
+const [first, second] = await twoGateways(t, platform, [authService, contactsService, aiService]);
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 let n = 0;
 

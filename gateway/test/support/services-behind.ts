@@ -32,3 +32,18 @@ export async function distributedGateway(t: Teardown, platform: Platform, url: s
   t.teardown(() => gateway.close());
   return gateway;
 }
+
+/**
+ * Two gateways in front of `services`, as two gateway processes would be: embedded (no DATABASE_URL), the one
+ * embedded gateway twice; otherwise two distributed gateways, each with its own platform, over the services.
+ */
+export async function twoGateways(t: Teardown, platform: Platform, services: ServicePlugin[], config: Partial<Config> = {}): Promise<[App, App]> {
+  if (!platform.config.DATABASE_URL) {
+    const gateway = await buildGateway(platform, 'embedded');
+    await gateway.ready();
+    t.teardown(() => gateway.close());
+    return [gateway, gateway];
+  }
+  const url = await servicesBehind(t, platform, services);
+  return [await distributedGateway(t, platform, url, config), await distributedGateway(t, platform, url, config)];
+}
