@@ -65,6 +65,9 @@ t.test('PostgreSQL connections cut: 503 in Spanish meanwhile, /ready false, reco
     }
   }
   t.ok(killed > 0, `${killed} backends terminated`);
+  await terminate();
+  const readyAfterCut = await app.inject({ url: '/ready' });
+  t.equal(readyAfterCut.statusCode, 200, `ready at once after a cut: a dead pooled connection is replaced, not taken for a database down (${readyAfterCut.body})`);
   t.same([...statuses.keys()].filter((s) => s !== 201 && s !== 503), [], `only 201 and 503 answered: ${JSON.stringify(Object.fromEntries(statuses))}`);
   await waitFor('writes succeeding after the cuts', async () => (await create()).statusCode === 201);
 

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Sql } from '../db/database.js';
 import type { EventBus } from '../events/bus.js';
+import { isDatabaseUnavailable } from './errors.js';
 
 export interface HealthDeps {
   sql: Sql;
@@ -29,6 +30,18 @@ async function within(check: Promise<unknown>, ms: number): Promise<boolean> {
 }
 
 /**
+ * A pooled connection the server ended (a restart, a failover, connections cut) is found dead by its next
+ * query, however late. That is one stale connection, not a database that is down: asked once more, the pool
+ * answers on a new one. Without it, /ready flapped once per dead connection after a cut.
+ */
+function databaseAnswers(sql: Sql): Promise<unknown> {
+  return sql`select 1`.execute().catch((error: unknown) => {
+    if (!isDatabaseUnavailable(error)) throw error;
+    return sql`select 1`.execute();
+  });
+}
+
+/**
  * `/health`: the process is alive. `/ready`: it can serve, i.e. its database
  * answers (within a couple of seconds) and so do the probes it was given.
  * NATS being down does not make a process unready: writes keep succeeding and
@@ -53,7 +66,7 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
   app.get('/ready', { config: { public: true }, schema: ReadySchema }, async (_request, reply) => {
     const probes = Object.entries(deps.probes ?? {});
     const [database, ...probed] = await Promise.all([
-      within(deps.sql`select 1`.execute(), timeoutMs),
+      within(databaseAnswers(deps.sql), timeoutMs),
       ...probes.map(([, probe]) => within(probe().then((ok) => (ok ? ok : Promise.reject(new Error('down')))), timeoutMs)),
     ]);
     const checks: Record<string, string> = { database: database ? 'ok' : 'down', events: deps.bus.isReady() ? 'ok' : 'down' };
