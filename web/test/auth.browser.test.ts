@@ -10,6 +10,7 @@ import {
   screenshot,
   seriousA11yViolations,
   signedInContext,
+  takesFocus,
   uniqueEmail,
 } from './fixtures/harness.js';
 
@@ -82,7 +83,7 @@ browserSuite(t, () => {
     await page.getByRole('button', { name: 'Iniciar Sesión' }).click();
     await fieldError(page, 'El correo es requerido').waitFor();
     await fieldError(page, 'La contraseña es requerida').waitFor();
-    t.equal(await page.evaluate(() => document.activeElement?.getAttribute('type')), 'email', 'focus lands on the first field to fix');
+    t.ok(await takesFocus(page.getByLabel('Correo electrónico')), 'focus lands on the first field to fix');
 
     await page.getByLabel('Correo electrónico').fill('no-es-correo');
     await page.getByLabel('Contraseña', { exact: true }).fill('123');

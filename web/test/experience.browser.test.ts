@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Page, Route } from 'playwright-core';
-import { api, appAndBrowser, browserSuite, registerUser, screenshot, seriousA11yViolations, signedInContext, type Session } from './fixtures/harness.js';
+import { api, appAndBrowser, browserSuite, registerUser, screenshot, seriousA11yViolations, signedInContext, takesFocus, type Session } from './fixtures/harness.js';
 
 const TAG_TOO_LONG = 'Cada etiqueta admite como máximo 50 caracteres';
 const json = (route: Route, status: number, body: unknown) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
@@ -92,7 +92,7 @@ browserSuite(t, () => {
     await tags.press('Enter');
     t.equal(await dialog.locator('.tag').count(), 0, 'Enter does not add it');
     await dialog.getByRole('button', { name: 'Crear Contacto' }).click();
-    t.ok(await tags.evaluate((el) => el === document.activeElement), 'submitting focuses the tag to fix');
+    t.ok(await takesFocus(tags), 'submitting focuses the tag to fix');
     t.same(posts, [], 'nothing was sent');
 
     await tags.fill('cliente');
@@ -100,7 +100,7 @@ browserSuite(t, () => {
     await dialog.getByRole('button', { name: 'Crear Contacto' }).click();
     const message = dialog.getByRole('alert').filter({ hasText: 'Error interno' });
     await message.waitFor();
-    t.ok(await message.evaluate((el) => el === document.activeElement), "focus lands on the server's message, inside the dialog");
+    t.ok(await takesFocus(message), "focus lands on the server's message, inside the dialog");
     t.equal(await dialog.getByLabel('Nombre').inputValue(), 'Rosa', 'nothing typed is lost');
     await screenshot(page, 'contacto-error-servidor');
     await page.unroute('**/api/contacts');

@@ -9,6 +9,7 @@ import {
   screenshot,
   seriousA11yViolations,
   signedInContext,
+  takesFocus,
   type Session,
 } from './fixtures/harness.js';
 
@@ -60,7 +61,7 @@ browserSuite(t, () => {
     page.on('request', listen);
     await page.getByRole('button', { name: 'Guardar Key' }).click();
     await toast(page, 'Ingresa tu API key').waitFor();
-    t.ok(await keyInput(page).evaluate((el) => el === document.activeElement), 'focus goes to the key field');
+    t.ok(await takesFocus(keyInput(page)), 'focus goes to the key field');
     await keyInput(page).fill('    ');
     await keyInput(page).press('Enter');
     // The same message again merges into the toast on screen, which counts it.
