@@ -1,5 +1,5 @@
 import type { SendMessageBody, WhatsAppMessage } from '@asistente/contracts';
-import { badRequest, conflict, createEvent, type EventEnvelope, type Logger, type Outbox, type Sql } from '@asistente/kit';
+import { badRequest, conflict, createEvent, withDeadline, type EventEnvelope, type Logger, type Outbox, type Sql } from '@asistente/kit';
 import type { WhatsAppSocket } from './whatsapp-socket.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { toMessage } from './message-view.js';
@@ -21,6 +21,15 @@ export interface Pacing {
 
 const isAutomated = (origin: string) => origin === 'keyword' || origin === 'ai';
 
+/**
+ * The longest a database step of the drain may take: its statement timeout (5 s by default), a wait for a
+ * pooled connection and a reconnect, with room to spare. A step that has no answer by then is waiting on a
+ * connection that will never answer (seen once in many runs after connections were cut under load: every
+ * send of the account then waited, with no error, until the process restarted). The drain gives up so the
+ * next tick starts a new one; the step left behind can only write a send as sent once (`markSent`).
+ */
+export const DELIVERY_STEP_DEADLINE_MS = 30_000;
+
 /** Waits without keeping the process alive: a shutdown does not wait for a paced answer. */
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
@@ -41,6 +50,7 @@ export class OutboundService {
     private readonly newMessageId: () => string,
     private readonly log: Logger,
     private readonly pacing: Pacing,
+    private readonly stepDeadlineMs = DELIVERY_STEP_DEADLINE_MS,
   ) {}
 
   async enqueue(
@@ -102,9 +112,11 @@ export class OutboundService {
 
   /** Delivers this account's pending messages in order while the socket accepts them. */
   async drain(userId: string, socket: WhatsAppSocket, isOpen: () => boolean): Promise<void> {
+    // The send has its own deadline (the adapter's); each database step gets this one, named in the failure.
+    const bounded = <T>(step: string, work: Promise<T>) => withDeadline(work, this.stepDeadlineMs, `whatsapp delivery stalled ${step}`);
     for (;;) {
       if (!isOpen()) return;
-      const next = await this.messages.nextPending(userId);
+      const next = await bounded('reading the next send', this.messages.nextPending(userId));
       if (!next) return;
       const automated = isAutomated(next.origin);
       if (automated) {
@@ -119,21 +131,24 @@ export class OutboundService {
       if (automated) this.nextAutomatedAt.set(userId, Date.now() + this.pacing.automatedGapMs * (1 + Math.random() / 2));
       if (failure) {
         if (!isOpen()) return; // the socket went away: the message waits for the reconnect
-        const attempts = await this.messages.countAttempt(next.id);
+        const attempts = await bounded('counting a failed send', this.messages.countAttempt(next.id));
         this.log.warn({ err: failure.error, attempts }, 'whatsapp send failed');
         if (attempts < MAX_ATTEMPTS) return; // the next drain (tick or reconnect) tries again, still first in line
-        await this.messages.markFailed(next.id, 'WhatsApp no aceptó el mensaje');
+        await bounded('giving up a send', this.messages.markFailed(next.id, 'WhatsApp no aceptó el mensaje'));
         continue;
       }
-      await this.sql.begin(async (tx) => {
-        if (!(await this.messages.markSent(tx, next.id))) return;
-        const origin = next.origin === 'contact' ? 'app' : next.origin;
-        const events: EventEnvelope[] = [createEvent('whatsapp.message.sent', userId, { messageId: next.id, chatId: next.chatJid, origin })];
-        if (origin === 'keyword' || origin === 'ai') {
-          events.push(createEvent('whatsapp.autoreply.sent', userId, { messageId: next.id, chatId: next.chatJid, kind: origin }));
-        }
-        await this.outbox.append(tx, events);
-      });
+      await bounded(
+        'writing a send as sent',
+        this.sql.begin(async (tx) => {
+          if (!(await this.messages.markSent(tx, next.id))) return;
+          const origin = next.origin === 'contact' ? 'app' : next.origin;
+          const events: EventEnvelope[] = [createEvent('whatsapp.message.sent', userId, { messageId: next.id, chatId: next.chatJid, origin })];
+          if (origin === 'keyword' || origin === 'ai') {
+            events.push(createEvent('whatsapp.autoreply.sent', userId, { messageId: next.id, chatId: next.chatJid, kind: origin }));
+          }
+          await this.outbox.append(tx, events);
+        }),
+      );
     }
   }
 
