@@ -9,7 +9,7 @@ import { createTestDatabase, takeServerTurn } from '@asistente/kit/testing';
 import { ROUTES } from '../src/routing-table.js';
 import { AiLoad, QUIET_MS } from './faults/ai-load.js';
 import { DOVECOT, MailLoad, listedSubjects, type Call } from './faults/mail-load.js';
-import { DATABASE_URL, NATS_URL, OwnNats, freePort, kill, migrateDatabase, root, startNode, userWithToken, waitFor, waitReady, type Proc } from './faults/support.js';
+import { DATABASE_URL, NATS_URL, OwnNats, freePort, kill, migrateDatabase, root, startNode, userWithToken, waitFor, waitReady, waitUntilDrained, type Proc } from './faults/support.js';
 
 /**
  * Two replicas of every service behind the gateway, under a steady mix of writes: contacts created,
@@ -339,12 +339,6 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   // The owner stores what its phone received one batch at a time: the last batches may still be on their way.
   await waitFor('every incoming message stored', async () => (await storedIncoming()) >= givenToPhone, 90_000);
   const incomingRows = await storedIncoming();
-  // Throwing the figure makes a timeout say how many sends were still pending.
-  const noneStillPending = async () => {
-    const pending = await pendingSends();
-    if (pending > 0) throw new Error(`${pending} WhatsApp sends still pending`);
-    return true;
-  };
   /** A settle wait that times out tells what the service's replicas last logged and where its data stands. */
   const explained = async (services: string[], wait: Promise<void>, state: () => Promise<unknown>) =>
     wait.catch(async (error: Error) => {
@@ -361,7 +355,11 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
     pending: await sql`select origin, count(*)::int as n, min(sent_at) as oldest, max(attempts) as attempts from whatsapp.messages where user_id = ${userId} and direction = 'outgoing' and status = 'pending' group by origin`,
     connections: await connections(),
   });
-  await explained(['whatsapp'], waitFor('every send delivered', noneStillPending, 90_000), sendsState);
+  // The backlog grows with the machine's speed (the load phase is timed) and paced answers leave one per 20-30 ms:
+  // waited for while it shrinks, failed when it stops.
+  const [backlog, drainStarted] = [await pendingSends(), Date.now()];
+  await explained(['whatsapp'], waitUntilDrained('every send delivered', pendingSends), sendsState);
+  t.comment(`whatsapp backlog once the faults ended: ${backlog} sends, delivered in ${((Date.now() - drainStarted) / 1000).toFixed(1)} s`);
   // What analytics is told of: a send written as sent announces it in the same transaction; a send given up
   // ('failed') announces nothing, and is counted below as such rather than left to a wait that never ends.
   const announced = (origins: string[] | null) =>
@@ -370,7 +368,7 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   const answers = () => count(sql`select count(*) as n from whatsapp.messages where user_id = ${userId} and origin in ('keyword', 'ai')`);
   // A lost answer shows in the assertions below, with its figures, rather than as this wait's timeout.
   await waitFor('an answer for each incoming message (keyword or AI)', async () => (await answers()) >= incomingRows, 90_000).catch(() => undefined);
-  await explained(['whatsapp'], waitFor('every send delivered, answers too', noneStillPending, 90_000), sendsState);
+  await explained(['whatsapp'], waitUntilDrained('every send delivered, answers too', pendingSends), sendsState);
   const mailResumedMs = await mailResumed;
   await waitFor('every mail appended synced', async () => (await storedMails()) >= mail.appended.length, 90_000).catch(() => undefined);
   const expected = {

@@ -23,6 +23,30 @@ export interface Teardown {
   teardown(fn: () => unknown): void;
 }
 
+/**
+ * Polls until `remaining` reaches 0; fails with `what` once it has not fallen for `stallMs`. For a backlog whose
+ * size follows the machine's speed (a load phase of fixed length), where a fixed bound fails the faster machine:
+ * a replica delivering 2,000 paced WhatsApp answers is progressing, not stuck.
+ */
+export async function waitUntilDrained(what: string, remaining: () => Promise<number>, stallMs = 30_000): Promise<void> {
+  let least = Infinity;
+  let progressAt = Date.now();
+  let last: unknown;
+  for (;;) {
+    try {
+      const left = await remaining();
+      if (left === 0) return;
+      if (left < least) [least, progressAt] = [left, Date.now()];
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() - progressAt > stallMs) {
+      throw new Error(`timed out waiting for ${what}: ${least} left, none done in ${stallMs / 1000} s${last ? ` (${String(last)})` : ''}`);
+    }
+    await sleep(250);
+  }
+}
+
 /** Polls until `condition` holds; fails with `what` (and the last error) after a generous bound. */
 export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
