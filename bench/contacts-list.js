@@ -3,15 +3,17 @@
 //   node bench/contacts-list.js [--distributed [--replicas 2] [--rounds 3]] [--rows 100000] [--duration 10] [--connections 50]
 // --distributed (or BENCH_DISTRIBUTED=1) runs the separate processes against
 // DATABASE_URL and NATS_URL, on a database and stream of its own, and measures
-// the floor beside the list: the same page with no hop (bench/lib/floor-server.js:
-// Fastify + a JWT check + the list's SQL through postgres.js, pool of 10, one
-// process on the same PostgreSQL), with two replicas of every service behind the
-// gateway unless --replicas (or REPLICAS) says otherwise. Between the two, the first contacts replica
-// is measured alone (no gateway: each request carries the proof the gateway would have added), and a
-// table says where each run's CPU went, per request: the floor, the service, the gateway, PostgreSQL,
-// the load generator. The three run in turn --rounds times: a slow spell of this shared VM then lowers one
-// round, not the whole comparison, and the figures given are each run's median over the rounds.
-// The gateway hop figure (issue 22) is:
+// the list beside two floors, the same page with no hop, one process each on the same PostgreSQL:
+// the house floor (bench/lib/floor-server.js: the house's own list handler, its JWT check with
+// claims, the repository's page query and the response schema) and the lean floor an outside check
+// builds (bench/lib/lean-floor.js: Fastify + a cached JWT check + the same SQL, rows as they come). Two
+// replicas of every service sit behind the gateway unless --replicas (or REPLICAS) says otherwise. The
+// first contacts replica is also measured alone (no gateway: each request carries the proof the gateway
+// would have added), and a table says where each run's CPU went, per request: the floors, the service,
+// the gateway, PostgreSQL, the load generator. The four run in turn --rounds times, after a vacuum: a
+// slow spell of this shared VM then lowers one round, not the whole comparison, and the figures given
+// are each run's median over the rounds. Issue 37's targets are against the faster of the two floors.
+// The gateway hop figure:
 //   npm run build && DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
 //     NATS_URL=nats://127.0.0.1:4222 node bench/contacts-list.js --distributed
 import { parseArgs } from 'node:util';
@@ -42,13 +44,11 @@ const ROWS = Number(args.rows);
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const ROUNDS = Number(args.rounds);
-/** From the issue: the first page of the list, p99 under this at 50 connections. */
+/** Issue 22: the first page of the list, p99 under this at 50 connections (the embedded app's target now). */
 const LIST_P99_TARGET_MS = 25;
-/** The floor's own p99 where issue 22 set that target. */
-const REFERENCE_FLOOR_P99_MS = 13;
-/** The same target relative to the floor: on a slower machine, whose floor alone nears 25 ms, the hop's share. */
-const LIST_P99_FLOOR_RATIO = LIST_P99_TARGET_MS / REFERENCE_FLOOR_P99_MS;
-/** Issue 22: the distributed list at this share of the floor's throughput, at least. */
+/** Issue 37: the distributed list's p99 at most this multiple of the leaner floor's. */
+const LIST_P99_FLOOR_RATIO = 2;
+/** Issue 37: the distributed list at this share of the leaner floor's throughput, at least. */
 const LIST_FLOOR_TARGET = 0.5;
 
 if (args.distributed && (!process.env.DATABASE_URL || !process.env.NATS_URL)) {
@@ -64,6 +64,7 @@ const database = args.distributed ? await createTestDatabase(process.env.DATABAS
 const hello = await startHelloWorld();
 const app = await startApp({ distributed: args.distributed, databaseUrl: database?.url, replicas: Number(args.replicas) });
 const floor = database ? await startFloor({ databaseUrl: database.url, jwtSecret: app.restart.env.JWT_SECRET }) : undefined;
+const leanFloor = database ? await startFloor({ databaseUrl: database.url, jwtSecret: app.restart.env.JWT_SECRET, lean: true }) : undefined;
 try {
   const topology = args.distributed
     ? `distributed (Postgres + JetStream, gateway proxying to ${args.replicas} replica(s) of every service)`
@@ -77,30 +78,36 @@ try {
   const auth = { authorization };
   const firstPage = '/api/contacts?page=1&limit=10';
   const helloRun = await load(hello.url, 'hello world (bare Fastify)');
-  if (floor) {
+  if (floor && leanFloor) {
     const rounds = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const floorRun = await load(`${floor.url}${firstPage}`, `floor: ${firstPage} (no hop)`, auth);
+      const leanRun = await load(`${leanFloor.url}${firstPage}`, `lean floor: ${firstPage} (no hop)`, auth);
+      const floorRun = await load(`${floor.url}${firstPage}`, `house floor: ${firstPage} (no hop)`, auth);
       const aloneRun = await serviceAlone(firstPage, authorization);
       const list = await load(`${app.url}${firstPage}`, `GET ${firstPage}`, auth);
-      rounds.push([floorRun, aloneRun, list]);
+      rounds.push([leanRun, floorRun, aloneRun, list]);
       console.log(
-        `round ${round}: floor ${Math.round(floorRun.rps)} req/s (p99 ${floorRun.p99} ms), service alone ${(aloneRun.rps / floorRun.rps).toFixed(2)}x, ` +
-          `list ${Math.round(list.rps)} req/s (p99 ${list.p99} ms) = ${(list.rps / floorRun.rps).toFixed(2)}x the floor`,
+        `round ${round}: lean floor ${Math.round(leanRun.rps)} req/s (p99 ${leanRun.p99} ms), house floor ${Math.round(floorRun.rps)} req/s (p99 ${floorRun.p99} ms), ` +
+          `service alone ${Math.round(aloneRun.rps)} req/s, list ${Math.round(list.rps)} req/s (p99 ${list.p99} ms) = ` +
+          `${(list.rps / leanRun.rps).toFixed(2)}x the lean floor, ${(list.rps / floorRun.rps).toFixed(2)}x the house floor`,
       );
     }
-    const [floorRun, aloneRun, list] = [0, 1, 2].map((i) => medianRun(rounds.map((r) => r[i])));
+    const [leanRun, floorRun, aloneRun, list] = [0, 1, 2, 3].map((i) => medianRun(rounds.map((r) => r[i])));
     const search = await load(`${app.url}/api/contacts?search=${RARE_TERM}`, `GET /api/contacts?search=${RARE_TERM}`, auth);
     console.log(`\nmedians over ${ROUNDS} round(s):`);
-    printLoadTable([helloRun, floorRun, aloneRun, list, search], helloRun, floorRun);
+    // The leaner floor is whichever answered more: the target is measured against it.
+    const leaner = leanRun.rps >= floorRun.rps ? 0 : 1;
+    const leanest = [leanRun, floorRun][leaner];
+    printLoadTable([helloRun, leanRun, floorRun, aloneRun, list, search], helloRun, leanest);
     console.log('');
-    printTable(cpuRows([floorRun, aloneRun, list]));
-    const shares = rounds.map(([f, , l]) => l.rps / f.rps);
+    printTable(cpuRows([leanRun, floorRun, aloneRun, list]));
+    const shares = rounds.map((r) => r[3].rps / r[leaner].rps);
     const share = median(shares);
-    const ratio = list.p99 / floorRun.p99;
-    console.log(`\nlist p99 ${list.p99} ms (target < ${LIST_P99_TARGET_MS} ms): ${list.p99 < LIST_P99_TARGET_MS ? 'met' : 'MISSED'}; ${ratio.toFixed(2)}x the floor's p99 (${floorRun.p99} ms; target <= ${LIST_P99_FLOOR_RATIO.toFixed(2)}x, ${LIST_P99_TARGET_MS} ms over the reference floor's ${REFERENCE_FLOOR_P99_MS}): ${ratio <= LIST_P99_FLOOR_RATIO ? 'met' : 'MISSED'}`);
+    const ratio = list.p99 / leanest.p99;
+    console.log(`\nthe leaner floor: the ${leaner === 0 ? 'lean' : 'house'} floor (${Math.round(leanest.rps)} req/s against ${Math.round([leanRun, floorRun][1 - leaner].rps)}); the house floor at ${(floorRun.rps / leanRun.rps).toFixed(2)}x the lean one`);
+    console.log(`list p99 ${list.p99} ms, ${ratio.toFixed(2)}x the leaner floor's p99 (${leanest.p99} ms; target <= ${LIST_P99_FLOOR_RATIO}x): ${ratio <= LIST_P99_FLOOR_RATIO ? 'met' : 'MISSED'}`);
     console.log(
-      `list ${share.toFixed(2)}x the floor (median of ${shares.map((x) => x.toFixed(2)).join(', ')}; target >= ${LIST_FLOOR_TARGET}x): ${share >= LIST_FLOOR_TARGET ? 'met' : 'MISSED'}`,
+      `list ${share.toFixed(2)}x the leaner floor (median of ${shares.map((x) => x.toFixed(2)).join(', ')}; target >= ${LIST_FLOOR_TARGET}x): ${share >= LIST_FLOOR_TARGET ? 'met' : 'MISSED'}`,
     );
   } else {
     const list = await load(`${app.url}${firstPage}`, `GET ${firstPage}`, auth);
@@ -110,6 +117,7 @@ try {
   }
 } finally {
   await floor?.stop();
+  await leanFloor?.stop();
   await app.stop();
   await hello.stop();
   if (database) await database.drop();

@@ -46,9 +46,13 @@ export function startHelloWorld() {
   return startServer('hello', root('bench/lib/hello-server.js'), {}, '/');
 }
 
-/** The list with no hop (bench/lib/floor-server.js) on `databaseUrl`, checking tokens signed with `jwtSecret`. */
-export function startFloor({ databaseUrl, jwtSecret }) {
-  return startServer('floor', root('bench/lib/floor-server.js'), { DATABASE_URL: databaseUrl, JWT_SECRET: jwtSecret }, '/');
+/**
+ * The list with no hop on `databaseUrl`, checking tokens signed with `jwtSecret`: the house's own handler
+ * (bench/lib/floor-server.js), or with `lean` the leaner one an outside check builds (bench/lib/lean-floor.js).
+ */
+export function startFloor({ databaseUrl, jwtSecret, lean = false }) {
+  const script = lean ? 'bench/lib/lean-floor.js' : 'bench/lib/floor-server.js';
+  return startServer(lean ? 'lean floor' : 'floor', root(script), { DATABASE_URL: databaseUrl, JWT_SECRET: jwtSecret }, '/');
 }
 
 /**

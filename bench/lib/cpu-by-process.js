@@ -18,6 +18,7 @@ function groupOf(pid, own) {
   if (/gateway\/dist\/main\.js/.test(cmdline)) return 'gateway';
   if (/start-distributed\.js/.test(cmdline)) return 'launcher (start-distributed)';
   if (/floor-server\.js/.test(cmdline)) return 'floor';
+  if (/lean-floor\.js/.test(cmdline)) return 'lean floor';
   // The server and its backends (`postgres: <user> <db> …` once a backend renames itself).
   if (/^postgres|\/postgres /.test(cmdline)) return 'postgresql';
   if (/nats-server/.test(cmdline)) return 'nats';

@@ -1,17 +1,22 @@
-// The floor the distributed list is divided by: what GET /api/contacts costs
-// with no hop at all. One process: Fastify, a JWT check (HS256, issuer,
-// audience, the claims the house requires), and the list's own SQL (the
-// contacts repository's page query) through postgres.js with a pool of 10, on
-// the same PostgreSQL. Spawned by bench/contacts-list.js with PORT,
-// DATABASE_URL and the app's JWT_SECRET set.
+// The house floor: what GET /api/contacts costs the house's own list handler with no hop at all. One
+// process: Fastify with the house's validator and serializer compilers, a JWT check (HS256, issuer,
+// audience, the claims the house requires, verified tokens cached), the contract's query schema, the
+// contacts service's own `list` (the repository's page query through postgres.js, pool of 10, the
+// contract's shape) and the contract's response schema, on the same PostgreSQL. lean-floor.js is the
+// leaner floor an outside check builds. Spawned by bench/contacts-list.js with PORT, DATABASE_URL and the
+// app's JWT_SECRET set.
 import Fastify from 'fastify';
 import { createVerifier } from 'fast-jwt';
 import postgres from 'postgres';
-import { ContactsRepository, DEFAULT_ORDER } from '../../services/contacts/dist/domain/contacts.repository.js';
-import { toContact } from '../../services/contacts/dist/domain/contact.js';
+import { ContactList, ContactListQuery } from '../../packages/contracts/dist/index.js';
+import { createSerializerCompiler } from '../../packages/kit/dist/http/serializer.js';
+import { createValidatorCompiler } from '../../packages/kit/dist/http/validator.js';
+import { ContactsRepository } from '../../services/contacts/dist/domain/contacts.repository.js';
+import { ContactsService } from '../../services/contacts/dist/domain/contacts.service.js';
 
 const sql = postgres(process.env.DATABASE_URL, { max: 10, transform: postgres.camel, onnotice: () => {} });
-const contacts = new ContactsRepository(sql);
+// The list reads; the outbox is only for writes.
+const contacts = new ContactsService(sql, new ContactsRepository(sql), undefined);
 const verify = createVerifier({
   key: process.env.JWT_SECRET,
   algorithms: ['HS256'],
@@ -22,7 +27,9 @@ const verify = createVerifier({
 });
 
 const app = Fastify();
-app.get('/api/contacts', async (request, reply) => {
+app.setValidatorCompiler(createValidatorCompiler());
+app.setSerializerCompiler(createSerializerCompiler());
+app.get('/api/contacts', { schema: { querystring: ContactListQuery, response: { 200: ContactList } } }, async (request, reply) => {
   const [scheme, token] = (request.headers.authorization ?? '').split(' ');
   let userId;
   try {
@@ -31,10 +38,7 @@ app.get('/api/contacts', async (request, reply) => {
   } catch {
     return reply.code(401).send({ statusCode: 401, code: 'UNAUTHORIZED', error: 'Unauthorized', message: 'Sesión no válida' });
   }
-  const page = Number(request.query.page ?? 1);
-  const limit = Number(request.query.limit ?? 10);
-  const { rows, total } = await contacts.page(userId, {}, DEFAULT_ORDER, limit, (page - 1) * limit);
-  return { contacts: rows.map(toContact), total, page, limit };
+  return contacts.list(userId, request.query);
 });
 app.get('/', async () => ({ floor: true }));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

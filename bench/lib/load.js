@@ -35,7 +35,7 @@ export function printLoadTable(runs, reference = runs[0], floor = undefined) {
       'p50 ms': r.p50,
       'p99 ms': r.p99,
       'vs hello': `${(r.rps / reference.rps).toFixed(2)}x`,
-      ...(floor ? { 'vs floor': `${(r.rps / floor.rps).toFixed(2)}x` } : {}),
+      ...(floor ? { 'vs leaner floor': `${(r.rps / floor.rps).toFixed(2)}x` } : {}),
     })),
   );
 }
