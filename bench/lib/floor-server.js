@@ -8,6 +8,7 @@
 import Fastify from 'fastify';
 import { createVerifier } from 'fast-jwt';
 import postgres from 'postgres';
+import { tokenSubject } from './floor-token.js';
 import { ContactList, ContactListQuery } from '../../packages/contracts/dist/index.js';
 import { createSerializerCompiler } from '../../packages/kit/dist/http/serializer.js';
 import { createValidatorCompiler } from '../../packages/kit/dist/http/validator.js';
@@ -30,14 +31,8 @@ const app = Fastify();
 app.setValidatorCompiler(createValidatorCompiler());
 app.setSerializerCompiler(createSerializerCompiler());
 app.get('/api/contacts', { schema: { querystring: ContactListQuery, response: { 200: ContactList } } }, async (request, reply) => {
-  const [scheme, token] = (request.headers.authorization ?? '').split(' ');
-  let userId;
-  try {
-    if (!/^bearer$/i.test(scheme ?? '') || !token) throw new Error('no token');
-    userId = verify(token).sub;
-  } catch {
-    return reply.code(401).send({ statusCode: 401, code: 'UNAUTHORIZED', error: 'Unauthorized', message: 'Sesión no válida' });
-  }
+  const userId = tokenSubject(request, reply, verify);
+  if (userId === undefined) return reply;
   return contacts.list(userId, request.query);
 });
 app.get('/', async () => ({ floor: true }));

@@ -7,20 +7,15 @@
 import Fastify from 'fastify';
 import { createVerifier } from 'fast-jwt';
 import postgres from 'postgres';
+import { tokenSubject } from './floor-token.js';
 
 const sql = postgres(process.env.DATABASE_URL, { max: 10, onnotice: () => {} });
 const verify = createVerifier({ key: process.env.JWT_SECRET, algorithms: ['HS256'], cache: 10_000 });
 
 const app = Fastify();
 app.get('/api/contacts', async (request, reply) => {
-  const [scheme, token] = (request.headers.authorization ?? '').split(' ');
-  let userId;
-  try {
-    if (!/^bearer$/i.test(scheme ?? '') || !token) throw new Error('no token');
-    userId = verify(token).sub;
-  } catch {
-    return reply.code(401).send({ statusCode: 401, error: 'Unauthorized', message: 'Sesión no válida' });
-  }
+  const userId = tokenSubject(request, reply, verify);
+  if (userId === undefined) return reply;
   const page = Number(request.query.page ?? 1);
   const limit = Number(request.query.limit ?? 10);
   const rows = await sql`
