@@ -3,7 +3,7 @@ import { Redirect, useLocation, useSearch } from 'wouter';
 import { useHistoryState } from 'wouter/use-browser-location';
 import { useSession } from '../lib/session-state';
 import { LoadingScreen } from './LoadingScreen';
-import { originPath, originState } from './origin';
+import { originPath, originState } from '../lib/origin';
 
 /** Signed-in users only; others go to /login, which remembers where they were heading. */
 export function RequireAuth({ children }: { children: ReactNode }) {

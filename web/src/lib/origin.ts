@@ -1,4 +1,7 @@
-/** The history state the guard leaves on /login so that login can send the user back. */
+/**
+ * The history state left on /login so that signing in sends the person back: the guard leaves it, and so does
+ * a screen that asks to sign in first (an invitation).
+ */
 export interface OriginState {
   from: string;
 }
