@@ -6,6 +6,18 @@ export function isEmail(value: string): boolean {
   return EMAIL_PATTERN.test(value.trim());
 }
 
+/** A person's first or last name, as every form that creates an account asks it. */
+export function personNameError(value: string, requiredMessage: string): string | undefined {
+  const trimmed = value.trim();
+  if (!trimmed) return requiredMessage;
+  return trimmed.length < 2 ? 'Mínimo 2 caracteres' : undefined;
+}
+
+/** A password being chosen (sign-up, reset, invitation); the server adds the rest (no common passwords, no control characters). */
+export function newPasswordError(password: string): string | undefined {
+  return !password ? 'La contraseña es requerida' : password.length < 6 ? 'Mínimo 6 caracteres' : undefined;
+}
+
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
 export function hasErrors<K extends string>(errors: FieldErrors<K>): boolean {

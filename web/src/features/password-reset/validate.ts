@@ -1,4 +1,4 @@
-import { isEmail, type FieldErrors } from '../../lib/validation';
+import { isEmail, newPasswordError, type FieldErrors } from '../../lib/validation';
 
 export type ForgotForm = { email: string };
 export type NewPasswordForm = { password: string; confirmPassword: string };
@@ -7,10 +7,10 @@ export function validateForgot({ email }: ForgotForm): FieldErrors<keyof ForgotF
   return { email: !email.trim() ? 'El correo es requerido' : !isEmail(email) ? 'Correo electrónico inválido' : undefined };
 }
 
-/** The register form's rules; the server adds the rest (no common passwords, no control characters). */
+/** The register form's rules (lib/validation). */
 export function validateNewPassword({ password, confirmPassword }: NewPasswordForm): FieldErrors<keyof NewPasswordForm> {
   return {
-    password: !password ? 'La contraseña es requerida' : password.length < 6 ? 'Mínimo 6 caracteres' : undefined,
+    password: newPasswordError(password),
     confirmPassword: !confirmPassword
       ? 'Confirma tu contraseña'
       : confirmPassword !== password
