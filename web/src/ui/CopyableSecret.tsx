@@ -1,4 +1,4 @@
-import { toast } from '../lib/toasts';
+import { copyText } from '../lib/clipboard';
 import { Button } from './Button';
 
 interface CopyableSecretProps {
@@ -14,18 +14,10 @@ interface CopyableSecretProps {
 
 /** A secret with a "Copiar" button; where the clipboard is refused, the user is told to copy it by hand. */
 export function CopyableSecret({ value, label, copiedMessage, className }: CopyableSecretProps) {
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      toast.success(copiedMessage);
-    } catch {
-      toast.error('No se pudo copiar: selecciónalo y cópialo a mano');
-    }
-  }
   return (
     <div className={className}>
       <code aria-label={label}>{value}</code>
-      <Button variant="secondary" small onClick={() => void copy()}>
+      <Button variant="secondary" small onClick={() => void copyText(value, copiedMessage)}>
         Copiar
       </Button>
     </div>
