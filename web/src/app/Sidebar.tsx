@@ -3,6 +3,7 @@ import { logout } from '../lib/auth';
 import type { User } from '../lib/types';
 import { Icon } from '../ui/Icon';
 import { NAV_ITEMS, isActive } from './nav';
+import { WorkspaceSwitcher } from './WorkspaceSwitcher';
 
 /** `id` lets the phone layout's menu button control it (aria-controls). */
 export function Sidebar({ user, id }: { user: User; id?: string }) {
@@ -24,6 +25,7 @@ export function Sidebar({ user, id }: { user: User; id?: string }) {
           <p className="brand-sub">{user.company || 'Asistente empresarial'}</p>
         </div>
       </div>
+      <WorkspaceSwitcher />
       <nav aria-label="Navegación principal">
         <ul className="nav-list">
           {NAV_ITEMS.map((item) => {
