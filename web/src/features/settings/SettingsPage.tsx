@@ -9,6 +9,7 @@ import { PersonalTokensCard } from './PersonalTokensCard';
 import { ProfileForm } from './ProfileForm';
 import { RetentionCard } from './RetentionCard';
 import { SecurityActivityCard } from './SecurityActivityCard';
+import { TeamCard } from './TeamCard';
 import { WebhooksCard } from './WebhooksCard';
 import './settings.css';
 
@@ -24,6 +25,7 @@ export function SettingsPage() {
         <ProfileForm user={user} />
         <PasswordForm onChanged={() => setPasswordChanges((n) => n + 1)} />
       </div>
+      <TeamCard />
       <IntegrationsCard />
       <PersonalTokensCard key={passwordChanges} />
       <WebhooksCard />
