@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
+import { InvitationPage } from '../features/invitation/InvitationPage';
 import { LoginPage } from '../features/login/LoginPage';
 import { ForgotPasswordPage } from '../features/password-reset/ForgotPasswordPage';
 import { ResetPasswordPage } from '../features/password-reset/ResetPasswordPage';
@@ -59,6 +60,10 @@ export function App() {
         {/* Not guest-only: a reset link works whether or not this browser is signed in (the reset ends that session). */}
         <Route path="/restablecer">
           <ResetPasswordPage />
+        </Route>
+        {/* Not guest-only either: a person with an account signs in first and joins from here. */}
+        <Route path="/invitacion">
+          <InvitationPage />
         </Route>
         <Route>
           <ProtectedScreens />
