@@ -1,4 +1,5 @@
-import { looksLikePersonalToken, PersonalTokenLookup, type App, type Platform } from '@asistente/kit';
+import { roleAllows } from '@asistente/contracts';
+import { looksLikePersonalToken, PersonalTokenLookup, roleRefused, type App, type Platform } from '@asistente/kit';
 import { personalTokenExchange } from './personal-token-gate.js';
 import { API_PREFIX, isPublic, routeFor } from './routing-table.js';
 
@@ -23,7 +24,7 @@ function bearer(header: string | undefined): string | undefined {
  * The edge's checks on every /api request, before it reaches a service:
  * per-address rate limits on sign-in, sign-up and password reset, then the
  * token (except on public routes): a personal access token is first exchanged for a session token bounded
- * by its scopes. Unknown prefixes fall through to the 404 handler.
+ * by its scopes, and the caller's role in the workspace must reach the route (the role table). Unknown prefixes fall through to the 404 handler.
  */
 export function installAuthGate(app: App, limits: GateLimits, { db, revocations, tokens }: Pick<Platform, 'db' | 'revocations' | 'tokens'>): void {
   const exchange = personalTokenExchange(app, tokens, PersonalTokenLookup.for(db, revocations), limits.personalTokenPerMinute);
@@ -34,6 +35,8 @@ export function installAuthGate(app: App, limits: GateLimits, { db, revocations,
   const limited = new Map([
     ['POST /auth/login', perIp('login', limits.loginPerIp, limits.windowMs)],
     ['POST /auth/register', perIp('register', limits.registerPerIp, limits.windowMs)],
+    // Accepting an invitation may create an account: it spends the sign-up budget's kind of limit.
+    ['POST /auth/invitations/accept', perIp('invitation-accept', limits.registerPerIp, limits.windowMs)],
     // Forgot and reset share one budget: asking for links and trying tokens are the same abuse.
     ['POST /auth/password/forgot', passwordReset],
     ['POST /auth/password/reset', passwordReset],
@@ -56,5 +59,7 @@ export function installAuthGate(app: App, limits: GateLimits, { db, revocations,
       if (reply.sent) return;
     }
     await app.authenticate(request, reply);
+    // The role table on the path the router will route; each service decides again on its route's pattern.
+    if (!roleAllows(request.user.role, request.method, servicePath)) throw roleRefused();
   });
 }

@@ -23,7 +23,7 @@ export interface ServiceRoute {
 export const ROUTES: ServiceRoute[] = [
   {
     name: 'auth',
-    prefixes: ['/auth', '/account'],
+    prefixes: ['/auth', '/account', '/workspace'],
     urlVariable: 'AUTH_URL',
     port: SERVICE_PORTS.auth,
     publicRoutes: [
@@ -32,6 +32,9 @@ export const ROUTES: ServiceRoute[] = [
       ['GET', '/auth/password/reset-available'],
       ['POST', '/auth/password/forgot'],
       ['POST', '/auth/password/reset'],
+      // An invitation's link is its key: the page shows it and a new person accepts it before any session.
+      ['GET', '/auth/invitations/*'],
+      ['POST', '/auth/invitations/accept'],
       // A deletion's progress: its id is the key (the account's sessions end with it).
       ['GET', '/account/delete/*'],
     ],

@@ -11,7 +11,7 @@ import contactsService from '@asistente/contacts';
 import { PERSONAL_TOKEN_SCOPES, scopeNeeded, scopesAllow, type PersonalTokenScope } from '@asistente/contracts';
 import emailService from '@asistente/email';
 import { exchangedTokenSigner, BAD_URL_MESSAGE, newPersonalToken, normalisePath, type App } from '@asistente/kit';
-import { createTestPlatform } from '@asistente/kit/testing';
+import { createTestPlatform, insertAccount } from '@asistente/kit/testing';
 import teamsService from '@asistente/teams';
 import webhooksService from '@asistente/webhooks';
 import whatsappService from '@asistente/whatsapp';
@@ -50,7 +50,7 @@ const { paths } = (distributed ? await collectApiDocument() : gateway.swagger())
 
 // One token per scope, all of one user.
 const userId = randomUUID();
-await platform.db.sql`insert into auth.users (id, first_name, last_name, email, password_hash) values (${userId}, 'Ana', 'López', ${`${userId}@ejemplo.es`}, 'x')`;
+await insertAccount(platform.db.sql, { id: userId });
 const tokens = new Map<PersonalTokenScope, string>();
 /** The house token the gateway would exchange each for: what a service behind is handed. */
 const exchanged = new Map<PersonalTokenScope, string>();
@@ -58,9 +58,9 @@ const signExchanged = exchangedTokenSigner(platform.tokens);
 for (const scope of PERSONAL_TOKEN_SCOPES) {
   const { token, hash, prefix } = newPersonalToken();
   const id = randomUUID();
-  await platform.db.sql`insert into platform.personal_tokens (id, user_id, name, scopes, token_hash, prefix) values (${id}, ${userId}, ${scope}, ${[scope]}, ${hash}, ${prefix})`;
+  await platform.db.sql`insert into platform.personal_tokens (id, user_id, workspace_id, role, name, scopes, token_hash, prefix) values (${id}, ${userId}, ${userId}, 'owner', ${scope}, ${[scope]}, ${hash}, ${prefix})`;
   tokens.set(scope, token);
-  exchanged.set(scope, signExchanged({ id, userId, scopes: [scope] }));
+  exchanged.set(scope, signExchanged({ id, userId, workspaceId: userId, role: 'owner', scopes: [scope] }));
 }
 
 /** A value for each path parameter of the document, by its name. */

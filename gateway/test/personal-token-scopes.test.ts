@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { PERSONAL_TOKEN_SCOPES, scopeNeeded } from '@asistente/contracts';
 import { EXCHANGED_TOKEN_SECONDS, newPersonalToken, TOKEN_CHECKED_HEADER } from '@asistente/kit';
-import { createTestPlatform } from '@asistente/kit/testing';
+import { createTestPlatform, insertAccount } from '@asistente/kit/testing';
 import { buildGateway } from '../src/gateway.js';
 import { ROUTES } from '../src/routing-table.js';
 
@@ -71,8 +71,8 @@ t.test('the services behind get a short-lived house token with the scopes, a fre
   const userId = randomUUID();
   const { token, hash, prefix } = newPersonalToken();
   const sql = platform.db.sql;
-  await sql`insert into auth.users (id, first_name, last_name, email, password_hash) values (${userId}, 'Ana', 'López', ${`${userId}@ejemplo.es`}, 'x')`;
-  await sql`insert into platform.personal_tokens (id, user_id, name, scopes, token_hash, prefix) values (${randomUUID()}, ${userId}, 'Script', '{contacts:read,emails:read}', ${hash}, ${prefix})`;
+  await insertAccount(sql, { id: userId });
+  await sql`insert into platform.personal_tokens (id, user_id, workspace_id, role, name, scopes, token_hash, prefix) values (${randomUUID()}, ${userId}, ${userId}, 'owner', 'Script', '{contacts:read,emails:read}', ${hash}, ${prefix})`;
 
   for (let i = 0; i < 2; i++) t.equal((await gateway.inject({ url: '/api/contacts', headers: { authorization: `Bearer ${token}` } })).statusCode, 200);
   const claims = seen.map((headers) => {

@@ -7,7 +7,7 @@ import { createSigner } from 'fast-jwt';
 import postgres from 'postgres';
 import t from 'tap';
 import { generateKey } from '@asistente/kit';
-import { createTestDatabase } from '@asistente/kit/testing';
+import { createTestDatabase, insertAccount } from '@asistente/kit/testing';
 import { migratedDataDir, TEST_APP_NODE_ARGS } from '@asistente/kit/testing/migrated-data-dir';
 import { openStream } from './support/live-stream.js';
 import { ROUTES } from '../src/routing-table.js';
@@ -129,11 +129,10 @@ t.test('a service alone and the distributed gateway in front of it: each exits w
   await waitReady(analytics, analyticsPort);
 
   const sql = postgres(database.url!, { max: 1, onnotice: () => {} });
-  const [user] = await sql<{ id: string }[]>`
-    insert into auth.users (first_name, last_name, email, password_hash) values ('Ana', 'López', ${`ana.${suffix}@ejemplo.es`}, 'x') returning id`;
+  const userId = await insertAccount(sql, { email: `ana.${suffix}@ejemplo.es` });
   await sql.end();
   const sign = createSigner({ key: secret, iss: 'mi-asistente', aud: 'mi-asistente-api', expiresIn: 60_000 });
-  const token = sign({ sub: user!.id, jti: randomUUID() });
+  const token = sign({ sub: userId, jti: randomUUID() });
 
   const upstream = `http://127.0.0.1:${analyticsPort}`;
   const gatewayPort = await freePort();

@@ -11,7 +11,7 @@ import { connect as natsConnect } from '@nats-io/transport-node';
 import { createSigner } from 'fast-jwt';
 import postgres from 'postgres';
 import { generateKey } from '@asistente/kit';
-import { createTestDatabase } from '@asistente/kit/testing';
+import { createTestDatabase, insertAccount } from '@asistente/kit/testing';
 
 /** Helpers of the fault tests: child processes, a NATS of the test's own, a cuttable path to PostgreSQL. */
 
@@ -240,11 +240,9 @@ export class CuttablePath {
 export async function userWithToken(databaseUrl: string, secret: string): Promise<{ userId: string; authorization: string }> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
-    const [user] = await sql<{ id: string }[]>`
-      insert into auth.users (first_name, last_name, email, password_hash)
-      values ('Ana', 'López', ${`ana.${randomBytes(6).toString('hex')}@ejemplo.es`}, 'x') returning id`;
+    const userId = await insertAccount(sql);
     const sign = createSigner({ key: secret, iss: 'mi-asistente', aud: 'mi-asistente-api', expiresIn: 3_600_000 });
-    return { userId: user!.id, authorization: `Bearer ${sign({ sub: user!.id, jti: randomUUID(), ims: Date.now() })}` };
+    return { userId, authorization: `Bearer ${sign({ sub: userId, jti: randomUUID(), ims: Date.now() })}` };
   } finally {
     await sql.end();
   }

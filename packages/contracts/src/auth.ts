@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EMAIL_PATTERN } from './common.js';
+import { Workspace } from './workspace.js';
 
 export const User = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -65,11 +66,16 @@ export const ChangePasswordBody = Type.Object(
 );
 export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
 
-export const SessionResponse = Type.Object({ user: User, token: Type.String() });
+/** A session opened (register, login, switch, an invitation accepted): the person, its token and the workspace it acts in. */
+export const SessionResponse = Type.Object({ user: User, token: Type.String(), workspace: Workspace });
 export type SessionResponse = Static<typeof SessionResponse>;
 
 export const UserResponse = Type.Object({ user: User });
 export type UserResponse = Static<typeof UserResponse>;
+
+/** `GET /auth/me`: the spec's profile and the workspace the session acts in, with the caller's role. */
+export const MeResponse = Type.Object({ user: User, workspace: Workspace });
+export type MeResponse = Static<typeof MeResponse>;
 
 /** Asks for a password reset link by mail; answered 202 whether or not an account has the address. */
 export const ForgotPasswordBody = Type.Object(

@@ -145,6 +145,8 @@ export const ConfigSchema = Type.Object({
   /** Password reset requests per address per window (one reset mail each); the gateway allows 5x per client address. */
   RATE_LIMIT_PASSWORD_RESET_MAX: Type.Integer({ minimum: 1, default: 5 }),
   RATE_LIMIT_PASSWORD_RESET_WINDOW_MS: Type.Integer({ minimum: 1000, default: 3_600_000 }),
+  /** People one workspace may hold, members and pending invitations together. */
+  MAX_WORKSPACE_MEMBERS: Type.Integer({ minimum: 1, maximum: 10_000, default: 50 }),
   WEB_DIST: Type.Optional(Type.String({ minLength: 1 })),
   /** Seed the demo account at start (same as `npm start -- --demo`). */
   DEMO: Type.Boolean({ default: false }),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { createLogger, createPlatform, loadConfig } from '../src/index.js';
-import { createTestPlatform } from '../src/testing/index.js';
+import { createTestPlatform, insertAccount } from '../src/testing/index.js';
 
 t.test('a revoked token id is refused, and only that one', async (t) => {
   const platform = await createTestPlatform(t);
@@ -31,12 +31,9 @@ t.test('embedded: revocations survive a restart of the process', async (t) => {
 t.test('concurrent checks of one token share a read, but never miss a logout committed before they asked', async (t) => {
   const platform = await createTestPlatform(t);
   // A user row: its trigger writes the user's sessions mark, as auth's registration does.
-  const [user] = await platform.db.sql<{ id: string }[]>`
-    insert into auth.users (first_name, last_name, email, password_hash)
-    values ('Ana', 'López', ${`ana.${randomUUID()}@ejemplo.es`}, 'x') returning id`;
-  const userId = user!.id;
+  const userId = await insertAccount(platform.db.sql);
   const jti = randomUUID();
-  const token = { id: userId, jti, issuedAtMs: Date.now() + 1000 };
+  const token = { id: userId, workspaceId: userId, jti, issuedAtMs: Date.now() + 1000 };
   t.same(await Promise.all(Array.from({ length: 20 }, () => platform.revocations.isValid(token))), Array(20).fill(true));
   const during = platform.revocations.isValid(token);
   await platform.revocations.revoke(jti, userId, new Date(Date.now() + 60_000));

@@ -9,6 +9,13 @@ import { PasswordHasher } from './domain/passwords.js';
 import { UsersRepository } from './domain/users.repository.js';
 import { UsersService } from './domain/users.service.js';
 import { authRoutes } from './routes/auth.js';
+import { workspaceRoutes } from './routes/workspace.js';
+import { invitationRoutes } from './routes/invitations.js';
+import { InvitationsRepository } from './domain/invitations.repository.js';
+import { InvitationsService } from './domain/invitations.service.js';
+import { MembersService } from './domain/members.service.js';
+import { WorkspacesRepository } from './domain/workspaces.repository.js';
+import { WorkspacesService } from './domain/workspaces.service.js';
 import { passwordResetRoutes } from './routes/password-reset.js';
 import { accountActivityRoutes } from './routes/account-activity.js';
 import { SECURITY_ACTIVITY_CONSUMER, SecurityActivityConsumer } from './consumers/security-activity.consumer.js';
@@ -51,8 +58,27 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
     windowMs: config.RATE_LIMIT_WINDOW_MS,
   });
   const tokensRepository = new PersonalTokensRepository(db.sql);
-  const users = new UsersService({ sql: db.sql, users: usersRepository, hasher, outbox, attempts, tokens: tokensRepository, revocations });
-  await authRoutes(app, { users, revocations });
+  const workspacesRepository = new WorkspacesRepository(db.sql);
+  const workspaces = new WorkspacesService(db.sql, workspacesRepository);
+  const users = new UsersService({ sql: db.sql, users: usersRepository, hasher, outbox, attempts, tokens: tokensRepository, revocations, workspaces });
+  await authRoutes(app, { users, workspaces, revocations });
+  const invitations = new InvitationsService({
+    sql: db.sql,
+    invitations: new InvitationsRepository(db.sql),
+    workspaces: workspacesRepository,
+    users: usersRepository,
+    hasher,
+    secrets: platform.secrets,
+    outbox,
+    mailer: config.SMTP_URL ? createSystemMailer(config.SMTP_URL, systemSender(config.MAIL_FROM, config.PUBLIC_URL)) : undefined,
+    publicUrl: config.PUBLIC_URL,
+    maxMembers: config.MAX_WORKSPACE_MEMBERS,
+    log: platform.log,
+  });
+  app.addHook('onClose', () => invitations.close());
+  const members = new MembersService({ sql: db.sql, workspaces: workspacesRepository, users: usersRepository, tokens: tokensRepository, revocations, hasher, attempts });
+  await workspaceRoutes(app, { users, workspaces, members, invitations });
+  await invitationRoutes(app, { invitations });
   const resets = new PasswordResetsService({
     sql: db.sql,
     users: usersRepository,
@@ -80,7 +106,16 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   // "Eliminar mi cuenta": the request ends the account at once; the services' reports arrive through the bus.
   const deletionRecords = new AccountDeletionsRepository(db.sql);
   await accountDeletionRoutes(app, {
-    deletions: new AccountDeletionService({ sql: db.sql, users: usersRepository, deletions: deletionRecords, hasher, attempts, outbox, revocations }),
+    deletions: new AccountDeletionService({
+      sql: db.sql,
+      users: usersRepository,
+      workspaces: workspacesRepository,
+      deletions: deletionRecords,
+      hasher,
+      attempts,
+      outbox,
+      revocations,
+    }),
   });
   // "Descargar mis datos": auth's own part, then each service's over HTTP, into one ZIP stored in chunks.
   const exportsRepository = new AccountExportsRepository(db.sql);

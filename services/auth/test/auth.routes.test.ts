@@ -24,15 +24,17 @@ t.test('register returns user and token; me and login agree', async (t) => {
   const body = registration({ company: ' Acme SL ', phone: '' });
   const res = await post('/auth/register', body);
   t.equal(res.statusCode, 201);
-  const { user, token } = res.json();
+  const { user, token, workspace } = res.json();
   t.match(user, { firstName: 'Ana', lastName: 'López', email: body.email, company: 'Acme SL', phone: null });
   t.notOk('passwordHash' in user, 'no hash in the response');
   t.type(token, 'string');
+  t.same(workspace, { id: user.id, name: 'Acme SL', role: 'owner' }, 'the account founds a workspace named after its company');
   const me = await app.inject({ url: '/auth/me', headers: { authorization: bearer(token) } });
-  t.same(me.json(), { user });
+  t.same(me.json(), { user, workspace });
   const login = await post('/auth/login', { email: body.email.toUpperCase(), password: 'secreto1' });
   t.equal(login.statusCode, 200, 'email is case-insensitive');
   t.same(login.json().user, user);
+  t.same(login.json().workspace, workspace);
 });
 
 t.test('passwords are stored as scrypt hashes', async (t) => {

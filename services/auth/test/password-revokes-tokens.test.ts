@@ -82,6 +82,6 @@ t.test('a session the change ended cannot make a token, even one already past it
   await app.inject({ method: 'PUT', url: '/auth/password', headers: { authorization: owner.authorization }, payload: { currentPassword: 'secreto1', newPassword: 'Nueva-Clave-7' } });
   // What a creation that authenticated before the change meets once it holds the user's row.
   const tokens = new PersonalTokensService({ sql, tokens: new PersonalTokensRepository(sql), outbox: platform.outbox('auth'), revocations: platform.revocations });
-  await t.rejects(tokens.create(owner.userId, { jti: claims.jti, issuedAtMs: claims.ims }, { name: 'Tarde', scopes: ['contacts:read'] }, client), { code: 'UNAUTHORIZED' }, 'refused: its session ended');
+  await t.rejects(tokens.create({ id: owner.userId, workspaceId: owner.userId, role: 'owner' }, { jti: claims.jti, issuedAtMs: claims.ims }, { name: 'Tarde', scopes: ['contacts:read'] }, client), { code: 'UNAUTHORIZED' }, 'refused: its session ended');
   t.equal(await countTokens(owner.userId), 0, 'nothing was made');
 });

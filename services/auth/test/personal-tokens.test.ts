@@ -111,8 +111,8 @@ t.test('a personal token never reaches the account routes, even sent to auth dir
 t.test(`a user holds at most ${PERSONAL_TOKENS_PER_USER} tokens`, async (t) => {
   const owner = await register();
   await sql`
-    insert into platform.personal_tokens (id, user_id, name, scopes, token_hash, prefix)
-    select gen_random_uuid(), ${owner.userId}, 'lleno ' || i, '{contacts:read}', md5(${owner.userId} || i), 'asis_pat_x'
+    insert into platform.personal_tokens (id, user_id, workspace_id, role, name, scopes, token_hash, prefix)
+    select gen_random_uuid(), ${owner.userId}, ${owner.userId}, 'owner', 'lleno ' || i, '{contacts:read}', md5(${owner.userId} || i), 'asis_pat_x'
     from generate_series(1, ${PERSONAL_TOKENS_PER_USER}) as i`;
   const res = await create(owner.authorization, { name: 'Uno más', scopes: ['contacts:read'] });
   t.equal(res.statusCode, 409);

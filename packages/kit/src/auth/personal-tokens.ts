@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { PERSONAL_TOKEN_PREFIX, PERSONAL_TOKEN_SCOPES, type PersonalTokenScope } from '@asistente/contracts';
+import { isWorkspaceRole, PERSONAL_TOKEN_PREFIX, PERSONAL_TOKEN_SCOPES, type PersonalTokenScope, type WorkspaceRole } from '@asistente/contracts';
 import { LruMap } from '../cache/lru-map.js';
 import { CoalescedRead } from '../db/coalesced-read.js';
 import { createSigner } from 'fast-jwt';
@@ -79,24 +79,30 @@ const EXCHANGED_JTI_PREFIX = 'pat.';
 export const EXCHANGED_TOKEN_SECONDS = 120;
 
 /**
- * Signs the gateway's exchanged session tokens: the house's claims (`sub`, a fresh `jti`, `ims`) and `scp`,
+ * Signs the gateway's exchanged session tokens: the house's claims (`sub`, `wid`, `role`, a fresh `jti`, `ims`) and `scp`,
  * short-lived. One signer made once (@fastify/jwt's sign with per-call options builds a signer every call).
  */
 export function exchangedTokenSigner(tokens: TokenSettings): (grant: PersonalTokenGrant) => string {
   const sign = createSigner({ key: tokens.secret, algorithm: 'HS256', iss: tokens.issuer, aud: tokens.audience, expiresIn: EXCHANGED_TOKEN_SECONDS * 1000 });
-  return (grant) => sign({ sub: grant.userId, jti: exchangedTokenJti(grant.id), ims: Date.now(), scp: [...grant.scopes] });
+  return (grant) =>
+    sign({ sub: grant.userId, wid: grant.workspaceId, role: grant.role, jti: exchangedTokenJti(grant.id), ims: Date.now(), scp: [...grant.scopes] });
 }
 
 /** What a valid personal access token grants. */
 export interface PersonalTokenGrant {
   id: string;
   userId: string;
+  /** The workspace the token acts in, with its member's role when it was made (lowered with the member's). */
+  workspaceId: string;
+  role: WorkspaceRole;
   scopes: readonly PersonalTokenScope[];
 }
 
 interface GrantRow {
   id: string;
   userId: string;
+  workspaceId: string;
+  role: string;
   scopes: string[];
   expired: boolean;
   expiresAt: Date | null;
@@ -130,11 +136,11 @@ export class PersonalTokenLookup {
     if (!TOKEN_SHAPE.test(token)) return undefined;
     const hash = hashPersonalToken(token);
     const row = await this.lookUp(hash);
-    if (!row || row.expired || (row.expiresAt !== null && row.expiresAt.getTime() <= now)) return undefined;
+    if (!row || row.expired || (row.expiresAt !== null && row.expiresAt.getTime() <= now) || !isWorkspaceRole(row.role)) return undefined;
     await this.touch(row, now);
     // Scopes come from the database as text: anything the contracts do not know grants nothing.
     const scopes = row.scopes.filter((s): s is PersonalTokenScope => (PERSONAL_TOKEN_SCOPES as readonly string[]).includes(s));
-    return { id: row.id, userId: row.userId, scopes };
+    return { id: row.id, userId: row.userId, workspaceId: row.workspaceId, role: row.role, scopes };
   }
 
   protected lookUp(hash: string): Promise<GrantRow | undefined> {
@@ -143,7 +149,7 @@ export class PersonalTokenLookup {
 
   private async read(hash: string): Promise<GrantRow | undefined> {
     const [row] = await this.sql<GrantRow[]>`
-      select id, user_id, scopes, expires_at is not null and expires_at <= now() as expired, expires_at, last_used_at
+      select id, user_id, workspace_id, role, scopes, expires_at is not null and expires_at <= now() as expired, expires_at, last_used_at
       from platform.personal_tokens where token_hash = ${hash}`;
     return row;
   }

@@ -2,7 +2,7 @@ import fastifyJwt from '@fastify/jwt';
 import { createVerifier } from 'fast-jwt';
 // Re-exported so every importer of the kit also loads @fastify/jwt's request/instance augmentations.
 export type { JWT } from '@fastify/jwt';
-import { PERSONAL_TOKEN_SCOPES, scopesAllow, type PersonalTokenScope } from '@asistente/contracts';
+import { isWorkspaceRole, PERSONAL_TOKEN_SCOPES, ROLE_REFUSED, roleAllows, scopesAllow, type PersonalTokenScope, type WorkspaceRole } from '@asistente/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, unauthorized } from '../http/errors.js';
@@ -26,6 +26,8 @@ interface VerifiedClaims {
   iat: number;
   ims?: unknown;
   scp?: unknown;
+  wid?: unknown;
+  role?: unknown;
 }
 
 /** The token of an `Authorization: Bearer <token>` header (the scheme in any case), as @fastify/jwt reads it. */
@@ -50,7 +52,12 @@ export interface TokenSettings {
 }
 
 export interface AuthenticatedUser {
+  /** Who acts: the person (`sub`). */
   id: string;
+  /** Whose data it is: the workspace the session acts in (`wid`). */
+  workspaceId: string;
+  /** The person's role in it, as the session was opened with (`role`). */
+  role: WorkspaceRole;
   jti: string;
   /** Expiry, seconds since the epoch. */
   exp: number;
@@ -67,6 +74,9 @@ export interface AuthenticatedUser {
 export interface TokenClaims {
   sub: string;
   jti: string;
+  /** The workspace; a token signed before workspaces existed has none and acts in its person's own (same id). */
+  wid?: string;
+  role?: WorkspaceRole;
   ims?: number;
   /** The scopes of the personal access token the gateway exchanged for this token. */
   scp?: PersonalTokenScope[];
@@ -158,15 +168,18 @@ export const authPlugin = fp<AuthPluginOptions>(
         verifiedTokens.set(token, claims);
       }
       const { sub: id, jti, exp } = claims;
+      const tenancy = tenancyOf(claims);
       const issuedAtMs = typeof claims.ims === 'number' && Number.isFinite(claims.ims) ? claims.ims : claims.iat * 1000;
       // A sub that is not a uuid would reach the database as a type error (500), and no user has one.
-      if (typeof id !== 'string' || !UUID.test(id) || typeof jti !== 'string') throw unauthorized();
+      if (typeof id !== 'string' || !UUID.test(id) || typeof jti !== 'string' || !tenancy) throw unauthorized();
+      const workspaceId = tenancy.workspaceId ?? id;
       // Tokens signed with a longer lifetime than configured (the old 7,000-day ones) are not honoured.
       if (exp - Math.floor(issuedAtMs / 1000) > maxLifetime) throw unauthorized();
       const checkedAtGateway = acceptedProofs?.accepts(token, request.headers[TOKEN_CHECKED_HEADER]) ?? false;
-      if (!checkedAtGateway && !(await revocations.isValid({ id, jti, issuedAtMs }))) throw unauthorized();
+      if (!checkedAtGateway && !(await revocations.isValid({ id, jti, issuedAtMs, workspaceId }))) throw unauthorized();
       const scopes = scopesOf(claims.scp);
-      request.user = scopes ? { id, jti, exp, issuedAtMs, scopes } : { id, jti, exp, issuedAtMs };
+      const user: AuthenticatedUser = { id, workspaceId, role: tenancy.role, jti, exp, issuedAtMs };
+      request.user = scopes ? { ...user, scopes } : user;
       verified.add(request);
     });
     const proofs = new TokenCheckedProofs(tokens.secret, VERIFIED_TOKENS_CACHED);
@@ -188,7 +201,21 @@ export const authPlugin = fp<AuthPluginOptions>(
   { name: 'asistente-auth' },
 );
 
+/**
+ * The workspace and role a token acts with. A token from before workspaces (no `wid`) acts as the owner of its
+ * person's own workspace, which the upgrade made with the person's id; a `wid` without a known role, or
+ * either malformed, is no token at all.
+ */
+function tenancyOf(claims: VerifiedClaims): { workspaceId?: string; role: WorkspaceRole } | undefined {
+  if (claims.wid === undefined && claims.role === undefined) return { role: 'owner' };
+  if (typeof claims.wid !== 'string' || !UUID.test(claims.wid) || !isWorkspaceRole(claims.role)) return undefined;
+  return { workspaceId: claims.wid, role: claims.role };
+}
+
 export const SCOPE_REFUSED = 'Este token no tiene permiso para esta operación';
+
+/** The caller's role in the workspace does not reach this route (the role table). */
+export const roleRefused = () => new AppError(403, 'ROLE_FORBIDDEN', ROLE_REFUSED);
 
 /** A personal token asked for a route its scopes do not cover, or one no token may reach. */
 export const scopeRefused = () => new AppError(403, 'TOKEN_SCOPE', SCOPE_REFUSED);
@@ -204,9 +231,11 @@ export function requireAuth(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.public) return;
     await app.authenticate(request, reply);
-    const { scopes } = request.user;
+    const { scopes, role } = request.user;
     const pattern = request.routeOptions.url;
-    if (!scopes || pattern === undefined) return;
-    if (!scopesAllow(scopes, request.method, pattern.slice(prefix.length))) throw scopeRefused();
+    if (pattern === undefined) return;
+    const path = pattern.slice(prefix.length);
+    if (!roleAllows(role, request.method, path)) throw roleRefused();
+    if (scopes && !scopesAllow(scopes, request.method, path)) throw scopeRefused();
   });
 }

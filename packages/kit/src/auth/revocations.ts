@@ -6,6 +6,8 @@ import { isExchangedFrom } from './personal-tokens.js';
 export interface TokenIdentity {
   /** The user id (`sub`), already checked to be a uuid. */
   id: string;
+  /** The workspace it acts in (`wid`, or the person's own for a token from before workspaces). */
+  workspaceId: string;
   jti: string;
   /** When it was issued, milliseconds since the epoch. */
   issuedAtMs: number;
@@ -23,6 +25,8 @@ export interface SessionsEnded {
   keepJti?: string | null;
   /** A personal access token was revoked: the sessions the gateway exchanged it for end too. */
   personalTokenId?: string;
+  /** Only the sessions acting in this workspace end (the person left it). */
+  workspaceId?: string;
 }
 
 /** A user's "tokens valid after" mark (`platform.user_sessions`, one row per existing user). */
@@ -107,6 +111,29 @@ export class Revocations {
   protected forget(_userId: string): void {}
 
   /**
+   * The person left the workspace (removed, or the workspace deleted): their tokens for it already fail on
+   * the next check (their membership row is gone); every process is told, so live streams opened with them close.
+   */
+  memberLeft(workspaceId: string, userId: string): void {
+    this.forgetMember(workspaceId, userId);
+    this.ended({ userId, workspaceId, before: Number.MAX_SAFE_INTEGER, keepJti: null });
+  }
+
+  protected forgetMember(_workspaceId: string, _userId: string): void {}
+
+  protected memberSessionsEnded(_workspaceId: string, _userId: string, _atMs: number): void {}
+
+  /**
+   * Ends the person's sessions in one workspace, issued until now (their role changed: a new session carries
+   * the new one). In `tx` with the change, so no token with the old role outlives it.
+   */
+  async endMemberSessions(workspaceId: string, userId: string, tx: Sql | TransactionSql = this.sql, at: Date = new Date()): Promise<void> {
+    await tx`update platform.memberships set valid_after = ${at} where workspace_id = ${workspaceId} and user_id = ${userId}`;
+    this.memberSessionsEnded(workspaceId, userId, at.getTime());
+    this.ended({ userId, workspaceId, before: at.getTime(), keepJti: null });
+  }
+
+  /**
    * A personal access token was revoked (its row deleted, so no gateway exchanges it again): every process is
    * told, so the live streams opened with it close at once instead of outliving it.
    */
@@ -122,15 +149,16 @@ export class Revocations {
   /** Whether the token may still be used: its user exists, it was not logged out nor ended by a password change. */
   async isValid(token: TokenIdentity): Promise<boolean> {
     if (this.vouched.has(token.id)) return !(await this.isRevoked(token.jti));
-    return this.checks.read(`${token.id} ${token.jti} ${token.issuedAtMs}`, () => this.readValidity(token));
+    return this.checks.read(`${token.id} ${token.workspaceId} ${token.jti} ${token.issuedAtMs}`, () => this.readValidity(token));
   }
 
   private async readValidity(token: TokenIdentity): Promise<boolean> {
-    const [row] = await this.sql<{ validAfter: Date | null; keptJti: string | null; known: boolean; revoked: boolean }[]>`
+    const [row] = await this.sql<{ validAfter: Date | null; keptJti: string | null; known: boolean; revoked: boolean; memberSince: Date | null }[]>`
       select s.valid_after, s.kept_jti, s.user_id is not null as known,
-             exists (select 1 from platform.revoked_tokens where jti = ${token.jti}) as revoked
+             exists (select 1 from platform.revoked_tokens where jti = ${token.jti}) as revoked,
+             (select m.valid_after from platform.memberships m where m.workspace_id = ${token.workspaceId} and m.user_id = ${token.id}) as member_since
       from (select 1) as one left join platform.user_sessions s on s.user_id = ${token.id}`;
-    if (!row?.known || row.revoked) return false;
+    if (!row?.known || row.revoked || row.memberSince === null || token.issuedAtMs < row.memberSince.getTime()) return false;
     return allowedBy({ validAfterMs: row.validAfter?.getTime() ?? 0, keptJti: row.keptJti }, token);
   }
 
@@ -147,8 +175,9 @@ export class Revocations {
   }
 }
 
-export function endedSessionCovers(ended: SessionsEnded, token: { id: string; jti: string; issuedAtMs: number }): boolean {
+export function endedSessionCovers(ended: SessionsEnded, token: { id: string; workspaceId: string; jti: string; issuedAtMs: number }): boolean {
   if (ended.userId !== token.id) return false;
+  if (ended.workspaceId !== undefined && ended.workspaceId !== token.workspaceId) return false;
   if (ended.personalTokenId !== undefined) return isExchangedFrom(token.jti, ended.personalTokenId);
   if (ended.jti !== undefined) return ended.jti === token.jti;
   if (ended.before === undefined) return false;
@@ -162,6 +191,8 @@ function allowedBy(mark: UserMark, token: TokenIdentity): boolean {
 class LocalRevocations extends Revocations {
   /** Per-user marks read once and then kept current by this process's own writes (it is the only writer). */
   private readonly marks = new Map<string, UserMark | null>();
+  /** `workspace person` pairs known to be members, with when their sessions there start counting; dropped when that changes. */
+  private readonly members = new Map<string, number>();
 
   constructor(
     sql: Sql,
@@ -183,6 +214,16 @@ class LocalRevocations extends Revocations {
 
   protected override forget(userId: string): void {
     this.marks.delete(userId);
+    for (const pair of this.members.keys()) if (pair.endsWith(` ${userId}`)) this.members.delete(pair);
+  }
+
+  protected override forgetMember(workspaceId: string, userId: string): void {
+    this.members.delete(`${workspaceId} ${userId}`);
+  }
+
+  /** Kept at the new mark (not forgotten): a read racing the uncommitted change would cache the old one. */
+  protected override memberSessionsEnded(workspaceId: string, userId: string, atMs: number): void {
+    this.members.set(`${workspaceId} ${userId}`, atMs);
   }
 
   override async isRevoked(jti: string): Promise<boolean> {
@@ -200,6 +241,20 @@ class LocalRevocations extends Revocations {
       mark = row ? { validAfterMs: row.validAfter.getTime(), keptJti: row.keptJti } : null;
       if (mark) this.marks.set(token.id, mark);
     }
-    return mark !== null && allowedBy(mark, token);
+    return mark !== null && allowedBy(mark, token) && (await this.isMember(token));
+  }
+
+  /** A miss is read again (a member who joined since); what is found stays until the membership changes here. */
+  private async isMember(token: TokenIdentity): Promise<boolean> {
+    const pair = `${token.workspaceId} ${token.id}`;
+    let since = this.members.get(pair);
+    if (since === undefined) {
+      const [row] = await this.sql<{ validAfter: Date }[]>`
+        select valid_after from platform.memberships where workspace_id = ${token.workspaceId} and user_id = ${token.id}`;
+      if (!row) return false;
+      since = row.validAfter.getTime();
+      this.members.set(pair, since);
+    }
+    return token.issuedAtMs >= since;
   }
 }

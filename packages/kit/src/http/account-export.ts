@@ -59,7 +59,7 @@ export function accountExportRoute(app: App, prefix: string, parts: readonly Acc
       response: { 200: AccountExportPage, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
     },
     // Auth asks with the user's short-lived service token; the scope table opens it to no personal token.
-    handler: async (request) => readAccountExportPage(parts, request.user.id, request.query.cursor),
+    handler: async (request) => readAccountExportPage(parts, request.user.workspaceId, request.query.cursor),
   });
 }
 

@@ -6,7 +6,10 @@ export const RECONNECT_AFTER_MS = 1_000;
 
 /** One open Server-Sent Events response. */
 export interface LiveStream {
+  /** Who opened it. */
   readonly userId: string;
+  /** Whose data it shows. */
+  readonly workspaceId: string;
   /** False once the client left or the server ended it. */
   readonly open: boolean;
   /** Sends one event (`data` is sent as JSON). */
@@ -62,6 +65,7 @@ export class LiveStreams {
     };
     const entry: Entry = {
       userId: request.user.id,
+      workspaceId: request.user.workspaceId,
       jti: request.user.jti,
       issuedAtMs: request.user.issuedAtMs ?? 0,
       get open() {
@@ -85,7 +89,7 @@ export class LiveStreams {
   /** Closes the streams of sessions that just ended (logout, password change). */
   endSessions(ended: SessionsEnded): void {
     for (const entry of this.entries) {
-      if (endedSessionCovers(ended, { id: entry.userId, jti: entry.jti, issuedAtMs: entry.issuedAtMs })) {
+      if (endedSessionCovers(ended, { id: entry.userId, workspaceId: entry.workspaceId, jti: entry.jti, issuedAtMs: entry.issuedAtMs })) {
         entry.end('session-ended', {});
       }
     }

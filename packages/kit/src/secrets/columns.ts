@@ -89,6 +89,14 @@ export const WEBHOOK_SECRET_COLUMN = {
   userIdColumn: 'user_id',
 } as const satisfies RegisteredSecretColumn;
 
+/** A workspace invitation's link token, kept so the pending list can copy the link again (services/auth). */
+export const INVITATION_TOKEN_COLUMN = {
+  table: 'auth.invitations',
+  column: 'token_enc',
+  idColumn: 'id',
+  userIdColumn: 'workspace_id',
+} as const satisfies RegisteredSecretColumn;
+
 export const SECRET_COLUMNS: readonly RegisteredSecretColumn[] = [
   MICROSOFT_ACCESS_TOKEN_COLUMN,
   MICROSOFT_REFRESH_TOKEN_COLUMN,
@@ -100,4 +108,5 @@ export const SECRET_COLUMNS: readonly RegisteredSecretColumn[] = [
   WHATSAPP_AUTH_STATE_COLUMN,
   WHATSAPP_QR_COLUMN,
   WEBHOOK_SECRET_COLUMN,
+  INVITATION_TOKEN_COLUMN,
 ];

@@ -33,6 +33,7 @@ export {
   WHATSAPP_AUTH_STATE_COLUMN,
   WHATSAPP_QR_COLUMN,
   WEBHOOK_SECRET_COLUMN,
+  INVITATION_TOKEN_COLUMN,
   type RegisteredSecretColumn,
 } from './columns.js';
 export { sqlSecretStore, type SqlSecretStore } from './sql-store.js';

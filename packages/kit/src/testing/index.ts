@@ -12,6 +12,7 @@ import { postgresTemplate } from './postgres-template.js';
 import { createTestDatabase } from './test-database.js';
 
 export { createTestDatabase, type TestDatabase } from './test-database.js';
+export { insertAccount } from './accounts.js';
 export { oauthCookie } from './oauth-browser.js';
 export { readZip } from './zip-reader.js';
 export { readAccountExportPart } from './account-export-pages.js';

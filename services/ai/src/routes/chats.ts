@@ -7,11 +7,11 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse };
 export async function chatRoutes(app: App, { chats }: { chats: ChatStateService }): Promise<void> {
   app.get('/ai/chats/:jid', {
     schema: { summary: 'Estado del asistente en un chat', params: AiChatParams, response: { 200: AiChatState, ...errors } },
-    handler: (request) => chats.state(request.user.id, request.params.jid),
+    handler: (request) => chats.state(request.user.workspaceId, request.params.jid),
   });
 
   app.put('/ai/chats/:jid/pause', {
     schema: { summary: 'Pausa o reanuda el asistente en un chat', params: AiChatParams, body: AiChatPauseBody, response: { 200: AiChatState, ...errors } },
-    handler: (request) => chats.setPaused(request.user.id, request.params.jid, request.body.paused),
+    handler: (request) => chats.setPaused(request.user.workspaceId, request.params.jid, request.body.paused),
   });
 }

@@ -8,6 +8,6 @@ export async function runRoutes(app: App, { runner }: { runner: AssistantRunServ
   app.post('/ai/run', {
     schema: { summary: 'Pregunta al asistente', body: AiRunBody, response: { 200: AiRunResult, ...errors } },
     // The response schema keeps only the documented fields (the hand-off flag is the consumer's business).
-    handler: (request) => runner.run(request.user.id, request.body),
+    handler: (request) => runner.run(request.user.workspaceId, request.body),
   });
 }

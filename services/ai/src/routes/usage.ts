@@ -7,7 +7,7 @@ export async function usageRoutes(app: App, { runs, assistant }: { runs: RunsRep
   app.get('/ai/usage/today', {
     schema: { summary: 'Consumo del asistente hoy', response: { 200: AiUsageToday, 401: ErrorResponse } },
     handler: async (request) => {
-      const [spent, config] = await Promise.all([runs.spentToday(request.user.id), assistant.get(request.user.id)]);
+      const [spent, config] = await Promise.all([runs.spentToday(request.user.workspaceId), assistant.get(request.user.workspaceId)]);
       return { spentUsd: spent, dailyBudgetUsd: config.dailyBudgetUsd, budgetReached: spent >= config.dailyBudgetUsd };
     },
   });

@@ -23,7 +23,7 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse };
 function scope(request: FastifyRequest): Scope {
   const { period, tz } = request.query as { period: AnalyticsPeriod; tz: string };
   if (!isTimeZone(tz)) throw badRequest(`Zona horaria desconocida: "${tz}"`, 'VALIDATION_ERROR');
-  return { userId: request.user.id, period, tz };
+  return { userId: request.user.workspaceId, period, tz };
 }
 
 export async function analyticsRoutes(app: App, { analytics }: { analytics: AnalyticsService }): Promise<void> {
@@ -44,6 +44,6 @@ export async function analyticsRoutes(app: App, { analytics }: { analytics: Anal
 
   app.get('/analytics/recent', {
     schema: { summary: 'Actividad reciente', querystring: RecentQuery, response: { 200: RecentActivity, ...errors } },
-    handler: (request) => analytics.recent(request.user.id, request.query.limit),
+    handler: (request) => analytics.recent(request.user.workspaceId, request.query.limit),
   });
 }

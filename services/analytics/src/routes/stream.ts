@@ -19,7 +19,7 @@ export async function streamRoutes(app: App, { bus, streams }: { bus: EventBus; 
     response: { 200: FileResponse(['text/event-stream'], 'Eventos `ready` al abrir y `rollups` cuando cambian las cifras del usuario') },
   };
   app.get('/analytics/stream', { schema }, async (request, reply) => {
-    const userId = request.user.id;
+    const userId = request.user.workspaceId;
     const stream = streams.open(request, reply);
     stream.send('ready', {});
 

@@ -5,6 +5,7 @@ import type { AccountDeletionsRepository } from './account-deletions.repository.
 import type { PasswordAttempts } from './password-attempts.js';
 import type { PasswordHasher } from './passwords.js';
 import type { UsersRepository } from './users.repository.js';
+import type { WorkspacesRepository } from './workspaces.repository.js';
 
 export const WRONG_PASSWORD = 'La contraseña no es correcta: no se ha borrado nada';
 export const DELETION_NOT_FOUND = 'No hay ninguna eliminación de cuenta con ese identificador';
@@ -12,6 +13,8 @@ export const DELETION_NOT_FOUND = 'No hay ninguna eliminación de cuenta con ese
 export interface AccountDeletionDeps {
   sql: Sql;
   users: UsersRepository;
+  /** The workspace the account founded goes with it (its data is erased under the same id). */
+  workspaces: WorkspacesRepository;
   deletions: AccountDeletionsRepository;
   hasher: PasswordHasher;
   /** The password asked again counts with the login's wrong ones. */
@@ -28,7 +31,7 @@ export class AccountDeletionService {
   constructor(private readonly deps: AccountDeletionDeps) {}
 
   async request(userId: string, password: string, client: SecurityClient): Promise<string> {
-    const { sql, users, deletions, hasher, attempts, outbox, revocations } = this.deps;
+    const { sql, users, workspaces, deletions, hasher, attempts, outbox, revocations } = this.deps;
     const user = await users.findById(userId);
     if (!user) throw unauthorized();
     const right = await attempts.check({ email: user.email, ip: client.ip }, () => hasher.verify(password, user.passwordHash));
@@ -36,6 +39,7 @@ export class AccountDeletionService {
     const id = randomUUID();
     const deleted = await sql.begin(async (tx) => {
       await deletions.create(tx, id, ERASING_SERVICES);
+      await workspaces.deleteOwnedBy(tx, userId);
       if (!(await deletions.deleteUser(tx, userId))) return false;
       await outbox.append(tx, [createEvent('user.deleted', userId, { deletionId: id })]);
       return true;

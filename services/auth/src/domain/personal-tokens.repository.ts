@@ -1,4 +1,4 @@
-import type { PersonalToken, PersonalTokenScope } from '@asistente/contracts';
+import { WORKSPACE_ROLES, type PersonalToken, type PersonalTokenScope, type WorkspaceRole } from '@asistente/contracts';
 import type { Sql, TransactionSql } from '@asistente/kit';
 
 interface TokenRow {
@@ -20,6 +20,9 @@ export interface SessionIdentity {
 export interface NewTokenRow {
   id: string;
   userId: string;
+  /** The workspace it acts in and the member's role there (its ceiling). */
+  workspaceId: string;
+  role: WorkspaceRole;
   name: string;
   scopes: readonly PersonalTokenScope[];
   tokenHash: string;
@@ -55,15 +58,16 @@ export class PersonalTokensRepository {
     const [held] = await tx<{ n: string }[]>`select count(*) as n from platform.personal_tokens where user_id = ${token.userId}`;
     if (Number(held?.n ?? 0) >= max) return 'full';
     await tx`
-      insert into platform.personal_tokens (id, user_id, name, scopes, token_hash, prefix, expires_at)
-      values (${token.id}, ${token.userId}, ${token.name}, ${tx.array([...token.scopes])}, ${token.tokenHash}, ${token.prefix}, ${token.expiresAt})`;
+      insert into platform.personal_tokens (id, user_id, workspace_id, role, name, scopes, token_hash, prefix, expires_at)
+      values (${token.id}, ${token.userId}, ${token.workspaceId}, ${token.role}, ${token.name}, ${tx.array([...token.scopes])}, ${token.tokenHash}, ${token.prefix}, ${token.expiresAt})`;
     return 'inserted';
   }
 
-  async list(userId: string): Promise<PersonalToken[]> {
+  /** The member's tokens for one workspace (a person in two sees each workspace's own). */
+  async list(userId: string, workspaceId: string): Promise<PersonalToken[]> {
     const rows = await this.sql<TokenRow[]>`
       select id, name, scopes, prefix, created_at, last_used_at, expires_at from platform.personal_tokens
-      where user_id = ${userId} order by created_at desc, id desc`;
+      where user_id = ${userId} and workspace_id = ${workspaceId} order by created_at desc, id desc`;
     return rows.map(toToken);
   }
 
@@ -78,10 +82,24 @@ export class PersonalTokensRepository {
     return row?.working ?? 0;
   }
 
-  /** Deletes the user's token; its name when there was one (another user's id finds nothing). */
-  async delete(tx: TransactionSql, userId: string, id: string): Promise<string | undefined> {
+  /** The member's role there fell to `role`: no token of theirs stays above it (a token is never above its member). */
+  async lowerRole(tx: TransactionSql, workspaceId: string, userId: string, role: WorkspaceRole): Promise<void> {
+    const above = WORKSPACE_ROLES.slice(0, WORKSPACE_ROLES.indexOf(role));
+    if (above.length === 0) return;
+    await tx`
+      update platform.personal_tokens set role = ${role}
+      where workspace_id = ${workspaceId} and user_id = ${userId} and role in ${tx(above)}`;
+  }
+
+  /** The member left the workspace: their tokens for it go with them. */
+  async deleteAllIn(tx: TransactionSql, workspaceId: string, userId: string): Promise<void> {
+    await tx`delete from platform.personal_tokens where workspace_id = ${workspaceId} and user_id = ${userId}`;
+  }
+
+  /** Deletes the member's token; its name when there was one (another member's or workspace's id finds nothing). */
+  async delete(tx: TransactionSql, userId: string, workspaceId: string, id: string): Promise<string | undefined> {
     const [row] = await tx<{ name: string }[]>`
-      delete from platform.personal_tokens where id = ${id} and user_id = ${userId} returning name`;
+      delete from platform.personal_tokens where id = ${id} and user_id = ${userId} and workspace_id = ${workspaceId} returning name`;
     return row?.name;
   }
 }

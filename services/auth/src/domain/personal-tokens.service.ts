@@ -5,10 +5,25 @@ import {
   type CreatePersonalTokenBody,
   type PersonalToken,
 } from '@asistente/contracts';
-import { badRequest, conflict, newPersonalToken, notFound, securityActivityEvent, unauthorized, type Outbox, type Revocations, type SecurityClient, type Sql } from '@asistente/kit';
+import {
+  badRequest,
+  conflict,
+  newPersonalToken,
+  notFound,
+  securityActivityEvent,
+  unauthorized,
+  type AuthenticatedUser,
+  type Outbox,
+  type Revocations,
+  type SecurityClient,
+  type Sql,
+} from '@asistente/kit';
 import type { PersonalTokensRepository, SessionIdentity } from './personal-tokens.repository.js';
 
 const DAY_MS = 86_400_000;
+
+/** Who acts, where, as the session's token says. */
+type Member = Pick<AuthenticatedUser, 'id' | 'workspaceId' | 'role'>;
 
 export interface PersonalTokensServiceDeps {
   sql: Sql;
@@ -25,16 +40,20 @@ export interface PersonalTokensServiceDeps {
 export class PersonalTokensService {
   constructor(private readonly deps: PersonalTokensServiceDeps) {}
 
-  /** `session`: the one asking, refused if a password change ended it while the creation waited. */
-  async create(userId: string, session: SessionIdentity, input: CreatePersonalTokenBody, client: SecurityClient, now = Date.now()): Promise<CreatedPersonalToken> {
+  /**
+   * A token of `member` in the workspace it acts in, with its role there as the ceiling. `session`: the one
+   * asking, refused if a password change ended it while the creation waited.
+   */
+  async create(member: Member, session: SessionIdentity, input: CreatePersonalTokenBody, client: SecurityClient, now = Date.now()): Promise<CreatedPersonalToken> {
     const name = input.name.trim();
     if (!name) throw badRequest('El nombre del token es requerido');
     const { token, hash, prefix } = newPersonalToken();
     const id = randomUUID();
     const expiresAt = input.expiresInDays ? new Date(now + input.expiresInDays * DAY_MS) : null;
     const { sql, tokens, outbox } = this.deps;
+    const { id: userId, workspaceId, role } = member;
     const created = await sql.begin(async (tx) => {
-      const inserted = await tokens.insert(tx, { id, userId, name, scopes: input.scopes, tokenHash: hash, prefix, expiresAt }, PERSONAL_TOKENS_PER_USER, session);
+      const inserted = await tokens.insert(tx, { id, userId, workspaceId, role, name, scopes: input.scopes, tokenHash: hash, prefix, expiresAt }, PERSONAL_TOKENS_PER_USER, session);
       if (inserted === 'inserted') await outbox.append(tx, [securityActivityEvent(userId, 'token.created', client, { tokenName: name })]);
       return inserted;
     });
@@ -43,15 +62,16 @@ export class PersonalTokensService {
     return { id, name, scopes: input.scopes, expiresAt: expiresAt?.toISOString() ?? null, token };
   }
 
-  list(userId: string): Promise<PersonalToken[]> {
-    return this.deps.tokens.list(userId);
+  list(member: Member): Promise<PersonalToken[]> {
+    return this.deps.tokens.list(member.id, member.workspaceId);
   }
 
   /** Deleting the row is the revocation: the gateway reads it on every request, at every replica. */
-  async revoke(userId: string, id: string, client: SecurityClient): Promise<void> {
+  async revoke(member: Member, id: string, client: SecurityClient): Promise<void> {
     const { sql, tokens, outbox, revocations } = this.deps;
+    const userId = member.id;
     const revoked = await sql.begin(async (tx) => {
-      const name = await tokens.delete(tx, userId, id);
+      const name = await tokens.delete(tx, userId, member.workspaceId, id);
       if (name !== undefined) await outbox.append(tx, [securityActivityEvent(userId, 'token.revoked', client, { tokenName: name })]);
       return name !== undefined;
     });

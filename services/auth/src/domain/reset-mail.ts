@@ -1,7 +1,5 @@
+import { escapeHtml } from './mail-html.js';
 import type { SystemMail } from './system-mailer.js';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The Spanish mail carrying a reset link: what it is for, how long it works, what to do if it was not you. */
 export function resetMail(to: string, firstName: string, url: string): SystemMail {

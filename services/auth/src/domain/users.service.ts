@@ -1,12 +1,13 @@
 import type { Outbox, Revocations, SecurityClient, Sql } from '@asistente/kit';
 import { conflict, createEvent, notFound, securityActivityEvent, unauthorized } from '@asistente/kit';
-import type { ChangePasswordBody, LoginBody, RegisterBody, UpdateProfileBody, User } from '@asistente/contracts';
+import type { ChangePasswordBody, LoginBody, RegisterBody, UpdateProfileBody, User, Workspace } from '@asistente/contracts';
 import type { PasswordAttempts } from './password-attempts.js';
 import type { PasswordHasher } from './passwords.js';
 import type { PersonalTokensRepository } from './personal-tokens.repository.js';
 import { newPassword, normalizeEmail, passwordLength, optionalText, personName } from './rules.js';
 import { toUser } from './user.js';
 import type { UsersRepository } from './users.repository.js';
+import type { WorkspacesService } from './workspaces.service.js';
 
 export const INVALID_CREDENTIALS = 'Correo o contraseña incorrectos';
 
@@ -20,18 +21,20 @@ export interface UsersServiceDeps {
   /** A new password revokes them all. */
   tokens: PersonalTokensRepository;
   revocations: Revocations;
+  workspaces: WorkspacesService;
 }
 
 export class UsersService {
   constructor(private readonly deps: UsersServiceDeps) {}
 
-  async register(input: RegisterBody): Promise<User> {
+  /** The account and, in the same transaction, the workspace it founds (named after its company). */
+  async register(input: RegisterBody): Promise<{ user: User; workspace: Workspace }> {
     const firstName = personName(input.firstName, 'El nombre es requerido');
     const lastName = personName(input.lastName, 'El apellido es requerido');
     const password = newPassword(input.password);
     const passwordHash = await this.deps.hasher.hash(password);
-    const { sql, users, outbox } = this.deps;
-    const row = await sql.begin(async (tx) => {
+    const { sql, users, outbox, workspaces } = this.deps;
+    const created = await sql.begin(async (tx) => {
       const inserted = await users.insert(tx, {
         firstName,
         lastName,
@@ -40,11 +43,13 @@ export class UsersService {
         company: optionalText(input.company),
         phone: optionalText(input.phone),
       });
-      if (inserted) await outbox.append(tx, [createEvent('auth.user.registered', inserted.id, {})]);
-      return inserted;
+      if (!inserted) return undefined;
+      const workspace = await workspaces.found(tx, inserted.id, inserted.company);
+      await outbox.append(tx, [createEvent('auth.user.registered', inserted.id, {})]);
+      return { user: toUser(inserted), workspace };
     });
-    if (!row) throw conflict('Ya existe una cuenta con ese correo electrónico', 'EMAIL_TAKEN');
-    return toUser(row);
+    if (!created) throw conflict('Ya existe una cuenta con ese correo electrónico', 'EMAIL_TAKEN');
+    return created;
   }
 
   /**
@@ -52,7 +57,8 @@ export class UsersService {
    * the login or the failed attempt (an unknown address has no account, so no log). Wrong passwords count
    * per account (the typed address, known or not) and per client address.
    */
-  async login(input: LoginBody, client: SecurityClient): Promise<User> {
+  /** The person, and the workspace the session opens in (the one used last). */
+  async login(input: LoginBody, client: SecurityClient): Promise<{ user: User; workspace: Workspace }> {
     passwordLength(input.password, 'La contraseña debe tener al menos 6 caracteres');
     const email = normalizeEmail(input.email);
     const row = await this.deps.users.findByEmail(email);
@@ -62,7 +68,7 @@ export class UsersService {
     );
     if (row) await this.record(row.id, ok ? 'login.succeeded' : 'login.failed', client);
     if (!row || !ok) throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
-    return toUser(row);
+    return { user: toUser(row), workspace: await this.deps.workspaces.signIn(row.id, row.company) };
   }
 
   async logout(userId: string, client: SecurityClient): Promise<void> {

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import {
   ChangePasswordBody,
   ErrorResponse,
   LoginBody,
+  MeResponse,
   RegisterBody,
   securityClient,
   SessionResponse,
@@ -13,24 +13,26 @@ import {
 } from '@asistente/contracts';
 import type { App, Revocations } from '@asistente/kit';
 import type { UsersService } from '../domain/users.service.js';
+import type { WorkspacesService } from '../domain/workspaces.service.js';
+import { sessionIssuer } from './session-issuer.js';
 
 export interface AuthRoutesDeps {
   users: UsersService;
+  workspaces: WorkspacesService;
   revocations: Revocations;
 }
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse };
 
-export async function authRoutes(app: App, { users, revocations }: AuthRoutesDeps): Promise<void> {
-  // `ims`: issued at, in milliseconds, so a password change ends exactly the sessions opened before it.
-  const issue = (userId: string) => app.jwt.sign({ sub: userId, jti: randomUUID(), ims: Date.now() });
+export async function authRoutes(app: App, { users, workspaces, revocations }: AuthRoutesDeps): Promise<void> {
+  const issue = sessionIssuer(app);
 
   app.post('/auth/register', {
     config: { public: true },
     schema: { summary: 'Crea una cuenta y abre su sesión', body: RegisterBody, response: { 201: SessionResponse, ...errors } },
     handler: async (request, reply) => {
-      const user = await users.register(request.body);
-      return reply.code(201).send({ user, token: issue(user.id) });
+      const { user, workspace } = await users.register(request.body);
+      return reply.code(201).send({ user, token: issue(user.id, workspace), workspace });
     },
   });
 
@@ -39,14 +41,14 @@ export async function authRoutes(app: App, { users, revocations }: AuthRoutesDep
     config: { public: true },
     schema: { summary: 'Inicia sesión con correo y contraseña', body: LoginBody, response: { 200: SessionResponse, ...errors } },
     handler: async (request) => {
-      const user = await users.login(request.body, securityClient(request));
-      return { user, token: issue(user.id) };
+      const { user, workspace } = await users.login(request.body, securityClient(request));
+      return { user, token: issue(user.id, workspace), workspace };
     },
   });
 
   app.get('/auth/me', {
-    schema: { summary: 'Devuelve el perfil del usuario', response: { 200: UserResponse, ...errors } },
-    handler: async (request) => ({ user: await users.get(request.user.id) }),
+    schema: { summary: 'Devuelve el perfil del usuario y el espacio de trabajo de la sesión, con su rol', response: { 200: MeResponse, ...errors } },
+    handler: async (request) => ({ user: await users.get(request.user.id), workspace: await workspaces.current(request.user) }),
   });
 
   app.put('/auth/me', {

@@ -14,21 +14,21 @@ export async function personalTokenRoutes(app: App, { tokens }: { tokens: Person
       response: { 201: CreatedPersonalToken, ...errors },
     },
     handler: async (request, reply) => {
-      const { id, jti, issuedAtMs = 0 } = request.user;
-      const created = await tokens.create(id, { jti, issuedAtMs }, request.body, securityClient(request));
+      const { jti, issuedAtMs = 0 } = request.user;
+      const created = await tokens.create(request.user, { jti, issuedAtMs }, request.body, securityClient(request));
       return reply.code(201).header('cache-control', 'no-store').send(created);
     },
   });
 
   app.get('/auth/tokens', {
     schema: { summary: 'Lista los tokens de acceso personal, sin su secreto', response: { 200: PersonalTokenList, ...errors } },
-    handler: async (request) => ({ data: await tokens.list(request.user.id) }),
+    handler: async (request) => ({ data: await tokens.list(request.user) }),
   });
 
   app.delete('/auth/tokens/:id', {
     schema: { summary: 'Revoca un token de acceso personal al momento', params: IdParams, response: { 204: Type.Null(), ...errors } },
     handler: async (request, reply) => {
-      await tokens.revoke(request.user.id, request.params.id, securityClient(request));
+      await tokens.revoke(request.user, request.params.id, securityClient(request));
       return reply.code(204).send(null);
     },
   });

@@ -81,7 +81,7 @@ export async function importExportRoutes(app: App, { importer, repository, maxUp
           throw badRequest('Envía el archivo CSV como cuerpo de la petición con Content-Type: text/csv', 'CSV_REQUIRED');
         }
         const mapping = parseMapping(request.query.map);
-        return await importer.import(request.user.id, bounded(body, maxUploadBytes), request.query.dryRun, mapping);
+        return await importer.import(request.user.workspaceId, bounded(body, maxUploadBytes), request.query.dryRun, mapping);
       } catch (error) {
         // Refused before the whole upload was read: the client is still sending
         // it. Closing the connection after the answer, rather than keeping it
@@ -105,7 +105,7 @@ export async function importExportRoutes(app: App, { importer, repository, maxUp
     handler: async (request, reply) => {
       const { format = 'csv', ...filter } = request.query;
       // The first rows are read before the answer starts: a failing query is an error answer, not a cut stream.
-      return sendCsv(reply, await exportCsv(repository, request.user.id, { filter }, format), format);
+      return sendCsv(reply, await exportCsv(repository, request.user.workspaceId, { filter }, format), format);
     },
   });
 
@@ -115,10 +115,10 @@ export async function importExportRoutes(app: App, { importer, repository, maxUp
     handler: async (request, reply) => {
       const { selection } = request.body;
       const format = request.query.format ?? 'csv';
-      if (selection.ids && (await repository.countOwned(request.user.id, selection.ids)) !== new Set(selection.ids).size) {
+      if (selection.ids && (await repository.countOwned(request.user.workspaceId, selection.ids)) !== new Set(selection.ids).size) {
         throw notFound('Alguno de los contactos no existe');
       }
-      return sendCsv(reply, await exportCsv(repository, request.user.id, selection, format), format);
+      return sendCsv(reply, await exportCsv(repository, request.user.workspaceId, selection, format), format);
     },
   });
 }

@@ -9,12 +9,12 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse };
 export async function personRoutes(app: App, { merge, timeline }: { merge: ContactsMerge; timeline: Timeline }): Promise<void> {
   app.get('/contacts/duplicates', {
     schema: { summary: 'Lista los grupos de contactos duplicados', response: { 200: DuplicateGroups, ...errors } },
-    handler: async (request) => ({ groups: await merge.duplicates(request.user.id) }),
+    handler: async (request) => ({ groups: await merge.duplicates(request.user.workspaceId) }),
   });
 
   app.post('/contacts/:id/merge', {
     schema: { summary: 'Fusiona contactos duplicados en uno', params: IdParams, body: MergeBody, response: { 200: Contact, ...errors } },
-    handler: (request) => merge.merge(request.user.id, request.params.id, request.body.ids),
+    handler: (request) => merge.merge(request.user.workspaceId, request.params.id, request.body.ids),
   });
 
   app.get('/contacts/:id/timeline', {
@@ -25,9 +25,9 @@ export async function personRoutes(app: App, { merge, timeline }: { merge: Conta
       response: { 200: ContactTimeline, ...errors },
     },
     handler: async (request) => {
-      const keys = await merge.keys(request.user.id, request.params.id);
+      const keys = await merge.keys(request.user.workspaceId, request.params.id);
       if (!keys) throw notFound('Contacto no encontrado');
-      return { sections: await timeline.sections(request.user.id, keys, request.user.scopes) };
+      return { sections: await timeline.sections(request.user.workspaceId, keys, request.user.scopes) };
     },
   });
 }

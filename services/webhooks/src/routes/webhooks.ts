@@ -25,7 +25,7 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
 export async function webhookRoutes(app: App, { endpoints }: { endpoints: EndpointsService }): Promise<void> {
   app.get('/webhooks', {
     schema: { summary: 'Lista tus webhooks', response: { 200: WebhookEndpointList, ...errors } },
-    handler: async (request) => ({ endpoints: await endpoints.list(request.user.id), max: WEBHOOK_ENDPOINTS_MAX }),
+    handler: async (request) => ({ endpoints: await endpoints.list(request.user.workspaceId), max: WEBHOOK_ENDPOINTS_MAX }),
   });
 
   app.post('/webhooks', {
@@ -34,25 +34,25 @@ export async function webhookRoutes(app: App, { endpoints }: { endpoints: Endpoi
       body: WebhookEndpointBody,
       response: { 201: WebhookEndpointCreated, ...errors },
     },
-    handler: async (request, reply) => reply.code(201).send(await endpoints.create(request.user.id, request.body)),
+    handler: async (request, reply) => reply.code(201).send(await endpoints.create(request.user.workspaceId, request.body)),
   });
 
   app.patch('/webhooks/:id', {
     schema: { summary: 'Cambia un webhook, o lo activa y desactiva', params: IdParams, body: WebhookEndpointPatch, response: { 200: WebhookEndpoint, ...errors } },
-    handler: (request) => endpoints.update(request.user.id, request.params.id, request.body),
+    handler: (request) => endpoints.update(request.user.workspaceId, request.params.id, request.body),
   });
 
   app.delete('/webhooks/:id', {
     schema: { summary: 'Elimina un webhook y su registro de entregas', params: IdParams, response: { 204: Type.Null(), ...errors } },
     handler: async (request, reply) => {
-      await endpoints.delete(request.user.id, request.params.id);
+      await endpoints.delete(request.user.workspaceId, request.params.id);
       return reply.code(204).send(null);
     },
   });
 
   app.post('/webhooks/:id/test', {
     schema: { summary: 'Envía ahora un evento de prueba (webhook.test) y responde cómo fue', params: IdParams, response: { 200: WebhookDelivery, ...errors } },
-    handler: (request) => endpoints.test(request.user.id, request.params.id),
+    handler: (request) => endpoints.test(request.user.workspaceId, request.params.id),
   });
 
   app.get('/webhooks/:id/deliveries', {
@@ -62,11 +62,11 @@ export async function webhookRoutes(app: App, { endpoints }: { endpoints: Endpoi
       querystring: WebhookDeliveriesQuery,
       response: { 200: WebhookDeliveryPage, ...errors },
     },
-    handler: (request) => endpoints.deliveryLog(request.user.id, request.params.id, request.query.page, request.query.limit),
+    handler: (request) => endpoints.deliveryLog(request.user.workspaceId, request.params.id, request.query.page, request.query.limit),
   });
 
   app.post('/webhooks/:id/deliveries/:deliveryId/retry', {
     schema: { summary: 'Reenvía una entrega ahora (el mismo mensaje)', params: WebhookDeliveryParams, response: { 200: WebhookDelivery, ...errors } },
-    handler: (request) => endpoints.retry(request.user.id, request.params.id, request.params.deliveryId),
+    handler: (request) => endpoints.retry(request.user.workspaceId, request.params.id, request.params.deliveryId),
   });
 }

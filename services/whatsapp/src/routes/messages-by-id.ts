@@ -6,6 +6,6 @@ import type { ConversationsService } from '../domain/conversations.service.js';
 export async function messagesByIdRoutes(app: App, { conversations }: { conversations: ConversationsService }): Promise<void> {
   app.get('/whatsapp/messages/by-id', {
     schema: { summary: 'Devuelve mensajes de WhatsApp por su identificador', querystring: MessagesByIdQuery, response: { 200: MessagesById, 400: ErrorResponse, 401: ErrorResponse } },
-    handler: (request) => conversations.byId(request.user.id, request.query),
+    handler: (request) => conversations.byId(request.user.workspaceId, request.query),
   });
 }

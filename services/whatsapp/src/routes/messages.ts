@@ -27,18 +27,18 @@ interface Deps {
 export async function messageRoutes(app: App, { conversations, outbound, sessions, contactsSync }: Deps): Promise<void> {
   app.get('/whatsapp/conversations', {
     schema: { summary: 'Lista las conversaciones de WhatsApp', querystring: ConversationsQuery, response: { 200: ConversationList, ...errors } },
-    handler: (request) => conversations.list(request.user.id, request.query),
+    handler: (request) => conversations.list(request.user.workspaceId, request.query),
   });
 
   app.get('/whatsapp/messages', {
     schema: { summary: 'Mensajes de una conversación de WhatsApp', querystring: MessagesQuery, response: { 200: MessageList, ...errors } },
-    handler: (request) => conversations.history(request.user.id, request.query),
+    handler: (request) => conversations.history(request.user.workspaceId, request.query),
   });
 
   app.post('/whatsapp/messages', {
     schema: { summary: 'Envía un mensaje de WhatsApp', body: SendMessageBody, response: { 201: WhatsAppMessage, ...errors } },
     handler: async (request, reply) => {
-      const userId = request.user.id;
+      const userId = request.user.workspaceId;
       const session = sessions.local(userId);
       const message = await outbound.enqueue(userId, request.body, session ? (digits) => session.lookup(digits) : undefined);
       // The owner delivers it: this replica's socket at once, or the replica holding it, woken by a notification.
@@ -49,11 +49,11 @@ export async function messageRoutes(app: App, { conversations, outbound, session
 
   app.get('/whatsapp/stats', {
     schema: { summary: 'Cifras de mensajes de WhatsApp', response: { 200: WhatsAppStats, ...errors } },
-    handler: (request) => conversations.stats(request.user.id),
+    handler: (request) => conversations.stats(request.user.workspaceId),
   });
 
   app.post('/whatsapp/sync-contacts', {
     schema: { summary: 'Crea contactos a partir de los chats de WhatsApp', response: { 200: SyncContactsResult, ...errors } },
-    handler: (request) => contactsSync.sync(request.user.id),
+    handler: (request) => contactsSync.sync(request.user.workspaceId),
   });
 }
