@@ -46,7 +46,7 @@ function RenameForm({ workspace, onRenamed }: { workspace: Workspace; onRenamed:
   }
 
   return (
-    <form className="team-name-form" onSubmit={(event) => void submit(event)} noValidate aria-label="Nombre del espacio de trabajo">
+    <form className="team-name-form" onSubmit={(event) => void submit(event)} noValidate>
       <TextField
         label="Nombre del espacio de trabajo"
         value={name}
