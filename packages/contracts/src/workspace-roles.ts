@@ -37,8 +37,8 @@ export const ROLE_RULES: readonly RoleRule[] = [
   { path: '/workspace/invitations/', read: MANAGERS, write: MANAGERS },
   { path: '/workspace/members/', read: EVERYONE, write: MANAGERS },
   { path: '/workspace', read: EVERYONE, write: MANAGERS },
-  // The workspace's data rights: deleting it and taking all of it out are the owner's.
-  { path: '/account/delete', read: EVERYONE, write: OWNER },
+  // The workspace's data rights: taking all of it out is the owner's. Anyone may delete their own account
+  // (it leaves every workspace; one they own with others in it is transferred first: the auth service decides).
   { path: '/account/export/', read: OWNER, write: OWNER },
   { path: '/*/account-export', read: OWNER, write: OWNER },
   { path: '/account/retention', read: EVERYONE, write: MANAGERS },

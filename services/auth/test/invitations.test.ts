@@ -249,3 +249,23 @@ t.test('the owner transfers the workspace to an admin with their password, and s
     [[owner.userId, 'admin'], [admin.userId, 'owner'], [agent.userId, 'agent']].sort(),
   );
 });
+
+t.test('any member deletes their own account and leaves; a workspace others work in is never erased with its owner', async (t) => {
+  const owner = await register('Marta', 'Taller Norte');
+  const agent = await joined(owner, 'agent');
+  const shared = await call('POST', '/account/delete', owner.authorization, { password: 'secreto1' });
+  t.equal(shared.statusCode, 409);
+  t.equal(shared.json().message, 'Antes de eliminar tu cuenta, transfiere el espacio de trabajo «Taller Norte» a un administrador o quita a sus miembros');
+
+  const left = await call('POST', '/account/delete', agent.session, { password: 'secreto1' });
+  t.equal(left.statusCode, 202, 'an agent may delete their account');
+  t.same((await call('GET', '/workspace/members', owner.authorization)).json().map((m: { userId: string }) => m.userId), [owner.userId], 'and leaves the workspace');
+  t.same(await sql`select 1 from auth.workspaces where id = ${agent.userId}`, [], 'the workspace they owned alone went with them');
+
+  const admin = await joined(owner, 'admin');
+  const moved = await call('POST', '/workspace/transfer', owner.authorization, { userId: admin.userId, password: 'secreto1' });
+  const founder = await call('POST', '/account/delete', asSession(moved), { password: 'secreto1' });
+  t.equal(founder.statusCode, 409, 'the founder of a workspace now someone else\'s keeps the account its id is');
+  t.match(founder.json().message, /Tu cuenta creó el espacio de trabajo «Taller Norte», que ahora es de otra persona/);
+  t.same((await sql`select count(*)::int as n from auth.members where workspace_id = ${owner.userId}`)[0], { n: 2 });
+});

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ERASING_SERVICE_LABELS, ERASING_SERVICES, type AccountDeletionProgress, type ErasingService } from '@asistente/contracts';
-import { badRequest, createEvent, notFound, unauthorized, type Outbox, type Revocations, type SecurityClient, type Sql } from '@asistente/kit';
+import { badRequest, conflict, createEvent, notFound, unauthorized, type Outbox, type Revocations, type SecurityClient, type Sql } from '@asistente/kit';
 import type { AccountDeletionsRepository } from './account-deletions.repository.js';
 import type { PasswordAttempts } from './password-attempts.js';
 import type { PasswordHasher } from './passwords.js';
@@ -24,8 +24,11 @@ export interface AccountDeletionDeps {
 }
 
 /**
- * "Eliminar mi cuenta": the password again, then in one transaction the deletion's record, the user row
- * (sessions and tokens end with it) and one `user.deleted` event for every service to erase its part.
+ * "Eliminar mi cuenta": the password again, then in one transaction the deletion's record, the workspace the
+ * person owns alone, the user row (sessions, tokens and memberships end with it) and one `user.deleted` event
+ * for every service to erase what is under the person's id. Every member may leave this way; a workspace
+ * others still work in is not erased with them (its owner transfers it first), nor is one founded with
+ * the person's id and since transferred.
  */
 export class AccountDeletionService {
   constructor(private readonly deps: AccountDeletionDeps) {}
@@ -34,6 +37,13 @@ export class AccountDeletionService {
     const { sql, users, workspaces, deletions, hasher, attempts, outbox, revocations } = this.deps;
     const user = await users.findById(userId);
     if (!user) throw unauthorized();
+    const blocked = await workspaces.blockingErasure(userId);
+    if (blocked?.reason === 'shared') {
+      throw conflict(`Antes de eliminar tu cuenta, transfiere el espacio de trabajo «${blocked.name}» a un administrador o quita a sus miembros`, 'WORKSPACE_HAS_MEMBERS');
+    }
+    if (blocked) {
+      throw conflict(`Tu cuenta creó el espacio de trabajo «${blocked.name}», que ahora es de otra persona: pídele que lo elimine o que te lo devuelva antes de eliminar tu cuenta`, 'WORKSPACE_FOUNDED');
+    }
     const right = await attempts.check({ email: user.email, ip: client.ip }, () => hasher.verify(password, user.passwordHash));
     if (!right) throw badRequest(WRONG_PASSWORD, 'INVALID_PASSWORD');
     const id = randomUUID();

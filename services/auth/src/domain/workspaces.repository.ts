@@ -140,6 +140,20 @@ export class WorkspacesRepository {
     return result.count > 0;
   }
 
+  /**
+   * What keeps the person's account from being erased with everything under its id: a workspace they own
+   * that has other members, or the workspace they founded (its id is theirs) now owned by someone else.
+   */
+  async blockingErasure(userId: string): Promise<{ name: string; reason: 'shared' | 'transferred' } | undefined> {
+    const [row] = await this.sql<{ name: string; reason: 'shared' | 'transferred' }[]>`
+      select w.name, case when w.id = ${userId} and owner.user_id <> ${userId} then 'transferred' else 'shared' end as reason
+      from auth.workspaces w join auth.members owner on owner.workspace_id = w.id and owner.role = 'owner'
+      where (owner.user_id = ${userId} and exists (select 1 from auth.members m where m.workspace_id = w.id and m.user_id <> ${userId}))
+         or (w.id = ${userId} and owner.user_id <> ${userId})
+      limit 1`;
+    return row;
+  }
+
   /** Deletes the workspaces `userId` owns (their data goes with the account's erasure, which has their id). */
   async deleteOwnedBy(tx: TransactionSql, userId: string): Promise<void> {
     await tx`delete from auth.workspaces where id in (select workspace_id from auth.members where user_id = ${userId} and role = 'owner')`;
