@@ -248,6 +248,9 @@ t.test('the owner transfers the workspace to an admin with their password, and s
     (await call('GET', '/workspace/members', newOwner)).json().map((m: { userId: string; role: string }) => [m.userId, m.role]).sort(),
     [[owner.userId, 'admin'], [admin.userId, 'owner'], [agent.userId, 'agent']].sort(),
   );
+  const founder = await call('DELETE', `/workspace/members/${owner.userId}`, newOwner);
+  t.equal(founder.statusCode, 409, 'the founder, whose id the workspace carries, stays a member');
+  t.equal(founder.json().message, 'No se puede quitar a quien creó el espacio de trabajo');
 });
 
 t.test('any member deletes their own account and leaves; a workspace others work in is never erased with its owner', async (t) => {

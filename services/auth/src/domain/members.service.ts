@@ -54,6 +54,8 @@ export class MembersService {
       const current = await workspaces.roleOf(actor.workspaceId, userId, tx);
       if (!current) throw notFound(MEMBER_NOT_FOUND);
       if (current === 'owner') throw ownerFixed('No se puede quitar al propietario del espacio de trabajo');
+      // The workspace carries its founder's id, which the assistant and the services act under: the founder stays.
+      if (userId === actor.workspaceId) throw ownerFixed('No se puede quitar a quien creó el espacio de trabajo');
       await tokens.deleteAllIn(tx, actor.workspaceId, userId);
       await workspaces.removeMember(tx, actor.workspaceId, userId);
     });
