@@ -49,15 +49,26 @@ export const SecurityActivityEventData = Type.Object({
   ip: Type.Union([Type.String({ maxLength: SECURITY_IP_MAX }), Type.Null()]),
   userAgent: Type.Union([Type.String({ maxLength: SECURITY_USER_AGENT_MAX }), Type.Null()]),
   detail: SecurityActivityDetail,
+  /** The member who acted, when a session did (the log belongs to the workspace; this says who, by name). */
+  actorId: Type.Optional(Type.String({ format: 'uuid' })),
 });
 export type SecurityActivityEventData = Static<typeof SecurityActivityEventData>;
 
-/** The client of a request as the log keeps it: the address and the User-Agent, cut to the stored sizes. */
-export function securityClient(request: { ip?: string; clientIp?: string; headers: Record<string, unknown> }): Pick<SecurityActivityEventData, 'ip' | 'userAgent'> {
+/**
+ * The client of a request as the log keeps it: the address and the User-Agent, cut to the stored sizes, and
+ * the member whose session made it (none before sign-in).
+ */
+export function securityClient(request: {
+  ip?: string;
+  clientIp?: string;
+  headers: Record<string, unknown>;
+  user?: { id: string } | null;
+}): Pick<SecurityActivityEventData, 'ip' | 'userAgent' | 'actorId'> {
   const agent = request.headers['user-agent'];
   // `clientIp`: the client's address a service behind the gateway was told (the kit's auth plugin).
   const ip = request.clientIp ?? request.ip;
   return {
+    ...(request.user?.id ? { actorId: request.user.id } : {}),
     ip: ip ? ip.slice(0, SECURITY_IP_MAX) : null,
     userAgent: typeof agent === 'string' && agent !== '' ? agent.slice(0, SECURITY_USER_AGENT_MAX) : null,
   };
@@ -98,6 +109,8 @@ export const SecurityActivityEntry = Type.Object({
   ip: Type.Union([Type.String(), Type.Null()]),
   userAgent: Type.Union([Type.String(), Type.Null()]),
   detail: SecurityActivityDetail,
+  /** Who did it: the member's name as it was then (kept when they leave), or null for what no session did (a failed sign-in). */
+  actor: Type.Union([Type.Object({ userId: Type.String({ format: 'uuid' }), name: Type.String() }), Type.Null()]),
 });
 export type SecurityActivityEntry = Static<typeof SecurityActivityEntry>;
 

@@ -272,3 +272,23 @@ t.test('any member deletes their own account and leaves; a workspace others work
   t.match(founder.json().message, /Tu cuenta creó el espacio de trabajo «Taller Norte», que ahora es de otra persona/);
   t.same((await sql`select count(*)::int as n from auth.members where workspace_id = ${owner.userId}`)[0], { n: 2 });
 });
+
+t.test('the workspace\'s security log says who did what, by name, and keeps the name after they leave', async (t) => {
+  const owner = await register('Marta', 'Clínica Luz');
+  const admin = await joined(owner, 'admin');
+  const login = await call('POST', '/auth/login', undefined, { email: admin.email, password: 'secreto1' });
+  t.same(login.json().workspace.id, owner.userId, 'the admin signs in to the workspace');
+  await call('POST', '/auth/tokens', asSession(login), { name: 'Zapier', scopes: ['contacts:read'] });
+  await call('DELETE', `/workspace/members/${admin.userId}`, owner.authorization);
+  const wanted = [
+    ['token.created', 'Luis López'],
+    ['login.succeeded', 'Luis López'],
+  ];
+  const lines = async () =>
+    ((await call('GET', '/account/activity', owner.authorization)).json().data as { type: string; actor: { name: string } | null }[])
+      .filter((line) => line.actor?.name === 'Luis López')
+      .map((line) => [line.type, line.actor?.name]);
+  // The log is written by auth's consumer of the outbox's events: wait for the lines, not for a time.
+  for (let seen = await lines(); seen.length < wanted.length; seen = await lines()) await new Promise((resolve) => setImmediate(resolve));
+  t.same(await lines(), wanted);
+});

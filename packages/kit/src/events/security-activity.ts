@@ -2,7 +2,7 @@ import type { SecurityActivityDetail, SecurityActivityEventData, SecurityActivit
 import { createEvent, type EventEnvelope } from './envelope.js';
 
 /** Where a request came from, as the security log keeps it (`securityClient(request)` of the contracts). */
-export type SecurityClient = Pick<SecurityActivityEventData, 'ip' | 'userAgent'>;
+export type SecurityClient = Pick<SecurityActivityEventData, 'ip' | 'userAgent' | 'actorId'>;
 
 /**
  * A line of the owner's security activity log as an outbox event: appended by the service that made the
@@ -15,5 +15,6 @@ export function securityActivityEvent(
   client: SecurityClient,
   detail: SecurityActivityDetail = {},
 ): EventEnvelope<'security.activity.recorded', SecurityActivityEventData> {
-  return createEvent('security.activity.recorded', userId, { activity, ip: client.ip, userAgent: client.userAgent, detail });
+  const actor = client.actorId ? { actorId: client.actorId } : {};
+  return createEvent('security.activity.recorded', userId, { activity, ip: client.ip, userAgent: client.userAgent, detail, ...actor });
 }

@@ -54,7 +54,7 @@ export class PersonalTokensService {
     const { id: userId, workspaceId, role } = member;
     const created = await sql.begin(async (tx) => {
       const inserted = await tokens.insert(tx, { id, userId, workspaceId, role, name, scopes: input.scopes, tokenHash: hash, prefix, expiresAt }, PERSONAL_TOKENS_PER_USER, session);
-      if (inserted === 'inserted') await outbox.append(tx, [securityActivityEvent(userId, 'token.created', client, { tokenName: name })]);
+      if (inserted === 'inserted') await outbox.append(tx, [securityActivityEvent(workspaceId, 'token.created', client, { tokenName: name })]);
       return inserted;
     });
     if (created === 'ended') throw unauthorized();
@@ -72,7 +72,7 @@ export class PersonalTokensService {
     const userId = member.id;
     const revoked = await sql.begin(async (tx) => {
       const name = await tokens.delete(tx, userId, member.workspaceId, id);
-      if (name !== undefined) await outbox.append(tx, [securityActivityEvent(userId, 'token.revoked', client, { tokenName: name })]);
+      if (name !== undefined) await outbox.append(tx, [securityActivityEvent(member.workspaceId, 'token.revoked', client, { tokenName: name })]);
       return name !== undefined;
     });
     if (!revoked) throw notFound('Token no encontrado');

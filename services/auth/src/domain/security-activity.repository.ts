@@ -15,6 +15,8 @@ interface ActivityRow {
   ip: string | null;
   userAgent: string | null;
   detail: SecurityActivityDetail;
+  actorId: string | null;
+  actorName: string | null;
 }
 
 /** auth.security_activity: one row per event id, read newest first per user. */
@@ -29,9 +31,11 @@ export class SecurityActivityRepository {
     let written = 0;
     for (const r of records) {
       const result = await tx`
-        insert into auth.security_activity (id, user_id, type, at, ip, user_agent, detail)
-        select ${r.id}, u.id, ${r.data.activity}, ${r.at}, ${r.data.ip}, ${r.data.userAgent}, ${tx.json(r.data.detail as never)}
-        from auth.users u where u.id = ${r.userId}
+        insert into auth.security_activity (id, user_id, type, at, ip, user_agent, detail, actor_id, actor_name)
+        select ${r.id}, u.id, ${r.data.activity}, ${r.at}, ${r.data.ip}, ${r.data.userAgent}, ${tx.json(r.data.detail as never)},
+               actor.id, btrim(actor.first_name || ' ' || actor.last_name)
+        from auth.users u left join auth.users actor on actor.id = ${r.data.actorId ?? null}
+        where u.id = ${r.userId}
         on conflict (id) do nothing`;
       written += result.count;
     }
@@ -41,13 +45,21 @@ export class SecurityActivityRepository {
   async page(userId: string, page: number, limit: number): Promise<{ rows: SecurityActivityEntry[]; total: number }> {
     const [counted] = await this.sql<{ n: string }[]>`select count(*) as n from auth.security_activity where user_id = ${userId}`;
     const rows = await this.sql<ActivityRow[]>`
-      select id, type, at, ip, user_agent, detail from auth.security_activity
+      select id, type, at, ip, user_agent, detail, actor_id, actor_name from auth.security_activity
       where user_id = ${userId}
       order by at desc, id desc
       limit ${limit} offset ${(page - 1) * limit}`;
     return {
       total: Number(counted?.n ?? 0),
-      rows: rows.map((r) => ({ id: r.id, type: r.type, at: r.at.toISOString(), ip: r.ip, userAgent: r.userAgent, detail: r.detail })),
+      rows: rows.map((r) => ({
+        id: r.id,
+        type: r.type,
+        at: r.at.toISOString(),
+        ip: r.ip,
+        userAgent: r.userAgent,
+        detail: r.detail,
+        actor: r.actorId && r.actorName ? { userId: r.actorId, name: r.actorName } : null,
+      })),
     };
   }
 

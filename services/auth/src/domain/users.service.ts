@@ -53,11 +53,11 @@ export class UsersService {
   }
 
   /**
-   * Unknown email and wrong password answer the same, after the same work. The account's security log gets
-   * the login or the failed attempt (an unknown address has no account, so no log). Wrong passwords count
-   * per account (the typed address, known or not) and per client address.
+   * The person, and the workspace the session opens in (the one used last). Unknown email and wrong password
+   * answer the same, after the same work. The workspace's security log gets the sign-in, the account's own the
+   * failed attempt (an unknown address has no account, so no log). Wrong passwords count per account (the
+   * typed address, known or not) and per client address.
    */
-  /** The person, and the workspace the session opens in (the one used last). */
   async login(input: LoginBody, client: SecurityClient): Promise<{ user: User; workspace: Workspace }> {
     passwordLength(input.password, 'La contraseña debe tener al menos 6 caracteres');
     const email = normalizeEmail(input.email);
@@ -66,18 +66,24 @@ export class UsersService {
     const ok = await this.deps.attempts.check({ email, ip: client.ip }, () =>
       row ? hasher.verify(input.password, row.passwordHash) : hasher.verifyNothing(input.password),
     );
-    if (row) await this.record(row.id, ok ? 'login.succeeded' : 'login.failed', client);
+    if (row && !ok) await this.record(row.id, 'login.failed', client);
     if (!row || !ok) throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
-    return { user: toUser(row), workspace: await this.deps.workspaces.signIn(row.id, row.company) };
+    const workspace = await this.deps.workspaces.signIn(row.id, row.company);
+    await this.record(workspace.id, 'login.succeeded', { ...client, actorId: row.id });
+    return { user: toUser(row), workspace };
   }
 
-  async logout(userId: string, client: SecurityClient): Promise<void> {
-    await this.record(userId, 'logout', client);
+  /** Into the log of the workspace the session acted in, by its person. */
+  async logout(member: { id: string; workspaceId: string }, client: SecurityClient): Promise<void> {
+    await this.record(member.workspaceId, 'logout', { ...client, actorId: member.id });
   }
 
-  /** A line of the security log through auth's outbox, like every other service's. */
-  private async record(userId: string, activity: 'login.succeeded' | 'login.failed' | 'logout', client: SecurityClient): Promise<void> {
-    await this.deps.sql.begin((tx) => this.deps.outbox.append(tx, [securityActivityEvent(userId, activity, client)]));
+  /**
+   * A line of the security log through auth's outbox, like every other service's. A failed sign-in is whoever
+   * typed the address, so it names no one.
+   */
+  private async record(logOf: string, activity: 'login.succeeded' | 'login.failed' | 'logout', client: SecurityClient): Promise<void> {
+    await this.deps.sql.begin((tx) => this.deps.outbox.append(tx, [securityActivityEvent(logOf, activity, client)]));
   }
 
   async get(userId: string): Promise<User> {

@@ -10,7 +10,7 @@ export async function accountActivityRoutes(app: App, { activity }: { activity: 
     schema: { summary: 'Lista la actividad de seguridad de la cuenta', querystring: SecurityActivityQuery, response: { 200: SecurityActivityPage, ...errors } },
     handler: async (request) => {
       const { page, limit } = request.query;
-      const { rows, total } = await activity.page(request.user.id, page, limit);
+      const { rows, total } = await activity.page(request.user.workspaceId, page, limit);
       return { data: rows, pagination: { total, page, limit } };
     },
   });

@@ -69,7 +69,7 @@ export async function authRoutes(app: App, { users, workspaces, revocations }: A
     schema: { summary: 'Cierra la sesión actual', response: { 204: Type.Null(), 401: ErrorResponse } },
     handler: async (request, reply) => {
       await revocations.revoke(request.user.jti, request.user.id, new Date(request.user.exp * 1000));
-      await users.logout(request.user.id, securityClient(request));
+      await users.logout(request.user, securityClient(request));
       return reply.code(204).send(null);
     },
   });
