@@ -30,7 +30,7 @@ export class WorkspacesRepository {
   /** A new workspace with `ownerId` as its owner, opened next time they sign in. */
   async create(tx: TransactionSql, workspace: { id: string; name: string }, ownerId: string): Promise<Workspace> {
     await tx`insert into auth.workspaces (id, name) values (${workspace.id}, ${workspace.name})`;
-    await tx`insert into auth.members (workspace_id, user_id, role) values (${workspace.id}, ${ownerId}, 'owner')`;
+    await tx`insert into auth.members (workspace_id, user_id, role, last_active_at) values (${workspace.id}, ${ownerId}, 'owner', now())`;
     await tx`update auth.users set last_workspace_id = ${workspace.id} where id = ${ownerId}`;
     return { id: workspace.id, name: workspace.name, role: 'owner' };
   }
@@ -126,7 +126,7 @@ export class WorkspacesRepository {
 
   /** Joins `userId` to the workspace (nothing when already a member); a sign-in opens it next. */
   async addMember(tx: TransactionSql, workspaceId: string, userId: string, role: WorkspaceRole): Promise<void> {
-    await tx`insert into auth.members (workspace_id, user_id, role) values (${workspaceId}, ${userId}, ${role}) on conflict do nothing`;
+    await tx`insert into auth.members (workspace_id, user_id, role, last_active_at) values (${workspaceId}, ${userId}, ${role}, now()) on conflict do nothing`;
     await tx`update auth.users set last_workspace_id = ${workspaceId} where id = ${userId}`;
   }
 
