@@ -302,7 +302,8 @@ browserSuite(t, () => {
     await page.getByLabel('Teléfono').fill('+34 600 111 222');
     await page.getByRole('button', { name: 'Guardar Cambios' }).click();
     await toast(page, 'Perfil actualizado').waitFor();
-    await page.locator('.brand-sub', { hasText: 'Ferretería Luna SL' }).waitFor();
+    // The sidebar names the workspace (renamed in Equipo), not the person's company.
+    t.equal(await page.locator('.brand-sub').textContent(), 'Ferretería Luna', 'the workspace keeps its name');
     const me = await api<{ user: { company: string; phone: string } }>(stage.app, 'GET', 'auth/me', undefined, session.token);
     t.same([me.body.user.company, me.body.user.phone], ['Ferretería Luna SL', '+34 600 111 222'], 'saved on the server');
 

@@ -1,5 +1,6 @@
 import { Link, useLocation } from 'wouter';
 import { logout } from '../lib/auth';
+import { useSession } from '../lib/session-state';
 import type { User } from '../lib/types';
 import { Icon } from '../ui/Icon';
 import { NAV_ITEMS, isActive } from './nav';
@@ -8,6 +9,8 @@ import { WorkspaceSwitcher } from './WorkspaceSwitcher';
 /** `id` lets the phone layout's menu button control it (aria-controls). */
 export function Sidebar({ user, id }: { user: User; id?: string }) {
   const [location, navigate] = useLocation();
+  // The business is the workspace the session acts in (a member of someone else's team sees that team's name).
+  const { workspace } = useSession();
 
   const signOut = () => {
     logout();
@@ -22,7 +25,7 @@ export function Sidebar({ user, id }: { user: User; id?: string }) {
         </span>
         <div>
           <p className="brand-name">Mi Asistente.IA</p>
-          <p className="brand-sub">{user.company || 'Asistente empresarial'}</p>
+          <p className="brand-sub">{workspace?.name || 'Asistente empresarial'}</p>
         </div>
       </div>
       <WorkspaceSwitcher />

@@ -1,7 +1,7 @@
-import type { LoginBody, RegisterBody, UpdateProfileBody } from '@asistente/contracts';
+import type { LoginBody, MeResponse, RegisterBody, UpdateProfileBody } from '@asistente/contracts';
 import { ApiError } from './errors';
 import { getJson, sendJson } from './http';
-import { clearSession, endLoading, getToken, saveSession, saveUser } from './session-state';
+import { clearSession, endLoading, getToken, saveSession, saveUser, saveWorkspace } from './session-state';
 import { toast } from './toasts';
 import type { AuthResult, User } from './types';
 
@@ -9,8 +9,9 @@ import type { AuthResult, User } from './types';
 export async function restoreSession(): Promise<void> {
   if (!getToken()) return endLoading();
   try {
-    const { user } = await getJson<{ user: User }>('auth/me');
+    const { user, workspace } = await getJson<MeResponse>('auth/me');
     saveUser(user);
+    saveWorkspace(workspace);
   } catch {
     clearSession();
   } finally {
@@ -19,14 +20,14 @@ export async function restoreSession(): Promise<void> {
 }
 
 export async function login(credentials: LoginBody): Promise<void> {
-  const { user, token } = await sendJson<AuthResult>('post', 'auth/login', credentials);
-  saveSession(user, token);
+  const { user, token, workspace } = await sendJson<AuthResult>('post', 'auth/login', credentials);
+  saveSession(user, token, workspace);
   toast.success('¡Bienvenido!');
 }
 
 export async function register(registration: RegisterBody): Promise<void> {
-  const { user, token } = await sendJson<AuthResult>('post', 'auth/register', registration);
-  saveSession(user, token);
+  const { user, token, workspace } = await sendJson<AuthResult>('post', 'auth/register', registration);
+  saveSession(user, token, workspace);
   toast.success('¡Cuenta creada!');
 }
 

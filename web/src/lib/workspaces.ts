@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { atom, getDefaultStore, useAtomValue } from 'jotai';
 import type { Workspace, WorkspaceList } from '@asistente/contracts';
 import { getJson, sendJson } from './http';
-import { saveSession, useSession } from './session-state';
+import { getWorkspace, saveSession, saveWorkspace, useSession } from './session-state';
 import type { AuthResult } from './types';
 
 export const fetchCurrentWorkspace = () => getJson<Workspace>('workspace');
@@ -11,8 +11,8 @@ export const fetchCurrentWorkspace = () => getJson<Workspace>('workspace');
  * A session in another workspace (switched to, or joined by invitation): every screen's data so far was the
  * previous workspace's, so the app starts again from the dashboard with a full load.
  */
-export function enterWorkspace({ user, token }: AuthResult): void {
-  saveSession(user, token);
+export function enterWorkspace({ user, token, workspace }: AuthResult): void {
+  saveSession(user, token, workspace);
   window.location.assign('/');
 }
 
@@ -51,8 +51,10 @@ export function useWorkspaceChoice(): WorkspaceChoice | null {
   return known ? loaded.choice : null;
 }
 
-/** A rename shown at once wherever the workspace is listed (the header's switcher). */
+/** A rename shown at once wherever the workspace is named (the sidebar's business name, the switcher). */
 export function workspaceRenamed(renamed: Workspace): void {
+  // The rename's answer carries the renamer's role: this very session's.
+  if (getWorkspace()?.id === renamed.id) saveWorkspace(renamed);
   const loaded = store.get(choiceAtom);
   if (!loaded) return;
   const workspaces = loaded.choice.workspaces.map((w) => (w.id === renamed.id ? { ...w, name: renamed.name } : w));
