@@ -14,9 +14,10 @@ import './delete-account.css';
 
 /**
  * Configuración → "Eliminar mi cuenta": what goes, the password again, a confirmation, then each service's
- * progress; when everything is erased, the login page says so.
+ * progress; when everything is erased, the login page says so. `canExport`: the role may take a copy first
+ * ("Descargar mis datos" is on the page), so the card points to it.
  */
-export function DeleteAccountCard() {
+export function DeleteAccountCard({ canExport }: { canExport: boolean }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [confirming, setConfirming] = useState(false);
@@ -91,7 +92,8 @@ export function DeleteAccountCard() {
             <li>Calendario y Teams: eventos y reuniones guardados; se revoca el acceso a Google y se borran los tokens de Microsoft.</li>
             <li>El asistente IA (configuración, clave de OpenAI y ejecuciones), las estadísticas y los webhooks.</li>
           </ul>
-          <p className="muted">Si quieres conservar una copia, usa antes «Descargar mis datos».</p>
+          <p>Los espacios de trabajo de otras personas a los que perteneces no se borran: solo dejas de formar parte de ellos.</p>
+          {canExport && <p className="muted">Si quieres conservar una copia, usa antes «Descargar mis datos».</p>}
           <form onSubmit={onSubmit} noValidate>
             <PasswordField
               label="Tu contraseña, para confirmar"

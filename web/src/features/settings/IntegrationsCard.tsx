@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
+import { roleAllows } from '@asistente/contracts';
+import { usePermissions } from '../../lib/workspace-roles';
 import { INTEGRATIONS, type IntegrationState } from './integrations';
 
 export function IntegrationsCard() {
   // null while the integration is being checked.
   const [states, setStates] = useState<(IntegrationState | null)[]>(() => INTEGRATIONS.map(() => null));
+  const manages = usePermissions((role) => INTEGRATIONS.map(({ setUp }) => !setUp || roleAllows(role, setUp.method, setUp.path)));
 
   useEffect(() => {
     let current = true;
@@ -32,6 +35,7 @@ export function IntegrationsCard() {
       <ul className="integration-list">
         {INTEGRATIONS.map((integration, index) => {
           const state = states[index];
+          const verb = manages?.[index] === true ? 'Gestionar' : 'Ver';
           return (
             <li key={integration.href} className="integration">
               <div>
@@ -39,8 +43,8 @@ export function IntegrationsCard() {
                 <p className="muted">{integration.description}</p>
               </div>
               <span className={`badge badge-${state?.tone ?? 'checking'}`}>{state?.label ?? 'Comprobando...'}</span>
-              <Link href={integration.href} className="btn btn-secondary btn-sm" aria-label={`Gestionar ${integration.name}`}>
-                Gestionar
+              <Link href={integration.href} className="btn btn-secondary btn-sm" aria-label={`${verb} ${integration.name}`}>
+                {verb}
               </Link>
             </li>
           );

@@ -3,11 +3,15 @@ import type { RetentionSettings } from '@asistente/contracts';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
+import { RoleNote } from '../../ui/RoleNote';
 import { fetchRetention, RETENTION_FIELDS, retentionOptions, saveRetention, toDays } from './retention';
 import './retention.css';
 
-/** Configuración → "Conservación de datos": how long WhatsApp messages, mail bodies and AI runs are kept. */
-export function RetentionCard() {
+/**
+ * Configuración → "Conservación de datos": how long WhatsApp messages, mail bodies and AI runs are kept.
+ * Not `editable`: the periods shown as they are, for a role that may read them but not change them.
+ */
+export function RetentionCard({ editable }: { editable: boolean }) {
   const [settings, setSettings] = useState<RetentionSettings | null>(null);
   const [failed, setFailed] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -60,6 +64,7 @@ export function RetentionCard() {
                   id={`retention-${key}`}
                   aria-describedby={`retention-${key}-hint`}
                   value={settings[key] === null ? '' : String(settings[key])}
+                  disabled={!editable}
                   onChange={(e) => setSettings({ ...settings, [key]: toDays(e.target.value) })}
                 >
                   {retentionOptions(settings[key]).map((option) => (
@@ -74,11 +79,15 @@ export function RetentionCard() {
               </div>
             ))}
           </div>
-          <div className="form-actions">
-            <Button type="submit" disabled={saving}>
-              {saving ? 'Guardando...' : 'Guardar'}
-            </Button>
-          </div>
+          {editable ? (
+            <div className="form-actions">
+              <Button type="submit" disabled={saving}>
+                {saving ? 'Guardando...' : 'Guardar'}
+              </Button>
+            </div>
+          ) : (
+            <RoleNote />
+          )}
         </form>
       )}
     </section>

@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { useSession } from '../../lib/session-state';
+import { usePermissions } from '../../lib/workspace-roles';
 import { PageHeader } from '../../ui/PageHeader';
 import { AccountExportCard } from './AccountExportCard';
 import { DeleteAccountCard } from './DeleteAccountCard';
 import { IntegrationsCard } from './IntegrationsCard';
 import { PasswordForm } from './PasswordForm';
+import { settingsPermissions } from './permissions';
 import { PersonalTokensCard } from './PersonalTokensCard';
 import { ProfileForm } from './ProfileForm';
 import { RetentionCard } from './RetentionCard';
@@ -17,6 +19,8 @@ export function SettingsPage() {
   const { user } = useSession();
   // A new password revokes every personal token: the tokens card is drawn again from the server's list.
   const [passwordChanges, setPasswordChanges] = useState(0);
+  // A card whose calls the role table refuses is not drawn at all; until the role is known, none of them is.
+  const can = usePermissions(settingsPermissions);
   if (!user) return null;
   return (
     <>
@@ -28,11 +32,11 @@ export function SettingsPage() {
       <TeamCard />
       <IntegrationsCard />
       <PersonalTokensCard key={passwordChanges} />
-      <WebhooksCard />
-      <SecurityActivityCard />
-      <RetentionCard />
-      <AccountExportCard />
-      <DeleteAccountCard />
+      {can?.webhooks && <WebhooksCard />}
+      {can?.securityActivity && <SecurityActivityCard />}
+      {can?.retention && <RetentionCard editable={can.changeRetention} />}
+      {can?.exportData && <AccountExportCard />}
+      {can?.deleteAccount && <DeleteAccountCard canExport={can.exportData} />}
     </>
   );
 }

@@ -13,6 +13,11 @@ export interface Integration {
   check: () => Promise<IntegrationState>;
   /** Shown when the check fails. */
   absent: IntegrationState;
+  /**
+   * For a connection the workspace shares, the call its screen sets it up with: a role the role table refuses
+   * it may still look (the link says "Ver"), not manage. Absent: each member connects their own.
+   */
+  setUp?: { method: string; path: string };
 }
 
 interface Connected {
@@ -46,6 +51,7 @@ export const INTEGRATIONS: readonly Integration[] = [
     href: '/whatsapp',
     check: () => connected('whatsapp/status'),
     absent: NOT_CONNECTED,
+    setUp: { method: 'POST', path: '/whatsapp/connect' },
   },
   { name: 'Correo', description: 'Gmail, Outlook o IMAP/SMTP', href: '/emails', check: anyMailboxConnected, absent: NOT_CONNECTED },
   {
@@ -63,5 +69,12 @@ export const INTEGRATIONS: readonly Integration[] = [
     absent: NOT_CONNECTED,
   },
   // The spec treats a key status that cannot be read as no key.
-  { name: 'OpenAI', description: 'API key para el asistente IA', href: '/openai', check: openAiKey, absent: KEY_MISSING },
+  {
+    name: 'OpenAI',
+    description: 'API key para el asistente IA',
+    href: '/openai',
+    check: openAiKey,
+    absent: KEY_MISSING,
+    setUp: { method: 'PUT', path: '/ai/provider/openai/key' },
+  },
 ];
