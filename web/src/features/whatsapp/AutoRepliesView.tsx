@@ -1,16 +1,22 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
+import { usePermissions } from '../../lib/workspace-roles';
 import { Button } from '../../ui/Button';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Icon } from '../../ui/Icon';
-import { createAutoReply, deleteAutoReply, getAutoReplies, updateAutoReply, type AutoReply } from './api';
+import { RoleNote } from '../../ui/RoleNote';
+import { createAutoReply, deleteAutoReply, getAutoReplies, updateAutoReply, whatsappPermissions, type AutoReply } from './api';
 import { AutoReplyModal, type NewAutoReply } from './AutoReplyModal';
 
 const isTemporary = (reply: AutoReply) => reply.id.startsWith('tmp-');
 
-/** The keyword answers: list, active toggle, delete, and the modal with its optimistic create. */
+/**
+ * The keyword answers: list, active toggle, delete, and the modal with its optimistic create. A role that may
+ * not change them reads the list, each answer saying whether it is on.
+ */
 export function AutoRepliesView({ children }: { children?: ReactNode }) {
+  const editable = usePermissions(whatsappPermissions)?.editAutoReplies === true;
   const [replies, setReplies] = useState<AutoReply[] | null>(null);
   const [failed, setFailed] = useState(false);
   const [creating, setCreating] = useState(false);
@@ -74,11 +80,14 @@ export function AutoRepliesView({ children }: { children?: ReactNode }) {
     <section className="card wa-auto-replies" aria-label="Respuestas automáticas">
       <div className="wa-section-head">
         <p className="muted">Responden al instante cuando un mensaje contiene la palabra clave.</p>
-        <Button onClick={() => setCreating(true)} disabled={replies === null}>
-          <Icon name="plus" size={16} />
-          Nueva respuesta
-        </Button>
+        {editable && (
+          <Button onClick={() => setCreating(true)} disabled={replies === null}>
+            <Icon name="plus" size={16} />
+            Nueva respuesta
+          </Button>
+        )}
       </div>
+      {!editable && <RoleNote />}
       {failed && <p className="alert-warning">No se pudieron cargar las respuestas automáticas.</p>}
       {replies?.length === 0 && <p className="muted">Todavía no tienes respuestas automáticas.</p>}
       {replies && replies.length > 0 && (
@@ -89,13 +98,19 @@ export function AutoRepliesView({ children }: { children?: ReactNode }) {
                 <strong>{reply.keyword}</strong>
                 <p>{reply.response}</p>
               </div>
-              <label className="wa-check">
-                <input type="checkbox" checked={reply.active} disabled={isTemporary(reply)} onChange={() => void toggle(reply)} />
-                Activa
-              </label>
-              <Button variant="ghost" small aria-label={`Eliminar ${reply.keyword}`} disabled={isTemporary(reply)} onClick={() => setDeleting(reply)}>
-                <Icon name="trash" size={16} />
-              </Button>
+              {editable ? (
+                <>
+                  <label className="wa-check">
+                    <input type="checkbox" checked={reply.active} disabled={isTemporary(reply)} onChange={() => void toggle(reply)} />
+                    Activa
+                  </label>
+                  <Button variant="ghost" small aria-label={`Eliminar ${reply.keyword}`} disabled={isTemporary(reply)} onClick={() => setDeleting(reply)}>
+                    <Icon name="trash" size={16} />
+                  </Button>
+                </>
+              ) : (
+                <span className={`badge ${reply.active ? 'badge-connected' : 'badge-disconnected'}`}>{reply.active ? 'Activa' : 'Inactiva'}</span>
+              )}
             </li>
           ))}
         </ul>

@@ -1,13 +1,20 @@
 import { useId, useState } from 'react';
+import { usePermissions } from '../../lib/workspace-roles';
 import { Button } from '../../ui/Button';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { RoleNote } from '../../ui/RoleNote';
+import { whatsappPermissions } from './api';
 import { ConnectionTrouble } from './ConnectionTrouble';
 import type { Connection } from './use-connection';
 
-/** The badge, the buttons of each state, what went wrong in plain words and the QR panel with its countdown. */
+/**
+ * The badge, the buttons of each state, what went wrong in plain words and the QR panel with its countdown.
+ * Linking and unlinking the workspace's phone is for the roles the role table lets: the rest see the state.
+ */
 export function ConnectionCard({ connection }: { connection: Connection }) {
   const titleId = useId();
   const [confirmingReset, setConfirmingReset] = useState(false);
+  const can = usePermissions(whatsappPermissions);
   const { status, qrCode, notice, secondsLeft, busy } = connection;
   const connected = status?.connected ?? false;
   const state = status?.state;
@@ -32,7 +39,9 @@ export function ConnectionCard({ connection }: { connection: Connection }) {
         </p>
       )}
       {/* A QR on screen is a live attempt (the status catches up a moment later): earlier trouble no longer applies. */}
-      {!connected && !qrCode && status && <ConnectionTrouble status={status} busy={busy !== null} onRetry={() => void connection.connectNow()} />}
+      {!connected && !qrCode && status && (
+        <ConnectionTrouble status={status} busy={busy !== null} onRetry={can?.connect ? () => void connection.connectNow() : undefined} />
+      )}
       {showNotice && (
         <p className="alert-warning" role="status">
           {notice}
@@ -41,27 +50,36 @@ export function ConnectionCard({ connection }: { connection: Connection }) {
       <div className="wa-actions">
         {connected ? (
           <>
-            <Button variant="secondary" disabled={busy !== null} onClick={() => void connection.disconnectNow()}>
-              {busy === 'disconnect' ? 'Desconectando...' : 'Desconectar'}
-            </Button>
+            {can?.disconnect && (
+              <Button variant="secondary" disabled={busy !== null} onClick={() => void connection.disconnectNow()}>
+                {busy === 'disconnect' ? 'Desconectando...' : 'Desconectar'}
+              </Button>
+            )}
             <Button disabled={busy !== null} onClick={() => void connection.sync()}>
               {busy === 'sync' ? 'Sincronizando...' : 'Sincronizar contactos de WhatsApp'}
             </Button>
           </>
         ) : (
           <>
-            <Button disabled={busy !== null || status === null} onClick={() => void connection.connectNow()}>
-              {busy === 'connect' ? 'Conectando...' : 'Conectar WhatsApp'}
-            </Button>
-            <Button variant="secondary" disabled={busy !== null || status === null} onClick={() => void connection.refreshQr()}>
-              {busy === 'refresh' ? 'Actualizando...' : 'Actualizar QR'}
-            </Button>
-            <Button variant="danger" disabled={busy !== null || status === null} onClick={() => setConfirmingReset(true)}>
-              {busy === 'reset' ? 'Restableciendo...' : 'Restablecer sesión'}
-            </Button>
+            {can?.connect && (
+              <>
+                <Button disabled={busy !== null || status === null} onClick={() => void connection.connectNow()}>
+                  {busy === 'connect' ? 'Conectando...' : 'Conectar WhatsApp'}
+                </Button>
+                <Button variant="secondary" disabled={busy !== null || status === null} onClick={() => void connection.refreshQr()}>
+                  {busy === 'refresh' ? 'Actualizando...' : 'Actualizar QR'}
+                </Button>
+              </>
+            )}
+            {can?.resetSession && (
+              <Button variant="danger" disabled={busy !== null || status === null} onClick={() => setConfirmingReset(true)}>
+                {busy === 'reset' ? 'Restableciendo...' : 'Restablecer sesión'}
+              </Button>
+            )}
           </>
         )}
       </div>
+      {!connected && can && !can.connect && <RoleNote>Solo un administrador puede conectar WhatsApp</RoleNote>}
       {!connected && qrCode && (
         <div className="wa-qr">
           <img src={qrCode} alt="Código QR para vincular WhatsApp" width={240} height={240} />

@@ -11,8 +11,9 @@ const ADVICE = [
 /**
  * A connection that is not working, said for the shop owner: still trying (with the attempt), given up (with
  * what to check and "Reintentar"), or unlinked from the phone. Nothing for the plain disconnected state.
+ * Without `onRetry` (a role that may not connect) nothing offers, nor asks for, a new connection.
  */
-export function ConnectionTrouble({ status, busy, onRetry }: { status: WhatsAppStatus; busy: boolean; onRetry: () => void }) {
+export function ConnectionTrouble({ status, busy, onRetry }: { status: WhatsAppStatus; busy: boolean; onRetry?: () => void }) {
   if (status.state === 'failed') {
     return (
       <div className="alert-warning wa-trouble" role="alert">
@@ -25,9 +26,11 @@ export function ConnectionTrouble({ status, busy, onRetry }: { status: WhatsAppS
             <li key={line}>{line}</li>
           ))}
         </ul>
-        <Button disabled={busy} onClick={onRetry}>
-          Reintentar
-        </Button>
+        {onRetry && (
+          <Button disabled={busy} onClick={onRetry}>
+            Reintentar
+          </Button>
+        )}
       </div>
     );
   }
@@ -44,7 +47,8 @@ export function ConnectionTrouble({ status, busy, onRetry }: { status: WhatsAppS
   if (status.state === 'logged_out') {
     return (
       <p className="alert-warning" role="alert">
-        {status.error ?? 'El teléfono cerró la sesión.'} Pulsa «Conectar WhatsApp» para vincularlo de nuevo.
+        {status.error ?? 'El teléfono cerró la sesión.'}{' '}
+        {onRetry ? 'Pulsa «Conectar WhatsApp» para vincularlo de nuevo.' : 'Un administrador tiene que vincularlo de nuevo.'}
       </p>
     );
   }

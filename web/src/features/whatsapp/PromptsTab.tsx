@@ -2,7 +2,9 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent,
 import type { AssistantConfig } from '@asistente/contracts';
 import { getJson, sendJson } from '../../lib/http';
 import { toast } from '../../lib/toasts';
+import { usePermissions } from '../../lib/workspace-roles';
 import { Button } from '../../ui/Button';
+import { RoleNote } from '../../ui/RoleNote';
 import { TextField } from '../../ui/TextField';
 import {
   addVariable,
@@ -15,7 +17,7 @@ import {
   storeConfig,
   validateConfig,
 } from './assistant-config';
-import { withoutAutoReplySettings } from './assistant';
+import { mayEditAssistant, withoutAutoReplySettings } from './assistant';
 
 const loadConfig = () => getJson<{ data: AssistantConfig }>('ai/assistant').then((answer) => answer.data);
 const saveConfig = (config: AssistantConfig) => sendJson<{ success: boolean; data: AssistantConfig }>('put', 'ai/assistant', config);
@@ -23,9 +25,11 @@ const saveConfig = (config: AssistantConfig) => sendJson<{ success: boolean; dat
 /**
  * The Prompts IA tab: the assistant configuration form over /api/ai/assistant, its copy kept in local storage.
  * `children` render below the form (the assistant's automatic-answer settings and tester plug in there).
+ * A role that may not save it reads the same form with every field off, and can still copy the prompt.
  */
 export function PromptsTab({ children }: { children?: ReactNode }) {
   const titleId = useId();
+  const editable = usePermissions(mayEditAssistant) === true;
   const [config, setConfig] = useState<AssistantConfig>(() => readStoredConfig() ?? defaultConfig());
   const [loadFailed, setLoadFailed] = useState(false);
   const [savedOnlyHere, setSavedOnlyHere] = useState(false);
@@ -119,107 +123,117 @@ export function PromptsTab({ children }: { children?: ReactNode }) {
         {loadFailed && <p className="alert-warning">No se pudo cargar la configuración guardada; se muestra la copia de este navegador.</p>}
         {savedOnlyHere && <p className="alert-warning">Guardado solo en este navegador: el servidor no respondió.</p>}
         <form onSubmit={(e) => void onSubmit(e)} noValidate>
-          <div className="form-row">
-            <TextField label="Nombre del asistente" value={config.name} maxLength={80} onInput={(e) => set('name', e.currentTarget.value)} />
-            <TextField label="Tono" value={config.tone} maxLength={200} onInput={(e) => set('tone', e.currentTarget.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${titleId}-goal`}>Objetivo</label>
-            <textarea id={`${titleId}-goal`} rows={2} maxLength={1000} value={config.goal} onInput={(e) => set('goal', e.currentTarget.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${titleId}-prompt`}>Prompt del sistema</label>
-            <textarea
-              id={`${titleId}-prompt`}
-              rows={10}
-              maxLength={10_000}
-              value={config.systemPrompt}
-              onInput={(e) => set('systemPrompt', e.currentTarget.value)}
-            />
-          </div>
-          <div className="field">
-            <span className="field-label">Variables</span>
-            <ul className="wa-chips" aria-label="Variables disponibles">
-              {[...config.variables, ...config.customVars].map((v) => (
-                <li key={v} className="wa-chip">
-                  {v}
-                  {config.customVars.includes(v) && (
-                    <button type="button" aria-label={`Quitar ${v}`} onClick={() => set('customVars', config.customVars.filter((x) => x !== v))}>
-                      ×
-                    </button>
-                  )}
-                </li>
-              ))}
-            </ul>
-            <TextField
-              label="Añadir variable personalizada"
-              placeholder="{mi_variable} y pulsa Enter"
-              value={newVar}
-              maxLength={60}
-              onInput={(e) => setNewVar(e.currentTarget.value)}
-              onKeyDown={onVarKey}
-            />
-          </div>
-          <fieldset className="field wa-sources">
-            <legend>Fuentes internas</legend>
-            {SOURCES.map((source) => (
-              <label key={source.value} className="wa-check">
-                <input
-                  type="checkbox"
-                  checked={config.internalSources.includes(source.value)}
-                  onChange={(e) => toggleSource(source.value, e.currentTarget.checked)}
-                />
-                {source.label}
-              </label>
-            ))}
-            <label className="wa-check">
-              <input type="checkbox" checked={config.allowWeb} onChange={(e) => set('allowWeb', e.currentTarget.checked)} />
-              Permitir búsqueda web
-            </label>
-          </fieldset>
-          <div className="form-row">
-            <div className="field">
-              <label htmlFor={`${titleId}-model`}>Modelo</label>
-              <select id={`${titleId}-model`} value={config.model} onChange={(e) => set('model', e.currentTarget.value as AssistantConfig['model'])}>
-                {MODELS.map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </select>
+          {/* A disabled fieldset turns off every field inside at once. */}
+          <fieldset className="wa-prompt-fields" disabled={!editable}>
+            <div className="form-row">
+              <TextField label="Nombre del asistente" value={config.name} maxLength={80} onInput={(e) => set('name', e.currentTarget.value)} />
+              <TextField label="Tono" value={config.tone} maxLength={200} onInput={(e) => set('tone', e.currentTarget.value)} />
             </div>
             <div className="field">
-              <label htmlFor={`${titleId}-temp`}>Temperatura: {config.temperature.toFixed(1)}</label>
-              <input
-                id={`${titleId}-temp`}
-                type="range"
-                min={0}
-                max={1}
-                step={0.1}
-                value={config.temperature}
-                onInput={(e) => set('temperature', Math.round(Number(e.currentTarget.value) * 10) / 10)}
+              <label htmlFor={`${titleId}-goal`}>Objetivo</label>
+              <textarea id={`${titleId}-goal`} rows={2} maxLength={1000} value={config.goal} onInput={(e) => set('goal', e.currentTarget.value)} />
+            </div>
+            <div className="field">
+              <label htmlFor={`${titleId}-prompt`}>Prompt del sistema</label>
+              <textarea
+                id={`${titleId}-prompt`}
+                rows={10}
+                maxLength={10_000}
+                value={config.systemPrompt}
+                onInput={(e) => set('systemPrompt', e.currentTarget.value)}
               />
             </div>
-            <TextField
-              label="Tokens máximos"
-              type="number"
-              min={MAX_TOKENS.min}
-              max={MAX_TOKENS.max}
-              value={Number.isNaN(config.maxTokens) ? '' : config.maxTokens}
-              onInput={(e) => set('maxTokens', Number.parseInt(e.currentTarget.value, 10))}
-            />
-          </div>
+            <div className="field">
+              <span className="field-label">Variables</span>
+              <ul className="wa-chips" aria-label="Variables disponibles">
+                {[...config.variables, ...config.customVars].map((v) => (
+                  <li key={v} className="wa-chip">
+                    {v}
+                    {editable && config.customVars.includes(v) && (
+                      <button type="button" aria-label={`Quitar ${v}`} onClick={() => set('customVars', config.customVars.filter((x) => x !== v))}>
+                        ×
+                      </button>
+                    )}
+                  </li>
+                ))}
+              </ul>
+              {editable && (
+                <TextField
+                  label="Añadir variable personalizada"
+                  placeholder="{mi_variable} y pulsa Enter"
+                  value={newVar}
+                  maxLength={60}
+                  onInput={(e) => setNewVar(e.currentTarget.value)}
+                  onKeyDown={onVarKey}
+                />
+              )}
+            </div>
+            <fieldset className="field wa-sources">
+              <legend>Fuentes internas</legend>
+              {SOURCES.map((source) => (
+                <label key={source.value} className="wa-check">
+                  <input
+                    type="checkbox"
+                    checked={config.internalSources.includes(source.value)}
+                    onChange={(e) => toggleSource(source.value, e.currentTarget.checked)}
+                  />
+                  {source.label}
+                </label>
+              ))}
+              <label className="wa-check">
+                <input type="checkbox" checked={config.allowWeb} onChange={(e) => set('allowWeb', e.currentTarget.checked)} />
+                Permitir búsqueda web
+              </label>
+            </fieldset>
+            <div className="form-row">
+              <div className="field">
+                <label htmlFor={`${titleId}-model`}>Modelo</label>
+                <select id={`${titleId}-model`} value={config.model} onChange={(e) => set('model', e.currentTarget.value as AssistantConfig['model'])}>
+                  {MODELS.map((m) => (
+                    <option key={m} value={m}>
+                      {m}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="field">
+                <label htmlFor={`${titleId}-temp`}>Temperatura: {config.temperature.toFixed(1)}</label>
+                <input
+                  id={`${titleId}-temp`}
+                  type="range"
+                  min={0}
+                  max={1}
+                  step={0.1}
+                  value={config.temperature}
+                  onInput={(e) => set('temperature', Math.round(Number(e.currentTarget.value) * 10) / 10)}
+                />
+              </div>
+              <TextField
+                label="Tokens máximos"
+                type="number"
+                min={MAX_TOKENS.min}
+                max={MAX_TOKENS.max}
+                value={Number.isNaN(config.maxTokens) ? '' : config.maxTokens}
+                onInput={(e) => set('maxTokens', Number.parseInt(e.currentTarget.value, 10))}
+              />
+            </div>
+          </fieldset>
           <div className="form-actions form-actions-start wa-actions">
-            <Button type="submit" disabled={saving}>
-              {saving ? 'Guardando...' : 'Guardar configuración'}
-            </Button>
+            {editable && (
+              <Button type="submit" disabled={saving}>
+                {saving ? 'Guardando...' : 'Guardar configuración'}
+              </Button>
+            )}
             <Button variant="secondary" onClick={() => void copyPrompt()}>
               Copiar prompt
             </Button>
-            <Button variant="secondary" onClick={restore}>
-              Restaurar por defecto
-            </Button>
+            {editable && (
+              <Button variant="secondary" onClick={restore}>
+                Restaurar por defecto
+              </Button>
+            )}
           </div>
+          {!editable && <RoleNote />}
         </form>
       </section>
       {children}

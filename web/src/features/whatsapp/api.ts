@@ -1,14 +1,16 @@
-import type {
-  AutoReply,
-  AutoReplyList,
-  ConversationList,
-  MessageList,
-  SyncContactsResult,
-  WhatsAppConnectResult,
-  WhatsAppHealth,
-  WhatsAppMessage,
-  WhatsAppStats,
-  WhatsAppStatus,
+import {
+  roleAllows,
+  type AutoReply,
+  type AutoReplyList,
+  type ConversationList,
+  type MessageList,
+  type SyncContactsResult,
+  type WhatsAppConnectResult,
+  type WhatsAppHealth,
+  type WhatsAppMessage,
+  type WhatsAppStats,
+  type WhatsAppStatus,
+  type WorkspaceRole,
 } from '@asistente/contracts';
 import { getJson, sendDelete, sendJson } from '../../lib/http';
 
@@ -40,3 +42,18 @@ export const createAutoReply = (body: { keyword: string; response: string; activ
 export const updateAutoReply = (id: string, body: { active: boolean }) => sendJson<AutoReply>('patch', `whatsapp/auto-replies/${id}`, body);
 
 export const deleteAutoReply = (id: string) => sendDelete(`whatsapp/auto-replies/${id}`);
+
+/** What a role may do on this screen beyond reading and chatting: the contracts' role table, asked with the calls above. */
+export function whatsappPermissions(role: WorkspaceRole) {
+  return {
+    connect: roleAllows(role, 'POST', '/whatsapp/connect'),
+    disconnect: roleAllows(role, 'POST', '/whatsapp/disconnect'),
+    resetSession: roleAllows(role, 'POST', '/whatsapp/logout'),
+    editAutoReplies:
+      roleAllows(role, 'POST', '/whatsapp/auto-replies') &&
+      roleAllows(role, 'PATCH', '/whatsapp/auto-replies/:id') &&
+      roleAllows(role, 'DELETE', '/whatsapp/auto-replies/:id'),
+  };
+}
+
+export type WhatsAppPermissions = ReturnType<typeof whatsappPermissions>;

@@ -1,8 +1,10 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../lib/errors';
 import { toast } from '../../../lib/toasts';
+import { usePermissions } from '../../../lib/workspace-roles';
 import { Button } from '../../../ui/Button';
-import { getAssistantConfig, saveAssistantConfig } from './api';
+import { RoleNote } from '../../../ui/RoleNote';
+import { getAssistantConfig, mayEditAssistant, saveAssistantConfig } from './api';
 import { AutoReplyControls } from './AutoReplyControls';
 import { autoReplySettings, validateSettings, type AutoReplySettingsValue } from './format';
 import { UsageToday } from './UsageToday';
@@ -10,9 +12,11 @@ import { UsageToday } from './UsageToday';
 /**
  * The automatic-answer settings as a card of their own, for a screen whose assistant form does not hold
  * them: it saves onto the configuration as stored right before saving, so no other field is overwritten.
+ * Read-only for a role that may not save the assistant's configuration.
  */
 export function AutoReplySettings() {
   const titleId = useId();
+  const editable = usePermissions(mayEditAssistant) === true;
   const [value, setValue] = useState<AutoReplySettingsValue | null>(null);
   const [failed, setFailed] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -60,13 +64,17 @@ export function AutoReplySettings() {
       {!failed && !value && <p className="muted">Cargando...</p>}
       {value && (
         <form onSubmit={onSubmit} noValidate>
-          <AutoReplyControls value={value} onChange={setValue} disabled={saving} />
+          <AutoReplyControls value={value} onChange={setValue} disabled={saving || !editable} />
           <UsageToday refreshKey={savedCount} />
-          <div className="form-actions">
-            <Button type="submit" disabled={saving}>
-              {saving ? 'Guardando...' : 'Guardar'}
-            </Button>
-          </div>
+          {editable ? (
+            <div className="form-actions">
+              <Button type="submit" disabled={saving}>
+                {saving ? 'Guardando...' : 'Guardar'}
+              </Button>
+            </div>
+          ) : (
+            <RoleNote />
+          )}
         </form>
       )}
     </section>

@@ -1,17 +1,21 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../lib/errors';
 import { toast } from '../../../lib/toasts';
+import { usePermissions } from '../../../lib/workspace-roles';
 import { Button } from '../../../ui/Button';
+import { RoleNote } from '../../../ui/RoleNote';
 import { TextField } from '../../../ui/TextField';
-import { getAssistantConfig, saveAssistantConfig } from './api';
+import { getAssistantConfig, mayEditAssistant, saveAssistantConfig } from './api';
 import { editableVariables } from './format';
 
 /**
  * What each prompt variable stands for ({precio} → "25 €"), filled in before the prompt reaches the model.
- * {nombre_cliente} is not here: it comes from the contact of each conversation.
+ * {nombre_cliente} is not here: it comes from the contact of each conversation. Read-only for a role that may
+ * not save the assistant's configuration.
  */
 export function VariableValues() {
   const titleId = useId();
+  const editable = usePermissions(mayEditAssistant) === true;
   const [variables, setVariables] = useState<string[] | null>(null);
   const [values, setValues] = useState<Record<string, string>>({});
   const [failed, setFailed] = useState(false);
@@ -70,7 +74,7 @@ export function VariableValues() {
               key={variable}
               label={variable}
               maxLength={500}
-              disabled={saving}
+              disabled={saving || !editable}
               value={values[variable] ?? ''}
               onInput={(e) => {
                 const value = e.currentTarget.value;
@@ -78,11 +82,15 @@ export function VariableValues() {
               }}
             />
           ))}
-          <div className="form-actions">
-            <Button type="submit" disabled={saving}>
-              {saving ? 'Guardando...' : 'Guardar valores'}
-            </Button>
-          </div>
+          {editable ? (
+            <div className="form-actions">
+              <Button type="submit" disabled={saving}>
+                {saving ? 'Guardando...' : 'Guardar valores'}
+              </Button>
+            </div>
+          ) : (
+            <RoleNote />
+          )}
         </form>
       )}
     </section>

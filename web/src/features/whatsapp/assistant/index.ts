@@ -6,3 +6,4 @@ export { ChatAssistantControl } from './ChatAssistantControl';
 export { UsageToday } from './UsageToday';
 export { VariableValues } from './VariableValues';
 export { autoReplySettings, withoutAutoReplySettings, type AutoReplySettingsValue } from './format';
+export { mayEditAssistant } from './api';
