@@ -1,14 +1,18 @@
 import { useId } from 'react';
 import { Button } from '../../ui/Button';
 import { Icon } from '../../ui/Icon';
+import { RoleNote } from '../../ui/RoleNote';
 import type { KeyStatus } from './api';
 
 interface KeyStatusCardProps {
   status: KeyStatus | null;
-  onDelete: () => void;
+  /** Absent for a role that may not remove the key: no button. */
+  onDelete?: (() => void) | undefined;
+  /** The role may not change the key: the card says so. */
+  readOnly: boolean;
 }
 
-export function KeyStatusCard({ status, onDelete }: KeyStatusCardProps) {
+export function KeyStatusCard({ status, onDelete, readOnly }: KeyStatusCardProps) {
   const titleId = useId();
   return (
     <section className="card" aria-labelledby={titleId}>
@@ -30,7 +34,7 @@ export function KeyStatusCard({ status, onDelete }: KeyStatusCardProps) {
           ) : (
             <span className={`badge ${status.exists ? 'badge-connected' : 'badge-missing'}`}>{status.exists ? 'Cargada' : 'Faltante'}</span>
           )}
-          {status.exists && (
+          {status.exists && onDelete && (
             <Button variant="danger" small onClick={onDelete}>
               <Icon name="trash" size={16} />
               Eliminar API key
@@ -38,6 +42,7 @@ export function KeyStatusCard({ status, onDelete }: KeyStatusCardProps) {
           )}
         </div>
       )}
+      {readOnly && <RoleNote>Solo un administrador puede cambiar la API key</RoleNote>}
     </section>
   );
 }

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { toast } from '../../lib/toasts';
+import { usePermissions } from '../../lib/workspace-roles';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { PageHeader } from '../../ui/PageHeader';
-import { deleteKey, NO_KEY } from './api';
+import { deleteKey, keyPermissions, NO_KEY } from './api';
 import { ApiKeyGuide } from './ApiKeyGuide';
 import { KeyForm } from './KeyForm';
 import { KeyStatusCard } from './KeyStatusCard';
@@ -13,6 +14,7 @@ import './openai.css';
 export function OpenAIPage() {
   const [status, setStatus] = useKeyStatus();
   const model = useAssistantModel();
+  const can = usePermissions(keyPermissions);
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
 
@@ -34,9 +36,14 @@ export function OpenAIPage() {
   return (
     <>
       <PageHeader title="OpenAI API Key" subtitle="La clave con la que responde tu asistente IA" />
-      <KeyStatusCard status={status} onDelete={() => setConfirming(true)} />
-      <KeyForm onSaved={(last4) => setStatus({ exists: true, last4 })} />
-      <ApiKeyGuide model={model} />
+      <KeyStatusCard status={status} onDelete={can?.remove ? () => setConfirming(true) : undefined} readOnly={can?.save === false} />
+      {/* The form, and the guide to getting a key for it, are for those who may save one. */}
+      {can?.save && (
+        <>
+          <KeyForm onSaved={(last4) => setStatus({ exists: true, last4 })} />
+          <ApiKeyGuide model={model} />
+        </>
+      )}
       {confirming && (
         <ConfirmDialog
           title="Eliminar API key"

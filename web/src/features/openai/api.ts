@@ -1,4 +1,4 @@
-import type { OpenAiKeyStatus } from '@asistente/contracts';
+import { roleAllows, type OpenAiKeyStatus, type WorkspaceRole } from '@asistente/contracts';
 import { getJson, sendDelete, sendJson } from '../../lib/http';
 
 export type KeyStatus = OpenAiKeyStatus;
@@ -13,3 +13,9 @@ export const getKeyStatus = () => getJson<KeyStatus>(PATH);
 export const saveKey = (apiKey: string) => sendJson<{ success?: unknown }>('put', PATH, { apiKey });
 
 export const deleteKey = () => sendDelete(PATH);
+
+/** What a role may do with the workspace's key: the role table, asked with the calls above (reading is everyone's). */
+export const keyPermissions = (role: WorkspaceRole) => ({
+  save: roleAllows(role, 'PUT', `/${PATH}`),
+  remove: roleAllows(role, 'DELETE', `/${PATH}`),
+});
