@@ -12,7 +12,8 @@ interface BulkBarProps {
   onClear: () => void;
   onTag: () => void;
   onExport: () => void;
-  onDelete: () => void;
+  /** Absent for a role that may not delete many contacts at once: no delete button. */
+  onDelete?: (() => void) | undefined;
 }
 
 const number = (n: number) => n.toLocaleString('es-ES');
@@ -31,10 +32,12 @@ export function BulkBar({ count, matching, allMatching, progress, onSelectAllMat
           <Icon name="download" size={16} />
           Exportar selección
         </Button>
-        <Button variant="danger" small onClick={onDelete} disabled={busy}>
-          <Icon name="trash" size={16} />
-          Eliminar seleccionados
-        </Button>
+        {onDelete && (
+          <Button variant="danger" small onClick={onDelete} disabled={busy}>
+            <Icon name="trash" size={16} />
+            Eliminar seleccionados
+          </Button>
+        )}
         <Button variant="ghost" small onClick={onClear} disabled={busy}>
           Anular selección
         </Button>

@@ -5,13 +5,23 @@ import { saveBlob } from '../../lib/download';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { useDebounced } from '../../lib/use-debounced';
+import { usePermissions } from '../../lib/workspace-roles';
 import { Button } from '../../ui/Button';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { EmptyState } from '../../ui/EmptyState';
 import { Icon } from '../../ui/Icon';
 import { PageHeader } from '../../ui/PageHeader';
 import { Pagination } from '../../ui/Pagination';
-import { deleteContacts, exportContacts, exportSelection, restoreContacts, tagContacts, type ContactSelection } from './api';
+import {
+  deleteContact,
+  deleteContacts,
+  deletePermissions,
+  exportContacts,
+  exportSelection,
+  restoreContacts,
+  tagContacts,
+  type ContactSelection,
+} from './api';
 import { BulkBar } from './BulkBar';
 import { BulkTagDialog } from './BulkTagDialog';
 import { ContactModal } from './ContactModal';
@@ -21,7 +31,7 @@ import { ContactsTable } from './ContactsTable';
 import { ExportDialog } from './ExportDialog';
 import { ImportModal } from './ImportModal';
 import { SavedViews } from './SavedViews';
-import type { Contact } from './types';
+import { fullName, type Contact } from './types';
 import { useContactList } from './use-contact-list';
 import { useContactMeta } from './use-contact-meta';
 import { useBulkRun } from './use-bulk-run';
@@ -33,6 +43,7 @@ type Dialog =
   | { kind: 'create' }
   | { kind: 'edit'; contact: Contact }
   | { kind: 'delete'; selection: ContactSelection; count: number }
+  | { kind: 'delete-one'; contact: Contact }
   | { kind: 'tag'; selection: ContactSelection; count: number }
   | { kind: 'import' }
   | { kind: 'export'; picked?: { selection: ContactSelection; count: number } }
@@ -54,6 +65,7 @@ export function ContactsPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [deleting, setDeleting] = useState(false);
   const [undo, setUndo] = useState<{ tokens: string[]; count: number } | null>(null);
+  const mayDelete = usePermissions(deletePermissions);
   const list = useContactList({ page, search, tag, order }, version);
   const meta = useContactMeta(version);
   const contacts = list.data?.contacts ?? [];
@@ -113,6 +125,29 @@ export function ContactsPage() {
       reload();
     }
   };
+
+  // A role without bulk deletion still removes one contact at a time, for good.
+  const confirmDeleteOne = async (contact: Contact) => {
+    setDeleting(true);
+    try {
+      await deleteContact(contact.id);
+      toast.success('Contacto eliminado');
+      if (contacts.length === 1 && page > 1) setPage(page - 1, true);
+    } catch (err) {
+      toast.error(errorMessage(err));
+    } finally {
+      setDeleting(false);
+      setDialog(null);
+      reload();
+    }
+  };
+
+  // The row's delete: through the bulk route where the role allows it (it can be undone), else the single one.
+  const onDeleteRow = mayDelete?.bulk
+    ? (contact: Contact) => setDialog({ kind: 'delete', selection: { ids: [contact.id] }, count: 1 })
+    : mayDelete?.one
+      ? (contact: Contact) => setDialog({ kind: 'delete-one', contact })
+      : undefined;
 
   const undoDelete = async () => {
     if (!undo) return;
@@ -211,7 +246,7 @@ export function ContactsPage() {
             onClear={selection.clear}
             onTag={() => setDialog({ kind: 'tag', ...picked() })}
             onExport={() => setDialog({ kind: 'export', picked: picked() })}
-            onDelete={() => setDialog({ kind: 'delete', ...picked() })}
+            onDelete={mayDelete?.bulk ? () => setDialog({ kind: 'delete', ...picked() }) : undefined}
           />
         )}
         {list.failed && !list.data ? (
@@ -244,7 +279,7 @@ export function ContactsPage() {
             onToggle={(index, shift) => selection.toggle(contacts, index, shift)}
             onToggleAll={() => selection.togglePage(contacts)}
             onEdit={(contact) => setDialog({ kind: 'edit', contact })}
-            onDelete={(contact) => setDialog({ kind: 'delete', selection: { ids: [contact.id] }, count: 1 })}
+            onDelete={onDeleteRow}
           />
         )}
         {undo && (
@@ -285,6 +320,16 @@ export function ContactsPage() {
           confirmLabel={deleting ? 'Eliminando...' : 'Eliminar'}
           busy={deleting}
           onConfirm={() => void confirmDelete(dialog.selection, dialog.count)}
+          onCancel={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'delete-one' && (
+        <ConfirmDialog
+          title="Eliminar contacto"
+          message={`¿Estás seguro de que quieres eliminar a ${fullName(dialog.contact)}? No se podrá deshacer.`}
+          confirmLabel={deleting ? 'Eliminando...' : 'Eliminar'}
+          busy={deleting}
+          onConfirm={() => void confirmDeleteOne(dialog.contact)}
           onCancel={() => setDialog(null)}
         />
       )}

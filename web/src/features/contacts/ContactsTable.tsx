@@ -11,7 +11,8 @@ interface ContactsTableProps {
   onToggle: (index: number, shift: boolean) => void;
   onToggleAll: () => void;
   onEdit: (contact: Contact) => void;
-  onDelete: (contact: Contact) => void;
+  /** Absent for a role that may not delete contacts: no delete button. */
+  onDelete?: ((contact: Contact) => void) | undefined;
 }
 
 export function ContactsTable({ contacts, selected, busy, onToggle, onToggleAll, onEdit, onDelete }: ContactsTableProps) {
@@ -95,15 +96,17 @@ export function ContactsTable({ contacts, selected, busy, onToggle, onToggleAll,
                   <button type="button" className="icon-btn" aria-label={`Editar ${name}`} title="Editar" onClick={() => onEdit(contact)}>
                     <Icon name="edit" size={18} />
                   </button>
-                  <button
-                    type="button"
-                    className="icon-btn icon-btn-danger"
-                    aria-label={`Eliminar ${name}`}
-                    title="Eliminar"
-                    onClick={() => onDelete(contact)}
-                  >
-                    <Icon name="trash" size={18} />
-                  </button>
+                  {onDelete && (
+                    <button
+                      type="button"
+                      className="icon-btn icon-btn-danger"
+                      aria-label={`Eliminar ${name}`}
+                      title="Eliminar"
+                      onClick={() => onDelete(contact)}
+                    >
+                      <Icon name="trash" size={18} />
+                    </button>
+                  )}
                 </td>
               </tr>
             );

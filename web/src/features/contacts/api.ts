@@ -1,4 +1,12 @@
-import type { ContactExportFormat, ContactSelection, ContactView, ContactViewBody, ImportPreview } from '@asistente/contracts';
+import {
+  roleAllows,
+  type ContactExportFormat,
+  type ContactSelection,
+  type ContactView,
+  type ContactViewBody,
+  type ImportPreview,
+  type WorkspaceRole,
+} from '@asistente/contracts';
 import { getFile, getJson, postFile, sendDelete, sendJson, type FileDownload } from '../../lib/http';
 import { uploadFile } from '../../lib/upload';
 import { PAGE_SIZE, type Contact, type ContactInput, type ContactPage, type ContactQuery, type ContactStats, type ImportReport } from './types';
@@ -28,6 +36,15 @@ export type { ContactSelection };
 /** Deletes the picked contacts (or every match of a filter) in one transaction; the token undoes it for a while. */
 export const deleteContacts = (selection: ContactSelection) =>
   sendJson<{ deleted: number; undoToken: string; undoUntil: string }>('post', 'contacts/bulk/delete', { selection });
+
+/** Deletes one contact for good: the way to delete for a role without bulk deletion (which alone can be undone). */
+export const deleteContact = (id: string) => sendDelete(`contacts/${encodeURIComponent(id)}`);
+
+/** Which of the two deletions a role may make: the contracts' role table, asked with the calls above. */
+export const deletePermissions = (role: WorkspaceRole) => ({
+  bulk: roleAllows(role, 'POST', '/contacts/bulk/delete'),
+  one: roleAllows(role, 'DELETE', '/contacts/:id'),
+});
 
 /** Adds or removes tags on a selection in one transaction; answers how many contacts changed. */
 export const tagContacts = (selection: ContactSelection, change: { add?: string[]; remove?: string[] }) =>
