@@ -1,5 +1,5 @@
-// A team grows from one owner in a real browser: Equipo's controls, an invitation link joined as a new person and as an existing one, and the switcher between workspaces.
-import t from 'tap';
+// A team grows from one owner in a real browser: Equipo's controls, an invitation link joined as a new person and as an existing one, what an agent is offered across the app, and the switcher between workspaces.
+import t, { type Test } from 'tap';
 import type { Page } from 'playwright-core';
 import type { WorkspaceInvitation } from '@asistente/contracts';
 import { api, appAndBrowser, browserSuite, guestContext, LAPTOP, PHONE, registerUser, screenshot, signedInContext, uniqueEmail } from './fixtures/harness.js';
@@ -7,6 +7,83 @@ import { checkLayout } from './fixtures/layout-check.js';
 
 const team = (page: Page) => page.getByRole('region', { name: 'Equipo' });
 const toast = (page: Page, text: string) => page.locator('.toast', { hasText: text }).waitFor();
+
+const NOTE = 'Solo un administrador puede cambiar esto';
+
+/** Configuración (already open): the owner's and the managers' cards are gone; what she may read is read-only; her own account is hers. */
+async function settingsAsAgent(t: Test, page: Page) {
+  const retention = page.getByRole('region', { name: 'Conservación de datos', exact: true });
+  await retention.getByText(NOTE).waitFor();
+  t.equal(await retention.getByRole('button').count(), 0, 'retention: no Guardar');
+  t.ok(await retention.getByRole('combobox').first().isDisabled(), 'retention: the periods are shown, not changeable');
+  // Every member may delete their own account: it leaves this workspace, which stays its owner's.
+  const deletion = page.getByRole('region', { name: 'Eliminar mi cuenta', exact: true });
+  await deletion.getByText('Los espacios de trabajo de otras personas a los que perteneces no se borran').waitFor();
+  await deletion.getByRole('button', { name: 'Eliminar mi cuenta' }).waitFor();
+  t.equal(await deletion.getByText('Descargar mis datos').count(), 0, 'no pointer to a copy she may not take');
+  for (const card of ['Webhooks', 'Actividad de seguridad', 'Descargar mis datos']) {
+    t.equal(await page.getByRole('region', { name: card, exact: true }).count(), 0, `no ${card} card`);
+  }
+  const integrations = page.getByRole('region', { name: 'Integraciones', exact: true });
+  await integrations.getByRole('link', { name: 'Ver WhatsApp Business' }).waitFor();
+  await integrations.getByRole('link', { name: 'Ver OpenAI' }).waitFor();
+  await integrations.getByRole('link', { name: 'Gestionar Correo' }).waitFor();
+}
+
+/** WhatsApp: the connection's state without its buttons, the assistant's settings and the keyword answers read-only. */
+async function whatsAppAsAgent(t: Test, page: Page) {
+  await page.goto('/whatsapp');
+  const connection = page.getByRole('region', { name: 'Conexión', exact: true });
+  await connection.locator('.badge', { hasText: 'Desconectado' }).waitFor();
+  await connection.getByText('Solo un administrador puede conectar WhatsApp').waitFor();
+  t.same(await connection.getByRole('button').allTextContents(), [], 'no Conectar, Actualizar QR nor Restablecer sesión');
+
+  const assistant = page.getByRole('region', { name: 'Asistente IA', exact: true });
+  await assistant.getByText(NOTE).waitFor();
+  t.same(await assistant.getByRole('button').allTextContents(), ['Copiar prompt'], 'the prompt may be copied, not saved nor restored');
+  t.ok(await assistant.getByLabel('Nombre del asistente').isDisabled(), 'the form is read-only');
+  for (const card of ['Valores de las variables', 'Respuestas automáticas con IA']) {
+    const region = page.getByRole('region', { name: card, exact: true });
+    await region.getByText(NOTE).waitFor();
+    t.equal(await region.getByRole('button').count(), 0, `${card}: no Guardar`);
+  }
+  await page.getByRole('region', { name: 'Probar asistente', exact: true }).getByRole('button').first().waitFor();
+
+  await page.getByRole('tab', { name: 'Respuestas automáticas' }).click();
+  const replies = page.getByRole('region', { name: 'Respuestas automáticas', exact: true });
+  const reply = replies.getByRole('listitem').filter({ hasText: 'horario' });
+  await reply.locator('.badge', { hasText: 'Activa' }).waitFor();
+  await replies.getByText(NOTE).waitFor();
+  t.equal(await replies.getByRole('button').count() + (await replies.getByRole('checkbox').count()), 0, 'no Nueva respuesta, switch nor delete');
+}
+
+/** OpenAI: the key's state, and nothing to save or remove. */
+async function openAiAsAgent(t: Test, page: Page) {
+  await page.goto('/openai');
+  const status = page.getByRole('region', { name: 'Estado de la API key', exact: true });
+  await status.getByText('API key guardada (••••WXYZ)', { exact: true }).waitFor();
+  await status.getByText('Solo un administrador puede cambiar la API key').waitFor();
+  t.equal(await page.getByRole('main').getByRole('button').count(), 0, 'no Eliminar API key, Guardar Key nor Limpiar');
+  t.equal(await page.getByLabel('API key', { exact: true }).count(), 0, 'no key field');
+}
+
+/** Contactos: a selection offers no bulk delete; one contact at a time is still hers to delete, for good. */
+async function contactsAsAgent(t: Test, page: Page) {
+  await page.goto('/contacts');
+  const row = page.getByRole('row').filter({ hasText: 'rosa.vidal@acme.com' });
+  await row.getByRole('checkbox', { name: 'Seleccionar Rosa Vidal' }).check();
+  const bar = page.locator('.bulk-bar');
+  await bar.getByRole('button', { name: 'Etiquetar' }).waitFor();
+  t.equal(await bar.getByRole('button', { name: 'Eliminar seleccionados' }).count(), 0, 'no bulk delete');
+  await bar.getByRole('button', { name: 'Anular selección' }).click();
+
+  await row.getByRole('button', { name: 'Eliminar Rosa Vidal' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Eliminar contacto' });
+  await dialog.getByText('¿Estás seguro de que quieres eliminar a Rosa Vidal? No se podrá deshacer.').waitFor();
+  await dialog.getByRole('button', { name: 'Eliminar', exact: true }).click();
+  await toast(page, 'Contacto eliminado');
+  await row.waitFor({ state: 'detached' });
+}
 
 browserSuite(t, () => {
   const stage = appAndBrowser(t);
@@ -32,6 +109,7 @@ browserSuite(t, () => {
     await card.getByRole('button', { name: 'Guardar' }).click();
     await toast(page, 'Nombre guardado');
     t.equal((await api<{ name: string }>(stage.app, 'GET', 'workspace', undefined, owner.token)).body.name, 'Panadería Sol y Luna', 'renamed on the server');
+    await page.locator('.brand-sub', { hasText: 'Panadería Sol y Luna' }).waitFor();
 
     const members = card.getByRole('table', { name: 'Miembros del equipo' });
     const ownerRow = members.getByRole('row').filter({ hasText: owner.user.email });
@@ -98,6 +176,16 @@ browserSuite(t, () => {
     t.equal(await agentView.getByRole('button').count(), 0, 'no button at all');
     t.equal(await agentView.getByRole('combobox').count(), 0, 'no role select');
     t.equal(await agentView.getByText('Invitaciones pendientes').count(), 0, 'no invitations');
+    t.equal(await newcomer.locator('.brand-sub').textContent(), 'Panadería Sol y Luna', 'her sidebar names the workspace she acts in');
+
+    // The rest of the app as the agent: what the owner set up, shown, and no control the role table refuses her.
+    await api(stage.app, 'PUT', 'ai/provider/openai/key', { apiKey: 'sk-proj-prueba-ABCDWXYZ' }, owner.token);
+    await api(stage.app, 'POST', 'whatsapp/auto-replies', { keyword: 'horario', response: 'Abrimos de 8 a 20 h.', active: true }, owner.token);
+    await api(stage.app, 'POST', 'contacts', { firstName: 'Rosa', lastName: 'Vidal', email: 'rosa.vidal@acme.com' }, owner.token);
+    await settingsAsAgent(t, newcomer);
+    await whatsAppAsAgent(t, newcomer);
+    await openAiAsAgent(t, newcomer);
+    await contactsAsAgent(t, newcomer);
 
     await page.reload();
     const anaRow = team(page).getByRole('row').filter({ hasText: invited });
