@@ -37,7 +37,19 @@ export { findInputProblem, CONTROL_CHARACTER_MESSAGE } from './http/input-guard.
 export { leanSerializationSchema } from './http/serializer.js';
 export { AppError, BAD_URL_MESSAGE, notFound, badRequest, unauthorized, conflict, errorBody, isDatabaseUnavailable, DATABASE_UNAVAILABLE, type ErrorBody } from './http/errors.js';
 export { healthRoutes } from './http/health.js';
-export { ServiceClient, ServiceCallError, ServiceAnswerError, type AnswerLog, type ServiceName, type ServiceRequest, type InjectFn } from './http/service-client.js';
+export {
+  callerOf,
+  ServiceClient,
+  ServiceCallError,
+  ServiceAnswerError,
+  workspaceOf,
+  type AnswerLog,
+  type MemberCaller,
+  type ServiceCaller,
+  type ServiceName,
+  type ServiceRequest,
+  type InjectFn,
+} from './http/service-client.js';
 export { OAuthStateSigner, type OAuthState, type VerifiedOAuthState } from './auth/oauth-state.js';
 export { OAuthFlow, OAuthFlows, OAUTH_BROWSER_COOKIE, type OAuthStart, type OAuthFinish, type OAuthRefusal } from './auth/oauth-flow.js';
 export { OAuthClient, renewGrant, revokeGrant, withRotation, type OAuthCallback, type OAuthCallbackQuery } from './auth/oauth/oauth-client.js';

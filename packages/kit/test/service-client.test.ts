@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { createDecoder } from 'fast-jwt';
 import t from 'tap';
 import { Type } from '@sinclair/typebox';
-import { loadConfig, requireAuth, ServiceAnswerError, ServiceCallError, ServiceClient, type App, type ServicePlugin } from '../src/index.js';
-import { buildServicesApp, createTestPlatform } from '../src/testing/index.js';
+import { callerOf, loadConfig, requireAuth, ServiceAnswerError, ServiceCallError, ServiceClient, type App, type ServicePlugin } from '../src/index.js';
+import { buildServicesApp, createTestPlatform, insertAccount } from '../src/testing/index.js';
 
 /** A sibling that answers with the identity it was called for, as a real service would see it. */
 const whoAmI: ServicePlugin = async (fastify) => {
@@ -55,6 +55,30 @@ t.test('the token it presents is scoped to the user and lives one minute', async
   t.equal(claims.aud, 'aud');
   t.ok(typeof claims.jti === 'string' && claims.jti.length > 0);
   t.equal(Number(claims.exp) - Number(claims.iat), 60);
+});
+
+t.test('a member\'s call presents the member, the workspace and the role: the sibling sees who acts, with its role table', async (t) => {
+  const platform = await createTestPlatform(t);
+  const roles: ServicePlugin = async (fastify) => {
+    const app = fastify as unknown as App;
+    requireAuth(app);
+    app.get('/contacts/whoami', async (request) => ({ id: request.user.id, workspaceId: request.user.workspaceId, role: request.user.role }));
+    // A path the role table closes to agents: the sibling refuses it to an agent's call as to the agent.
+    app.post('/contacts/bulk/delete', async () => ({ deleted: 0 }));
+  };
+  await buildServicesApp(t, [roles], platform);
+  const [workspaceId, actorId] = [await insertAccount(platform.db.sql), await insertAccount(platform.db.sql)];
+  await platform.db.sql`insert into auth.members (workspace_id, user_id, role) values (${workspaceId}, ${actorId}, 'agent')`;
+  const agent = callerOf({ id: actorId, workspaceId, role: 'agent' });
+
+  t.same(await platform.services.request('contacts', agent, '/contacts/whoami'), { id: actorId, workspaceId, role: 'agent' });
+  t.same(await platform.services.request('contacts', workspaceId, '/contacts/whoami'), { id: workspaceId, workspaceId, role: 'owner' }, 'the workspace on its own behalf');
+  const refused = await platform.services.request('contacts', agent, '/contacts/bulk/delete', { method: 'POST', body: {} }).catch((e: unknown) => e);
+  t.match(refused, { statusCode: 403, body: { code: 'ROLE_FORBIDDEN' } });
+  await platform.db.sql`delete from auth.members where workspace_id = ${workspaceId} and user_id = ${actorId}`;
+  platform.revocations.memberLeft(workspaceId, actorId);
+  const gone = await platform.services.request('contacts', agent, '/contacts/whoami').catch((e: unknown) => e);
+  t.match(gone, { statusCode: 401 }, 'a member who left calls nothing any more');
 });
 
 t.test('distributed: a sibling without a URL, or down, is unavailable (503), never a hang', async (t) => {

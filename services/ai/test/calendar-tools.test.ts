@@ -65,7 +65,7 @@ t.test("a customer's chat may book a Google Meet meeting only when Google itself
     for (const source of sources) calendar.connect(userId, source);
     const reach: CustomerReach = { kind: 'customer', jid: '34600000001@s.whatsapp.net', chatKey: '34600000001@s.whatsapp.net', contact: undefined, addresses: [] };
     const bookings = { reserve: async () => true, release: async () => undefined };
-    const tools = await offeredTools(['calendar'], { userId, services: platform.services, reach, bookings }, { booking: true });
+    const tools = await offeredTools(['calendar'], { workspaceId: userId, caller: userId, services: platform.services, reach, bookings }, { booking: true });
     return tools.map((tool) => tool.name);
   };
   t.same(await toolsFor('caldav'), ['listar_reuniones_del_cliente', 'buscar_huecos_libres'], 'CalDAV: meetings and free slots, no booking');

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { createSigner } from 'fast-jwt';
-import type { TokenSettings } from '../auth/plugin.js';
+import type { WorkspaceRole } from '@asistente/contracts';
+import type { AuthenticatedUser, TokenSettings } from '../auth/plugin.js';
 import type { Config } from '../config.js';
 import { withDeadline } from '../deadline.js';
 import { currentTraceparent } from '../observability/tracing/trace-context.js';
@@ -59,6 +60,34 @@ export type InjectFn = (request: {
   payload?: string;
 }) => Promise<{ statusCode: number; body: string }>;
 
+/**
+ * Who a sibling call acts for. A member acting in a workspace (a request of theirs led to the call): the
+ * sibling sees that person, workspace and role, so the role table and their personal data apply as to
+ * their own requests. A workspace id alone: the workspace acting on its own behalf (the assistant answering
+ * a customer, a consumer, the export), under its founder's id, which the workspace carries.
+ */
+export type ServiceCaller = string | MemberCaller;
+
+export interface MemberCaller {
+  workspaceId: string;
+  actorId: string;
+  role: WorkspaceRole;
+}
+
+/** The member of an authenticated request, as the calls it leads to present it. */
+export function callerOf(user: Pick<AuthenticatedUser, 'id' | 'workspaceId' | 'role'>): MemberCaller {
+  return { workspaceId: user.workspaceId, actorId: user.id, role: user.role };
+}
+
+/** The workspace whose data a call is about, whoever makes it. */
+export function workspaceOf(caller: ServiceCaller): string {
+  return typeof caller === 'string' ? caller : caller.workspaceId;
+}
+
+function claimsOf(caller: ServiceCaller): { sub: string; wid?: string; role?: WorkspaceRole } {
+  return typeof caller === 'string' ? { sub: caller } : { sub: caller.actorId, wid: caller.workspaceId, role: caller.role };
+}
+
 /** Lifetime of the token a service presents for a user: long enough for one call, useless if it leaks. */
 const CALL_TOKEN_TTL_MS = 60_000;
 const DEFAULT_TIMEOUT_MS = 5_000;
@@ -103,8 +132,8 @@ export class ServiceClient {
    * `packages/contracts`: the value returned is exactly that shape, or the call fails with a
    * `ServiceAnswerError` (logged here, with the first mismatch and no values).
    */
-  async call<S extends TSchema>(service: ServiceName, userId: string, path: string, answer: S, options: ServiceRequest = {}): Promise<Static<S>> {
-    const body = await this.request(service, userId, path, options);
+  async call<S extends TSchema>(service: ServiceName, caller: ServiceCaller, path: string, answer: S, options: ServiceRequest = {}): Promise<Static<S>> {
+    const body = await this.request(service, caller, path, options);
     const problem = answerProblem(answer, body);
     if (problem === undefined) return body as Static<S>;
     const error = new ServiceAnswerError(service, path, problem);
@@ -113,10 +142,10 @@ export class ServiceClient {
   }
 
   /** Asks a sibling whose answer the caller does not read (a write acknowledged by its status alone). */
-  async request(service: ServiceName, userId: string, path: string, options: ServiceRequest = {}): Promise<unknown> {
+  async request(service: ServiceName, caller: ServiceCaller, path: string, options: ServiceRequest = {}): Promise<unknown> {
     const method = options.method ?? 'GET';
     const headers: Record<string, string> = {
-      authorization: `Bearer ${this.sign({ sub: userId, jti: randomUUID(), ims: Date.now() })}`,
+      authorization: `Bearer ${this.sign({ ...claimsOf(caller), jti: randomUUID(), ims: Date.now() })}`,
       accept: 'application/json',
     };
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);

@@ -1,6 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Contact, type AiRunResult, type AiToolCall } from '@asistente/contracts';
-import { AppError, conflict, createEvent, notFound, ServiceAnswerError, ServiceCallError, type Outbox, type ServiceClient, type Sql } from '@asistente/kit';
+import {
+  AppError,
+  conflict,
+  createEvent,
+  notFound,
+  ServiceAnswerError,
+  ServiceCallError,
+  workspaceOf,
+  type Outbox,
+  type ServiceCaller,
+  type ServiceClient,
+  type Sql,
+} from '@asistente/kit';
 import { LanguageModelError, type ChatMessage, type LanguageModel, type ModelFailure } from './language-model.js';
 import type { FullAssistantConfig } from './assistant-config.js';
 import type { AssistantConfigService } from './assistant-config.service.js';
@@ -73,14 +85,16 @@ export class AssistantRunService {
   ) {}
 
   /**
-   * POST /ai/run. Without a jid, the owner's own question (optionally about a contact): the owner's reach.
-   * With a jid, the message is a customer's in that chat: the run acts for that customer only.
+   * POST /ai/run. Without a jid, a member's own question (optionally about a contact): the workspace's reach,
+   * with the member's own mail and calendars. With a jid, the message is a customer's in that chat: the run
+   * acts for that customer only.
    */
-  async run(userId: string, request: RunRequest): Promise<RunOutcome> {
+  async run(caller: ServiceCaller, request: RunRequest): Promise<RunOutcome> {
+    const userId = workspaceOf(caller);
     const config = await this.deps.assistant.get(userId);
-    const named = request.contactId ? await this.contactById(userId, request.contactId) : undefined;
-    const reach = request.jid ? await customerReach(this.deps.services, userId, request.jid) : OWNER_REACH;
-    const context: ToolContext = { userId, services: this.deps.services, reach, bookings: this.deps.bookings };
+    const named = request.contactId ? await this.contactById(caller, request.contactId) : undefined;
+    const reach = request.jid ? await customerReach(this.deps.services, caller, request.jid) : OWNER_REACH;
+    const context: ToolContext = { workspaceId: userId, caller, services: this.deps.services, reach, bookings: this.deps.bookings };
     return this.execute(userId, config, context, {
       trigger: 'manual',
       // A customer's run is named after the chat's own contact, never one the request points at.
@@ -92,10 +106,10 @@ export class AssistantRunService {
     });
   }
 
-  /** An automatic answer to a WhatsApp chat (the consumer checked the rails before). */
+  /** An automatic answer to a WhatsApp chat (the consumer checked the rails before): the workspace acts on its own. */
   async answerChat(userId: string, config: FullAssistantConfig, request: ChatRunRequest): Promise<RunOutcome> {
     const reach = await customerReach(this.deps.services, userId, request.jid);
-    const context: ToolContext = { userId, services: this.deps.services, reach, bookings: this.deps.bookings };
+    const context: ToolContext = { workspaceId: userId, caller: userId, services: this.deps.services, reach, bookings: this.deps.bookings };
     return this.execute(userId, config, context, {
       trigger: 'whatsapp',
       customerName: reach.contact?.firstName,
@@ -200,10 +214,10 @@ export class AssistantRunService {
     return { answer, model: config.model, usage: { ...usage, totalTokens }, costUsd: cost, toolCalls, handoff };
   }
 
-  /** The contact the owner's question is about: 404 when it is not this user's. */
-  private async contactById(userId: string, contactId: string): Promise<Contact | undefined> {
+  /** The contact the member's question is about: 404 when it is not this workspace's. */
+  private async contactById(caller: ServiceCaller, contactId: string): Promise<Contact | undefined> {
     try {
-      return await this.deps.services.call('contacts', userId, `/contacts/${contactId}`, Contact);
+      return await this.deps.services.call('contacts', caller, `/contacts/${contactId}`, Contact);
     } catch (error) {
       if (error instanceof ServiceCallError && error.statusCode === 404) throw notFound('Contacto no encontrado');
       return undefined;

@@ -1,5 +1,5 @@
 import { ErrorResponse } from '@asistente/contracts';
-import { AppError, callerTokenId, exchangedFromPersonalToken, type App, type PersonalTokenBudget } from '@asistente/kit';
+import { AppError, callerOf, callerTokenId, exchangedFromPersonalToken, type App, type PersonalTokenBudget } from '@asistente/kit';
 import { Type } from '@sinclair/typebox';
 import { answerMcpRequest } from '../adapters/mcp-server.js';
 import type { McpTools } from '../domain/mcp/mcp-tools.js';
@@ -77,7 +77,7 @@ export async function mcpRoutes(app: App, { tools, budget }: { tools: McpTools; 
       // The transport writes the answer itself; the request id the house echoes is set on the raw response.
       reply.raw.setHeader('x-request-id', request.id);
       reply.hijack();
-      await answerMcpRequest(tools, { userId: request.user.workspaceId, scopes: request.user.scopes, tokenId: callerTokenId(request.user.jti) }, request.raw, reply.raw, request.body);
+      await answerMcpRequest(tools, { member: callerOf(request.user), scopes: request.user.scopes, tokenId: callerTokenId(request.user.jti) }, request.raw, reply.raw, request.body);
     },
   });
 

@@ -1,5 +1,5 @@
 import { CalendarEventList, EmailList, MessageList, scopesCover, TIMELINE_SECTION_SCOPES, type PersonalTokenScope } from '@asistente/contracts';
-import type { Logger, ServiceClient } from '@asistente/kit';
+import type { Logger, ServiceCaller, ServiceClient } from '@asistente/kit';
 
 export type TimelineChannel = 'whatsapp' | 'email' | 'calendar';
 
@@ -46,14 +46,14 @@ export class ContactTimeline {
    * The sections the caller may see: a session (no scopes) all of them, a personal token those of the areas
    * its scopes cover; the others are not even asked for, so the timeline never widens what a token reaches.
    */
-  async sections(userId: string, keys: { phones: string[]; emails: string[] }, scopes?: readonly PersonalTokenScope[]): Promise<TimelineSection[]> {
+  async sections(caller: ServiceCaller, keys: { phones: string[]; emails: string[] }, scopes?: readonly PersonalTokenScope[]): Promise<TimelineSection[]> {
     const asks: Promise<TimelineSection | undefined>[] = [];
     // Each channel is the name of the service that holds it.
     const shown = (channel: TimelineChannel, keysOfIt: string[]) =>
       keysOfIt.length > 0 && scopesCover(scopes, TIMELINE_SECTION_SCOPES[channel]) && this.services.available(channel);
-    if (shown('whatsapp', keys.phones)) asks.push(this.ask('whatsapp', () => this.whatsapp(userId, keys.phones)));
-    if (shown('email', keys.emails)) asks.push(this.ask('email', () => this.mails(userId, keys.emails)));
-    if (shown('calendar', keys.emails)) asks.push(this.ask('calendar', () => this.events(userId, keys.emails)));
+    if (shown('whatsapp', keys.phones)) asks.push(this.ask('whatsapp', () => this.whatsapp(caller, keys.phones)));
+    if (shown('email', keys.emails)) asks.push(this.ask('email', () => this.mails(caller, keys.emails)));
+    if (shown('calendar', keys.emails)) asks.push(this.ask('calendar', () => this.events(caller, keys.emails)));
     return (await Promise.all(asks)).filter((s): s is TimelineSection => s !== undefined);
   }
 
@@ -67,10 +67,10 @@ export class ContactTimeline {
     }
   }
 
-  private async whatsapp(userId: string, phones: string[]): Promise<TimelineItem[]> {
+  private async whatsapp(caller: ServiceCaller, phones: string[]): Promise<TimelineItem[]> {
     const answers = await Promise.all(
       phones.map((phoneNumber) =>
-        this.services.call('whatsapp', userId, '/whatsapp/messages', MessageList, { query: { phoneNumber, limit: PER_CHANNEL }, timeoutMs: CALL_TIMEOUT_MS }),
+        this.services.call('whatsapp', caller, '/whatsapp/messages', MessageList, { query: { phoneNumber, limit: PER_CHANNEL }, timeoutMs: CALL_TIMEOUT_MS }),
       ),
     );
     return answers.flatMap((answer) => answer.data).flatMap((m): TimelineItem[] => {
@@ -81,11 +81,11 @@ export class ContactTimeline {
   }
 
   /** Mail from the contact (inbox) and the owner's to them (sent), by the whole address. */
-  private async mails(userId: string, emails: string[]): Promise<TimelineItem[]> {
+  private async mails(caller: ServiceCaller, emails: string[]): Promise<TimelineItem[]> {
     const asks = emails.flatMap((address) =>
       (['inbox', 'sent'] as const).map(async (folder) => ({
         folder,
-        answer: await this.services.call('email', userId, '/emails', EmailList, { query: { address, folder, limit: PER_CHANNEL }, timeoutMs: CALL_TIMEOUT_MS }),
+        answer: await this.services.call('email', caller, '/emails', EmailList, { query: { address, folder, limit: PER_CHANNEL }, timeoutMs: CALL_TIMEOUT_MS }),
       })),
     );
     const seen = new Set<string>();
@@ -100,11 +100,11 @@ export class ContactTimeline {
     );
   }
 
-  private async events(userId: string, emails: string[]): Promise<TimelineItem[]> {
+  private async events(caller: ServiceCaller, emails: string[]): Promise<TimelineItem[]> {
     const day = 86_400_000;
     const dateFrom = new Date(Date.now() - EVENT_WINDOW_DAYS.past * day).toISOString().slice(0, 10);
     const dateTo = new Date(Date.now() + EVENT_WINDOW_DAYS.future * day).toISOString().slice(0, 10);
-    const answer = await this.services.call('calendar', userId, '/events', CalendarEventList, { query: { dateFrom, dateTo }, timeoutMs: CALL_TIMEOUT_MS });
+    const answer = await this.services.call('calendar', caller, '/events', CalendarEventList, { query: { dateFrom, dateTo }, timeoutMs: CALL_TIMEOUT_MS });
     return answer
       .filter((e) => e.attendees.some((a) => emails.some((mail) => a.toLowerCase().includes(mail))))
       .flatMap((e): TimelineItem[] => {

@@ -1,5 +1,5 @@
 import { Contact, ContactTimeline, DuplicateGroups, ErrorResponse, IdParams, MergeBody } from '@asistente/contracts';
-import { notFound, type App } from '@asistente/kit';
+import { callerOf, notFound, type App } from '@asistente/kit';
 import type { ContactTimeline as Timeline } from '../domain/contact-timeline.js';
 import type { ContactsMerge } from '../domain/contacts-merge.js';
 
@@ -27,7 +27,7 @@ export async function personRoutes(app: App, { merge, timeline }: { merge: Conta
     handler: async (request) => {
       const keys = await merge.keys(request.user.workspaceId, request.params.id);
       if (!keys) throw notFound('Contacto no encontrado');
-      return { sections: await timeline.sections(request.user.workspaceId, keys, request.user.scopes) };
+      return { sections: await timeline.sections(callerOf(request.user), keys, request.user.scopes) };
     },
   });
 }

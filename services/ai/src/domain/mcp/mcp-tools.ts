@@ -1,13 +1,13 @@
 import type { PersonalTokenScope } from '@asistente/contracts';
-import { ServiceAnswerError, ServiceCallError, type ServiceName } from '@asistente/kit';
+import { ServiceAnswerError, ServiceCallError, type MemberCaller, type ServiceName } from '@asistente/kit';
 import { OWNER_REACH } from '../tools/reach.js';
 import type { ToolContext } from '../tools/tool.js';
 import { argumentProblem } from './arguments.js';
 import { MCP_TOOLS, toolsFor, type ToolHints } from './catalogue.js';
 
-/** Who calls: the owner, through a personal token (its scopes) or a session (no scopes: everything). */
+/** Who calls: a member, through a personal token (its scopes) or a session (no scopes: everything their role reaches). */
 export interface McpCaller {
-  userId: string;
+  member: MemberCaller;
   scopes?: readonly PersonalTokenScope[];
   /** The token's lasting id (a personal token's id, a session's jti): with a JSON-RPC id it names one call. */
   tokenId: string;
@@ -41,7 +41,7 @@ const SERVICE_NAMES: Partial<Record<ServiceName, string>> = {
 
 /**
  * The MCP server's tools for one caller: the catalogue bounded by the caller's scopes, run with the same
- * context the assistant's owner runs use (the user's id, the user-scoped service client, the owner's reach).
+ * context the assistant's runs for a member use (the workspace, the member's service calls, the workspace's reach).
  */
 export class McpTools {
   constructor(private readonly deps: Pick<ToolContext, 'services' | 'bookings'>) {}
@@ -66,7 +66,8 @@ export class McpTools {
     const problem = argumentProblem(entry.tool.parameters, args);
     if (problem) return refusal(`Argumentos no válidos para «${name}»: ${problem}.`);
     const context: ToolContext = {
-      userId: caller.userId,
+      workspaceId: caller.member.workspaceId,
+      caller: caller.member,
       services: this.deps.services,
       reach: OWNER_REACH,
       bookings: this.deps.bookings,

@@ -16,14 +16,14 @@ export const analyticsSummaryTool: AssistantTool = {
     },
     additionalProperties: false,
   },
-  run: async ({ services, userId }, args) => {
+  run: async ({ services, caller }, args) => {
     const period = PERIODS.find((p) => p === args.periodo) ?? '30d';
     const tz = typeof args.zonaHoraria === 'string' && args.zonaHoraria.trim() ? args.zonaHoraria.trim().slice(0, 64) : 'Europe/Madrid';
     const query = { period, tz };
     const [dashboard, emails, whatsapp] = await Promise.all([
-      services.call('analytics', userId, '/analytics/dashboard', AnalyticsDashboard, { query }),
-      services.call('analytics', userId, '/analytics/emails', EmailStats, { query }),
-      services.call('analytics', userId, '/analytics/whatsapp', WhatsappStats, { query }),
+      services.call('analytics', caller, '/analytics/dashboard', AnalyticsDashboard, { query }),
+      services.call('analytics', caller, '/analytics/emails', EmailStats, { query }),
+      services.call('analytics', caller, '/analytics/whatsapp', WhatsappStats, { query }),
     ]);
     return {
       result: {

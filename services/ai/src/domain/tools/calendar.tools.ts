@@ -32,7 +32,7 @@ export function compactEvent(e: CalendarEvent): Record<string, unknown> {
 }
 
 export async function freeSlots(context: ToolContext, dateFrom: string, dateTo: string, durationMinutes: number): Promise<FreeSlot[]> {
-  return context.services.call('calendar', context.userId, '/events/free-slots', FreeSlotList, { query: { dateFrom, dateTo, durationMinutes } });
+  return context.services.call('calendar', context.caller, '/events/free-slots', FreeSlotList, { query: { dateFrom, dateTo, durationMinutes } });
 }
 
 export const rangeProperties = {
@@ -63,8 +63,8 @@ export const freeSlotsTool: AssistantTool = {
 };
 
 /** The calendar providers the user has connected (Google, CalDAV, Outlook), as the calendar service's registry says. */
-export async function connectedProviders({ services, userId }: ToolContext): Promise<CalendarSourceName[]> {
-  return (await services.call('calendar', userId, '/events/providers', CalendarProviders)).providers.map((p) => p.source);
+export async function connectedProviders({ services, caller }: ToolContext): Promise<CalendarSourceName[]> {
+  return (await services.call('calendar', caller, '/events/providers', CalendarProviders)).providers.map((p) => p.source);
 }
 
 /**
@@ -82,7 +82,7 @@ export const calendarSource: ToolSource = {
       run: async (context, args) => {
         const query = range(args);
         const paging = page(args, 50, 50);
-        const all = await context.services.call('calendar', context.userId, '/events', CalendarEventList, { query });
+        const all = await context.services.call('calendar', context.caller, '/events', CalendarEventList, { query });
         const events = all.slice((paging.page - 1) * paging.limit, paging.page * paging.limit).map(compactEvent);
         const next = nextPage(all.length, paging);
         return {
@@ -116,7 +116,7 @@ export const createEventTool: AssistantTool = {
     required: ['titulo', 'inicio', 'fin'],
     additionalProperties: false,
   },
-  run: async ({ services, userId }, args) => {
+  run: async ({ services, caller }, args) => {
     const body = {
       title: text(args, 'titulo', 500) ?? '',
       startTime: text(args, 'inicio', 40) ?? '',
@@ -125,7 +125,7 @@ export const createEventTool: AssistantTool = {
       location: text(args, 'lugar', 500),
       allDay: args.todoElDia === true ? true : undefined,
     };
-    const created = await services.call('calendar', userId, '/events', GoogleEvent, { method: 'POST', body });
+    const created = await services.call('calendar', caller, '/events', GoogleEvent, { method: 'POST', body });
     return { result: { creado: { id: created.id, ...compactEvent(created) } }, summary: `Creó el evento «${body.title}»` };
   },
 };

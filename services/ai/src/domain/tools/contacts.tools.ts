@@ -19,8 +19,8 @@ const INVALID_ID = { result: { error: 'Id de contacto no válido' }, summary: 'P
 
 export const contactsSource: ToolSource = {
   name: 'contacts',
-  isAvailable: async ({ services, userId }) => {
-    await services.request('contacts', userId, '/contacts', { query: { limit: 1 } });
+  isAvailable: async ({ services, caller }) => {
+    await services.request('contacts', caller, '/contacts', { query: { limit: 1 } });
     return true;
   },
   tools: [
@@ -33,10 +33,10 @@ export const contactsSource: ToolSource = {
         required: ['texto'],
         additionalProperties: false,
       },
-      run: async ({ services, userId }, args) => {
+      run: async ({ services, caller }, args) => {
         const search = text(args, 'texto', 100) ?? '';
         const paging = page(args, 25, 10);
-        const list = await services.call('contacts', userId, '/contacts', ContactList, { query: { search, ...paging } });
+        const list = await services.call('contacts', caller, '/contacts', ContactList, { query: { search, ...paging } });
         const next = nextPage(list.total, paging);
         return {
           result: { total: list.total, pagina: paging.page, contactos: list.contacts.map(brief), hayMas: next !== undefined, ...(next ? { siguientePagina: next } : {}) },
@@ -53,10 +53,10 @@ export const contactsSource: ToolSource = {
         required: ['id'],
         additionalProperties: false,
       },
-      run: async ({ services, userId }, args) => {
+      run: async ({ services, caller }, args) => {
         const id = text(args, 'id', 60) ?? '';
         if (!CONTACT_ID.test(id)) return INVALID_ID;
-        const contact = await services.call('contacts', userId, `/contacts/${id}`, Contact);
+        const contact = await services.call('contacts', caller, `/contacts/${id}`, Contact);
         return { result: brief(contact), summary: `Leyó el contacto ${contact.firstName} ${contact.lastName}`.trim() };
       },
     },
@@ -81,11 +81,11 @@ export const contactTimelineTool: AssistantTool = {
     required: ['id'],
     additionalProperties: false,
   },
-  run: async ({ services, userId, scopes }, args) => {
+  run: async ({ services, caller, scopes }, args) => {
     const id = text(args, 'id', 60) ?? '';
     if (!CONTACT_ID.test(id)) return INVALID_ID;
     const limit = integer(args, 'limite', 1, 30, 10);
-    const timeline = await services.call('contacts', userId, `/contacts/${id}/timeline`, ContactTimeline);
+    const timeline = await services.call('contacts', caller, `/contacts/${id}/timeline`, ContactTimeline);
     // Asked with a service token (no scopes), so the timeline comes whole: bounded here by the caller's.
     const sections = timeline.sections.filter((section) => scopesCover(scopes, TIMELINE_SECTION_SCOPES[section.channel]));
     const canales = sections.map((section) => {
@@ -128,7 +128,7 @@ export const createContactTool: AssistantTool = {
     required: ['nombre'],
     additionalProperties: false,
   },
-  run: async ({ services, userId }, args) => {
+  run: async ({ services, caller }, args) => {
     const tags = Array.isArray(args.etiquetas) ? args.etiquetas.filter((tag): tag is string => typeof tag === 'string') : undefined;
     const body = {
       firstName: text(args, 'nombre', 100) ?? '',
@@ -139,7 +139,7 @@ export const createContactTool: AssistantTool = {
       notes: text(args, 'notas', 5000),
       tags,
     };
-    const contact = await services.call('contacts', userId, '/contacts', Contact, { method: 'POST', body });
+    const contact = await services.call('contacts', caller, '/contacts', Contact, { method: 'POST', body });
     return { result: { creado: brief(contact) }, summary: `Creó el contacto ${contact.firstName} ${contact.lastName}`.trim() };
   },
 };

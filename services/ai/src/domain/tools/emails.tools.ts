@@ -7,7 +7,7 @@ function compactEmail(m: EmailSummary): Record<string, unknown> {
 
 export const emailsSource: ToolSource = {
   name: 'emails',
-  isAvailable: async ({ services, userId }) => (await services.call('email', userId, '/emails/integrations', EmailIntegrationList)).some((account) => account.connected),
+  isAvailable: async ({ services, caller }) => (await services.call('email', caller, '/emails/integrations', EmailIntegrationList)).some((account) => account.connected),
   tools: [
     {
       name: 'buscar_correos',
@@ -18,10 +18,10 @@ export const emailsSource: ToolSource = {
         required: ['texto'],
         additionalProperties: false,
       },
-      run: async ({ services, userId }, args) => {
+      run: async ({ services, caller }, args) => {
         const search = text(args, 'texto', 100) ?? '';
         const paging = page(args, 20, 10);
-        const answer = await services.call('email', userId, '/emails', EmailList, { query: { search, ...paging } });
+        const answer = await services.call('email', caller, '/emails', EmailList, { query: { search, ...paging } });
         const emails = answer.data.map(compactEmail);
         const next = nextPage(answer.pagination.total, paging);
         return {

@@ -45,7 +45,7 @@ export class UsableSources {
   private readonly seen = new LruMap<number>(USABLE_REMEMBERED);
 
   async check(source: ToolSource, context: ToolContext): Promise<boolean> {
-    const key = `${context.userId}/${source.name}`;
+    const key = `${context.workspaceId}/${source.name}`;
     const until = this.seen.get(key);
     if (until !== undefined && until > Date.now()) return true;
     const usable = await source.isAvailable(context).catch(() => false);

@@ -1,15 +1,19 @@
 import type { PersonalTokenScope } from '@asistente/contracts';
-import type { ServiceClient } from '@asistente/kit';
+import type { ServiceCaller, ServiceClient } from '@asistente/kit';
 import type { ToolSpec } from '../language-model.js';
 import type { CustomerBookingsRepository } from '../customer-bookings.repository.js';
 import type { CustomerReach, Reach } from './reach.js';
 
 /**
- * Who a tool acts for: every sibling call carries this user's short-lived token, so it sees only their data;
- * `reach` says whether the run speaks for the owner (all of it) or for one customer (their own data only).
+ * Who a tool acts for: every sibling call carries the caller's short-lived token, so it sees only the
+ * workspace's data (and the member's own mail and calendars, with the member's role); `reach` says whether
+ * the run speaks for the workspace (all of it) or for one customer (their own data only).
  */
 export interface ToolContext {
-  userId: string;
+  /** Whose data: the workspace. */
+  workspaceId: string;
+  /** Who the sibling calls act for: the member who asked, or the workspace itself (an automatic answer). */
+  caller: ServiceCaller;
   services: Pick<ServiceClient, 'call' | 'request'>;
   reach: Reach;
   /** The per-chat daily count of the meetings a customer run books. */

@@ -9,7 +9,7 @@ export function compactMessage(m: WhatsAppMessage): Record<string, unknown> {
 
 export const whatsappSource: ToolSource = {
   name: 'whatsapp',
-  isAvailable: async ({ services, userId }) => (await services.call('whatsapp', userId, '/whatsapp/status', WhatsAppStatus)).connected,
+  isAvailable: async ({ services, caller }) => (await services.call('whatsapp', caller, '/whatsapp/status', WhatsAppStatus)).connected,
   tools: [
     {
       name: 'leer_mensajes_whatsapp',
@@ -22,11 +22,11 @@ export const whatsappSource: ToolSource = {
         },
         additionalProperties: false,
       },
-      run: async ({ services, userId }, args) => {
+      run: async ({ services, caller }, args) => {
         const jid = text(args, 'jid', 200);
         if (!jid) return { result: { error: 'Indica el chat (jid)' }, summary: 'Pidió mensajes sin indicar el chat' };
         const limit = integer(args, 'limite', 1, 50, 20);
-        const answer = await services.call('whatsapp', userId, '/whatsapp/messages', MessageList, { query: { jid, limit } });
+        const answer = await services.call('whatsapp', caller, '/whatsapp/messages', MessageList, { query: { jid, limit } });
         const messages = answer.data.map(compactMessage);
         const more = answer.pagination.total > messages.length;
         return {
@@ -47,10 +47,10 @@ export const listChatsTool: AssistantTool = {
     properties: { texto: { type: 'string', maxLength: 100, description: 'Nombre o teléfono a buscar' }, ...pageProperties(50) },
     additionalProperties: false,
   },
-  run: async ({ services, userId }, args) => {
+  run: async ({ services, caller }, args) => {
     const search = text(args, 'texto', 100);
     const paging = page(args, 50, 20);
-    const list = await services.call('whatsapp', userId, '/whatsapp/conversations', ConversationList, { query: { ...paging, search } });
+    const list = await services.call('whatsapp', caller, '/whatsapp/conversations', ConversationList, { query: { ...paging, search } });
     const next = nextPage(list.pagination.total, paging);
     const chats = list.data.map((chat) => ({
       jid: chat.id,
@@ -73,8 +73,8 @@ export const listChatsTool: AssistantTool = {
  * what is sent, so the retry gets the message already queued (WhatsApp keeps the id in PostgreSQL, any replica
  * sees it) while a different message under a reused request id is still sent.
  */
-export function sendKey(userId: string, callKey: string, recipient: string, message: string): string {
-  const hex = createHash('sha256').update(JSON.stringify([userId, callKey, recipient, message])).digest('hex');
+export function sendKey(workspaceId: string, callKey: string, recipient: string, message: string): string {
+  const hex = createHash('sha256').update(JSON.stringify([workspaceId, callKey, recipient, message])).digest('hex');
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
@@ -93,20 +93,20 @@ export const sendWhatsAppTool: AssistantTool = {
     required: ['texto'],
     additionalProperties: false,
   },
-  run: async ({ services, userId, callKey }, args) => {
+  run: async ({ services, caller, workspaceId, callKey }, args) => {
     const jid = text(args, 'jid', 200);
     const phoneNumber = text(args, 'telefono', 40);
     const message = text(args, 'texto', 4096);
     if (!jid && !phoneNumber) return { result: { error: 'Indica el chat (jid) o el teléfono' }, summary: 'Pidió enviar un WhatsApp sin destinatario' };
     if (!message) return { result: { error: 'Escribe un mensaje' }, summary: 'Pidió enviar un WhatsApp vacío' };
-    const sent = await services.call('whatsapp', userId, '/whatsapp/messages', WhatsAppMessage, {
+    const sent = await services.call('whatsapp', caller, '/whatsapp/messages', WhatsAppMessage, {
       method: 'POST',
       body: {
         ...(jid ? { jid } : { phoneNumber }),
         type: 'text',
         text: message,
         origin: 'app',
-        ...(callKey ? { clientMessageId: sendKey(userId, callKey, jid ?? phoneNumber ?? '', message) } : {}),
+        ...(callKey ? { clientMessageId: sendKey(workspaceId, callKey, jid ?? phoneNumber ?? '', message) } : {}),
       },
     });
     return { result: { enviado: { id: sent.id, chat: sent.chatId, estado: sent.status, fecha: sent.timestamp } }, summary: `Envió un WhatsApp al chat ${sent.chatId.split('@')[0]}` };

@@ -38,14 +38,14 @@ export const bookingTool: AssistantTool = {
     const slots = await freeSlots(context, start, end, minutes);
     const free = slots.some((slot) => Date.parse(slot.start) <= Date.parse(start) && Date.parse(slot.end) >= Date.parse(end));
     if (!free) return { result: { error: 'Ese hueco ya no está libre' }, summary: 'Intentó agendar en un hueco ocupado' };
-    if (!(await context.bookings.reserve(context.userId, customer.chatKey, CUSTOMER_BOOKINGS_PER_DAY))) {
+    if (!(await context.bookings.reserve(context.workspaceId, customer.chatKey, CUSTOMER_BOOKINGS_PER_DAY))) {
       return {
         result: { error: 'Hoy ya se agendó una reunión en este chat: otra la agenda una persona del equipo' },
         summary: 'Intentó agendar otra reunión hoy en este chat (límite diario)',
       };
     }
     try {
-      const meeting = await context.services.call('calendar', context.userId, '/google/google-meet/create', Meeting, {
+      const meeting = await context.services.call('calendar', context.caller, '/google/google-meet/create', Meeting, {
         method: 'POST',
         body: {
           title: text(args, 'titulo', 200) ?? 'Reunión',
@@ -58,7 +58,7 @@ export const bookingTool: AssistantTool = {
       return { result: { agendada: true, inicio: start, fin: end, enlace: meeting.meetingUrl }, summary: `Agendó una reunión el ${start}` };
     } catch (error) {
       // Given back only when the calendar surely created nothing (it refused); a timeout may have booked.
-      if (error instanceof ServiceCallError && error.statusCode < 500) await context.bookings.release(context.userId, customer.chatKey);
+      if (error instanceof ServiceCallError && error.statusCode < 500) await context.bookings.release(context.workspaceId, customer.chatKey);
       throw error;
     }
   },

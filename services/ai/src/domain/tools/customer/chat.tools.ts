@@ -14,7 +14,7 @@ export const customerChatSource: ToolSource = {
       run: async (context, args) => {
         const { jid } = customerOf(context);
         const limit = integer(args, 'limite', 1, 50, 20);
-        const answer = await context.services.call('whatsapp', context.userId, '/whatsapp/messages', MessageList, { query: { jid, limit } });
+        const answer = await context.services.call('whatsapp', context.caller, '/whatsapp/messages', MessageList, { query: { jid, limit } });
         const messages = answer.data.map(compactMessage);
         return { result: { mensajes: messages }, summary: `Leyó ${messages.length} mensajes de este chat` };
       },
