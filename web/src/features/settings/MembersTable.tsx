@@ -13,10 +13,15 @@ interface MembersTableProps {
   meId: string;
   /** Role changes and removals; the owner's row never has them. */
   manage: boolean;
+  /**
+   * The workspace carries its founder's id, and the services act under it on the workspace's behalf: the
+   * founder's role may change, but they are never removed (the server answers 409).
+   */
+  founderId: string;
   onChanged: () => void;
 }
 
-export function MembersTable({ members, meId, manage, onChanged }: MembersTableProps) {
+export function MembersTable({ members, meId, manage, founderId, onChanged }: MembersTableProps) {
   const [changing, setChanging] = useState<string | null>(null);
   const [removing, setRemoving] = useState<WorkspaceMember | null>(null);
   const [busy, setBusy] = useState(false);
@@ -99,7 +104,7 @@ export function MembersTable({ members, meId, manage, onChanged }: MembersTableP
                 <td className="team-member-active">{formatLastActive(member)}</td>
                 {manage && (
                   <td className="team-member-actions">
-                    {managed(member) && (
+                    {managed(member) && member.userId !== founderId && (
                       <Button variant="danger" small onClick={() => setRemoving(member)} aria-label={`Quitar a ${name}`}>
                         Quitar
                       </Button>

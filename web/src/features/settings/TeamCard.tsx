@@ -23,10 +23,10 @@ export function TeamCard() {
       {failed && <p role="alert">No se pudo cargar el equipo. Inténtalo de nuevo.</p>}
       {(!workspace || !members) && !failed && <p className="muted">Cargando...</p>}
       {workspace && can && <WorkspaceName workspace={workspace} editable={can.rename} onRenamed={renamed} />}
-      {members && can && user && (
+      {workspace && members && can && user && (
         <>
           <h3 className="team-subtitle">Miembros</h3>
-          <MembersTable members={members} meId={user.id} manage={can.manageMembers} onChanged={() => void reloadMembers()} />
+          <MembersTable members={members} meId={user.id} manage={can.manageMembers} founderId={workspace.id} onChanged={() => void reloadMembers()} />
         </>
       )}
       {can?.invite && <InviteForm onInvited={() => void reloadInvitations()} />}
