@@ -1,6 +1,6 @@
 // A hostile holder: a token of each single scope tries every route of the API document in every spelling, and no answer reaches past its scopes.
 import { randomUUID } from 'node:crypto';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import aiService from '@asistente/ai';
@@ -17,6 +17,7 @@ import webhooksService from '@asistente/webhooks';
 import whatsappService from '@asistente/whatsapp';
 import { collectApiDocument } from '../src/api-reference/collect-document.js';
 import { buildGateway } from '../src/gateway.js';
+import { rawRequest, type RawAnswer } from './support/raw-request.js';
 import { distributedGateway, servicesBehind } from './support/services-behind.js';
 import { API_PREFIX, isPublic, routeFor } from '../src/routing-table.js';
 
@@ -106,36 +107,10 @@ function spellings(rest: string): { same: string[]; other: string[] } {
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 t.teardown(() => agent.destroy());
 
-interface Answer {
-  status: number;
-  code?: string;
-  message?: string;
-}
+type Answer = RawAnswer;
 
-/** `method path` sent as written; the body is read when it is JSON, and a stream is left as soon as it opens. */
-function send(method: string, path: string, token: string, to = base): Promise<Answer> {
-  const { hostname, port } = new URL(to);
-  const body = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? undefined : '{}';
-  const headers = { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) };
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ agent, hostname, port, method, path, headers }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (!String(res.headers['content-type']).startsWith('application/json')) {
-        res.destroy();
-        resolve({ status });
-        return;
-      }
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => {
-        const parsed = JSON.parse(body || '{}') as { code?: string; message?: string };
-        resolve({ status, code: parsed.code, message: parsed.message });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+/** `method path` sent as written, with the token of a scope; the body is read when it is JSON. */
+const send = (method: string, path: string, token: string, to = base): Promise<Answer> => rawRequest(agent, to, method, path, `Bearer ${token}`);
 
 /**
  * An answer that says no before any handler ran: the scope, a path with no single meaning, text no route

@@ -1,6 +1,6 @@
 // Roles under attack: an admin and an agent of a workspace try every route of the API document that the role
 // table closes to them, plainly and respelled, at the gateway and at the services alone; none answers.
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import aiService from '@asistente/ai';
@@ -17,6 +17,7 @@ import webhooksService from '@asistente/webhooks';
 import whatsappService from '@asistente/whatsapp';
 import { collectApiDocument } from '../src/api-reference/collect-document.js';
 import { buildGateway } from '../src/gateway.js';
+import { rawRequest, type RawAnswer } from './support/raw-request.js';
 import { distributedGateway, servicesBehind } from './support/services-behind.js';
 import { API_PREFIX, isPublic, routeFor } from '../src/routing-table.js';
 
@@ -41,37 +42,10 @@ const { paths } = (distributed ? await collectApiDocument() : gateway.swagger())
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 t.teardown(() => agent.destroy());
 
-interface Answer {
-  status: number;
-  code?: string;
-  message?: string;
-  body?: Record<string, unknown>;
-}
+type Answer = RawAnswer;
 
-/** `method path` sent as written (dot-segments and escapes reach the gateway untouched); a JSON body is read. */
-function send(method: string, path: string, authorization: string, payload?: object, to = base): Promise<Answer> {
-  const { hostname, port } = new URL(to);
-  const body = payload ? JSON.stringify(payload) : method === 'GET' || method === 'HEAD' || method === 'DELETE' ? undefined : '{}';
-  const headers = { authorization, ...(body ? { 'content-type': 'application/json' } : {}) };
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ agent, hostname, port, method, path, headers }, (res) => {
-      const status = res.statusCode ?? 0;
-      if (!String(res.headers['content-type']).startsWith('application/json')) {
-        res.destroy();
-        resolve({ status });
-        return;
-      }
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => {
-        const parsed = JSON.parse(text || '{}') as Record<string, unknown>;
-        resolve({ status, code: parsed.code as string | undefined, message: parsed.message as string | undefined, body: parsed });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const send = (method: string, path: string, authorization: string, payload?: object, to = base): Promise<Answer> =>
+  rawRequest(agent, to, method, path, authorization, payload);
 
 let n = 0;
 async function register(): Promise<{ userId: string; authorization: string }> {

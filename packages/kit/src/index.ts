@@ -58,7 +58,7 @@ export { postTokenRequest, revokeAtEndpoint, type TokenEndpointAnswer } from './
 export { redactUrl, REDACTED_QUERY_PARAMETERS } from './http/redact-url.js';
 export { TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof, acceptsTokenCheckedProof, AcceptedProofs, TokenCheckedProofs } from './auth/token-checked.js';
 export { CLIENT_ADDRESS_HEADER, clientAddressProof, addressFromProof } from './auth/client-address.js';
-export { authPlugin, requireAuth, roleRefused, scopeRefused, SCOPE_REFUSED, type AuthenticatedUser, type TokenSettings, type TokenClaims, type JWT } from './auth/plugin.js';
+export { authPlugin, requireAuth, roleRefused, scopeRefused, SCOPE_REFUSED, type ActingMember, type AuthenticatedUser, type TokenSettings, type TokenClaims, type JWT } from './auth/plugin.js';
 export { Revocations, type SessionsEnded, type TokenIdentity } from './auth/revocations.js';
 export {
   callerTokenId,

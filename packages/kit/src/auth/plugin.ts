@@ -70,6 +70,9 @@ export interface AuthenticatedUser {
   scopes?: readonly PersonalTokenScope[];
 }
 
+/** Who acts, where, and as what, as the session's token says: what a domain needs of the caller. */
+export type ActingMember = Pick<AuthenticatedUser, 'id' | 'workspaceId' | 'role'>;
+
 /** The claims the house signs; `ims` (issued at, in milliseconds) lets a password change end sessions to the millisecond. */
 export interface TokenClaims {
   sub: string;

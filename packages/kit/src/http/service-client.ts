@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { createSigner } from 'fast-jwt';
 import type { WorkspaceRole } from '@asistente/contracts';
-import type { AuthenticatedUser, TokenSettings } from '../auth/plugin.js';
+import type { ActingMember, TokenSettings } from '../auth/plugin.js';
 import type { Config } from '../config.js';
 import { withDeadline } from '../deadline.js';
 import { currentTraceparent } from '../observability/tracing/trace-context.js';
@@ -75,7 +75,7 @@ export interface MemberCaller {
 }
 
 /** The member of an authenticated request, as the calls it leads to present it. */
-export function callerOf(user: Pick<AuthenticatedUser, 'id' | 'workspaceId' | 'role'>): MemberCaller {
+export function callerOf(user: ActingMember): MemberCaller {
   return { workspaceId: user.workspaceId, actorId: user.id, role: user.role };
 }
 

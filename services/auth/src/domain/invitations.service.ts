@@ -16,7 +16,7 @@ import {
   INVITATION_TOKEN_COLUMN,
   notFound,
   unauthorized,
-  type AuthenticatedUser,
+  type ActingMember,
   type Outbox,
   type Platform,
   type SecretBox,
@@ -35,8 +35,6 @@ import type { WorkspacesRepository } from './workspaces.repository.js';
 export const INVITATION_NOT_FOUND = 'La invitación no existe o ha caducado';
 const DAY_MS = 86_400_000;
 
-/** Who acts, where, as the session's token says. */
-type Member = Pick<AuthenticatedUser, 'id' | 'workspaceId' | 'role'>;
 
 export interface InvitationsDeps {
   sql: Sql;
@@ -67,7 +65,7 @@ export class InvitationsService {
 
   constructor(private readonly deps: InvitationsDeps) {}
 
-  async invite(member: Member, input: CreateInvitationBody, now = Date.now()): Promise<WorkspaceInvitation> {
+  async invite(member: ActingMember, input: CreateInvitationBody, now = Date.now()): Promise<WorkspaceInvitation> {
     const { sql, invitations, workspaces, secrets, maxMembers } = this.deps;
     // Addresses are matched without case everywhere (sign-in, registration): the invitation keeps one spelling.
     const email = normalizeEmail(input.email).toLowerCase();
@@ -100,12 +98,12 @@ export class InvitationsService {
     return invitation;
   }
 
-  async list(member: Member): Promise<WorkspaceInvitation[]> {
+  async list(member: ActingMember): Promise<WorkspaceInvitation[]> {
     const rows = await this.deps.invitations.listOpen(member.workspaceId);
     return rows.map((row) => this.toInvitation(row, this.deps.secrets.open(row.tokenEnc, this.secretContext(row.workspaceId))));
   }
 
-  async cancel(member: Member, id: string): Promise<void> {
+  async cancel(member: ActingMember, id: string): Promise<void> {
     if (!(await this.deps.invitations.cancel(member.workspaceId, id))) throw notFound('Invitación no encontrada');
   }
 
@@ -127,7 +125,7 @@ export class InvitationsService {
    * new account made with the body's name and password, in the same transaction as the join. The link is spent
    * either way, once.
    */
-  async accept(input: AcceptInvitationBody, session: Pick<AuthenticatedUser, 'id'> | undefined): Promise<{ user: User; workspace: Workspace }> {
+  async accept(input: AcceptInvitationBody, session: Pick<ActingMember, 'id'> | undefined): Promise<{ user: User; workspace: Workspace }> {
     const { sql, invitations, users, hasher, outbox } = this.deps;
     const found = await invitations.findOpen(hashOf(input.token));
     if (!found) throw notFound(INVITATION_NOT_FOUND);
@@ -168,7 +166,7 @@ export class InvitationsService {
     return { firstName, lastName, passwordHash };
   }
 
-  private async mail(member: Member, invitation: WorkspaceInvitation): Promise<void> {
+  private async mail(member: ActingMember, invitation: WorkspaceInvitation): Promise<void> {
     const { mailer, users, workspaces, log } = this.deps;
     if (!mailer) return;
     const inviter = await users.findById(member.id);

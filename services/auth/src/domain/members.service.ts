@@ -1,13 +1,11 @@
 import type { MemberRole, WorkspaceMember } from '@asistente/contracts';
-import { AppError, badRequest, conflict, notFound, type AuthenticatedUser, type Revocations, type SecurityClient, type Sql } from '@asistente/kit';
+import { AppError, badRequest, conflict, notFound, type ActingMember, type Revocations, type SecurityClient, type Sql } from '@asistente/kit';
 import type { PasswordAttempts } from './password-attempts.js';
 import type { PasswordHasher } from './passwords.js';
 import type { PersonalTokensRepository } from './personal-tokens.repository.js';
 import type { UsersRepository } from './users.repository.js';
 import type { WorkspacesRepository } from './workspaces.repository.js';
 
-/** Who acts, where, as the session's token says. */
-type Member = Pick<AuthenticatedUser, 'id' | 'workspaceId' | 'role'>;
 
 const MEMBER_NOT_FOUND = 'Miembro no encontrado';
 
@@ -30,7 +28,7 @@ export interface MembersDeps {
 export class MembersService {
   constructor(private readonly deps: MembersDeps) {}
 
-  async changeRole(actor: Member, userId: string, role: MemberRole): Promise<WorkspaceMember> {
+  async changeRole(actor: ActingMember, userId: string, role: MemberRole): Promise<WorkspaceMember> {
     const { sql, workspaces, tokens, revocations } = this.deps;
     await sql.begin(async (tx) => {
       await workspaces.lock(tx, actor.workspaceId);
@@ -47,7 +45,7 @@ export class MembersService {
     return member;
   }
 
-  async remove(actor: Member, userId: string): Promise<void> {
+  async remove(actor: ActingMember, userId: string): Promise<void> {
     const { sql, workspaces, tokens, revocations } = this.deps;
     await sql.begin(async (tx) => {
       await workspaces.lock(tx, actor.workspaceId);
@@ -66,7 +64,7 @@ export class MembersService {
    * The owner hands the workspace to one of its admins and stays as an admin. Both sessions there end (their
    * roles changed); the caller gets a new one from the route.
    */
-  async transfer(owner: Member, userId: string, password: string, client: SecurityClient): Promise<void> {
+  async transfer(owner: ActingMember, userId: string, password: string, client: SecurityClient): Promise<void> {
     const { sql, workspaces, users, hasher, attempts, tokens, revocations } = this.deps;
     if (userId === owner.id) throw badRequest('Ya eres el propietario de este espacio de trabajo');
     const self = await users.findById(owner.id);

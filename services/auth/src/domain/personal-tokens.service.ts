@@ -12,7 +12,7 @@ import {
   notFound,
   securityActivityEvent,
   unauthorized,
-  type AuthenticatedUser,
+  type ActingMember,
   type Outbox,
   type Revocations,
   type SecurityClient,
@@ -22,8 +22,6 @@ import type { PersonalTokensRepository, SessionIdentity } from './personal-token
 
 const DAY_MS = 86_400_000;
 
-/** Who acts, where, as the session's token says. */
-type Member = Pick<AuthenticatedUser, 'id' | 'workspaceId' | 'role'>;
 
 export interface PersonalTokensServiceDeps {
   sql: Sql;
@@ -44,7 +42,7 @@ export class PersonalTokensService {
    * A token of `member` in the workspace it acts in, with its role there as the ceiling. `session`: the one
    * asking, refused if a password change ended it while the creation waited.
    */
-  async create(member: Member, session: SessionIdentity, input: CreatePersonalTokenBody, client: SecurityClient, now = Date.now()): Promise<CreatedPersonalToken> {
+  async create(member: ActingMember, session: SessionIdentity, input: CreatePersonalTokenBody, client: SecurityClient, now = Date.now()): Promise<CreatedPersonalToken> {
     const name = input.name.trim();
     if (!name) throw badRequest('El nombre del token es requerido');
     const { token, hash, prefix } = newPersonalToken();
@@ -62,12 +60,12 @@ export class PersonalTokensService {
     return { id, name, scopes: input.scopes, expiresAt: expiresAt?.toISOString() ?? null, token };
   }
 
-  list(member: Member): Promise<PersonalToken[]> {
+  list(member: ActingMember): Promise<PersonalToken[]> {
     return this.deps.tokens.list(member.id, member.workspaceId);
   }
 
   /** Deleting the row is the revocation: the gateway reads it on every request, at every replica. */
-  async revoke(member: Member, id: string, client: SecurityClient): Promise<void> {
+  async revoke(member: ActingMember, id: string, client: SecurityClient): Promise<void> {
     const { sql, tokens, outbox, revocations } = this.deps;
     const userId = member.id;
     const revoked = await sql.begin(async (tx) => {

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Workspace, WorkspaceMember } from '@asistente/contracts';
-import { badRequest, notFound, unauthorized, type AuthenticatedUser, type Sql, type TransactionSql } from '@asistente/kit';
+import { badRequest, notFound, unauthorized, type ActingMember, type Sql, type TransactionSql } from '@asistente/kit';
 import type { WorkspacesRepository } from './workspaces.repository.js';
 
 /** The name of a workspace whose founder gave no company. */
 export const DEFAULT_WORKSPACE_NAME = 'Mi empresa';
 const NAME_REQUIRED = 'El nombre del espacio de trabajo es requerido';
 
-/** Who acts, where, as the session's token says. */
-type Member = Pick<AuthenticatedUser, 'id' | 'workspaceId' | 'role'>;
 
 export function workspaceName(company: string | null | undefined): string {
   return company?.trim() || DEFAULT_WORKSPACE_NAME;
@@ -53,7 +51,7 @@ export class WorkspacesService {
   }
 
   /** The workspace the session acts in, with the caller's role as it stands now. */
-  async current(member: Member): Promise<Workspace> {
+  async current(member: ActingMember): Promise<Workspace> {
     const workspace = await this.workspaces.find(member.workspaceId, member.id);
     // The token check found the membership a moment ago: gone since, the session is over.
     if (!workspace) throw unauthorized();
@@ -65,14 +63,14 @@ export class WorkspacesService {
     return this.workspaces.listFor(userId);
   }
 
-  async rename(member: Member, name: string): Promise<Workspace> {
+  async rename(member: ActingMember, name: string): Promise<Workspace> {
     const trimmed = name.trim();
     if (!trimmed) throw badRequest(NAME_REQUIRED);
     await this.workspaces.rename(member.workspaceId, trimmed);
     return this.current(member);
   }
 
-  members(member: Member): Promise<WorkspaceMember[]> {
+  members(member: ActingMember): Promise<WorkspaceMember[]> {
     return this.workspaces.members(member.workspaceId);
   }
 }
