@@ -19,7 +19,8 @@ import { collectApiDocument } from '../src/api-reference/collect-document.js';
 import { buildGateway } from '../src/gateway.js';
 import { rawRequest, type RawAnswer } from './support/raw-request.js';
 import { distributedGateway, servicesBehind } from './support/services-behind.js';
-import { API_PREFIX, isPublic, routeFor } from '../src/routing-table.js';
+import { API_PREFIX } from '../src/routing-table.js';
+import { tokenOperations } from './support/api-operations.js';
 
 /**
  * Embedded (no DATABASE_URL): the gateway that mounts every service. With DATABASE_URL: the distributed
@@ -64,9 +65,6 @@ for (const scope of PERSONAL_TOKEN_SCOPES) {
   exchanged.set(scope, signExchanged({ id, userId, workspaceId: userId, role: 'owner', scopes: [scope] }));
 }
 
-/** A value for each path parameter of the document, by its name. */
-const PARAMS: Record<string, string> = { jid: '34600000000@s.whatsapp.net', provider: 'gmail', calendarId: 'primary', year: '2026', month: '11', mac: 'x' };
-const filled = (path: string) => path.replace(/\{(\w+)\}/g, (_whole, name: string) => PARAMS[name] ?? randomUUID());
 
 const encode = (char: string, lower = false) => {
   const hex = char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0');
@@ -125,16 +123,7 @@ function refusal(answer: Answer): boolean {
   );
 }
 
-const operations = Object.entries(paths).flatMap(([path, ops]) =>
-  Object.keys(ops)
-    .map((method) => method.toUpperCase())
-    .filter((method) => {
-      const rest = path.slice(API_PREFIX.length);
-      const route = path.startsWith(`${API_PREFIX}/`) ? routeFor(rest) : undefined;
-      return route !== undefined && !isPublic(route, method, filled(rest));
-    })
-    .map((method) => ({ method, rest: filled(path.slice(API_PREFIX.length)) })),
-);
+const operations = tokenOperations(paths, randomUUID);
 
 /**
  * What the table says of `path` for a token of `scope`: the verdict of the path the router will route (a

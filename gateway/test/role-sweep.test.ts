@@ -19,7 +19,8 @@ import { collectApiDocument } from '../src/api-reference/collect-document.js';
 import { buildGateway } from '../src/gateway.js';
 import { rawRequest, type RawAnswer } from './support/raw-request.js';
 import { distributedGateway, servicesBehind } from './support/services-behind.js';
-import { API_PREFIX, isPublic, routeFor } from '../src/routing-table.js';
+import { API_PREFIX } from '../src/routing-table.js';
+import { tokenOperations } from './support/api-operations.js';
 
 /** Embedded (no DATABASE_URL): the one gateway mounting every service. With DATABASE_URL: a distributed gateway in front of them. */
 const distributed = Boolean(process.env.DATABASE_URL);
@@ -70,19 +71,7 @@ const sessions = new Map<WorkspaceRole, string>([
   ['agent', await member(owner.userId, 'agent')],
 ]);
 
-const PARAMS: Record<string, string> = { jid: '34600000000@s.whatsapp.net', provider: 'gmail', calendarId: 'primary', year: '2026', month: '11', mac: 'x' };
-const filled = (path: string) => path.replace(/\{(\w+)\}/g, (_whole, name: string) => PARAMS[name] ?? '6f1c5b7e-8d0a-4a8e-9a55-0a4b1f0d2c3e');
-
-const operations = Object.entries(paths).flatMap(([path, ops]) =>
-  Object.keys(ops)
-    .map((method) => method.toUpperCase())
-    .filter((method) => {
-      const rest = path.slice(API_PREFIX.length);
-      const route = path.startsWith(`${API_PREFIX}/`) ? routeFor(rest) : undefined;
-      return route !== undefined && !isPublic(route, method, filled(rest));
-    })
-    .map((method) => ({ method, rest: filled(path.slice(API_PREFIX.length)) })),
-);
+const operations = tokenOperations(paths, () => '6f1c5b7e-8d0a-4a8e-9a55-0a4b1f0d2c3e');
 
 /** The same path as the router will see it: each letter escaped, and through a dot-segment. */
 const respelled = (rest: string) => [
