@@ -165,6 +165,10 @@ browserSuite(t, () => {
     await form.getByRole('button', { name: 'Crear cuenta y unirme' }).click();
     await newcomer.waitForURL((url) => url.pathname === '/');
     await newcomer.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    // Her first steps are her own connections: the workspace's WhatsApp and OpenAI key are an admin's.
+    const steps = newcomer.getByRole('region', { name: 'Primeros pasos' });
+    await steps.getByRole('link', { name: /Conecta tu correo/ }).waitFor();
+    t.equal(await steps.getByRole('link', { name: /Conecta WhatsApp|API key de OpenAI/ }).count(), 0, 'no step her role cannot take');
 
     // An agent of the owner's workspace: its name and members, and nothing to manage.
     await newcomer.goto('/settings');

@@ -5,7 +5,8 @@ import { StaleNotice } from '../../ui/StaleNotice';
 import { StatCard } from '../../ui/StatCard';
 import { QuickActions } from './QuickActions';
 import { RecentActivity } from './RecentActivity';
-import { SETUP_STEPS } from './setup';
+import { stepsFor } from './setup';
+import { usePermissions } from '../../lib/workspace-roles';
 import { SetupChecklist } from './SetupChecklist';
 import { useDashboard } from './use-dashboard';
 import { useSetupStatus } from './use-setup-status';
@@ -18,7 +19,9 @@ export function DashboardPage() {
   const { data, stale, updatedAt, reload } = useDashboard();
   const setup = useSetupStatus();
   const totals = data?.totals ?? null;
-  const done = setup ? SETUP_STEPS.filter((s) => setup[s.step]).length : null;
+  // The steps this session's role can take: an agent is not asked to connect the workspace's WhatsApp.
+  const steps = usePermissions(stepsFor);
+  const done = setup && steps ? steps.filter((s) => setup[s.step]).length : null;
   // A new account with nothing set up yet is welcomed, not "back" (decided from the account's age first, so the
   // greeting does not flip while the status loads).
   const newAccount = user ? Date.now() - Date.parse(user.createdAt) < NEW_ACCOUNT_MS : false;
@@ -33,7 +36,7 @@ export function DashboardPage() {
           Empieza conectando tus canales: cada paso de la lista se marca solo cuando queda listo.
         </p>
       )}
-      {setup && done !== null && done < SETUP_STEPS.length && <SetupChecklist status={setup} />}
+      {setup && steps && done !== null && done < steps.length && <SetupChecklist status={setup} steps={steps} />}
       {stale && <StaleNotice updatedAt={updatedAt} onRetry={reload} />}
       <section className="stat-grid" aria-label="Resumen">
         <StatCard label="Contactos" stale={stale} value={data?.contactTotal ?? totals?.totalContacts ?? null} icon={<Icon name="users" />} tone="blue" />

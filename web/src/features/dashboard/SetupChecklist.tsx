@@ -1,10 +1,13 @@
 import { Link } from 'wouter';
 import { Icon } from '../../ui/Icon';
-import { SETUP_STEPS, type SetupStatus } from './setup';
+import type { SetupStatus, SetupStepView } from './setup';
 
-/** The first steps of a new account, each ticked off from what its service says is connected. */
-export function SetupChecklist({ status }: { status: SetupStatus }) {
-  const done = SETUP_STEPS.filter((s) => status[s.step]).length;
+/**
+ * The first steps of a new account, each ticked off from what its service says is connected; only the steps
+ * the session's role can take (an agent connects their own mail and calendars, not the workspace's WhatsApp).
+ */
+export function SetupChecklist({ status, steps }: { status: SetupStatus; steps: readonly SetupStepView[] }) {
+  const done = steps.filter((s) => status[s.step]).length;
   return (
     <section className="card setup-checklist" aria-labelledby="primeros-pasos">
       <div className="setup-head">
@@ -12,12 +15,12 @@ export function SetupChecklist({ status }: { status: SetupStatus }) {
           Primeros pasos
         </h2>
         <p className="muted">
-          {done} de {SETUP_STEPS.length} completados
+          {done} de {steps.length} completados
         </p>
       </div>
-      <progress max={SETUP_STEPS.length} value={done} aria-label="Progreso de la configuración" />
+      <progress max={steps.length} value={done} aria-label="Progreso de la configuración" />
       <ul className="setup-list">
-        {SETUP_STEPS.map(({ step, label, href, doneLabel }) =>
+        {steps.map(({ step, label, href, doneLabel }) =>
           status[step] ? (
             <li key={step} className="setup-done" data-step={step}>
               <span className="setup-mark" aria-hidden="true">

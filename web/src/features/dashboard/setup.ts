@@ -1,3 +1,4 @@
+import { roleAllows, type WorkspaceRole } from '@asistente/contracts';
 import { getJson } from '../../lib/http';
 
 export type SetupStep = 'whatsapp' | 'mail' | 'google' | 'teams' | 'openai' | 'contacts';
@@ -5,14 +6,37 @@ export type SetupStep = 'whatsapp' | 'mail' | 'google' | 'teams' | 'openai' | 'c
 /** What the account has set up; each answer comes from its own service's status endpoint. */
 export type SetupStatus = Record<SetupStep, boolean>;
 
-export const SETUP_STEPS: readonly { step: SetupStep; label: string; href: string; doneLabel: string }[] = [
-  { step: 'whatsapp', label: 'Conecta WhatsApp', href: '/whatsapp', doneLabel: 'WhatsApp conectado' },
+/**
+ * A first step, and the call that takes it when only some roles may (the workspace's connections): a step the
+ * session's role cannot take is not offered (the role table of the contracts decides).
+ */
+export interface SetupStepView {
+  step: SetupStep;
+  label: string;
+  href: string;
+  doneLabel: string;
+  takenBy?: { method: string; path: string };
+}
+
+export const SETUP_STEPS: readonly SetupStepView[] = [
+  { step: 'whatsapp', label: 'Conecta WhatsApp', href: '/whatsapp', doneLabel: 'WhatsApp conectado', takenBy: { method: 'POST', path: '/whatsapp/connect' } },
   { step: 'mail', label: 'Conecta tu correo', href: '/emails', doneLabel: 'Correo conectado' },
   { step: 'google', label: 'Conecta Google Calendar', href: '/google-calendar', doneLabel: 'Google Calendar conectado' },
   { step: 'teams', label: 'Conecta Microsoft Teams', href: '/teams', doneLabel: 'Microsoft Teams conectado' },
-  { step: 'openai', label: 'Guarda tu API key de OpenAI', href: '/openai', doneLabel: 'API key de OpenAI guardada' },
+  {
+    step: 'openai',
+    label: 'Guarda tu API key de OpenAI',
+    href: '/openai',
+    doneLabel: 'API key de OpenAI guardada',
+    takenBy: { method: 'PUT', path: '/ai/provider/openai/key' },
+  },
   { step: 'contacts', label: 'Importa tus contactos', href: '/contacts', doneLabel: 'Contactos importados' },
 ];
+
+/** The steps `role` can take. */
+export function stepsFor(role: WorkspaceRole): readonly SetupStepView[] {
+  return SETUP_STEPS.filter((s) => !s.takenBy || roleAllows(role, s.takenBy.method, s.takenBy.path));
+}
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const connected = (value: unknown) => isObject(value) && value.connected === true;
