@@ -165,7 +165,8 @@ t.test("a send repeated under one clientMessageId is one message; the assistant 
   t.equal(again.body.id, first.body.id, 'both answered with the one message queued');
   await until(() => u.socket().sent.length === 1, 'delivered');
   // The socket took it a moment before the drain records it sent: wait for that state, not for the socket's.
-  await until(async () => (await sql<{ status: string }[]>`select status from whatsapp.messages where id = ${first.body.id}`)[0]?.status === 'sent', 'recorded sent');
+  const queued = String(first.body.id);
+  await until(async () => (await sql<{ status: string }[]>`select status from whatsapp.messages where id = ${queued}`)[0]?.status === 'sent', 'recorded sent');
   const later = await u.call('POST', '/whatsapp/messages', payload);
   t.match(later.body, { id: first.body.id, status: 'sent' });
   t.equal((await sql`select count(*)::int as n from whatsapp.messages where user_id = ${u.userId}`)[0]?.n, 1, 'one row, so one send');
