@@ -37,9 +37,12 @@ export const ROLE_RULES: readonly RoleRule[] = [
   { path: '/workspace/invitations/', read: MANAGERS, write: MANAGERS },
   { path: '/workspace/members/', read: EVERYONE, write: MANAGERS },
   { path: '/workspace', read: EVERYONE, write: MANAGERS },
-  // The workspace's data rights: taking all of it out is the owner's. Anyone may delete their own account
-  // (it leaves every workspace; one they own with others in it is transferred first: the auth service decides).
-  { path: '/account/export/', read: OWNER, write: OWNER },
+  // The workspace's data rights. "Descargar mis datos" is everyone's: the owner's holds the workspace, a
+  // member's their profile, mail, calendars and actions (the auth service decides). The services' pages of the
+  // shared data are the owner's export alone; mail and calendars are each person's own. Anyone may delete their
+  // own account (it leaves every workspace; one they own with others in it is transferred first).
+  { path: '/emails/account-export', read: EVERYONE, write: EVERYONE },
+  { path: '/events/account-export', read: EVERYONE, write: EVERYONE },
   { path: '/*/account-export', read: OWNER, write: OWNER },
   { path: '/account/retention', read: EVERYONE, write: MANAGERS },
   { path: '/account/activity', read: MANAGERS, write: MANAGERS },

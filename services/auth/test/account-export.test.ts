@@ -280,3 +280,38 @@ t.test('"Eliminar mi cuenta" takes the exports and their bytes with the account'
            (select count(*) from auth.account_export_chunks where export_id = ${id}) as chunks`;
   t.same({ exports: Number(rows!.exports), chunks: Number(rows!.chunks) }, { exports: 0, chunks: 0 });
 });
+
+t.test('a member who is not the owner downloads their own data: profile, calendars, mail and actions, none of the workspace\'s', async (t) => {
+  const owner = await register();
+  await seed(owner.userId);
+  const member = await register();
+  await app.inject({ method: 'PUT', url: '/api/auth/me', headers: { authorization: member.authorization }, payload: { firstName: 'Luis', lastName: 'Gómez' } });
+  await sql`insert into calendar.calendars (user_id, id, summary) values (${member.userId}, 'primary', 'Agenda del agente')`;
+  await sql`
+    insert into calendar.events (user_id, calendar_id, id, summary, all_day, start_at, end_at, attendees, normalized)
+    values (${member.userId}, 'primary', 'ev-agente', 'Visita a un cliente', false, '2026-12-02T10:00:00Z', '2026-12-02T11:00:00Z', '{}', '{}')`;
+  const invitation = await app.inject({ method: 'POST', url: '/api/workspace/invitations', headers: { authorization: owner.authorization }, payload: { email: member.email, role: 'agent' } });
+  const token = new URL(invitation.json().link).searchParams.get('token');
+  const joined = await app.inject({ method: 'POST', url: '/api/auth/invitations/accept', headers: { authorization: member.authorization }, payload: { token } });
+  const asAgent = `Bearer ${joined.json().token}`;
+  // A sign-in of theirs, in the log (written by auth's consumer: wait for the line, not for a time).
+  await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: member.email, password: 'secreto1' } });
+  while ((await sql`select 1 from auth.security_activity where actor_id = ${member.userId}`).length === 0) await new Promise((resolve) => setImmediate(resolve));
+
+  const start = await app.inject({ method: 'POST', url: '/api/account/export', headers: { authorization: asAgent } });
+  t.equal(start.statusCode, 202, 'every member may download their own data');
+  const done = await finished(asAgent, start.json().id);
+  t.equal(done.status, 'ready');
+  const files = readZip((await app.inject({ url: done.downloadUrl, headers: { authorization: asAgent } })).rawPayload);
+  const folders = new Set([...files.keys()].map((name) => name.split('/')[0]));
+  t.same([...folders].sort(), ['calendario', 'correo', 'cuenta'], 'no contacts, chats, assistant or analytics of the workspace');
+  t.equal(JSON.parse(files.get('cuenta/perfil.json')!.toString()).id, member.userId, 'their own profile');
+  t.match(files.get('calendario/eventos.ics')!.toString(), /Visita a un cliente/);
+  t.notMatch(files.get('calendario/eventos.ics')!.toString(), /presupuesto/, 'not the owner\'s calendar');
+  const lines = JSON.parse(files.get('cuenta/actividad-de-seguridad.json')!.toString()) as { actorName: string | null }[];
+  t.ok(lines.length > 0, 'their actions are there');
+  t.ok(lines.every((line) => line.actorName === 'Luis Gómez'), 'and only the lines they caused');
+
+  const servicePage = await app.inject({ url: '/api/contacts/account-export', headers: { authorization: asAgent } });
+  t.equal(servicePage.statusCode, 403, 'the workspace\'s shared pages are the owner\'s export alone');
+});

@@ -105,7 +105,7 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
   await calendarScreenRoutes(app, { sync, events, sources });
   await agendaRoutes(app, { sources });
   await googleMeetRoutes(app, { meetings });
-  accountExportRoute(app, '/events', calendarExportParts(new AccountExportRepository(sql)));
+  accountExportRoute(app, '/events', calendarExportParts(new AccountExportRepository(sql)), 'person');
 };
 
 export default calendarService;

@@ -130,7 +130,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     });
     await registerUserErasure(platform, emailErasure({ accounts: accountsRepository, credentials, sync, loginFailures, revokers: oauth, log }));
     await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), contacts), personalizer });
-    accountExportRoute(app, '/emails', emailExportParts(new AccountExportRepository(sql), mail));
+    accountExportRoute(app, '/emails', emailExportParts(new AccountExportRepository(sql), mail), 'person');
     await trackingRoutes(app, { tracking: new TrackingService(sql, outbox, signer) });
     const drafts = new DraftsService(accountsRepository, messagesRepository, messages, credentials, sync, log, mail);
     await messageRoutes(app, { messages, sender, drafts });

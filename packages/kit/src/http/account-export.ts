@@ -50,7 +50,11 @@ export async function readAccountExportPage(parts: readonly AccountExportPart[],
  * `GET /<prefix>/account-export?cursor=`: the caller's own data of this service, as pages of pieces. Every
  * service answers its part the same way, and auth assembles the archive (never reading another schema).
  */
-export function accountExportRoute(app: App, prefix: string, parts: readonly AccountExportPart[]): void {
+/**
+ * `keyedBy`: what the service keeps under the caller's id: the workspace's shared data (the owner's export), or
+ * the person's own (their mail, their calendars: in every member's own export too).
+ */
+export function accountExportRoute(app: App, prefix: string, parts: readonly AccountExportPart[], keyedBy: 'workspace' | 'person' = 'workspace'): void {
   app.get(`${prefix}/account-export`, {
     schema: {
       summary: 'Una página de los datos del usuario para "Descargar mis datos"',
@@ -59,7 +63,7 @@ export function accountExportRoute(app: App, prefix: string, parts: readonly Acc
       response: { 200: AccountExportPage, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
     },
     // Auth asks with the user's short-lived service token; the scope table opens it to no personal token.
-    handler: async (request) => readAccountExportPage(parts, request.user.workspaceId, request.query.cursor),
+    handler: async (request) => readAccountExportPage(parts, keyedBy === 'person' ? request.user.id : request.user.workspaceId, request.query.cursor),
   });
 }
 

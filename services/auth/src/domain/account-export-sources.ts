@@ -1,37 +1,59 @@
 import { AccountExportPage } from '@asistente/contracts';
-import { jsonArrayPart, readAccountExportPage, ServiceCallError, singlePart, type AccountExportPart, type ServiceClient, type ServiceName } from '@asistente/kit';
+import {
+  callerOf,
+  jsonArrayPart,
+  readAccountExportPage,
+  ServiceCallError,
+  singlePart,
+  type AccountExportPart,
+  type ActingMember,
+  type ServiceClient,
+  type ServiceName,
+} from '@asistente/kit';
 import { toUser } from './user.js';
 import type { SecurityActivityExportRepository } from './security-activity-export.repository.js';
 import type { UsersRepository } from './users.repository.js';
 
+/**
+ * What an archive holds. The owner's: the workspace (every service's shared data) and their own. Any other
+ * member's: their own only (profile, mail, calendars, and the security log's lines they caused).
+ */
+export interface ExportPlan {
+  scope: 'workspace' | 'member';
+  member: ActingMember;
+}
+
 /** One folder of the archive and where its pages come from. */
 export interface ExportSource {
   folder: string;
-  read(userId: string, cursor: string | undefined): Promise<AccountExportPage>;
+  /** Whether a member's own archive holds it too (the workspace's always does). */
+  personal: boolean;
+  read(plan: ExportPlan, cursor: string | undefined): Promise<AccountExportPage>;
 }
 
-/** Each service's part, the folder it goes to, and the path it serves it at (below /api). */
-export const SERVICE_PARTS: readonly { service: ServiceName; path: string; folder: string }[] = [
-  { service: 'contacts', path: '/contacts/account-export', folder: 'contactos' },
-  { service: 'whatsapp', path: '/whatsapp/account-export', folder: 'whatsapp' },
-  { service: 'email', path: '/emails/account-export', folder: 'correo' },
-  { service: 'calendar', path: '/events/account-export', folder: 'calendario' },
-  { service: 'ai', path: '/ai/account-export', folder: 'asistente' },
-  { service: 'analytics', path: '/analytics/account-export', folder: 'analitica' },
+/** Each service's part, the folder it goes to, the path it serves it at (below /api), and whether it is the person's own. */
+export const SERVICE_PARTS: readonly { service: ServiceName; path: string; folder: string; personal: boolean }[] = [
+  { service: 'contacts', path: '/contacts/account-export', folder: 'contactos', personal: false },
+  { service: 'whatsapp', path: '/whatsapp/account-export', folder: 'whatsapp', personal: false },
+  { service: 'email', path: '/emails/account-export', folder: 'correo', personal: true },
+  { service: 'calendar', path: '/events/account-export', folder: 'calendario', personal: true },
+  { service: 'ai', path: '/ai/account-export', folder: 'asistente', personal: false },
+  { service: 'analytics', path: '/analytics/account-export', folder: 'analitica', personal: false },
 ];
 
 /** A page may be a megabyte of a slow service's rows: longer than a tool call's wait. */
 const PAGE_TIMEOUT_MS = 60_000;
 const ATTEMPTS = 3;
 
-/** A sibling's part over HTTP with the user's short-lived token; a page that could not be fetched is asked again. */
+/** A sibling's part over HTTP with the member's short-lived token; a page that could not be fetched is asked again. */
 export function serviceSource(services: ServiceClient, part: (typeof SERVICE_PARTS)[number]): ExportSource {
   return {
     folder: part.folder,
-    async read(userId, cursor) {
+    personal: part.personal,
+    async read(plan, cursor) {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await services.call(part.service, userId, part.path, AccountExportPage, { query: { cursor }, timeoutMs: PAGE_TIMEOUT_MS });
+          return await services.call(part.service, callerOf(plan.member), part.path, AccountExportPage, { query: { cursor }, timeoutMs: PAGE_TIMEOUT_MS });
         } catch (error) {
           // Unreachable or overloaded (503) is worth another try; any other answer is the same the next time.
           if (attempt >= ATTEMPTS || !(error instanceof ServiceCallError) || error.statusCode !== 503) throw error;
@@ -41,18 +63,25 @@ export function serviceSource(services: ServiceClient, part: (typeof SERVICE_PAR
   };
 }
 
-/** Auth's own part, read in this process: the profile (never the password hash) and the security activity log. */
+/**
+ * Auth's own part, read in this process: the profile (never the password hash) and the security activity log
+ * (the workspace's whole log in the owner's archive; the lines a member caused in theirs).
+ */
 export function authSource(users: UsersRepository, activity: SecurityActivityExportRepository): ExportSource {
-  const parts: AccountExportPart[] = [
-    singlePart('perfil.json', async (userId) => {
-      const row = await users.findById(userId);
+  const partsFor = (plan: ExportPlan): AccountExportPart[] => [
+    singlePart('perfil.json', async () => {
+      const row = await users.findById(plan.member.id);
       return row ? `${JSON.stringify(toUser(row), null, 2)}\n` : null;
     }),
     jsonArrayPart(
       'actividad-de-seguridad.json',
-      { rows: (userId, after, limit) => activity.rows(userId, after, limit), key: (row) => `${row.cursorAt}|${row.id}` },
+      {
+        rows: (_key, after, limit) =>
+          plan.scope === 'workspace' ? activity.rows(plan.member.workspaceId, after, limit) : activity.rowsBy(plan.member.id, after, limit),
+        key: (row) => `${row.cursorAt}|${row.id}`,
+      },
       ({ cursorAt: _cursorAt, at, ...row }) => ({ ...row, at: at.toISOString() }),
     ),
   ];
-  return { folder: 'cuenta', read: (userId, cursor) => readAccountExportPage(parts, userId, cursor) };
+  return { folder: 'cuenta', personal: true, read: (plan, cursor) => readAccountExportPage(partsFor(plan), plan.member.id, cursor) };
 }

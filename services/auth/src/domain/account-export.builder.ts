@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from '@asistente/kit';
-import type { ExportSource } from './account-export-sources.js';
+import type { ExportPlan, ExportSource } from './account-export-sources.js';
 import type { AccountExportsRepository } from './account-exports.repository.js';
 import { ExportChunkSink } from './export-chunk-sink.js';
 import { ZipEntries } from './zip-entries.js';
@@ -21,9 +21,9 @@ export class AccountExportBuilder {
     private readonly deps: { exports: AccountExportsRepository; sources: readonly ExportSource[]; log: Logger },
   ) {}
 
-  start(id: string, userId: string): void {
+  start(id: string, plan: ExportPlan): void {
     const stop = new AbortController();
-    const done = this.build(id, userId, stop.signal).finally(() => this.running.delete(id));
+    const done = this.build(id, plan, stop.signal).finally(() => this.running.delete(id));
     this.running.set(id, { stop, done });
   }
 
@@ -34,8 +34,9 @@ export class AccountExportBuilder {
     await Promise.all(builds.map((build) => build.done));
   }
 
-  private async build(id: string, userId: string, signal: AbortSignal): Promise<void> {
-    const { exports, sources, log } = this.deps;
+  private async build(id: string, plan: ExportPlan, signal: AbortSignal): Promise<void> {
+    const { exports, log } = this.deps;
+    const sources = this.deps.sources.filter((source) => plan.scope === 'workspace' || source.personal);
     // archiver (~8 MB resident) is loaded by the first export, not with the service: most days none is asked for.
     const { ZipArchive } = await import('archiver');
     const archive = new ZipArchive({ zlib: { level: 6 } });
@@ -49,7 +50,7 @@ export class AccountExportBuilder {
         let cursor: string | undefined;
         do {
           if (signal.aborted) throw new BuildStopped('replica closing');
-          const page = await source.read(userId, cursor);
+          const page = await source.read(plan, cursor);
           await entries.write(source.folder, page.pieces);
           cursor = page.cursor ?? undefined;
           const share = page.cursor === null ? 1 : page.progress;

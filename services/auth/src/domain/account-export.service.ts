@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ACCOUNT_EXPORT_TTL_HOURS, type AccountExport, type AccountExportStarted } from '@asistente/contracts';
-import { AppError, notFound, securityActivityEvent, type Outbox, type SecurityClient, type Sql } from '@asistente/kit';
+import { AppError, notFound, securityActivityEvent, type ActingMember, type Outbox, type SecurityClient, type Sql } from '@asistente/kit';
 import type { AccountExportBuilder } from './account-export.builder.js';
 import type { AccountExportsRepository, ExportRow } from './account-exports.repository.js';
 
@@ -42,10 +42,12 @@ export class AccountExportService {
   ) {}
 
   /**
-   * Starts a build: one at a time per user (409 while one runs) and at most EXPORTS_PER_DAY in 24 hours (429
+   * Starts a build: one at a time per person (409 while one runs) and at most EXPORTS_PER_DAY in 24 hours (429
    * saying when the next may start). Every archive reads the whole account, so neither is left to the client.
+   * The owner's holds the workspace and their own data; any other member's, their own only.
    */
-  async start(userId: string, client: SecurityClient): Promise<AccountExportStarted> {
+  async start(member: ActingMember, client: SecurityClient): Promise<AccountExportStarted> {
+    const userId = member.id;
     const id = await this.deps.sql.begin(async (tx) => {
       // Serializes two clicks of the same user, at any replica: the second finds the first's row.
       await tx`select pg_advisory_xact_lock(hashtextextended(${`auth.account_exports:${userId}`}, 0))`;
@@ -54,10 +56,10 @@ export class AccountExportService {
       if (wait !== undefined) throw exportsPerDayReached(wait);
       const id = randomUUID();
       await this.deps.exports.create(tx, id, userId, ACCOUNT_EXPORT_TTL_HOURS);
-      await this.deps.outbox.append(tx, [securityActivityEvent(userId, 'export.requested', client)]);
+      await this.deps.outbox.append(tx, [securityActivityEvent(member.workspaceId, 'export.requested', client)]);
       return id;
     });
-    this.deps.builder.start(id, userId);
+    this.deps.builder.start(id, { scope: member.role === 'owner' ? 'workspace' : 'member', member });
     return { id, status: 'running' };
   }
 

@@ -17,7 +17,7 @@ export async function accountExportRoutes(app: App, { exports }: { exports: Acco
         '(429 con Retry-After y cuándo se podrá pedir el siguiente).',
       response: { 202: AccountExportStarted, ...errors, 409: ErrorResponse, 429: ErrorResponse },
     },
-    handler: async (request, reply) => reply.code(202).send(await exports.start(request.user.id, securityClient(request))),
+    handler: async (request, reply) => reply.code(202).send(await exports.start(request.user, securityClient(request))),
   });
   app.get('/account/export/:id', {
     schema: { summary: 'Estado y progreso de una exportación de datos', params: AccountExportParams, response: { 200: AccountExport, ...errors } },

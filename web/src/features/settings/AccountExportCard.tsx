@@ -9,9 +9,10 @@ import './account-export.css';
 
 /**
  * Configuración → "Descargar mis datos": asks the server to build a ZIP of everything the account holds,
- * shows its progress while it is built in the background, then offers the download for 24 hours.
+ * shows its progress while it is built in the background, then offers the download for 24 hours. `workspace`:
+ * the archive holds the workspace's shared data too (the owner's); otherwise the member's own data only.
  */
-export function AccountExportCard() {
+export function AccountExportCard({ workspace }: { workspace: boolean }) {
   const [current, setCurrent] = useState<AccountExport | null>(null);
   const [starting, setStarting] = useState(false);
   const [downloading, setDownloading] = useState(false);
@@ -60,8 +61,10 @@ export function AccountExportCard() {
         Descargar mis datos
       </h2>
       <p className="muted">
-        Un archivo ZIP con tu perfil, contactos, chats de WhatsApp, correos, eventos del calendario, la configuración y las ejecuciones del
-        asistente, las respuestas automáticas, las analíticas y tu actividad de seguridad. Nunca incluye contraseñas, claves ni tokens.
+        {workspace
+          ? 'Un archivo ZIP con tu perfil, contactos, chats de WhatsApp, correos, eventos del calendario, la configuración y las ejecuciones del asistente, las respuestas automáticas, las analíticas y la actividad de seguridad del espacio de trabajo.'
+          : 'Un archivo ZIP con tus datos: tu perfil, tus correos, los eventos de tus calendarios y lo que has hecho en la actividad de seguridad. Los contactos y los chats son del espacio de trabajo: los descarga su propietario.'}{' '}
+        Nunca incluye contraseñas, claves ni tokens.
       </p>
       {running && (
         <div className="account-export-progress">

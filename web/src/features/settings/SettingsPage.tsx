@@ -35,7 +35,7 @@ export function SettingsPage() {
       {can?.webhooks && <WebhooksCard />}
       {can?.securityActivity && <SecurityActivityCard />}
       {can?.retention && <RetentionCard editable={can.changeRetention} />}
-      {can?.exportData && <AccountExportCard />}
+      {can?.exportData && <AccountExportCard workspace={can.exportWorkspace} />}
       {can?.deleteAccount && <DeleteAccountCard canExport={can.exportData} />}
     </>
   );

@@ -13,6 +13,9 @@ export function settingsPermissions(role: WorkspaceRole) {
     changeRetention: roleAllows(role, 'PUT', '/account/retention'),
     // Started by a POST, then followed and downloaded by GETs: the card needs them all.
     exportData: roleAllows(role, 'POST', '/account/export') && roleAllows(role, 'GET', '/account/export/:id/download'),
+    // The archive holds the workspace's shared data for whoever may read the services' pages of it (the owner);
+    // any other member's holds their own data only.
+    exportWorkspace: roleAllows(role, 'GET', '/contacts/account-export'),
     // Every member's own account (it leaves the others' workspaces; the server refuses, with the reason, an
     // owner whose workspace still has other members).
     deleteAccount: roleAllows(role, 'POST', '/account/delete'),
