@@ -108,10 +108,12 @@ export const eventEnvelope = <T extends string, D extends TSchema>(type: T, data
     id: Type.String({ format: 'uuid' }),
     type: Type.Literal(type),
     userId: Type.String({ format: 'uuid' }),
+    /** The member whose request caused it, when one did. */
+    actorId: Type.Optional(Type.String({ format: 'uuid' })),
     occurredAt: Type.String({ format: 'date-time' }),
     data,
   });
 
 export type DomainEvent = {
-  [T in EventType]: { id: string; type: T; userId: string; occurredAt: string; data: EventData<T> };
+  [T in EventType]: { id: string; type: T; userId: string; actorId?: string; occurredAt: string; data: EventData<T> };
 }[EventType];

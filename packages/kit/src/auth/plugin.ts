@@ -6,6 +6,7 @@ import { isWorkspaceRole, PERSONAL_TOKEN_SCOPES, ROLE_REFUSED, roleAllows, scope
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, unauthorized } from '../http/errors.js';
+import { runAsMember } from './acting-member.js';
 import type { Revocations } from './revocations.js';
 import { addressFromProof, CLIENT_ADDRESS_HEADER, clientAddressProof } from './client-address.js';
 import { KeptProofs } from './kept-proofs.js';
@@ -184,6 +185,15 @@ export const authPlugin = fp<AuthPluginOptions>(
       const user: AuthenticatedUser = { id, workspaceId, role: tenancy.role, jti, exp, issuedAtMs };
       request.user = scopes ? { ...user, scopes } : user;
       verified.add(request);
+    });
+    // A route's handler runs as the member whose request it answers: what it writes names them (the outbox's
+    // actorId), with no domain call passing them down. Routes registered after this plugin, which is every one.
+    app.addHook('onRoute', (route) => {
+      const handler = route.handler;
+      route.handler = function answerAsMember(this: FastifyInstance, request, reply) {
+        const member = verified.has(request) ? request.user.id : undefined;
+        return member ? runAsMember(member, () => handler.call(this, request, reply)) : handler.call(this, request, reply);
+      };
     });
     const proofs = new TokenCheckedProofs(tokens.secret, VERIFIED_TOKENS_CACHED);
     app.decorate('tokenCheckedProof', (request: Pick<FastifyRequest, 'headers'>) => {

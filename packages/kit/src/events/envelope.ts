@@ -5,7 +5,10 @@ import type { EventData, EventType } from '@asistente/contracts';
 export interface EventEnvelope<TType extends string = string, TData = unknown> {
   id: string;
   type: TType;
+  /** Whose data: the workspace for what the workspace shares, the person for their own mail and calendars. */
   userId: string;
+  /** The member whose request caused it, when one did (set by the outbox from the request being answered). */
+  actorId?: string;
   occurredAt: string;
   data: TData;
 }

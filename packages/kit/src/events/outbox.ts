@@ -1,4 +1,5 @@
 import type { TransactionSql } from '../db/database.js';
+import { currentMemberId } from '../auth/acting-member.js';
 import { currentTraceparent } from '../observability/tracing/trace-context.js';
 import type { EventEnvelope } from './envelope.js';
 
@@ -18,6 +19,8 @@ export class Outbox {
     if (events.length === 0) return;
     // The request that wrote the events (tracing on): the relay's publish and the consumers continue its trace.
     const traceparent = currentTraceparent() ?? null;
+    // The member whose request wrote them, if any: who did it travels with what was done.
+    const member = currentMemberId() ?? null;
     const rows = events.map((e) => ({
       id: e.id,
       type: e.type,
@@ -25,8 +28,9 @@ export class Outbox {
       occurredAt: e.occurredAt,
       data: e.data as never,
       traceparent,
+      actorId: e.actorId ?? member,
     }));
-    await tx`insert into ${tx(this.table)} ${tx(rows, 'id', 'type', 'userId', 'occurredAt', 'data', 'traceparent')}`;
+    await tx`insert into ${tx(this.table)} ${tx(rows, 'id', 'type', 'userId', 'occurredAt', 'data', 'traceparent', 'actorId')}`;
     // Delivered by PostgreSQL at commit, to every process listening: the relay wakes after the commit, not before.
     await tx`select pg_notify(${outboxChannel(this.table)}, '')`;
     setImmediate(this.onAppend);

@@ -15,6 +15,7 @@ interface OutboxRow {
   data: unknown;
   seq: string;
   traceparent: string | null;
+  actorId: string | null;
 }
 
 /**
@@ -162,7 +163,7 @@ export class OutboxRelay {
         limit ${this.batchSize}
         for update skip locked
       )
-      returning id, type, user_id, occurred_at, data, seq, traceparent
+      returning id, type, user_id, occurred_at, data, seq, traceparent, actor_id
       `;
     if (rows.length === 0) return 0;
     const ordered = [...rows].sort((a, b) => Number(a.seq) - Number(b.seq));
@@ -172,6 +173,7 @@ export class OutboxRelay {
       userId: r.userId,
       occurredAt: new Date(r.occurredAt).toISOString(),
       data: r.data,
+      ...(r.actorId ? { actorId: r.actorId } : {}),
     }));
     const spans = publishSpans(events, ordered.map((r) => r.traceparent));
     try {
