@@ -76,6 +76,9 @@ t.test('NATS down longer than the de-duplication window while writes continue: 0
   await writer;
 
   await waitFor('the outbox drained', async () => (await pending()) === 0, 90_000);
+  // The stream as the republish finds it. Not the rows written: a killed NATS loses the messages it acked but
+  // had not yet written from its buffer (the consumer had them already), so only the growth is the republish's.
+  const streamBefore = (await (await jetstreamManager(admin)).streams.info(stream)).state.messages;
   // What a relay does when NATS stored an event but the ack was lost with the connection: publish it again.
   // These were first published before the outage, longer ago than the window, so NATS keeps both copies.
   const longAgo = `${2 * WINDOW_MS} milliseconds`;
@@ -92,6 +95,6 @@ t.test('NATS down longer than the de-duplication window while writes continue: 0
   t.same(failures, [], 'no request failed');
 
   const info = await (await jetstreamManager(admin)).streams.info(stream);
-  t.equal(info.state.messages, contactRows + republished.count, 'NATS holds the repeated events too (past the window): the consumer alone kept them from counting twice');
+  t.equal(info.state.messages - streamBefore, republished.count, 'NATS holds the repeated events too (past the window): the consumer alone kept them from counting twice');
   t.comment(`fault figures: ${contactRows} contacts, ${held} events held in the outbox, NATS down ${downMs} ms (window ${WINDOW_MS} ms), ${info.state.messages} messages in the stream`);
 });
