@@ -2,8 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { RetentionSettings } from '@asistente/contracts';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
-import { Button } from '../../ui/Button';
-import { RoleNote } from '../../ui/RoleNote';
+import { SaveOrRoleNote } from '../../ui/SaveOrRoleNote';
 import { fetchRetention, RETENTION_FIELDS, retentionOptions, saveRetention, toDays } from './retention';
 import './retention.css';
 
@@ -79,15 +78,7 @@ export function RetentionCard({ editable }: { editable: boolean }) {
               </div>
             ))}
           </div>
-          {editable ? (
-            <div className="form-actions">
-              <Button type="submit" disabled={saving}>
-                {saving ? 'Guardando...' : 'Guardar'}
-              </Button>
-            </div>
-          ) : (
-            <RoleNote />
-          )}
+          <SaveOrRoleNote editable={editable} saving={saving} />
         </form>
       )}
     </section>

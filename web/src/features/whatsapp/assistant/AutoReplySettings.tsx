@@ -2,8 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../lib/errors';
 import { toast } from '../../../lib/toasts';
 import { usePermissions } from '../../../lib/workspace-roles';
-import { Button } from '../../../ui/Button';
-import { RoleNote } from '../../../ui/RoleNote';
+import { SaveOrRoleNote } from '../../../ui/SaveOrRoleNote';
 import { getAssistantConfig, mayEditAssistant, saveAssistantConfig } from './api';
 import { AutoReplyControls } from './AutoReplyControls';
 import { autoReplySettings, validateSettings, type AutoReplySettingsValue } from './format';
@@ -66,15 +65,7 @@ export function AutoReplySettings() {
         <form onSubmit={onSubmit} noValidate>
           <AutoReplyControls value={value} onChange={setValue} disabled={saving || !editable} />
           <UsageToday refreshKey={savedCount} />
-          {editable ? (
-            <div className="form-actions">
-              <Button type="submit" disabled={saving}>
-                {saving ? 'Guardando...' : 'Guardar'}
-              </Button>
-            </div>
-          ) : (
-            <RoleNote />
-          )}
+          <SaveOrRoleNote editable={editable} saving={saving} />
         </form>
       )}
     </section>

@@ -2,8 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../../lib/errors';
 import { toast } from '../../../lib/toasts';
 import { usePermissions } from '../../../lib/workspace-roles';
-import { Button } from '../../../ui/Button';
-import { RoleNote } from '../../../ui/RoleNote';
+import { SaveOrRoleNote } from '../../../ui/SaveOrRoleNote';
 import { TextField } from '../../../ui/TextField';
 import { getAssistantConfig, mayEditAssistant, saveAssistantConfig } from './api';
 import { editableVariables } from './format';
@@ -82,15 +81,7 @@ export function VariableValues() {
               }}
             />
           ))}
-          {editable ? (
-            <div className="form-actions">
-              <Button type="submit" disabled={saving}>
-                {saving ? 'Guardando...' : 'Guardar valores'}
-              </Button>
-            </div>
-          ) : (
-            <RoleNote />
-          )}
+          <SaveOrRoleNote editable={editable} saving={saving} label="Guardar valores" />
         </form>
       )}
     </section>
