@@ -134,12 +134,12 @@ export class InvitationsService {
       throw new AppError(403, 'INVITATION_FOR_ANOTHER', `Esta invitación es para ${found.email}: inicia sesión con ese correo para aceptarla`);
     }
     if (!session && existing) {
-      throw conflict('Ya tienes una cuenta con este correo: inicia sesión para aceptar la invitación', 'ACCOUNT_EXISTS');
+      throw accountExists();
     }
     const newcomer = session ? undefined : await this.newcomer(input, hasher);
     return sql.begin(async (tx) => {
       const person = existing ?? (newcomer && (await users.insert(tx, { ...newcomer, email: found.email, company: null, phone: null })));
-      if (!person) throw conflict('Ya tienes una cuenta con este correo: inicia sesión para aceptar la invitación', 'ACCOUNT_EXISTS');
+      if (!person) throw accountExists();
       if (!existing) await outbox.append(tx, [createEvent('auth.user.registered', person.id, {})]);
       const workspace = await this.join(tx, found.id, found.workspaceId, found.workspaceName, person.id);
       return { user: toUser(person), workspace };
@@ -202,4 +202,5 @@ export class InvitationsService {
   }
 }
 
+const accountExists = () => conflict('Ya tienes una cuenta con este correo: inicia sesión para aceptar la invitación', 'ACCOUNT_EXISTS');
 const workspaceFull = (max: number) => conflict(`El espacio de trabajo admite como máximo ${max} personas`, 'WORKSPACE_FULL');

@@ -1,5 +1,5 @@
 import type { MemberRole, WorkspaceMember } from '@asistente/contracts';
-import { AppError, badRequest, conflict, notFound, type ActingMember, type Revocations, type SecurityClient, type Sql } from '@asistente/kit';
+import { badRequest, conflict, notFound, roleRefused, type ActingMember, type Revocations, type SecurityClient, type Sql } from '@asistente/kit';
 import type { PasswordAttempts } from './password-attempts.js';
 import type { PasswordHasher } from './passwords.js';
 import type { PersonalTokensRepository } from './personal-tokens.repository.js';
@@ -74,7 +74,7 @@ export class MembersService {
     }
     await sql.begin(async (tx) => {
       await workspaces.lock(tx, owner.workspaceId);
-      if ((await workspaces.roleOf(owner.workspaceId, owner.id, tx)) !== 'owner') throw new AppError(403, 'ROLE_FORBIDDEN', 'No tienes permiso para esta acción');
+      if ((await workspaces.roleOf(owner.workspaceId, owner.id, tx)) !== 'owner') throw roleRefused();
       const target = await workspaces.roleOf(owner.workspaceId, userId, tx);
       if (!target) throw notFound(MEMBER_NOT_FOUND);
       if (target !== 'admin') throw conflict('Solo puedes transferir el espacio de trabajo a un administrador', 'NOT_AN_ADMIN');

@@ -30,8 +30,7 @@ export class WorkspacesRepository {
   /** A new workspace with `ownerId` as its owner, opened next time they sign in. */
   async create(tx: TransactionSql, workspace: { id: string; name: string }, ownerId: string): Promise<Workspace> {
     await tx`insert into auth.workspaces (id, name) values (${workspace.id}, ${workspace.name})`;
-    await tx`insert into auth.members (workspace_id, user_id, role, last_active_at) values (${workspace.id}, ${ownerId}, 'owner', now())`;
-    await tx`update auth.users set last_workspace_id = ${workspace.id} where id = ${ownerId}`;
+    await this.addMember(tx, workspace.id, ownerId, 'owner');
     return { id: workspace.id, name: workspace.name, role: 'owner' };
   }
 
@@ -88,10 +87,7 @@ export class WorkspacesRepository {
 
   /** The owner first, then by name. */
   async members(workspaceId: string): Promise<WorkspaceMember[]> {
-    const rows = await this.sql<MemberRow[]>`
-      select m.user_id, u.first_name, u.last_name, u.email, m.role, m.joined_at, m.last_active_at
-      from auth.members m join auth.users u on u.id = m.user_id
-      where m.workspace_id = ${workspaceId}`;
+    const rows = await this.memberRows(workspaceId);
     const byName = (a: MemberRow, b: MemberRow) => SPANISH.compare(`${a.firstName} ${a.lastName}`, `${b.firstName} ${b.lastName}`) || a.userId.localeCompare(b.userId);
     return rows.sort((a, b) => Number(b.role === 'owner') - Number(a.role === 'owner') || byName(a, b)).map(toMember);
   }
@@ -113,7 +109,16 @@ export class WorkspacesRepository {
   }
 
   async member(workspaceId: string, userId: string): Promise<WorkspaceMember | undefined> {
-    return (await this.members(workspaceId)).find((m) => m.userId === userId);
+    const [row] = await this.memberRows(workspaceId, userId);
+    return row && toMember(row);
+  }
+
+  /** The workspace's members, or the one `userId` is. */
+  private memberRows(workspaceId: string, userId?: string): Promise<MemberRow[]> {
+    return this.sql<MemberRow[]>`
+      select m.user_id, u.first_name, u.last_name, u.email, m.role, m.joined_at, m.last_active_at
+      from auth.members m join auth.users u on u.id = m.user_id
+      where m.workspace_id = ${workspaceId} ${userId ? this.sql`and m.user_id = ${userId}` : this.sql``}`;
   }
 
   /** Whether someone with this address is a member already. */
@@ -135,9 +140,8 @@ export class WorkspacesRepository {
   }
 
   /** Removes the member; its trigger removes the membership every token check reads. */
-  async removeMember(tx: TransactionSql, workspaceId: string, userId: string): Promise<boolean> {
-    const result = await tx`delete from auth.members where workspace_id = ${workspaceId} and user_id = ${userId}`;
-    return result.count > 0;
+  async removeMember(tx: TransactionSql, workspaceId: string, userId: string): Promise<void> {
+    await tx`delete from auth.members where workspace_id = ${workspaceId} and user_id = ${userId}`;
   }
 
   /**
