@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { api, appAndBrowser, browserSuite, LAPTOP, PHONE, registerUser, screenshot, signedInContext } from './fixtures/harness.js';
+import { api, appAndBrowser, browserSuite, LAPTOP, PHONE, registerUser, screenshot, signedInPage } from './fixtures/harness.js';
 
 const card = (page: Page) => page.getByRole('region', { name: 'Tokens de acceso' });
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -10,13 +10,7 @@ browserSuite(t, () => {
 
   t.test('the owner creates a token, copies it once, sees its use and revokes it in "Tokens de acceso"', async (t) => {
     const session = await registerUser(stage.app);
-    const context = await signedInContext(stage.browser, stage.app, session);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stage.app.url });
-    context.setDefaultTimeout(10_000);
-    t.teardown(() => context.close());
-    const page = await context.newPage();
-    await page.setViewportSize(LAPTOP);
-    await page.goto('/settings');
+    const page = await signedInPage(t, stage, session, { viewport: LAPTOP, path: '/settings', timeout: 10_000, clipboard: true });
 
     const tokens = card(page);
     await tokens.getByText('Todavía no has creado ningún token.').waitFor();

@@ -2,7 +2,7 @@
 import t, { type Test } from 'tap';
 import type { Page } from 'playwright-core';
 import type { WorkspaceInvitation } from '@asistente/contracts';
-import { api, appAndBrowser, browserSuite, guestContext, LAPTOP, PHONE, registerUser, screenshot, signedInContext, uniqueEmail } from './fixtures/harness.js';
+import { api, appAndBrowser, browserSuite, guestContext, LAPTOP, PHONE, registerUser, screenshot, signedInPage, uniqueEmail } from './fixtures/harness.js';
 import { checkLayout } from './fixtures/layout-check.js';
 
 const team = (page: Page) => page.getByRole('region', { name: 'Equipo' });
@@ -93,13 +93,7 @@ browserSuite(t, () => {
 
   t.test('the owner renames the workspace and invites; the link makes a new person an agent of it', async (t) => {
     const owner = await registerUser(stage.app, { company: 'Panadería Sol' });
-    const context = await signedInContext(stage.browser, stage.app, owner);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stage.app.url });
-    context.setDefaultTimeout(10_000);
-    t.teardown(() => context.close());
-    const page = await context.newPage();
-    await page.setViewportSize(LAPTOP);
-    await page.goto('/settings');
+    const page = await signedInPage(t, stage, owner, { viewport: LAPTOP, path: '/settings', timeout: 10_000, clipboard: true });
 
     const card = team(page);
     const name = card.getByLabel('Nombre del espacio de trabajo');
