@@ -1,4 +1,4 @@
-/** How far apart the ports of one service's replicas are: 3002, 3102, 3202… (the services use 3001-3008). */
+/** How far apart the ports of one service's replicas are: 3002, 3102, 3202… (the services use 3001-3010). */
 export const REPLICA_PORT_STEP = 100;
 const MAX_REPLICAS = 9;
 /** The gateway's own port, from which each service's metrics port keeps its distance (auth 3001 → base + 1). */
