@@ -236,7 +236,7 @@ t.test('deleting the account erases the user in every schema, ends every session
 
   await waitFor(async () => (await progressOf(id)).status === 'done');
   const progress = await progressOf(id);
-  t.equal(progress.services.length, 9, 'every service reported');
+  t.equal(progress.services.length, 10, 'every service reported');
   t.ok(progress.services.every((s) => s.status === 'done'), 'done everywhere');
   t.ok(progress.finishedAt);
   const problemsOf = (service: string) => progress.services.find((s) => s.service === service)!.problems;

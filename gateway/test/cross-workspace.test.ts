@@ -8,6 +8,7 @@ import authService from '@asistente/auth';
 import calendarService from '@asistente/calendar';
 import contactsService from '@asistente/contacts';
 import emailService from '@asistente/email';
+import inboxService from '@asistente/inbox';
 import { createTestPlatform } from '@asistente/kit/testing';
 import teamsService from '@asistente/teams';
 import webhooksService from '@asistente/webhooks';
@@ -17,7 +18,7 @@ import { distributedGateway, servicesBehind } from './support/services-behind.js
 
 const distributed = Boolean(process.env.DATABASE_URL);
 const platform = await createTestPlatform(t, { config: { ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' } });
-const SERVICES = [authService, contactsService, calendarService, whatsappService, emailService, teamsService, aiService, analyticsService, webhooksService];
+const SERVICES = [authService, contactsService, calendarService, whatsappService, emailService, teamsService, aiService, analyticsService, webhooksService, inboxService];
 const gateway = distributed ? await distributedGateway(t, platform, await servicesBehind(t, platform, SERVICES)) : await buildGateway(platform, 'embedded');
 await gateway.listen({ port: 0, host: '127.0.0.1' });
 t.teardown(() => gateway.close());

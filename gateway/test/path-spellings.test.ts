@@ -10,6 +10,7 @@ import calendarService from '@asistente/calendar';
 import contactsService from '@asistente/contacts';
 import { PERSONAL_TOKEN_SCOPES, scopeNeeded, scopesAllow, type PersonalTokenScope } from '@asistente/contracts';
 import emailService from '@asistente/email';
+import inboxService from '@asistente/inbox';
 import { exchangedTokenSigner, BAD_URL_MESSAGE, newPersonalToken, normalisePath, type App } from '@asistente/kit';
 import { createTestPlatform, insertAccount } from '@asistente/kit/testing';
 import teamsService from '@asistente/teams';
@@ -30,7 +31,7 @@ import { tokenOperations } from './support/api-operations.js';
  */
 const distributed = Boolean(process.env.DATABASE_URL);
 const platform = await createTestPlatform(t, { config: { RATE_LIMIT_TOKEN_MAX: 1_000_000 } });
-const SERVICES = [authService, contactsService, calendarService, whatsappService, emailService, teamsService, aiService, analyticsService, webhooksService];
+const SERVICES = [authService, contactsService, calendarService, whatsappService, emailService, teamsService, aiService, analyticsService, webhooksService, inboxService];
 
 async function listening(app: App): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });

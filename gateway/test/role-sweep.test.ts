@@ -10,6 +10,7 @@ import calendarService from '@asistente/calendar';
 import contactsService from '@asistente/contacts';
 import { PERSONAL_TOKEN_SCOPES, ROLE_REFUSED, roleAllows, type WorkspaceRole } from '@asistente/contracts';
 import emailService from '@asistente/email';
+import inboxService from '@asistente/inbox';
 import { type App } from '@asistente/kit';
 import { createTestPlatform } from '@asistente/kit/testing';
 import teamsService from '@asistente/teams';
@@ -25,7 +26,7 @@ import { tokenOperations } from './support/api-operations.js';
 /** Embedded (no DATABASE_URL): the one gateway mounting every service. With DATABASE_URL: a distributed gateway in front of them. */
 const distributed = Boolean(process.env.DATABASE_URL);
 const platform = await createTestPlatform(t);
-const SERVICES = [authService, contactsService, calendarService, whatsappService, emailService, teamsService, aiService, analyticsService, webhooksService];
+const SERVICES = [authService, contactsService, calendarService, whatsappService, emailService, teamsService, aiService, analyticsService, webhooksService, inboxService];
 
 async function listening(app: App): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });
