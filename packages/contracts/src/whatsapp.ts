@@ -151,8 +151,17 @@ export const MessagesByIdQuery = Type.Object({
 });
 export type MessagesByIdQuery = Static<typeof MessagesByIdQuery>;
 
+/**
+ * A message for a caller that knows no WhatsApp JIDs (the team inbox), with its chat named channel-neutrally:
+ * `handle` is `+34600111222` for a person's chat, `group:<id>` for a group, `lid:<id>` for a person whose number
+ * WhatsApp has not shared; `POST /whatsapp/messages { handle }` sends to that chat. `chatName` is the chat's name
+ * as the inbox shows it, null when only the number is known.
+ */
+export const ChannelMessage = Type.Composite([WhatsAppMessage, Type.Object({ handle: Type.String(), chatName: Nullable(Type.String()) })]);
+export type ChannelMessage = Static<typeof ChannelMessage>;
+
 /** The ones found among the user's messages, in the order WhatsApp stored them (`seq`); unknown ids are left out. */
-export const MessagesById = Type.Object({ data: Type.Array(WhatsAppMessage) });
+export const MessagesById = Type.Object({ data: Type.Array(ChannelMessage) });
 export type MessagesById = Static<typeof MessagesById>;
 
 const sendText = Type.String({
@@ -161,10 +170,14 @@ const sendText = Type.String({
   messages: { type: 'Escribe un mensaje', maxLength: `El mensaje admite como máximo ${WHATSAPP_TEXT_MAX} caracteres`, pattern: 'El mensaje contiene caracteres no válidos' },
 });
 
-/** `{ jid, type: 'text', text }` or the spec's `{ phoneNumber, message }`; origin 'ai' when the assistant writes. */
+/**
+ * `{ jid, type: 'text', text }`, the spec's `{ phoneNumber, message }` or `{ handle, text }` (a `ChannelMessage`'s
+ * handle), exactly one recipient; origin 'ai' when the assistant writes.
+ */
 export const SendMessageBody = Type.Object(
   {
     jid: Type.Optional(Type.String({ minLength: 3, maxLength: 200, pattern: NO_NUL, messages: { minLength: 'Destinatario inválido', type: 'Destinatario inválido', pattern: 'Destinatario inválido' } })),
+    handle: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL, messages: { minLength: 'Destinatario inválido', type: 'Destinatario inválido', pattern: 'Destinatario inválido' } })),
     phoneNumber: Type.Optional(Type.String({ maxLength: 40, pattern: NO_NUL, messages: { type: 'Número de teléfono inválido', pattern: 'Número de teléfono inválido' } })),
     type: Type.Optional(Type.Literal('text', { messages: { const: 'Solo se pueden enviar mensajes de texto' } })),
     text: Type.Optional(sendText),

@@ -195,6 +195,96 @@ t.test("a send repeated under one clientMessageId is one message; the assistant 
   t.equal(wrong.body.message, 'Identificador inválido');
 });
 
+t.test('handles: by-id names each chat without a JID; a send by handle reaches that chat; a malformed one writes nothing', async (t) => {
+  const h = await whatsappApp(t, platform);
+  const u = await linkedUser(h);
+  const GROUP = '120363040000000000@g.us';
+  const BEA_PN = '34622333444@s.whatsapp.net';
+  const CARLOS_PN = '5215512345678@s.whatsapp.net';
+  const HIDDEN_LID = '11122233344455@lid';
+  const t0 = now() - 60;
+  u.socket().notify([
+    waMessage({ id: 'N1', remoteJid: ANA_PN, text: 'Hola', pushName: 'Ana López', at: t0 }),
+    // A member's name is not the group's: the group has none.
+    waMessage({ id: 'N2', remoteJid: GROUP, participant: BEA_PN, pushName: 'Bea', text: '¿Quedamos?', at: t0 + 1 }),
+    waMessage({ id: 'N3', remoteJid: BEA_PN, text: 'Sin nombre', at: t0 + 2 }),
+    waMessage({ id: 'N4', remoteJid: CARLOS_PN, pushName: 'Carlos', text: 'Desde México', at: t0 + 3 }),
+    waMessage({ id: 'N5', remoteJid: HIDDEN_LID, text: 'Número oculto', at: t0 + 4 }),
+  ]);
+  const counts = async () =>
+    (await sql<{ messages: number; chats: number; events: number }[]>`
+      select (select count(*)::int from whatsapp.messages where user_id = ${u.userId}) as messages,
+             (select count(*)::int from whatsapp.chats where user_id = ${u.userId}) as chats,
+             (select count(*)::int from whatsapp.outbox where user_id = ${u.userId}) as events`)[0]!;
+  await until(async () => {
+    await u.idle();
+    return (await counts()).messages === 5;
+  }, 'five messages stored');
+  const ids = (await sql<{ id: string }[]>`select id from whatsapp.messages where user_id = ${u.userId}`).map((r) => r.id);
+  const read = await u.call('GET', `/whatsapp/messages/by-id?ids=${ids.join(',')}`);
+  t.equal(read.status, 200);
+  const data = read.body.data as { message: string; chatId: string; handle: string; chatName: string | null }[];
+  t.same(
+    Object.fromEntries(data.map((m) => [m.message, [m.handle, m.chatName]])),
+    {
+      Hola: ['+34611222333', 'Ana López'],
+      '¿Quedamos?': ['group:120363040000000000', null],
+      'Sin nombre': ['+34622333444', null],
+      'Desde México': ['+525512345678', 'Carlos'],
+      'Número oculto': ['lid:11122233344455', null],
+    },
+    "a person's number in E.164 (México's without WhatsApp's 1), a group's id, a hidden number's @lid; the name when known",
+  );
+  t.match(data.find((m) => m.message === 'Hola'), { chatId: ANA_PN, type: 'incoming', origin: 'contact', status: 'received' }, 'the message itself as before');
+
+  const before = await counts();
+  const bad = [
+    [{ handle: '34611222333', text: 'hola' }, 'Destinatario inválido'],
+    [{ handle: '+12', text: 'hola' }, 'Destinatario inválido'],
+    [{ handle: 'group:', text: 'hola' }, 'Destinatario inválido'],
+    [{ handle: `group:${GROUP}`, text: 'hola' }, 'Destinatario inválido'],
+    [{ handle: GROUP, text: 'hola' }, 'Destinatario inválido'],
+    [{ handle: 'bot:13135550002', text: 'hola' }, 'Destinatario inválido'],
+    [{ handle: '', text: 'hola' }, 'Destinatario inválido'],
+    [{ handle: '+34611222333', jid: ANA_PN, text: 'hola' }, 'Indica un solo destinatario'],
+    [{ handle: '+34611222333', phoneNumber: '611222333', text: 'hola' }, 'Indica un solo destinatario'],
+  ] as const;
+  for (const [payload, message] of bad) {
+    const response = await u.call('POST', '/whatsapp/messages', payload);
+    t.equal(response.status, 400, `${JSON.stringify(payload)}: ${message}`);
+    t.equal(response.body.message, message);
+  }
+  t.same(await counts(), before, 'nothing written: no message, no chat, no event');
+
+  // Every handle by-id gave out reaches the chat its message is in, whatever kind of chat.
+  for (const m of data) {
+    const sent = await u.call('POST', '/whatsapp/messages', { handle: m.handle, text: `Respuesta a «${m.message}»` });
+    t.equal(sent.status, 201, m.handle);
+    t.match(sent.body, { chatId: m.chatId, type: 'outgoing', status: 'pending', origin: 'app' }, `${m.handle} is ${m.chatId}`);
+  }
+  // A number with no chat yet sends as a typed one does.
+  const fresh = await u.call('POST', '/whatsapp/messages', { handle: '+34633444555', message: 'Primera vez', origin: 'ai' });
+  t.match(fresh.body, { chatId: '34633444555@s.whatsapp.net', origin: 'ai' });
+  await until(() => u.socket().sent.length === 6, 'all six delivered');
+  t.same(
+    u.socket().sent.map((s) => s.jid),
+    [...data.map((m) => m.chatId), '34633444555@s.whatsapp.net'],
+    'each to the JID of its chat',
+  );
+  t.equal((await counts()).chats, before.chats + 1, 'no chat opened twice: only the new number is new');
+
+  // The hidden number becomes known: its chat's handle is the number now, and the lid: one still reaches it.
+  const HIDDEN_PN = '34644555666@s.whatsapp.net';
+  u.socket().notify([waMessage({ id: 'N6', remoteJid: HIDDEN_LID, remoteJidAlt: HIDDEN_PN, text: 'Ya me ves', at: now() })]);
+  const known = await until(async () => {
+    await u.idle();
+    return (await sql<{ id: string }[]>`select id from whatsapp.messages where user_id = ${u.userId} and wa_id = 'N6'`)[0]?.id;
+  }, 'the message with the number stored');
+  t.match((await u.call('GET', `/whatsapp/messages/by-id?ids=${known}`)).body.data, [{ handle: '+34644555666', chatId: HIDDEN_PN }]);
+  const again = await u.call('POST', '/whatsapp/messages', { handle: 'lid:11122233344455', text: 'Sigo aquí' });
+  t.match(again.body, { chatId: HIDDEN_PN });
+});
+
 t.test('never linked: 409', async (t) => {
   const h = await whatsappApp(t, platform);
   const u = user(h.app);

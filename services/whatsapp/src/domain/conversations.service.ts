@@ -1,6 +1,6 @@
 import type { ConversationList, ConversationsQuery, MessageList, MessagesById, MessagesByIdQuery, MessagesQuery, WhatsAppStats } from '@asistente/contracts';
 import { CoalescedRead } from '@asistente/kit';
-import { toMessage } from './message-view.js';
+import { toChannelMessage, toMessage } from './message-view.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import type { ChatRow, MessagesRepository } from './messages.repository.js';
 import { jidCandidates, toE164 } from './phone.js';
@@ -47,10 +47,13 @@ export class ConversationsService {
     return { data: rows.map(toMessage), pagination: { total, page: query.page, limit: query.limit } };
   }
 
-  /** The messages the events named, for the assistant to read a customer's burst (no chat is marked read). */
+  /**
+   * The messages the events named, each with its chat's handle and name: how the assistant reads a customer's
+   * burst and the team inbox learns a message without knowing JIDs (no chat is marked read).
+   */
   async byId(userId: string, query: MessagesByIdQuery): Promise<MessagesById> {
     const ids = [...new Set(query.ids.toLowerCase().split(','))];
-    return { data: (await this.messages.findMessages(userId, ids)).map(toMessage) };
+    return { data: (await this.messages.findMessages(userId, ids)).map(toChannelMessage) };
   }
 
   private async chatOfPhone(userId: string, phone: string) {

@@ -1,5 +1,6 @@
-import type { WhatsAppMessage } from '@asistente/contracts';
-import type { MessageRow } from './messages.repository.js';
+import type { ChannelMessage, WhatsAppMessage } from '@asistente/contracts';
+import { handleOf } from './handle.js';
+import type { MessageInChat, MessageRow } from './messages.repository.js';
 
 export function toMessage(row: MessageRow & { chatJid: string }): WhatsAppMessage {
   return {
@@ -14,5 +15,14 @@ export function toMessage(row: MessageRow & { chatJid: string }): WhatsAppMessag
     origin: row.origin,
     media: row.media,
     seq: Number(row.seq),
+  };
+}
+
+/** The message with its chat named for a caller that knows no JIDs: the chat's handle and its name. */
+export function toChannelMessage(row: MessageInChat): ChannelMessage {
+  return {
+    ...toMessage(row),
+    handle: handleOf({ jid: row.chatJid, phone: row.chatPhone, isGroup: row.chatIsGroup }),
+    chatName: row.chatName,
   };
 }

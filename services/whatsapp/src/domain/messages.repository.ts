@@ -35,6 +35,14 @@ export interface MessageRow {
   attempts: number;
 }
 
+/** A message with what names its chat outside WhatsApp (its handle and name). */
+export interface MessageInChat extends MessageRow {
+  chatJid: string;
+  chatName: string | null;
+  chatPhone: string | null;
+  chatIsGroup: boolean;
+}
+
 export interface NewMessage {
   chatId: string;
   waId: string;
@@ -279,10 +287,14 @@ export class MessagesRepository {
     return row;
   }
 
-  /** These of the user's messages, in storage order; ids of other users or unknown ones are not there. */
-  async findMessages(userId: string, ids: string[]): Promise<(MessageRow & { chatJid: string })[]> {
-    return this.sql<(MessageRow & { chatJid: string })[]>`
-      select m.*, c.jid as chat_jid from whatsapp.messages m join whatsapp.chats c on c.id = m.chat_id
+  /**
+   * These of the user's messages with what names their chat, in storage order; ids of other users or unknown
+   * ones are not there.
+   */
+  async findMessages(userId: string, ids: string[]): Promise<MessageInChat[]> {
+    return this.sql<MessageInChat[]>`
+      select m.*, c.jid as chat_jid, c.name as chat_name, c.phone as chat_phone, c.is_group as chat_is_group
+      from whatsapp.messages m join whatsapp.chats c on c.id = m.chat_id
       where m.user_id = ${userId} and m.id in ${this.sql(ids)} order by m.seq`;
   }
 

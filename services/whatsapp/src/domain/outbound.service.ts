@@ -4,6 +4,7 @@ import type { WhatsAppSocket } from './whatsapp-socket.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { toMessage } from './message-view.js';
 import type { MessagesRepository } from './messages.repository.js';
+import { jidsOfHandle } from './handle.js';
 import { jidCandidates, phoneOfJid, toE164 } from './phone.js';
 
 /** A send that keeps failing while the socket is open is given up after this many tries (then 'failed'). */
@@ -18,6 +19,9 @@ export const NOT_CONNECTED = 'WhatsApp no está conectado';
 export interface Pacing {
   automatedGapMs: number;
 }
+
+/** WhatsApp's own answer to whether a number (its digits) has an account, and under which JID. */
+type Lookup = (digits: string) => Promise<string | null>;
 
 const isAutomated = (origin: string) => origin === 'keyword' || origin === 'ai';
 
@@ -56,14 +60,16 @@ export class OutboundService {
   async enqueue(
     userId: string,
     body: SendMessageBody,
-    lookup: ((digits: string) => Promise<string | null>) | undefined,
+    lookup: Lookup | undefined,
   ): Promise<WhatsAppMessage> {
     const text = (body.text ?? body.message ?? '').trim();
     if (!text) throw badRequest('Escribe un mensaje', 'VALIDATION_ERROR');
-    if (!body.jid && !body.phoneNumber) throw badRequest('Indica el chat o el número de teléfono', 'VALIDATION_ERROR');
+    const recipients = [body.jid, body.phoneNumber, body.handle].filter(Boolean).length;
+    if (recipients === 0) throw badRequest('Indica el chat o el número de teléfono', 'VALIDATION_ERROR');
+    if (recipients > 1) throw badRequest('Indica un solo destinatario', 'VALIDATION_ERROR');
     const account = await this.accounts.find(userId);
     if (!account?.linked) throw conflict(NOT_CONNECTED, 'WHATSAPP_NOT_CONNECTED');
-    const jid = body.jid ? this.checkJid(body.jid) : await this.resolvePhone(userId, body.phoneNumber!, account.region, lookup);
+    const jid = await this.recipient(userId, body, account.region, lookup);
     const row = await this.sql.begin(async (tx) => {
       // ensureChat locks the chat's row: two sends under one client id (two replicas retrying) queue one message.
       const chat = await this.messages.ensureChat(tx, userId, [jid], null, jid.endsWith('@g.us'));
@@ -88,26 +94,41 @@ export class OutboundService {
     return toMessage(row);
   }
 
+  /** The JID the one recipient given names: a JID as it is, a typed number or a handle through its chat. */
+  private async recipient(userId: string, body: SendMessageBody, region: string, lookup: Lookup | undefined): Promise<string> {
+    if (body.jid) return this.checkJid(body.jid);
+    if (body.phoneNumber) {
+      const e164 = toE164(body.phoneNumber, region);
+      if (!e164) throw badRequest('Número de teléfono inválido', 'VALIDATION_ERROR');
+      return this.reach(userId, jidCandidates(e164), lookup);
+    }
+    // A handle is already international: no region to read it in, and one this service gave out is always taken.
+    const jids = jidsOfHandle(body.handle!);
+    if (!jids) throw badRequest('Destinatario inválido', 'VALIDATION_ERROR');
+    return this.reach(userId, jids, lookup);
+  }
+
   private checkJid(jid: string): string {
     const trimmed = jid.trim();
     if (!/^[\w.:+-]+@(s\.whatsapp\.net|lid|g\.us)$/.test(trimmed)) throw badRequest('Destinatario inválido', 'VALIDATION_ERROR');
     return trimmed;
   }
 
-  /** A typed number → its chat: an existing chat under any of its forms first, then WhatsApp's own lookup. */
-  private async resolvePhone(userId: string, phone: string, region: string, lookup: ((digits: string) => Promise<string | null>) | undefined) {
-    const e164 = toE164(phone, region);
-    if (!e164) throw badRequest('Número de teléfono inválido', 'VALIDATION_ERROR');
-    const candidates = jidCandidates(e164);
-    const existing = await this.messages.findChatByJids(userId, candidates);
+  /**
+   * The chat one of these JIDs (the likeliest first) names: an existing chat under any of them first, then
+   * WhatsApp's own lookup of a number, else the likeliest.
+   */
+  private async reach(userId: string, jids: string[], lookup: Lookup | undefined): Promise<string> {
+    const existing = await this.messages.findChatByJids(userId, jids);
     if (existing) return existing.jid;
     if (lookup) {
-      for (const candidate of candidates) {
-        const found = await lookup(phoneOfJid(candidate)!.slice(1)).catch(() => null);
+      for (const candidate of jids) {
+        const digits = phoneOfJid(candidate)?.slice(1);
+        const found = digits ? await lookup(digits).catch(() => null) : null;
         if (found) return found;
       }
     }
-    return candidates[0]!;
+    return jids[0]!;
   }
 
   /** Delivers this account's pending messages in order while the socket accepts them. */
