@@ -110,6 +110,14 @@ export const ROUTES: ServiceRoute[] = [
     publicRoutes: [],
     load: () => import('@asistente/webhooks'),
   },
+  {
+    name: 'inbox',
+    prefixes: ['/conversations'],
+    urlVariable: 'INBOX_URL',
+    port: SERVICE_PORTS.inbox,
+    publicRoutes: [],
+    load: () => import('@asistente/inbox'),
+  },
 ];
 
 export const API_PREFIX = '/api';

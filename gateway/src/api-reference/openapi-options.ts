@@ -13,6 +13,7 @@ export const SERVICE_TAGS: Readonly<Record<string, string>> = {
   ai: 'Asistente IA',
   analytics: 'Analítica',
   webhooks: 'Webhooks',
+  inbox: 'Conversaciones',
 };
 
 /** The gateway's own probes, documented beside the API: both topologies answer them. */

@@ -8,7 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
  */
 
 /** The services that erase a user's data, in the order the progress view lists them. */
-export const ERASING_SERVICES = ['auth', 'contacts', 'calendar', 'whatsapp', 'email', 'teams', 'ai', 'analytics', 'webhooks'] as const;
+export const ERASING_SERVICES = ['auth', 'contacts', 'calendar', 'whatsapp', 'email', 'teams', 'ai', 'analytics', 'webhooks', 'inbox'] as const;
 export type ErasingService = (typeof ERASING_SERVICES)[number];
 
 /** What each service's line of the progress view says, in Spanish. */
@@ -22,6 +22,7 @@ export const ERASING_SERVICE_LABELS: Record<ErasingService, string> = {
   ai: 'Asistente IA: configuración, clave y ejecuciones',
   analytics: 'Estadísticas',
   webhooks: 'Webhooks y su registro de entregas',
+  inbox: 'Conversaciones del equipo, notas y asignaciones',
 };
 
 const ServiceName = Type.String({ minLength: 1, maxLength: 40, pattern: '^[a-z][a-z0-9-]*$' });

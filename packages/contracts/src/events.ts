@@ -2,6 +2,7 @@ import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox
 import { RetentionSettings } from './retention.js';
 import { ErasureProgressedEventData, UserDeletedEventData } from './account-deletion.js';
 import { SecurityActivityEventData } from './security-activity.js';
+import { ConversationChannel, ConversationStatus } from './conversations.js';
 
 /**
  * The product's domain events: subject `<prefix>.<type>`, type
@@ -16,6 +17,8 @@ const MailProvider = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'),
 /** What the owner called an event or meeting, so the activity feed can name it (cut to 200 characters). */
 export const EVENT_TITLE_MAX = 200;
 const Title = Type.String({ maxLength: EVENT_TITLE_MAX });
+const Uuid = Type.String({ format: 'uuid' });
+const SentBy = Type.Union([Type.Literal('member'), Type.Literal('assistant'), Type.Literal('keyword'), Type.Literal('phone')]);
 
 export const EVENT_DATA = {
   'auth.user.registered': Type.Object({}),
@@ -62,6 +65,22 @@ export const EVENT_DATA = {
   /** Emitted beside the message.sent of an automatic answer (keyword rule or AI). */
   'whatsapp.autoreply.sent': Type.Object({ messageId: Id, chatId: Id, kind: Type.Union([Type.Literal('keyword'), Type.Literal('ai')]) }),
   'whatsapp.contacts.synced': Type.Object({ created: Count, updated: Count }),
+
+  /**
+   * The team's inbox (channel-neutral): a message of a conversation stored, an assignment (`assigneeId` null:
+   * unassigned; `by` the workspace's rule or a member, who is the envelope's actorId), a status change.
+   */
+  'conversation.message.received': Type.Object({ conversationId: Uuid, entryId: Uuid, channel: ConversationChannel }),
+  'conversation.message.sent': Type.Object({ conversationId: Uuid, entryId: Uuid, channel: ConversationChannel, author: SentBy }),
+  'conversation.assigned': Type.Object({
+    conversationId: Uuid,
+    assigneeId: Type.Union([Uuid, Type.Null()]),
+    by: Type.Union([Type.Literal('rule'), Type.Literal('member')]),
+  }),
+  'conversation.status_changed': Type.Object({ conversationId: Uuid, from: ConversationStatus, to: ConversationStatus }),
+
+  /** A member left a workspace (removed by its managers); userId is the workspace, memberId the person. */
+  'workspace.member.left': Type.Object({ memberId: Uuid }),
 
   /**
    * A Meet or Teams meeting also puts an entry in a calendar: that entry's event carries `meetingId` and is

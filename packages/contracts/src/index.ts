@@ -22,3 +22,4 @@ export * from './responses.js';
 export * from './account-export.js';
 export * from './webhooks.js';
 export * from './account-deletion.js';
+export * from './conversations.js';

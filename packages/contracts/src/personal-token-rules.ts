@@ -48,6 +48,7 @@ const RULES: readonly ScopeRule[] = [
   { path: '/mcp/', read: 'any', write: 'any' },
   { path: '/contacts/', read: 'contacts:read', write: 'contacts:write' },
   { path: '/whatsapp/', read: 'whatsapp:read', write: 'whatsapp:send' },
+  { path: '/conversations/', read: 'conversations:read', write: 'conversations:write' },
   { path: '/emails/', read: 'emails:read', write: 'emails:send' },
   { path: '/google/', read: 'calendar:read', write: 'calendar:write' },
   { path: '/events/', read: 'calendar:read', write: 'calendar:write' },

@@ -10,6 +10,8 @@ export const PersonalTokenScope = Type.Union([
   Type.Literal('contacts:write'),
   Type.Literal('whatsapp:read'),
   Type.Literal('whatsapp:send'),
+  Type.Literal('conversations:read'),
+  Type.Literal('conversations:write'),
   Type.Literal('emails:read'),
   Type.Literal('emails:send'),
   Type.Literal('calendar:read'),

@@ -18,6 +18,7 @@ const Id = Type.String({ minLength: 1, maxLength: 200 });
 const Uuid = Type.String({ format: 'uuid' });
 const CalendarSource = Type.Union([Type.Literal('google'), Type.Literal('msteams'), Type.Literal('local')]);
 const MailProvider = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'), Type.Literal('imap')]);
+const Status = Type.Union([Type.Literal('open'), Type.Literal('pending'), Type.Literal('resolved')]);
 
 /** The `data` of each event type an endpoint may subscribe to. */
 export const WEBHOOK_EVENT_DATA = {
@@ -43,6 +44,25 @@ export const WEBHOOK_EVENT_DATA = {
   'calendar.event.deleted': Type.Object({ eventId: Id, source: CalendarSource }),
   /** The assistant answered a customer by itself (today: on WhatsApp). */
   'ai.answer.sent': Type.Object({ channel: Type.Literal('whatsapp'), messageId: Id, chatId: Id }),
+  /**
+   * The team's inbox, whatever the channel: a conversation's message stored, an assignment, a status change.
+   * `actorId`: the member who did it, null for the customer, the assistant, a rule or the phone.
+   */
+  'conversation.message.received': Type.Object({ conversationId: Uuid, entryId: Uuid, channel: Type.Literal('whatsapp') }),
+  'conversation.message.sent': Type.Object({
+    conversationId: Uuid,
+    entryId: Uuid,
+    channel: Type.Literal('whatsapp'),
+    author: Type.Union([Type.Literal('member'), Type.Literal('assistant'), Type.Literal('keyword'), Type.Literal('phone')]),
+    actorId: Type.Union([Uuid, Type.Null()]),
+  }),
+  'conversation.assigned': Type.Object({
+    conversationId: Uuid,
+    assigneeId: Type.Union([Uuid, Type.Null()]),
+    by: Type.Union([Type.Literal('rule'), Type.Literal('member')]),
+    actorId: Type.Union([Uuid, Type.Null()]),
+  }),
+  'conversation.status_changed': Type.Object({ conversationId: Uuid, from: Status, to: Status, actorId: Type.Union([Uuid, Type.Null()]) }),
 } as const satisfies Record<string, TObject>;
 
 export type WebhookEventType = keyof typeof WEBHOOK_EVENT_DATA;
@@ -65,6 +85,10 @@ export const WebhookEventTypeSchema = Type.Union([
   Type.Literal('calendar.event.updated'),
   Type.Literal('calendar.event.deleted'),
   Type.Literal('ai.answer.sent'),
+  Type.Literal('conversation.message.received'),
+  Type.Literal('conversation.message.sent'),
+  Type.Literal('conversation.assigned'),
+  Type.Literal('conversation.status_changed'),
 ]);
 
 const message = <T extends string, D extends TObject>(type: T, data: D) =>
@@ -84,6 +108,10 @@ export const WebhookMessage = Type.Union([
   message('calendar.event.updated', D['calendar.event.updated']),
   message('calendar.event.deleted', D['calendar.event.deleted']),
   message('ai.answer.sent', D['ai.answer.sent']),
+  message('conversation.message.received', D['conversation.message.received']),
+  message('conversation.message.sent', D['conversation.message.sent']),
+  message('conversation.assigned', D['conversation.assigned']),
+  message('conversation.status_changed', D['conversation.status_changed']),
   message(WEBHOOK_TEST_TYPE, WebhookTestData),
 ]);
 export type WebhookMessage = Static<typeof WebhookMessage>;

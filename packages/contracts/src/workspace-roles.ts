@@ -54,6 +54,7 @@ export const ROLE_RULES: readonly RoleRule[] = [
   { path: '/ai/provider/', read: EVERYONE, write: MANAGERS },
   { path: '/ai/assistant', read: EVERYONE, write: MANAGERS },
   { path: '/webhooks/', read: MANAGERS, write: MANAGERS },
+  { path: '/conversations/settings', read: EVERYONE, write: MANAGERS },
   // Removing contacts many at a time.
   { path: '/contacts/bulk/delete', read: MANAGERS, write: MANAGERS },
 ];

@@ -86,6 +86,7 @@ export const ConfigSchema = Type.Object({
   EMAIL_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   TEAMS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   WEBHOOKS_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  INBOX_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** The address users reach the app at: base of OAuth redirect URIs and of links in mail (tracking). */
   PUBLIC_URL: Type.String({ pattern: '^https?://', default: 'http://localhost:3000' }),
   GOOGLE_CLIENT_ID: Type.Optional(Type.String({ minLength: 1 })),

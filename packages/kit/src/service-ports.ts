@@ -13,4 +13,5 @@ export const SERVICE_PORTS = {
   ai: 3007,
   analytics: 3008,
   webhooks: 3009,
+  inbox: 3010,
 } as const satisfies Record<string, number>;

@@ -76,7 +76,7 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
     log: platform.log,
   });
   app.addHook('onClose', () => invitations.close());
-  const members = new MembersService({ sql: db.sql, workspaces: workspacesRepository, users: usersRepository, tokens: tokensRepository, revocations, hasher, attempts });
+  const members = new MembersService({ sql: db.sql, outbox, workspaces: workspacesRepository, users: usersRepository, tokens: tokensRepository, revocations, hasher, attempts });
   await workspaceRoutes(app, { users, workspaces, members, invitations });
   await invitationRoutes(app, { invitations });
   const resets = new PasswordResetsService({

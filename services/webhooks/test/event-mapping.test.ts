@@ -25,3 +25,17 @@ t.test('contact.updated carries the names of the changed fields, as the webhook 
   const notAList = { ...createEvent('contacts.contact.updated', randomUUID(), { contactId }), data: { contactId, changed: 'email' } };
   t.equal(toWebhookEvent(notAList), undefined);
 });
+
+t.test("the inbox's events go out channel-neutral, with the member who acted (or null), each of its contract", async (t) => {
+  const [workspaceId, conversationId, entryId, actorId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const sent = toWebhookEvent({ ...createEvent('conversation.message.sent', workspaceId, { conversationId, entryId, channel: 'whatsapp', author: 'member' }), actorId });
+  t.same(sent?.data, { conversationId, entryId, channel: 'whatsapp', author: 'member', actorId });
+  const byRule = toWebhookEvent(createEvent('conversation.assigned', workspaceId, { conversationId, assigneeId: actorId, by: 'rule' }));
+  t.same(byRule?.data, { conversationId, assigneeId: actorId, by: 'rule', actorId: null }, 'no member acted');
+  const status = toWebhookEvent({ ...createEvent('conversation.status_changed', workspaceId, { conversationId, from: 'open', to: 'resolved' }), actorId: 'not-an-id' });
+  t.same(status?.data, { conversationId, from: 'open', to: 'resolved', actorId: null }, 'only a real member id is copied');
+  const received = toWebhookEvent(createEvent('conversation.message.received', workspaceId, { conversationId, entryId, channel: 'whatsapp' }));
+  for (const mapped of [sent, byRule, status, received]) {
+    t.ok(mapped && Value.Check(WEBHOOK_EVENT_DATA[mapped.type], mapped.data), `${mapped?.type} is of the contract`);
+  }
+});

@@ -39,6 +39,13 @@ export function incrementsFor(event: DomainEvent): Increment[] {
     case 'user.deleted':
     case 'account.erasure.progressed':
     case 'account.retention.changed':
+    case 'workspace.member.left':
+      return [];
+    // The inbox's view of messages the channel's own events already count.
+    case 'conversation.message.received':
+    case 'conversation.message.sent':
+    case 'conversation.assigned':
+    case 'conversation.status_changed':
       return [];
     case 'contacts.contact.created':
       return [activity, [METRIC.contactsCreated, 1], [METRIC.contactsNet, 1]];

@@ -38,6 +38,7 @@ export const SERVICE_PARTS: readonly { service: ServiceName; path: string; folde
   { service: 'email', path: '/emails/account-export', folder: 'correo', personal: true },
   { service: 'calendar', path: '/events/account-export', folder: 'calendario', personal: true },
   { service: 'ai', path: '/ai/account-export', folder: 'asistente', personal: false },
+  { service: 'inbox', path: '/conversations/account-export', folder: 'conversaciones', personal: false },
   { service: 'analytics', path: '/analytics/account-export', folder: 'analitica', personal: false },
 ];
 

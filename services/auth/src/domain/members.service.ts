@@ -1,5 +1,5 @@
 import type { MemberRole, WorkspaceMember } from '@asistente/contracts';
-import { badRequest, conflict, notFound, roleRefused, type ActingMember, type Revocations, type SecurityClient, type Sql } from '@asistente/kit';
+import { badRequest, conflict, createEvent, notFound, roleRefused, type ActingMember, type Outbox, type Revocations, type SecurityClient, type Sql } from '@asistente/kit';
 import type { PasswordAttempts } from './password-attempts.js';
 import type { PasswordHasher } from './passwords.js';
 import type { PersonalTokensRepository } from './personal-tokens.repository.js';
@@ -11,6 +11,8 @@ const MEMBER_NOT_FOUND = 'Miembro no encontrado';
 
 export interface MembersDeps {
   sql: Sql;
+  /** A removal is told to the services that keep something of the member (the inbox's assignments). */
+  outbox: Outbox;
   workspaces: WorkspacesRepository;
   users: UsersRepository;
   tokens: PersonalTokensRepository;
@@ -46,7 +48,7 @@ export class MembersService {
   }
 
   async remove(actor: ActingMember, userId: string): Promise<void> {
-    const { sql, workspaces, tokens, revocations } = this.deps;
+    const { sql, outbox, workspaces, tokens, revocations } = this.deps;
     await sql.begin(async (tx) => {
       await workspaces.lock(tx, actor.workspaceId);
       const current = await workspaces.roleOf(actor.workspaceId, userId, tx);
@@ -56,6 +58,7 @@ export class MembersService {
       if (userId === actor.workspaceId) throw ownerFixed('No se puede quitar a quien creó el espacio de trabajo');
       await tokens.deleteAllIn(tx, actor.workspaceId, userId);
       await workspaces.removeMember(tx, actor.workspaceId, userId);
+      await outbox.append(tx, [createEvent('workspace.member.left', actor.workspaceId, { memberId: userId })]);
     });
     revocations.memberLeft(actor.workspaceId, userId);
   }

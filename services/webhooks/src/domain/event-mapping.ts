@@ -25,13 +25,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SOURCES = ['google', 'msteams', 'local'] as const;
 const PROVIDERS = ['gmail', 'outlook', 'imap'] as const;
 const ORIGINS = ['app', 'phone', 'keyword', 'ai'] as const;
+const CHANNELS = ['whatsapp'] as const;
+const AUTHORS = ['member', 'assistant', 'keyword', 'phone'] as const;
+const STATUSES = ['open', 'pending', 'resolved'] as const;
+const uuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 
 /**
  * Each internal event (packages/contracts/src/events.ts) that becomes a webhook, and how: fields are copied
  * by name, never the whole `data`, so nothing a producer adds later leaks out by accident. Returns
  * undefined for a malformed event (the bus is not trusted to hold only well-formed ones).
  */
-const MAPPERS: Record<string, (data: Data) => { type: WebhookEventType; data: unknown; newerOnly?: boolean } | undefined> = {
+const MAPPERS: Record<string, (data: Data, actorId: string | null) => { type: WebhookEventType; data: unknown; newerOnly?: boolean } | undefined> = {
   'contacts.contact.created': (d) =>
     typeof d.contactId === 'string' && UUID.test(d.contactId) ? { type: 'contact.created', data: { contactId: d.contactId, hasEmail: d.hasEmail === true } } : undefined,
   // An event recorded before `changed` existed goes out without it (never as an empty, wrong "nothing changed").
@@ -66,12 +70,29 @@ const MAPPERS: Record<string, (data: Data) => { type: WebhookEventType; data: un
     text(d.messageId) && text(d.chatId) && d.kind === 'ai'
       ? { type: 'ai.answer.sent', data: { channel: 'whatsapp', messageId: d.messageId, chatId: d.chatId } }
       : undefined,
+  'conversation.message.received': (d) =>
+    uuid(d.conversationId) && uuid(d.entryId) && oneOf(d.channel, CHANNELS)
+      ? { type: 'conversation.message.received', data: { conversationId: d.conversationId, entryId: d.entryId, channel: d.channel } }
+      : undefined,
+  'conversation.message.sent': (d, actorId) =>
+    uuid(d.conversationId) && uuid(d.entryId) && oneOf(d.channel, CHANNELS) && oneOf(d.author, AUTHORS)
+      ? { type: 'conversation.message.sent', data: { conversationId: d.conversationId, entryId: d.entryId, channel: d.channel, author: d.author, actorId } }
+      : undefined,
+  'conversation.assigned': (d, actorId) =>
+    uuid(d.conversationId) && (d.assigneeId === null || uuid(d.assigneeId)) && oneOf(d.by, ['rule', 'member'] as const)
+      ? { type: 'conversation.assigned', data: { conversationId: d.conversationId, assigneeId: d.assigneeId, by: d.by, actorId } }
+      : undefined,
+  'conversation.status_changed': (d, actorId) =>
+    uuid(d.conversationId) && oneOf(d.from, STATUSES) && oneOf(d.to, STATUSES)
+      ? { type: 'conversation.status_changed', data: { conversationId: d.conversationId, from: d.from, to: d.to, actorId } }
+      : undefined,
 };
 
 export function toWebhookEvent(event: EventEnvelope): WebhookEvent | undefined {
   const mapper = MAPPERS[event.type];
   if (!mapper || !UUID.test(event.id) || !UUID.test(event.userId) || typeof event.data !== 'object' || event.data === null) return undefined;
-  const mapped = mapper(event.data as Data);
+  // Who did it travels beside the data (the envelope's actorId): copied only when it is a member's id.
+  const mapped = mapper(event.data as Data, uuid(event.actorId) ? event.actorId : null);
   if (!mapped) return undefined;
   const occurred = new Date(event.occurredAt);
   if (Number.isNaN(occurred.getTime())) return undefined;

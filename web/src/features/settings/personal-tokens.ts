@@ -13,6 +13,8 @@ export const SCOPE_LABELS: Record<PersonalTokenScope, string> = {
   'contacts:write': 'Crear, editar y borrar contactos',
   'whatsapp:read': 'Leer chats y mensajes',
   'whatsapp:send': 'Enviar mensajes',
+  'conversations:read': 'Ver conversaciones, notas y asignaciones',
+  'conversations:write': 'Responder, asignar, resolver y añadir notas',
   'emails:read': 'Leer correos',
   'emails:send': 'Enviar correos',
   'calendar:read': 'Ver eventos',
@@ -25,6 +27,7 @@ export const SCOPE_LABELS: Record<PersonalTokenScope, string> = {
 export const SCOPE_GROUPS: { area: string; scopes: PersonalTokenScope[] }[] = [
   { area: 'Contactos', scopes: ['contacts:read', 'contacts:write'] },
   { area: 'WhatsApp', scopes: ['whatsapp:read', 'whatsapp:send'] },
+  { area: 'Conversaciones', scopes: ['conversations:read', 'conversations:write'] },
   { area: 'Correo', scopes: ['emails:read', 'emails:send'] },
   { area: 'Calendario', scopes: ['calendar:read', 'calendar:write'] },
   { area: 'Teams', scopes: ['teams:read'] },

@@ -34,6 +34,10 @@ export const EVENT_LABELS: Record<WebhookEventType, string> = {
   'calendar.event.updated': 'Evento de calendario actualizado',
   'calendar.event.deleted': 'Evento de calendario eliminado',
   'ai.answer.sent': 'Respuesta enviada por el asistente IA',
+  'conversation.message.received': 'Mensaje recibido en una conversación',
+  'conversation.message.sent': 'Mensaje enviado en una conversación',
+  'conversation.assigned': 'Conversación asignada',
+  'conversation.status_changed': 'Conversación resuelta, pendiente o reabierta',
 };
 export const EVENT_TYPES = Object.keys(EVENT_LABELS) as WebhookEventType[];
 

@@ -1,0 +1,222 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/**
+ * The team's inbox: a conversation is a record of its own, whatever channel brought it. The model names no
+ * provider: a channel says how a customer is reached (`handle`: `+34600111222` for a WhatsApp number), and
+ * only the channel's service knows more than that.
+ */
+export const CONVERSATIONS_PAGE_SIZE = 20;
+export const CONVERSATION_MESSAGES_PAGE_SIZE = 30;
+export const CONVERSATION_TEXT_MAX = 4096;
+/** How much of the last message the list shows. */
+export const CONVERSATION_PREVIEW_MAX = 200;
+
+const NO_NUL = '^[^\\u0000]*$';
+const Uuid = (message: string) => Type.String({ format: 'uuid', messages: { format: message, type: message } });
+const DateTime = Type.String({ format: 'date-time' });
+
+/** The message for every way a value can miss a set of choices (each variant reports its own). */
+const refused = (message: string) => ({ messages: { const: message, type: message, format: message } });
+const CHANNEL = refused('Canal inválido');
+const STATUS = refused('Estado inválido');
+const RULE = refused('Regla de asignación inválida');
+const ASSIGNEE = refused('Filtro de asignación inválido');
+
+export const ConversationChannel = Type.Union([Type.Literal('whatsapp', CHANNEL)]);
+export type ConversationChannel = Static<typeof ConversationChannel>;
+export const ConversationStatus = Type.Union([Type.Literal('open', STATUS), Type.Literal('pending', STATUS), Type.Literal('resolved', STATUS)]);
+export type ConversationStatus = Static<typeof ConversationStatus>;
+
+/** Who wrote an entry of the thread: the customer, a member, the assistant, a keyword rule, or the number's own phone. */
+export const EntryAuthor = Type.Union([
+  Type.Literal('customer'),
+  Type.Literal('member'),
+  Type.Literal('assistant'),
+  Type.Literal('keyword'),
+  Type.Literal('phone'),
+]);
+export type EntryAuthor = Static<typeof EntryAuthor>;
+
+export const InboxConversation = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  channel: ConversationChannel,
+  handle: Type.String(),
+  /** The name the channel knows the customer by; null when only the handle is known. */
+  name: Type.Union([Type.String(), Type.Null()]),
+  contactId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  status: ConversationStatus,
+  assigneeId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  /** Whether the assistant answers here: a member's reply or an assignment to a person pauses it. */
+  assistantActive: Type.Boolean(),
+  lastMessageAt: Type.Union([DateTime, Type.Null()]),
+  lastMessagePreview: Type.Union([Type.String(), Type.Null()]),
+  unread: Type.Integer({ minimum: 0 }),
+  createdAt: DateTime,
+});
+export type InboxConversation = Static<typeof InboxConversation>;
+
+const Page = Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, messages: { type: 'Página inválida', minimum: 'Página inválida', maximum: 'Página inválida' } });
+const limit = (defaultValue: number) =>
+  Type.Integer({ minimum: 1, maximum: 100, default: defaultValue, messages: { type: 'Límite inválido', minimum: 'Límite inválido', maximum: 'Máximo 100 por página' } });
+
+/** `me`, `none` (unassigned), `any`, or a member's id. */
+export const AssigneeFilter = Type.Union(
+  [Type.Literal('me', ASSIGNEE), Type.Literal('none', ASSIGNEE), Type.Literal('any', ASSIGNEE), Type.String({ format: 'uuid', ...ASSIGNEE })],
+  { default: 'any' },
+);
+export const StatusFilter = Type.Union(
+  [Type.Literal('open', STATUS), Type.Literal('pending', STATUS), Type.Literal('resolved', STATUS), Type.Literal('any', STATUS)],
+  { default: 'any' },
+);
+
+export const InboxQuery = Type.Object({
+  assignee: AssigneeFilter,
+  status: StatusFilter,
+  channel: Type.Optional(ConversationChannel),
+  q: Type.Optional(Type.String({ maxLength: 100, pattern: NO_NUL, messages: { maxLength: 'Búsqueda demasiado larga', pattern: 'Búsqueda inválida' } })),
+  page: Page,
+  limit: limit(CONVERSATIONS_PAGE_SIZE),
+});
+export type InboxQuery = Static<typeof InboxQuery>;
+
+export const InboxList = Type.Object({
+  data: Type.Array(InboxConversation),
+  pagination: Type.Object({ total: Type.Integer(), page: Type.Integer(), limit: Type.Integer() }),
+});
+export type InboxList = Static<typeof InboxList>;
+
+export const InboxCountsQuery = Type.Object({ status: StatusFilter });
+export type InboxCountsQuery = Static<typeof InboxCountsQuery>;
+/** The tabs "Mías / Sin asignar / Todas", for one status filter. */
+export const InboxCounts = Type.Object({ mine: Type.Integer(), unassigned: Type.Integer(), all: Type.Integer() });
+export type InboxCounts = Static<typeof InboxCounts>;
+
+/** One line of a thread: a message to or from the customer, or a note only members see. */
+export const ConversationEntry = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  conversationId: Type.String({ format: 'uuid' }),
+  kind: Type.Union([Type.Literal('message'), Type.Literal('note')]),
+  direction: Type.Union([Type.Literal('incoming'), Type.Literal('outgoing'), Type.Null()]),
+  author: EntryAuthor,
+  /** The member who wrote it (a member's message or a note), and their name as it was then. */
+  authorId: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  authorName: Type.Union([Type.String(), Type.Null()]),
+  text: Type.String(),
+  at: DateTime,
+});
+export type ConversationEntry = Static<typeof ConversationEntry>;
+
+export const ConversationContact = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  email: Type.Union([Type.String(), Type.Null()]),
+  phone: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const ConversationDetail = Type.Intersect([
+  InboxConversation,
+  Type.Object({
+    contact: Type.Union([ConversationContact, Type.Null()]),
+    /** The latest entries, oldest first. */
+    messages: Type.Array(ConversationEntry),
+  }),
+]);
+export type ConversationDetail = Static<typeof ConversationDetail>;
+
+export const ConversationMessagesQuery = Type.Object({
+  /** An entry's id: the page holds the entries before it. */
+  before: Type.Optional(Uuid('Identificador inválido')),
+  limit: limit(CONVERSATION_MESSAGES_PAGE_SIZE),
+});
+export type ConversationMessagesQuery = Static<typeof ConversationMessagesQuery>;
+
+/** Oldest first; `hasMore` when older entries remain. */
+export const ConversationEntries = Type.Object({ data: Type.Array(ConversationEntry), hasMore: Type.Boolean() });
+export type ConversationEntries = Static<typeof ConversationEntries>;
+
+const Text = Type.String({
+  minLength: 1,
+  maxLength: CONVERSATION_TEXT_MAX,
+  pattern: '\\S',
+  messages: {
+    type: 'Escribe un mensaje',
+    minLength: 'Escribe un mensaje',
+    pattern: 'Escribe un mensaje',
+    maxLength: `El mensaje admite como máximo ${CONVERSATION_TEXT_MAX} caracteres`,
+  },
+});
+
+export const SendConversationMessageBody = Type.Object(
+  {
+    text: Text,
+    /** Send even though someone else answered after the sender last read the conversation. */
+    force: Type.Optional(Type.Boolean({ messages: { type: 'Valor inválido' } })),
+  },
+  { additionalProperties: false },
+);
+export type SendConversationMessageBody = Static<typeof SendConversationMessageBody>;
+
+export const ConversationNoteBody = Type.Object({ text: Text }, { additionalProperties: false });
+export type ConversationNoteBody = Static<typeof ConversationNoteBody>;
+
+export const UpdateConversationBody = Type.Object(
+  {
+    status: Type.Optional(ConversationStatus),
+    assigneeId: Type.Optional(Type.Union([Uuid('Miembro inválido'), Type.Null()], { messages: { type: 'Miembro inválido' } })),
+    /** true hands the conversation back to the assistant ("Devolver al asistente"); false pauses it. */
+    assistantActive: Type.Optional(Type.Boolean({ messages: { type: 'Valor inválido' } })),
+  },
+  { additionalProperties: false, minProperties: 1, messages: { minProperties: 'Nada que cambiar' } },
+);
+export type UpdateConversationBody = Static<typeof UpdateConversationBody>;
+
+
+export const InboxSettings = Type.Object({
+  /** Who a new or reopened conversation goes to: nobody, the next available member in turn, or the one with fewest open. */
+  assignment: Type.Union([Type.Literal('none', RULE), Type.Literal('round_robin', RULE), Type.Literal('fewest_open', RULE)]),
+  /** Only the assignee may answer an assigned conversation. */
+  onlyAssigneeSends: Type.Boolean({ messages: { type: 'Valor inválido' } }),
+});
+export type InboxSettings = Static<typeof InboxSettings>;
+export type AssignmentRule = InboxSettings['assignment'];
+export const UpdateInboxSettingsBody = Type.Partial(InboxSettings, { additionalProperties: false, minProperties: 1, messages: { minProperties: 'Nada que cambiar' } });
+export type UpdateInboxSettingsBody = Static<typeof UpdateInboxSettingsBody>;
+
+export const InboxMember = Type.Object({
+  userId: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  role: Type.String(),
+  /** "Disponible" (true) or "Ausente": automatic assignment only reaches available members. */
+  available: Type.Boolean(),
+  /** Open and pending conversations assigned to them. */
+  open: Type.Integer(),
+});
+export const InboxMemberList = Type.Object({ data: Type.Array(InboxMember) });
+export type InboxMemberList = Static<typeof InboxMemberList>;
+
+export const AvailabilityBody = Type.Object({ available: Type.Boolean({ messages: { type: 'Valor inválido' } }) }, { additionalProperties: false });
+export type AvailabilityBody = Static<typeof AvailabilityBody>;
+
+/** A note that named me (`@Nombre`): what the inbox notifies. */
+export const ConversationMention = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  conversationId: Type.String({ format: 'uuid' }),
+  entryId: Type.String({ format: 'uuid' }),
+  byName: Type.Union([Type.String(), Type.Null()]),
+  text: Type.String(),
+  at: DateTime,
+  seen: Type.Boolean(),
+});
+export const ConversationMentionList = Type.Object({ data: Type.Array(ConversationMention) });
+export type ConversationMentionList = Static<typeof ConversationMentionList>;
+
+/** 409 to a stale send: what someone else answered since the sender last read the thread (`force: true` sends anyway). */
+export const ConversationSendConflict = Type.Object({
+  statusCode: Type.Integer(),
+  code: Type.String(),
+  error: Type.String(),
+  message: Type.String(),
+  answer: ConversationEntry,
+});
+export type ConversationSendConflict = Static<typeof ConversationSendConflict>;

@@ -1,0 +1,57 @@
+import { accountExportRoute, authPlugin, EventValidator, mountRetention, registerUserErasure, requireAuth, type App, type Platform, type ServicePlugin } from '@asistente/kit';
+import { WhatsAppChannel } from './adapters/whatsapp-channel.js';
+import { ChannelMessagesConsumer, INBOX_CONSUMER } from './consumers/channel-messages.consumer.js';
+import { inboxExportParts } from './domain/account-export.js';
+import type { Channel } from './domain/channel.js';
+import { ConversationsRepository } from './domain/conversations.repository.js';
+import { ConversationsService } from './domain/conversations.service.js';
+import { EntriesRepository } from './domain/entries.repository.js';
+import { InboxSettingsRepository } from './domain/inbox-settings.repository.js';
+import { InboxTeam } from './domain/inbox-team.js';
+import { Intake } from './domain/intake.js';
+import { MemberDeparture } from './domain/member-departure.js';
+import { MembersDirectory } from './domain/members-directory.js';
+import { Mentions } from './domain/mentions.js';
+import { INBOX_RETENTION_STEPS } from './domain/retention.js';
+import { conversationRoutes } from './routes/conversations.js';
+import { teamRoutes } from './routes/team.js';
+
+/** The inbox's parts on the platform's database and bus (the plugin mounts them; tests drive them directly too). */
+export function createInbox(platform: Platform) {
+  const { sql } = platform.db;
+  const outbox = platform.outbox('inbox');
+  const conversations = new ConversationsRepository(sql);
+  const entries = new EntriesRepository(sql);
+  const settings = new InboxSettingsRepository(sql);
+  const members = new MembersDirectory(platform.services);
+  const mentions = new Mentions(sql);
+  const whatsapp = new WhatsAppChannel(platform.services);
+  const channels = new Map<string, Channel>([[whatsapp.name, whatsapp]]);
+  const intake = new Intake({ sql, outbox, conversations, entries, settings, members });
+  return {
+    intake,
+    consumer: new ChannelMessagesConsumer({ intake, whatsapp, departures: new MemberDeparture({ sql, outbox, conversations, settings }), events: new EventValidator() }),
+    conversations: new ConversationsService({ sql, outbox, conversations, entries, settings, members, intake, mentions, channels }),
+    team: new InboxTeam({ settings, conversations, members, mentions }),
+  };
+}
+
+/** The team's shared inbox as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
+const inboxService: ServicePlugin = async (fastify, { platform }) => {
+  const app = fastify as unknown as App;
+  await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
+  requireAuth(app);
+  const inbox = createInbox(platform);
+  await platform.bus.subscribe(INBOX_CONSUMER, inbox.consumer.handle);
+  // "Eliminar mi cuenta": every table of the schema keyed by the workspace.
+  await registerUserErasure(platform, { service: 'inbox' });
+  // The owner's WhatsApp retention reaches the inbox's copies of those messages.
+  const retention = await mountRetention({ sql: platform.db.sql, bus: platform.bus, log: platform.log, schema: 'inbox', kind: 'whatsappDays', steps: INBOX_RETENTION_STEPS });
+  app.addHook('onReady', async () => retention.start());
+  app.addHook('onClose', async () => retention.stop());
+  await conversationRoutes(app, { conversations: inbox.conversations });
+  await teamRoutes(app, { team: inbox.team });
+  accountExportRoute(app, '/conversations', inboxExportParts(platform.db.sql));
+};
+
+export default inboxService;

@@ -1,0 +1,35 @@
+import type { ConversationChannel, EntryAuthor } from '@asistente/contracts';
+import type { ServiceCaller } from '@asistente/kit';
+
+/** A message as a channel tells it: who the customer is (`handle`), which way it went, what it said. */
+export interface ChannelMessage {
+  /** The channel's own id of the message. */
+  id: string;
+  handle: string;
+  /** The customer's name as the channel knows it. */
+  name: string | null;
+  direction: 'incoming' | 'outgoing';
+  text: string;
+  at: Date;
+}
+
+/**
+ * What the inbox asks of a channel's service, in the inbox's words: the messages its events named, and a
+ * text sent to a customer's handle. Only the channel's adapter knows the service's routes and ids.
+ */
+export interface Channel {
+  readonly name: ConversationChannel;
+  /** The messages with these ids (unknown ones left out). */
+  messages(caller: ServiceCaller, ids: readonly string[]): Promise<ChannelMessage[]>;
+  /** Sends `text` to `handle`; the same `clientId` again answers the message already sent. */
+  send(caller: ServiceCaller, handle: string, text: string, clientId: string): Promise<ChannelMessage>;
+}
+
+/** How a message came to be, as the channel's event tells it, and who wrote it in the inbox's words. */
+export interface MessageOrigin {
+  author: EntryAuthor;
+  /** The member who wrote it, when one did. */
+  authorId: string | null;
+  /** A real-time message (false for a history sync): only those open, reopen and assign conversations. */
+  live: boolean;
+}

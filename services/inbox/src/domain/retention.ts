@@ -1,0 +1,21 @@
+import type { ErasedBatch, RetentionStep } from '@asistente/kit';
+
+/**
+ * What the owner's WhatsApp retention erases here: the copies of messages older than the cut-off, newest first.
+ * Notes are the team's own writing and stay with their conversation.
+ */
+export const INBOX_RETENTION_STEPS: readonly RetentionStep[] = [
+  {
+    name: 'messages',
+    erase: async (sql, userId, before, limit) => {
+      const [batch] = await sql<ErasedBatch[]>`
+        with gone as (
+          delete from inbox.entries where id in (
+            select id from inbox.entries where user_id = ${userId} and kind = 'message' and at < ${before}
+            order by at desc limit ${limit})
+          returning at)
+        select count(*)::int as count, min(at) as oldest from gone`;
+      return batch!;
+    },
+  },
+];

@@ -1,0 +1,183 @@
+// The team's inbox end to end in one process: WhatsApp messages become assigned conversations, members answer,
+// note, resolve and reopen them, a stale send is refused, and the assistant pauses when a person takes over.
+import t from 'tap';
+import { createTestPlatform } from '@asistente/kit/testing';
+import { waMessage } from '../../whatsapp/test/support/fake-socket.js';
+import { pickAssignee } from '../src/domain/assignment-rule.js';
+import { mentioned } from '../src/domain/mentions.js';
+import { teamInbox, until, type Body, type Member } from './support/team-inbox.js';
+
+const platform = await createTestPlatform(t);
+const sql = platform.db.sql;
+
+const CUSTOMER = '34611222333@s.whatsapp.net';
+const OTHER = '34622333444@s.whatsapp.net';
+
+const conversations = async (m: Member, query = '') => (await m.call('GET', `/conversations${query}`)).body.data ?? [];
+const outboxTypes = async (workspaceId: string) =>
+  (await sql<{ type: string }[]>`select type from inbox.outbox where user_id = ${workspaceId} order by occurred_at, id`).map((r) => r.type);
+
+t.test('the rule: round-robin takes turns, fewest open picks the least busy, nobody is nobody', async (t) => {
+  const [a, b, c] = ['a', 'b', 'c'];
+  t.equal(pickAssignee('none', [a, b], null, new Map()), null);
+  t.equal(pickAssignee('round_robin', [c, a, b], null, new Map()), a, 'first in a fixed order');
+  t.equal(pickAssignee('round_robin', [a, b, c], a, new Map()), b);
+  t.equal(pickAssignee('round_robin', [a, b, c], c, new Map()), a, 'wraps');
+  t.equal(pickAssignee('round_robin', [a, c], b, new Map()), c, 'the one after a member who left');
+  t.equal(pickAssignee('fewest_open', [a, b, c], null, new Map([[a, 2], [b, 0], [c, 1]])), b);
+  t.equal(pickAssignee('fewest_open', [a, b, c], a, new Map()), b, 'ties take turns');
+  t.equal(pickAssignee('round_robin', [], null, new Map()), null, 'nobody available');
+});
+
+t.test('@Nombre names a member by first or full name, accents and case aside, at a word end', async (t) => {
+  const members = [
+    { userId: 'ana', name: 'Ana López', role: 'agent' as const },
+    { userId: 'anabel', name: 'Anabel Ruiz', role: 'agent' as const },
+    { userId: 'jose', name: 'José Martín', role: 'admin' as const },
+  ];
+  t.same(mentioned('@ana mira esto', members), ['ana']);
+  t.same(mentioned('hola @Anabel, y @jose.', members), ['anabel', 'jose']);
+  t.same(mentioned('@José Martín', members), ['jose']);
+  t.same(mentioned('correo ana@ejemplo.es', members), []);
+});
+
+t.test('a customer message opens a conversation assigned by round-robin; answers, notes, stale sends, resolve and reopen', async (t) => {
+  const team = await teamInbox(t, platform);
+  const { owner } = team;
+  const luis = await team.member('admin', 'Luis', 'Pérez');
+  const marta = await team.member('agent', 'Marta', 'Gil');
+  const socket = await team.link();
+
+  const agentSets = await marta.call('PATCH', '/conversations/settings', { assignment: 'round_robin' });
+  t.equal(agentSets.status, 403, 'an agent cannot change the rules');
+  t.equal(agentSets.body.message, 'No tienes permiso para esta acción');
+  t.equal((await owner.call('PATCH', '/conversations/settings', { assignment: 'sometimes' })).body.message, 'Regla de asignación inválida');
+  t.same((await owner.call('PATCH', '/conversations/settings', { assignment: 'round_robin' })).body, { assignment: 'round_robin', onlyAssigneeSends: false });
+  // The owner is away: the turn goes between Luis and Marta.
+  t.same((await owner.call('PUT', '/conversations/availability', { available: false })).body, { available: false });
+
+  socket.notify([waMessage({ remoteJid: CUSTOMER, text: 'Hola, ¿tenéis cita mañana?', pushName: 'Carmen' })]);
+  const first = await until(async () => {
+    const list = await conversations(marta);
+    return list.length === 1 && list[0];
+  }, 'the conversation');
+  const [expected, next] = [luis.userId, marta.userId].sort();
+  t.match(first, { channel: 'whatsapp', handle: '+34611222333', name: 'Carmen', status: 'open', assigneeId: expected, assistantActive: true, unread: 1, lastMessagePreview: 'Hola, ¿tenéis cita mañana?' });
+  socket.notify([waMessage({ remoteJid: OTHER, text: 'Buenas' })]);
+  await until(async () => (await conversations(owner)).length === 2, 'the second conversation');
+  const second = (await conversations(owner, '?q=34622'))[0]!;
+  t.equal(second.assigneeId, next, 'the next one in turn');
+
+  const assignee = expected === luis.userId ? luis : marta;
+  const colleague = assignee === luis ? marta : luis;
+  t.same((await assignee.call('GET', '/conversations/counts')).body, { mine: 1, unassigned: 0, all: 2 });
+  t.equal((await conversations(assignee, '?assignee=me')).length, 1);
+  t.equal((await conversations(owner, '?assignee=none')).length, 0);
+  t.equal((await owner.call('GET', '/conversations?status=closed')).body.message, 'Estado inválido');
+
+  // The colleague opens the thread first; then the assignee answers.
+  const seen = await colleague.call('GET', `/conversations/${first.id}`);
+  t.match(seen.body, { id: first.id, unread: 0, contact: null, messages: [{ kind: 'message', direction: 'incoming', author: 'customer', text: 'Hola, ¿tenéis cita mañana?' }] });
+  const reply = await assignee.call('POST', `/conversations/${first.id}/messages`, { text: 'Sí, a las 10' }, { 'idempotency-key': 'r-1' });
+  t.equal(reply.status, 201);
+  t.match(reply.body, { kind: 'message', direction: 'outgoing', author: 'member', authorId: assignee.userId, authorName: assignee.name, text: 'Sí, a las 10' });
+  const again = await assignee.call('POST', `/conversations/${first.id}/messages`, { text: 'Sí, a las 10' }, { 'idempotency-key': 'r-1' });
+  t.equal(again.body.id, reply.body.id, 'the same Idempotency-Key answers the same message');
+  await until(() => socket.sent.filter((m) => m.text === 'Sí, a las 10').length === 1 && true, 'the answer left by WhatsApp once');
+  t.equal(socket.sent.filter((m) => m.text === 'Sí, a las 10').length, 1);
+  t.equal(socket.sent.at(-1)!.jid, CUSTOMER);
+  t.equal(((await owner.call('GET', `/conversations/${first.id}`)).body as Body).assistantActive, false, "the assignee's reply pauses the assistant");
+
+  // The colleague answers from what they saw before that reply: refused with what was sent, unless forced.
+  const stale = await colleague.call('POST', `/conversations/${first.id}/messages`, { text: 'Mañana a las 12' });
+  t.equal(stale.status, 409);
+  t.equal(stale.body.code, 'ANSWERED_MEANWHILE');
+  t.equal(stale.body.message, `${assignee.name} ya respondió en esta conversación después de tu última lectura`);
+  t.match(stale.body.answer, { id: reply.body.id, text: 'Sí, a las 10' });
+  t.notOk(socket.sent.some((m) => m.text === 'Mañana a las 12'), 'nothing sent');
+  t.equal((await colleague.call('POST', `/conversations/${first.id}/messages`, { text: 'Mañana a las 12', force: true })).status, 201, 'sent anyway with force');
+
+  // A note names the colleague; it never reaches the customer.
+  const sentBefore = socket.sent.length;
+  const note = await assignee.call('POST', `/conversations/${first.id}/notes`, { text: `@${colleague.name.split(' ')[0]} ojo, es clienta habitual` });
+  t.equal(note.status, 201);
+  t.match(note.body, { kind: 'note', direction: null, author: 'member', authorName: assignee.name });
+  const mentions = await colleague.call('GET', '/conversations/mentions');
+  t.match(mentions.body.data, [{ conversationId: first.id, entryId: note.body.id, byName: assignee.name, seen: false }]);
+  t.equal((await assignee.call('GET', '/conversations/mentions')).body.data!.length, 0);
+  await colleague.call('GET', `/conversations/${first.id}`);
+  t.match((await colleague.call('GET', '/conversations/mentions')).body.data, [{ entryId: note.body.id, seen: true }], 'seen once opened');
+  t.equal((await colleague.call('POST', `/conversations/${first.id}/notes`, { text: '   ' })).body.message, 'Escribe un mensaje');
+  const thread = await owner.call('GET', `/conversations/${first.id}/messages?limit=2`);
+  t.match(thread.body, { hasMore: true, data: [{ text: 'Mañana a las 12' }, { kind: 'note' }] });
+  t.equal(socket.sent.length, sentBefore, 'the note was not sent');
+
+  // Resolved: the assistant is back; the customer writes again and it reopens with its assignee.
+  const resolved = await marta.call('PATCH', `/conversations/${first.id}`, { status: 'resolved' });
+  t.match(resolved.body, { status: 'resolved', assistantActive: true });
+  socket.notify([waMessage({ remoteJid: CUSTOMER, text: 'Otra pregunta' })]);
+  const reopened = await until(async () => {
+    const row = (await owner.call('GET', `/conversations/${first.id}`)).body;
+    return row.status === 'open' && row;
+  }, 'reopened');
+  t.equal(reopened.assigneeId, assignee.userId, 'kept its available assignee');
+
+  // Assigning by hand pauses the assistant; an outsider is refused; unassigning is null.
+  t.equal((await owner.call('PATCH', `/conversations/${first.id}`, { assigneeId: '00000000-0000-4000-8000-000000000000' })).body.message, 'Esa persona no es miembro del espacio de trabajo');
+  t.match((await owner.call('PATCH', `/conversations/${first.id}`, { assigneeId: colleague.userId })).body, { assigneeId: colleague.userId, assistantActive: false });
+  t.match((await owner.call('PATCH', `/conversations/${first.id}`, { assigneeId: null, assistantActive: true })).body, { assigneeId: null, assistantActive: true });
+  t.equal((await owner.call('PATCH', `/conversations/${first.id}`, {})).body.message, 'Nada que cambiar');
+
+  // Only the assignee answers, when the workspace says so.
+  await owner.call('PATCH', '/conversations/settings', { onlyAssigneeSends: true });
+  await owner.call('PATCH', `/conversations/${second.id}`, { assigneeId: marta.userId });
+  const refused = await luis.call('POST', `/conversations/${second.id}/messages`, { text: 'Hola' });
+  t.equal(refused.status, 403);
+  t.equal(refused.body.message, 'Solo la persona asignada puede responder en esta conversación');
+
+  const types = await outboxTypes(team.workspaceId);
+  for (const type of ['conversation.message.received', 'conversation.message.sent', 'conversation.assigned', 'conversation.status_changed']) t.ok(types.includes(type), type);
+  const [byMember] = await sql<{ actorId: string | null }[]>`
+    select actor_id from inbox.outbox where user_id = ${team.workspaceId} and type = 'conversation.message.sent' order by occurred_at limit 1`;
+  t.equal(byMember!.actorId, assignee.userId, "the member's answer names its author");
+
+  // The members the inbox shows: availability and what each carries.
+  const members = (await owner.call('GET', '/conversations/members')).body.data!;
+  t.match(members.find((m) => m.userId === team.owner.userId), { available: false, role: 'owner' });
+  t.match(members.find((m) => m.userId === marta.userId), { available: true, open: 1, name: 'Marta Gil' });
+
+  // A member removed: their conversations go back to the team.
+  t.equal((await owner.call('DELETE', `/workspace/members/${marta.userId}`)).status, 204);
+  await until(async () => (await owner.call('GET', `/conversations/${second.id}`)).body.assigneeId === null, 'unassigned after leaving');
+});
+
+t.test('another workspace, an unknown id and bad input: 404 and 400, nothing written', async (t) => {
+  const one = await teamInbox(t, platform);
+  const socket = await one.link();
+  socket.notify([waMessage({ remoteJid: CUSTOMER, text: 'Hola' })]);
+  const mine = await until(async () => {
+    const list = await conversations(one.owner);
+    return list.length === 1 && list[0];
+  }, 'a conversation');
+  const other = await teamInbox(t, platform);
+  for (const [method, url, body] of [
+    ['GET', `/conversations/${mine.id}`],
+    ['GET', `/conversations/${mine.id}/messages`],
+    ['POST', `/conversations/${mine.id}/messages`, { text: 'hola' }],
+    ['POST', `/conversations/${mine.id}/notes`, { text: 'hola' }],
+    ['PATCH', `/conversations/${mine.id}`, { status: 'resolved' }],
+  ] as const) {
+    const answer = await other.owner.call(method, url, body);
+    t.equal(answer.status, 404, `${method} ${url}`);
+    t.equal(answer.body.message, 'Conversación no encontrada');
+  }
+  t.same(await conversations(other.owner), []);
+  const before = socket.sent.length;
+  const tooLong = await one.owner.call('POST', `/conversations/${mine.id}/messages`, { text: 'x'.repeat(4097) });
+  t.equal(tooLong.body.message, 'El mensaje admite como máximo 4096 caracteres');
+  t.equal((await one.owner.call('GET', '/conversations/not-an-id')).body.message, 'Identificador inválido');
+  t.equal((await one.owner.call('GET', '/conversations?assignee=someone')).body.message, 'Filtro de asignación inválido');
+  t.equal(socket.sent.length, before);
+  const [entries] = await sql<{ count: number }[]>`select count(*)::int from inbox.entries where conversation_id = ${String(mine.id)}`;
+  t.equal(entries!.count, 1, 'only the customer message');
+});

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import type { App, Platform } from '@asistente/kit';
+import { buildServicesApp, insertAccount, type Teardown } from '@asistente/kit/testing';
+import authService from '@asistente/auth';
+import contactsService from '@asistente/contacts';
+import { createWhatsAppService } from '@asistente/whatsapp';
+import inboxService from '../../src/app.js';
+import { FakePhone, type FakeSocket } from '../../../whatsapp/test/support/fake-socket.js';
+
+/** Polls `check` until it holds (tests wait for states, never for time). */
+export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export type Role = 'owner' | 'admin' | 'agent';
+export type Body = Record<string, unknown> & { data?: Record<string, unknown>[] };
+
+export interface Member {
+  userId: string;
+  name: string;
+  call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, payload?: object, headers?: Record<string, string>): Promise<{ status: number; body: Body }>;
+}
+
+/**
+ * A workspace as a team uses it: auth (its members), WhatsApp on a fake phone, contacts and the inbox, in one
+ * process. `member()` adds a person with a role and signs them in to the workspace.
+ */
+export async function teamInbox(t: Teardown, platform: Platform) {
+  const phone = new FakePhone();
+  const whatsapp = createWhatsAppService({
+    makeSocket: phone.makeSocket,
+    timing: { backoffBaseMs: 20, backoffMaxMs: 200, staleMs: 60_000, watchdogMs: 60_000 },
+    lease: { ttlMs: 2_000, tickMs: 100, connectWaitMs: 5_000 },
+    pacing: { automatedGapMs: 0 },
+  });
+  const app: App = await buildServicesApp(t, [authService, whatsapp, contactsService, inboxService], platform);
+  t.teardown(() => platform.db.sql`update whatsapp.accounts set wanted = false`);
+  const { sql } = platform.db;
+  const workspaceId = await insertAccount(sql);
+
+  const signIn = (userId: string, role: Role, name: string): Member => {
+    const token = app.jwt.sign({ sub: userId, wid: workspaceId, role, jti: randomUUID(), ims: Date.now() });
+    return {
+      userId,
+      name,
+      async call(method, url, payload, headers = {}) {
+        const response = await app.inject({ method, url: `/api${url}`, headers: { authorization: `Bearer ${token}`, ...headers }, ...(payload ? { payload } : {}) });
+        return { status: response.statusCode, body: response.body ? (response.json() as Body) : {} };
+      },
+    };
+  };
+
+  const owner = signIn(workspaceId, 'owner', 'Ana López');
+  return {
+    app,
+    phone,
+    sql,
+    workspaceId,
+    owner,
+    async member(role: Exclude<Role, 'owner'>, firstName: string, lastName: string): Promise<Member> {
+      const id = randomUUID();
+      await sql.begin(async (tx) => {
+        await tx`insert into auth.users (id, first_name, last_name, email, password_hash) values (${id}, ${firstName}, ${lastName}, ${`${id}@ejemplo.es`}, 'x')`;
+        await tx`insert into auth.members (workspace_id, user_id, role) values (${workspaceId}, ${id}, ${role})`;
+      });
+      return signIn(id, role, `${firstName} ${lastName}`);
+    },
+    /** The owner links the workspace's WhatsApp number on the fake phone. */
+    async link(): Promise<FakeSocket> {
+      await owner.call('POST', '/whatsapp/connect');
+      phone.current.scan();
+      await until(async () => (await owner.call('GET', '/whatsapp/status')).body.state === 'connected', 'connected');
+      return phone.current;
+    },
+  };
+}
