@@ -57,7 +57,7 @@ function requirements(process: Process): { variables: string[]; urls: Record<str
 
 t.test('the config schema marks what the distributed processes need', async (t) => {
   t.same(distributedRequiredVariables().sort(), ['DATABASE_URL', 'JWT_SECRET', 'NATS_URL', 'SECRETS_KEYS']);
-  t.same(siblingUrls('ai'), ['ANALYTICS_URL', 'CALENDAR_URL', 'CONTACTS_URL', 'EMAIL_URL', 'WHATSAPP_URL'], 'the assistant asks five siblings');
+  t.same(siblingUrls('ai'), ['ANALYTICS_URL', 'CALENDAR_URL', 'CONTACTS_URL', 'EMAIL_URL', 'INBOX_URL', 'WHATSAPP_URL'], 'the assistant asks six siblings');
   t.same(
     Object.fromEntries(ROUTES.filter((r) => ['calendar', 'whatsapp', 'email', 'teams'].includes(r.name)).map((r) => [r.name, r.port])),
     { calendar: 3003, whatsapp: 3004, email: 3005, teams: 3006 },

@@ -85,6 +85,13 @@ export const InboxList = Type.Object({
 });
 export type InboxList = Static<typeof InboxList>;
 
+/** A customer's conversation on a channel, as the assistant asks before answering them. */
+export const ConversationLookupQuery = Type.Object({
+  channel: ConversationChannel,
+  handle: Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL, messages: { minLength: 'Destinatario inválido', maxLength: 'Destinatario inválido', pattern: 'Destinatario inválido' } }),
+});
+export type ConversationLookupQuery = Static<typeof ConversationLookupQuery>;
+
 export const InboxCountsQuery = Type.Object({ status: StatusFilter });
 export type InboxCountsQuery = Static<typeof InboxCountsQuery>;
 /** The tabs "Mías / Sin asignar / Todas", for one status filter. */

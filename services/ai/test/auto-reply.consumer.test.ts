@@ -9,7 +9,7 @@ import { DEFAULT_CONFIG } from '../src/domain/assistant-config.js';
 import { ManualBurstClock } from './fixtures/manual-burst-clock.js';
 import { memoryLogger } from './fixtures/memory-log.js';
 import { OpenAiPeer } from './fixtures/openai-peer.js';
-import { CalendarSibling, WhatsAppSibling } from './fixtures/siblings.js';
+import { CalendarSibling, InboxSibling, WhatsAppSibling } from './fixtures/siblings.js';
 import { waitFor } from './fixtures/wait.js';
 
 const KEY = 'sk-proj-AutoReplyKey0123456789abcdWXYZ';
@@ -20,9 +20,10 @@ const logs = memoryLogger();
 const platform = await createTestPlatform(t, { log: logs.log });
 const whatsapp = new WhatsAppSibling();
 const calendar = new CalendarSibling();
+const inbox = new InboxSibling();
 const timer = new ManualBurstClock(platform.db.sql);
 const model = new OpenAiLanguageModel({ baseURL: peer.url, maxRetries: 0, timeoutMs: 2000 });
-const app = await buildServicesApp(t, [contactsService, whatsapp.plugin, calendar.plugin, createAiService({ model, autoReply: { clock: timer } })], platform);
+const app = await buildServicesApp(t, [contactsService, whatsapp.plugin, calendar.plugin, inbox.plugin, createAiService({ model, autoReply: { clock: timer } })], platform);
 
 t.beforeEach(() => peer.reset());
 
@@ -129,6 +130,27 @@ t.test('an answer the model finishes after the owner took over is not sent', asy
   await answering;
   t.same(o.sent(), [], 'dropped: the owner is answering');
   t.match(await o.state(), { paused: true, reason: 'owner_takeover' });
+});
+
+t.test('a colleague who took the conversation over in the team inbox keeps the assistant silent until it is handed back', async (t) => {
+  const o = await owner();
+  const handle = `+${o.jid.split('@')[0]!}`;
+  inbox.takeOver(o.userId, handle);
+  await o.customer('Hola');
+  await timer.quiet();
+  t.equal(peer.requests.length, 0, 'the model is not even asked');
+  t.same(o.sent(), []);
+
+  inbox.takeOver(o.userId, handle, false);
+  let release!: () => void;
+  peer.reply({ until: new Promise<void>((resolve) => (release = resolve)), then: { text: 'Respuesta tardía' } });
+  await o.customer('¿Hola?');
+  const answering = timer.quiet();
+  await waitFor(() => peer.requests.length === 1, 'the model asked once handed back');
+  inbox.takeOver(o.userId, handle);
+  release();
+  await answering;
+  t.same(o.sent(), [], 'an answer finished after a colleague took over is dropped');
 });
 
 t.test('the owner pauses and resumes a chat by hand', async (t) => {

@@ -6,6 +6,7 @@ import type { AssistantRunService } from '../domain/assistant-run.service.js';
 import type { ClaimedBurst } from '../domain/chat-bursts.repository.js';
 import type { ChatStateService } from '../domain/chat-state.service.js';
 import { asksForHuman } from '../domain/prompt.js';
+import { teamTookOver } from '../domain/team-takeover.js';
 import { customerLines } from './customer-burst.js';
 
 export interface BurstAnswerDeps {
@@ -51,12 +52,17 @@ export class BurstAnswerer {
       });
       const lines = customerLines(found.data);
       if (lines.length === 0) return;
+      const handle = found.data[0]!.handle;
+      if (await teamTookOver(this.deps.services, userId, handle)) {
+        this.deps.log.info({ userId, reason: 'team' }, 'automatic answer withheld');
+        return;
+      }
       if (asksForHuman(lines)) return await this.handOff(burst, config.handoffPhrase);
       const outcome = await this.deps.runner.answerChat(userId, config, { jid, customerLines: lines });
       if (outcome.handoff) return await this.handOff(burst, config.handoffPhrase);
       if (outcome.answer === '') return;
-      // The owner may have taken over (or paused the chat) while the model was answering.
-      if (await this.deps.chats.silenced(userId, jid)) {
+      // The owner or a colleague in the inbox may have taken over (or paused the chat) while the model was answering.
+      if ((await this.deps.chats.silenced(userId, jid)) || (await teamTookOver(this.deps.services, userId, handle))) {
         this.deps.log.info({ userId }, 'automatic answer dropped: the chat was paused meanwhile');
         return;
       }

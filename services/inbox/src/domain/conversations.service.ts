@@ -59,6 +59,12 @@ export class ConversationsService {
     return this.deps.conversations.counts(member.workspaceId, member.id, status);
   }
 
+  async lookup(workspaceId: string, channel: string, handle: string): Promise<InboxConversation> {
+    const row = await this.deps.conversations.findByHandle(workspaceId, channel, handle);
+    if (!row) throw notFound(CONVERSATION_NOT_FOUND);
+    return toConversation(row);
+  }
+
   /** The conversation with its latest entries; opening it marks it read, and what the member saw there seen. */
   async detail(member: ActingMember, id: string): Promise<ConversationDetail> {
     const row = await this.found(member.workspaceId, id);

@@ -2,6 +2,7 @@ import {
   ConversationDetail,
   ConversationEntries,
   ConversationEntry,
+  ConversationLookupQuery,
   ConversationMessagesQuery,
   ConversationNoteBody,
   ConversationSendConflict,
@@ -31,6 +32,11 @@ export async function conversationRoutes(app: App, { conversations }: { conversa
   app.get('/conversations/counts', {
     schema: { summary: 'Cuántas conversaciones hay en «Mías», «Sin asignar» y «Todas»', querystring: InboxCountsQuery, response: { 200: InboxCounts, ...errors } },
     handler: (request) => conversations.counts(request.user, request.query.status),
+  });
+
+  app.get('/conversations/lookup', {
+    schema: { summary: 'Busca la conversación de un cliente en un canal', querystring: ConversationLookupQuery, response: { 200: InboxConversation, ...errors } },
+    handler: (request) => conversations.lookup(request.user.workspaceId, request.query.channel, request.query.handle),
   });
 
   app.get('/conversations/:id', {
