@@ -14,7 +14,7 @@ export interface IntakeDeps {
   conversations: ConversationsRepository;
   entries: EntriesRepository;
   settings: InboxSettingsRepository;
-  members: MembersDirectory;
+  members: Pick<MembersDirectory, 'list'>;
 }
 
 export interface Recorded {
