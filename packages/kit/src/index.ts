@@ -60,6 +60,7 @@ export { TOKEN_CHECKED_HEADER, TOKEN_CHECKED_TTL_MS, tokenCheckedProof, acceptsT
 export { CLIENT_ADDRESS_HEADER, clientAddressProof, addressFromProof } from './auth/client-address.js';
 export { authPlugin, requireAuth, roleRefused, scopeRefused, SCOPE_REFUSED, type ActingMember, type AuthenticatedUser, type TokenSettings, type TokenClaims, type JWT } from './auth/plugin.js';
 export { Revocations, type SessionsEnded, type TokenIdentity } from './auth/revocations.js';
+export { currentMemberId, runAsNoOne } from './auth/acting-member.js';
 export {
   callerTokenId,
   EXCHANGED_TOKEN_SECONDS,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { createTestPlatform, readAccountExportPart, signToken } from '@asistente/kit/testing';
 import { whatsappApp } from './support/harness.js';
@@ -25,6 +26,9 @@ t.test('the WhatsApp part: one JSON per chat with its messages oldest first, a l
   await chat(other.userId, '34600000009@s.whatsapp.net', 'Ajena', 2);
   await sql`insert into whatsapp.auto_replies (user_id, keyword, keyword_folded, response) values (${owner.userId}, 'Precio', 'precio', 'Desde 10 €')`;
   await sql`insert into whatsapp.auth_state (user_id, key, value_enc) values (${owner.userId}, 'creds', 'v1:k:iv:secreto:tag')`;
+  // A member wrote the second one from the app.
+  const memberId = randomUUID();
+  await sql`update whatsapp.messages set sent_by = ${memberId} where user_id = ${owner.userId} and wa_id = '34600000001@s.whatsapp.net2'`;
 
   const { files, pages } = await readAccountExportPart(app, '/api/whatsapp/account-export', owner.authorization);
   t.ok(pages >= 2, 'several pages');
@@ -39,7 +43,8 @@ t.test('the WhatsApp part: one JSON per chat with its messages oldest first, a l
   t.equal(long.messages.length, 5003);
   t.same(long.messages.slice(0, 3).map((m: { message: string }) => m.message), ['mensaje 1', 'mensaje 2', 'mensaje 3'], 'oldest first');
   t.same(long.messages.map((m: { message: string }) => m.message), Array.from({ length: 5003 }, (_, i) => `mensaje ${i + 1}`), 'each once, in order');
-  t.match(long.messages[1], { type: 'outgoing', from: 'me', to: '34600000001@s.whatsapp.net' });
+  t.match(long.messages[1], { type: 'outgoing', from: 'me', to: '34600000001@s.whatsapp.net', sentBy: memberId }, 'with the member who sent it');
+  t.equal(long.messages[0].sentBy, null, 'a customer\'s names no one');
   t.same(JSON.parse(files.get('chats/120363000000000001@g.us.json')!.toString('utf8')).messages, [], 'a chat without messages is still there');
   t.match(JSON.parse(files.get('respuestas-automaticas.json')!.toString('utf8')), [{ keyword: 'Precio', response: 'Desde 10 €', active: true }]);
   const everything = [...files.values()].join('\n');

@@ -370,6 +370,59 @@ t.test('keyword answers: whole words, longest wins, one per message, never group
   t.same(stats.body, { sent: 3, received: 6, contacts: 3, autoReplies: 2 });
 });
 
+t.test("who sent it: a member's send names them on its sent event; a keyword answer and the assistant name no one", async (t) => {
+  // No lease tick for the test's length: a refused answer waits, pending, for the member's send to deliver it.
+  const h = await whatsappApp(t, platform, { lease: { ttlMs: 120_000, tickMs: 60_000, connectWaitMs: 5_000 } });
+  const u = await linkedUser(h);
+  await u.call('POST', '/whatsapp/auto-replies', { keyword: 'horario', response: 'De 9 a 18 h' });
+  const memberId = randomUUID();
+  h.app.revocations.vouchForTestUser(memberId);
+  const member = `Bearer ${h.app.jwt.sign({ sub: memberId, wid: u.userId, role: 'agent', jti: randomUUID(), ims: Date.now() })}`;
+  const socket = u.socket();
+
+  // WhatsApp refuses the rule's answer once: it stays first in line, so the run the member's send starts delivers it too.
+  socket.failSends = 1;
+  socket.notify([waMessage({ remoteJid: ANA_PN, text: '¿Qué horario tenéis?' })]);
+  await until(async () => {
+    await u.idle();
+    return (await sql`select 1 from whatsapp.messages where user_id = ${u.userId} and origin = 'keyword' and attempts = 1 and status = 'pending'`).length === 1;
+  }, 'the answer refused once, still pending');
+  const sent = await h.app.inject({
+    method: 'POST',
+    url: '/api/whatsapp/messages',
+    headers: { authorization: member },
+    payload: { jid: ANA_PN, type: 'text', text: 'Te llamo yo' },
+  });
+  t.equal(sent.statusCode, 201, 'an agent may send');
+  // The assistant answers under the workspace's own id, as this owner's token does: still no member.
+  t.equal((await u.call('POST', '/whatsapp/messages', { jid: ANA_PN, type: 'text', text: 'Abrimos a las 9.', origin: 'ai' })).status, 201);
+  await until(async () => {
+    await u.idle();
+    return (await sql`select 1 from whatsapp.messages where user_id = ${u.userId} and status = 'pending'`).length === 0 && socket.sent.length === 3;
+  }, 'all three delivered');
+  t.same(socket.sent.map((s) => s.text), ['De 9 a 18 h', 'Te llamo yo', 'Abrimos a las 9.'], 'in the order stored');
+
+  const rows = await sql<{ type: string; origin: string; actorId: string | null }[]>`
+    select type, coalesce(data->>'origin', data->>'kind') as origin, actor_id from whatsapp.outbox
+    where user_id = ${u.userId} and type in ('whatsapp.message.sent', 'whatsapp.autoreply.sent') order by seq`;
+  t.same(
+    rows.map((r) => [r.type, r.origin, r.actorId]),
+    [
+      ['whatsapp.message.sent', 'keyword', null],
+      ['whatsapp.autoreply.sent', 'keyword', null],
+      ['whatsapp.message.sent', 'app', memberId],
+      ['whatsapp.message.sent', 'ai', null],
+      ['whatsapp.autoreply.sent', 'ai', null],
+    ],
+    "the member's send names them, though its event was written outside their request; the rule's, delivered by that same run, and the assistant's name no one",
+  );
+  t.same(
+    (await sql<{ body: string; sentBy: string | null }[]>`select body, sent_by from whatsapp.messages where user_id = ${u.userId} and direction = 'outgoing' order by seq`).map((m) => [m.body, m.sentBy]),
+    [['De 9 a 18 h', null], ['Te llamo yo', memberId], ['Abrimos a las 9.', null]],
+    'kept with each message',
+  );
+});
+
 t.test('contact sync: upserted into the contacts service by phone, tagged whatsapp; a second sync creates nothing', async (t) => {
   const h = await whatsappApp(t, platform);
   const u = await linkedUser(h);

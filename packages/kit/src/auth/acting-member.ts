@@ -14,3 +14,12 @@ export function runAsMember<T>(memberId: string, work: () => T): T {
 export function currentMemberId(): string | undefined {
   return acting.getStore();
 }
+
+/**
+ * Work a request merely starts, not what its member asked for: it names no one, even as it runs on after the
+ * answer. A delivery run kicked by one member's send also sends what others and the rules queued; each of
+ * those names its own sender, never the member who happened to wake it.
+ */
+export function runAsNoOne<T>(work: () => T): T {
+  return acting.exit(work);
+}

@@ -44,7 +44,7 @@ export class AccountExportRepository {
   /** A chat's messages oldest first, after (`at`, `seq`); the chat's (sent_at, seq) index read backwards. */
   async messages(userId: string, chatId: string, after: { at: string; seq: string } | undefined, limit: number): Promise<ExportedMessage[]> {
     return this.sql<ExportedMessage[]>`
-      select id, chat_id, seq, direction, origin, from_jid, to_jid, body, media, sent_at, status, error, sent_at::text as at
+      select id, chat_id, seq, direction, origin, from_jid, to_jid, body, media, sent_at, status, error, sent_by, sent_at::text as at
       from whatsapp.messages
       where user_id = ${userId} and chat_id = ${chatId}
         ${after ? this.sql`and (sent_at, seq) > (${after.at}::timestamptz, ${after.seq}::bigint)` : this.sql``}

@@ -25,6 +25,8 @@ function messageJson(m: ExportedMessage) {
     status: m.status,
     origin: m.origin,
     error: m.error,
+    // The member who wrote it from the app (their id: it outlives their membership); null for anyone else.
+    sentBy: m.sentBy,
   };
 }
 

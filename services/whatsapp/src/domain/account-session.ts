@@ -1,4 +1,4 @@
-import { WHATSAPP_QR_COLUMN, type Logger, type SecretBox } from '@asistente/kit';
+import { runAsNoOne, WHATSAPP_QR_COLUMN, type Logger, type SecretBox } from '@asistente/kit';
 import type { CloseKind, InboundMessage, SocketFactory, SocketHandlers, WhatsAppSocket } from './whatsapp-socket.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { GAVE_UP_REASON } from './connect-advice.js';
@@ -159,12 +159,14 @@ export class AccountSession {
       return;
     }
     const socket = this.socket;
-    this.delivering = (async () => {
+    // A member's send kicks the run, but it delivers everyone's queued messages: none of their events may name
+    // that member by inheriting the request's (each names its own sender, from the message).
+    this.delivering = runAsNoOne(async () => {
       do {
         this.deliverAgain = false;
         await this.deps.outbound.drain(this.userId, socket, () => this.open && this.socket === socket);
       } while (this.deliverAgain && this.open);
-    })()
+    })
       .catch((error: unknown) => this.deps.log.error({ err: error }, 'whatsapp delivery failed'))
       .finally(() => {
         this.delivering = undefined;

@@ -33,6 +33,8 @@ export interface MessageRow {
   status: MessageStatus;
   autoReplyId: string | null;
   attempts: number;
+  /** The member who sent it from the app; null for the customer, the phone, a rule and the assistant. */
+  sentBy: string | null;
 }
 
 /** A message with what names its chat outside WhatsApp (its handle and name). */
@@ -57,6 +59,8 @@ export interface NewMessage {
   autoReplyId?: string | null;
   /** The id the caller gave a send (`clientMessageId`): unique per account. */
   clientId?: string | null;
+  /** The member whose send this is: its event, written later by the socket's owner, names them. */
+  sentBy?: string | null;
 }
 
 const CHAT_COLUMNS = ['id', 'jid', 'lid', 'name', 'phone', 'is_group', 'last_at', 'last_text', 'last_direction', 'unread'];
@@ -191,9 +195,10 @@ export class MessagesRepository {
   async insertMessage(tx: Db, userId: string, m: NewMessage): Promise<MessageRow | undefined> {
     const [row] = await tx<MessageRow[]>`
       insert into whatsapp.messages
-        (user_id, chat_id, wa_id, direction, origin, from_jid, to_jid, body, media, sent_at, status, auto_reply_id, client_id)
+        (user_id, chat_id, wa_id, direction, origin, from_jid, to_jid, body, media, sent_at, status, auto_reply_id, client_id, sent_by)
       values (${userId}, ${m.chatId}, ${m.waId}, ${m.direction}, ${m.origin}, ${m.fromJid}, ${m.toJid}, ${m.body},
-              ${m.media ? tx.json(m.media as never) : null}, ${m.sentAt}, ${m.status}, ${m.autoReplyId ?? null}, ${m.clientId ?? null})
+              ${m.media ? tx.json(m.media as never) : null}, ${m.sentAt}, ${m.status}, ${m.autoReplyId ?? null}, ${m.clientId ?? null},
+              ${m.sentBy ?? null})
       on conflict (user_id, wa_id) do nothing
       returning *`;
     return row;

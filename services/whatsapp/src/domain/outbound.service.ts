@@ -1,5 +1,5 @@
 import type { SendMessageBody, WhatsAppMessage } from '@asistente/contracts';
-import { badRequest, conflict, createEvent, withDeadline, type EventEnvelope, type Logger, type Outbox, type Sql } from '@asistente/kit';
+import { badRequest, conflict, createEvent, currentMemberId, withDeadline, type EventEnvelope, type Logger, type Outbox, type Sql } from '@asistente/kit';
 import type { WhatsAppSocket } from './whatsapp-socket.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { toMessage } from './message-view.js';
@@ -70,6 +70,10 @@ export class OutboundService {
     const account = await this.accounts.find(userId);
     if (!account?.linked) throw conflict(NOT_CONNECTED, 'WHATSAPP_NOT_CONNECTED');
     const jid = await this.recipient(userId, body, account.region, lookup);
+    const origin = body.origin ?? 'app';
+    // Kept with the message: its event is written by the drain, outside this request. The assistant's answers
+    // come under the workspace's own id (its founder's), yet no member wrote them.
+    const sentBy = isAutomated(origin) ? null : (currentMemberId() ?? null);
     const row = await this.sql.begin(async (tx) => {
       // ensureChat locks the chat's row: two sends under one client id (two replicas retrying) queue one message.
       const chat = await this.messages.ensureChat(tx, userId, [jid], null, jid.endsWith('@g.us'));
@@ -79,7 +83,7 @@ export class OutboundService {
         chatId: chat.id,
         waId: this.newMessageId(),
         direction: 'outgoing',
-        origin: body.origin ?? 'app',
+        origin,
         fromJid: 'me',
         toJid: chat.jid,
         body: text,
@@ -87,6 +91,7 @@ export class OutboundService {
         sentAt: new Date(),
         status: 'pending',
         clientId: body.clientMessageId ?? null,
+        sentBy,
       });
       await this.messages.touchChat(tx, chat.id, inserted!, false);
       return { ...inserted!, chatJid: chat.jid };
@@ -163,9 +168,11 @@ export class OutboundService {
         this.sql.begin(async (tx) => {
           if (!(await this.messages.markSent(tx, next.id))) return;
           const origin = next.origin === 'contact' ? 'app' : next.origin;
-          const events: EventEnvelope[] = [createEvent('whatsapp.message.sent', userId, { messageId: next.id, chatId: next.chatJid, origin })];
+          // Written outside the sender's request, maybe on another replica: the message names who sent it, or no one.
+          const by = (event: EventEnvelope): EventEnvelope => (next.sentBy ? { ...event, actorId: next.sentBy } : event);
+          const events = [by(createEvent('whatsapp.message.sent', userId, { messageId: next.id, chatId: next.chatJid, origin }))];
           if (origin === 'keyword' || origin === 'ai') {
-            events.push(createEvent('whatsapp.autoreply.sent', userId, { messageId: next.id, chatId: next.chatJid, kind: origin }));
+            events.push(by(createEvent('whatsapp.autoreply.sent', userId, { messageId: next.id, chatId: next.chatJid, kind: origin })));
           }
           await this.outbox.append(tx, events);
         }),
