@@ -100,6 +100,18 @@ create table inbox.mentions (
 );
 create index inbox_mentions_member on inbox.mentions (user_id, member_id, seen_at);
 
+-- Who is looking at a conversation and who is typing in it, each until a moment its client renews (a closed tab
+-- simply stops renewing). Every replica's live streams hear of a change through the bus, not from here.
+create table inbox.presence (
+  user_id uuid not null,
+  conversation_id uuid not null references inbox.conversations (id) on delete cascade,
+  member_id uuid not null,
+  member_name text not null,
+  viewing_until timestamptz not null,
+  typing_until timestamptz,
+  primary key (conversation_id, member_id)
+);
+
 -- This service's copy of the owner's WhatsApp retention (packages/kit/src/retention).
 create table inbox.retention (
   user_id uuid primary key,

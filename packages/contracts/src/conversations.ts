@@ -227,3 +227,26 @@ export const ConversationSendConflict = Type.Object({
   answer: ConversationEntry,
 });
 export type ConversationSendConflict = Static<typeof ConversationSendConflict>;
+
+/** How long a member counts as viewing a conversation, and as typing in it, after their client last said so. */
+export const PRESENCE_VIEWING_MS = 30_000;
+export const PRESENCE_TYPING_MS = 6_000;
+
+/** "I am looking at this conversation" (renewed while the thread is open), and whether I am typing. */
+export const PresenceBody = Type.Object(
+  {
+    viewing: Type.Boolean({ messages: { type: 'Valor inválido' } }),
+    typing: Type.Optional(Type.Boolean({ messages: { type: 'Valor inválido' } })),
+  },
+  { additionalProperties: false },
+);
+export type PresenceBody = Static<typeof PresenceBody>;
+
+const PresentMember = Type.Object({ userId: Type.String({ format: 'uuid' }), name: Type.String(), until: DateTime });
+/** Who else is on a conversation now (each until `until`, unless renewed): what the live stream's `presence` event carries. */
+export const ConversationPresence = Type.Object({
+  conversationId: Type.String({ format: 'uuid' }),
+  viewing: Type.Array(PresentMember),
+  typing: Type.Array(PresentMember),
+});
+export type ConversationPresence = Static<typeof ConversationPresence>;

@@ -9,11 +9,14 @@ import { EntriesRepository } from './domain/entries.repository.js';
 import { InboxSettingsRepository } from './domain/inbox-settings.repository.js';
 import { InboxTeam } from './domain/inbox-team.js';
 import { Intake } from './domain/intake.js';
+import { LiveSignals } from './domain/live-signals.js';
+import { Presence } from './domain/presence.js';
 import { MemberDeparture } from './domain/member-departure.js';
 import { MembersDirectory } from './domain/members-directory.js';
 import { Mentions } from './domain/mentions.js';
 import { INBOX_RETENTION_STEPS } from './domain/retention.js';
 import { conversationRoutes } from './routes/conversations.js';
+import { liveRoutes } from './routes/live.js';
 import { teamRoutes } from './routes/team.js';
 
 /** The inbox's parts on the platform's database and bus (the plugin mounts them; tests drive them directly too). */
@@ -27,12 +30,15 @@ export function createInbox(platform: Platform) {
   const mentions = new Mentions(sql);
   const whatsapp = new WhatsAppChannel(platform.services);
   const channels = new Map<string, Channel>([[whatsapp.name, whatsapp]]);
-  const intake = new Intake({ sql, outbox, conversations, entries, settings, members });
+  const signals = new LiveSignals(platform.bus);
+  const intake = new Intake({ sql, outbox, conversations, entries, settings, members, signals });
+  const departures = new MemberDeparture({ sql, outbox, conversations, settings, signals });
   return {
     intake,
-    consumer: new ChannelMessagesConsumer({ intake, whatsapp, departures: new MemberDeparture({ sql, outbox, conversations, settings }), events: new EventValidator() }),
-    conversations: new ConversationsService({ sql, outbox, conversations, entries, settings, members, intake, mentions, channels }),
+    consumer: new ChannelMessagesConsumer({ intake, whatsapp, departures, events: new EventValidator() }),
+    conversations: new ConversationsService({ sql, outbox, conversations, entries, settings, members, intake, mentions, channels, signals }),
     team: new InboxTeam({ settings, conversations, members, mentions }),
+    presence: new Presence({ sql, members, signals }),
   };
 }
 
@@ -51,6 +57,7 @@ const inboxService: ServicePlugin = async (fastify, { platform }) => {
   app.addHook('onClose', async () => retention.stop());
   await conversationRoutes(app, { conversations: inbox.conversations });
   await teamRoutes(app, { team: inbox.team });
+  await liveRoutes(app, { presence: inbox.presence, bus: platform.bus, streams: platform.streams });
   accountExportRoute(app, '/conversations', inboxExportParts(platform.db.sql));
 };
 

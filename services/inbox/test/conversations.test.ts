@@ -5,7 +5,7 @@ import { createTestPlatform } from '@asistente/kit/testing';
 import { waMessage } from '../../whatsapp/test/support/fake-socket.js';
 import { pickAssignee } from '../src/domain/assignment-rule.js';
 import { mentioned } from '../src/domain/mentions.js';
-import { teamInbox, until, type Body, type Member } from './support/team-inbox.js';
+import { openLive, teamInbox, until, type Body, type Member } from './support/team-inbox.js';
 
 const platform = await createTestPlatform(t);
 const sql = platform.db.sql;
@@ -75,11 +75,26 @@ t.test('a customer message opens a conversation assigned by round-robin; answers
   t.equal((await conversations(owner, '?assignee=none')).length, 0);
   t.equal((await owner.call('GET', '/conversations?status=closed')).body.message, 'Estado inválido');
 
+  // Both have the thread open; the colleague's screen sees the assignee typing, within a second.
+  const live = await openLive(t, team.app, colleague);
+  await live.next('ready');
+  const typedAt = performance.now();
+  const typing = await assignee.call('POST', `/conversations/${first.id}/presence`, { viewing: true, typing: true });
+  t.match(typing.body, { conversationId: first.id, viewing: [{ userId: assignee.userId, name: assignee.name }], typing: [{ userId: assignee.userId }] });
+  const heard = await live.next('presence', (p) => p.conversationId === first.id);
+  const delay = performance.now() - typedAt;
+  t.match(heard, { typing: [{ userId: assignee.userId, name: assignee.name }] });
+  // A figure, not a verdict: a busy machine must not fail the suite on time.
+  t.comment(`"${assignee.name.split(' ')[0]} está escribiendo…" reached the colleague in ${Math.round(delay)} ms`);
+  t.equal((await colleague.call('POST', `/conversations/${first.id}/presence`, { viewing: true, typing: 'yes' })).body.message, 'Valor inválido');
+  t.match((await colleague.call('POST', `/conversations/${first.id}/presence`, { viewing: true })).body, { viewing: [{}, {}], typing: [{ userId: assignee.userId }] });
+
   // The colleague opens the thread first; then the assignee answers.
   const seen = await colleague.call('GET', `/conversations/${first.id}`);
   t.match(seen.body, { id: first.id, unread: 0, contact: null, messages: [{ kind: 'message', direction: 'incoming', author: 'customer', text: 'Hola, ¿tenéis cita mañana?' }] });
   const reply = await assignee.call('POST', `/conversations/${first.id}/messages`, { text: 'Sí, a las 10' }, { 'idempotency-key': 'r-1' });
   t.equal(reply.status, 201);
+  t.same(await live.next('conversation', (c) => c.conversationId === first.id), { conversationId: first.id }, 'open screens hear of the answer');
   t.match(reply.body, { kind: 'message', direction: 'outgoing', author: 'member', authorId: assignee.userId, authorName: assignee.name, text: 'Sí, a las 10' });
   const again = await assignee.call('POST', `/conversations/${first.id}/messages`, { text: 'Sí, a las 10' }, { 'idempotency-key': 'r-1' });
   t.equal(again.body.id, reply.body.id, 'the same Idempotency-Key answers the same message');

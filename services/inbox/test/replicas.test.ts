@@ -9,6 +9,7 @@ import { ConversationsRepository } from '../src/domain/conversations.repository.
 import { EntriesRepository } from '../src/domain/entries.repository.js';
 import { InboxSettingsRepository } from '../src/domain/inbox-settings.repository.js';
 import { Intake } from '../src/domain/intake.js';
+import { LiveSignals } from '../src/domain/live-signals.js';
 
 const platform = await createTestPlatform(t);
 const { sql } = platform.db;
@@ -25,7 +26,8 @@ t.test(`${CONVERSATIONS} new conversations under round-robin at two replicas (${
   const replica = () =>
     new Intake({
       sql,
-      outbox: { ...platform, bus: new MemoryBus() }.outbox('inbox'),
+      outbox: platform.outbox('inbox'),
+      signals: new LiveSignals(new MemoryBus()),
       conversations: new ConversationsRepository(sql),
       entries: new EntriesRepository(sql),
       settings: new InboxSettingsRepository(sql),

@@ -17,6 +17,7 @@ import { toEntry, type EntriesRepository } from './entries.repository.js';
 import type { InboxSettingsRepository } from './inbox-settings.repository.js';
 import type { Intake } from './intake.js';
 import type { MembersDirectory } from './members-directory.js';
+import type { LiveSignals } from './live-signals.js';
 import type { Mentions } from './mentions.js';
 
 export const CONVERSATION_NOT_FOUND = 'Conversación no encontrada';
@@ -33,6 +34,7 @@ export interface ConversationsDeps {
   intake: Intake;
   mentions: Mentions;
   channels: ReadonlyMap<string, Channel>;
+  signals: LiveSignals;
 }
 
 /** A send that would answer what someone else already answered since the sender last read the thread. */
@@ -105,6 +107,7 @@ export class ConversationsService {
     const members = await this.deps.members.list(member.workspaceId);
     const authorName = members.find((m) => m.userId === member.id)?.name ?? null;
     const entry = await this.deps.mentions.addNote({ workspaceId: member.workspaceId, conversationId: id, authorId: member.id, authorName, text, members });
+    this.deps.signals.changed(member.workspaceId, id);
     return toEntry(entry);
   }
 
@@ -136,6 +139,7 @@ export class ConversationsService {
       if (assistant !== undefined && assistant !== row.assistantActive) await conversations.setAssistantActive(tx, id, assistant);
       await this.deps.outbox.append(tx, events);
     });
+    this.deps.signals.changed(member.workspaceId, id);
     return toConversation((await conversations.find(member.workspaceId, id))!);
   }
 

@@ -6,6 +6,7 @@ import type { ChannelMessage, MessageOrigin } from './channel.js';
 import type { ConversationRow, ConversationsRepository } from './conversations.repository.js';
 import type { EntriesRepository, EntryRow } from './entries.repository.js';
 import type { InboxSettingsRepository } from './inbox-settings.repository.js';
+import type { LiveSignals } from './live-signals.js';
 import type { Member, MembersDirectory } from './members-directory.js';
 
 export interface IntakeDeps {
@@ -15,6 +16,7 @@ export interface IntakeDeps {
   entries: EntriesRepository;
   settings: InboxSettingsRepository;
   members: Pick<MembersDirectory, 'list'>;
+  signals: LiveSignals;
 }
 
 export interface Recorded {
@@ -66,7 +68,7 @@ export class Intake {
         channelMessageId: message.id,
         at: message.at,
       });
-      if (!entry) return { conversation: row, entry: (await this.deps.entries.byChannelMessage(row.id, message.id, tx))! };
+      if (!entry) return { conversation: row, entry: (await this.deps.entries.byChannelMessage(row.id, message.id, tx))!, fresh: false };
       await conversations.touch(tx, row.id, message.at, message.text.slice(0, CONVERSATION_PREVIEW_MAX), { incoming, unread: opens });
       const data = { conversationId: row.id, entryId: entry.id, channel };
       if (incoming) events.push(this.event('conversation.message.received', workspaceId, data));
@@ -82,9 +84,10 @@ export class Intake {
         await conversations.setAssistantActive(tx, row.id, false);
       }
       await this.deps.outbox.append(tx, events);
-      return { conversation: (await conversations.find(workspaceId, row.id, tx))!, entry };
+      return { conversation: (await conversations.find(workspaceId, row.id, tx))!, entry, fresh: true };
     });
-    return recorded;
+    if (recorded.fresh) this.deps.signals.changed(workspaceId, recorded.conversation.id);
+    return { conversation: recorded.conversation, entry: recorded.entry };
   }
 
   /** The workspace's rule, under its turn's lock: a reopened conversation keeps an assignee who is still available. */

@@ -24,6 +24,7 @@ export type Body = Record<string, unknown> & { data?: Record<string, unknown>[] 
 export interface Member {
   userId: string;
   name: string;
+  token: string;
   call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, payload?: object, headers?: Record<string, string>): Promise<{ status: number; body: Body }>;
 }
 
@@ -49,6 +50,7 @@ export async function teamInbox(t: Teardown, platform: Platform) {
     return {
       userId,
       name,
+      token,
       async call(method, url, payload, headers = {}) {
         const response = await app.inject({ method, url: `/api${url}`, headers: { authorization: `Bearer ${token}`, ...headers }, ...(payload ? { payload } : {}) });
         return { status: response.statusCode, body: response.body ? (response.json() as Body) : {} };
@@ -77,6 +79,56 @@ export async function teamInbox(t: Teardown, platform: Platform) {
       phone.current.scan();
       await until(async () => (await owner.call('GET', '/whatsapp/status')).body.state === 'connected', 'connected');
       return phone.current;
+    },
+  };
+}
+
+export interface LiveEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * A member's live stream over a real socket (`app` listening), collecting its events: `next()` waits for the
+ * first one not yet taken that matches. Closed at the test's end.
+ */
+export async function openLive(t: Teardown, app: App, member: Member) {
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const abort = new AbortController();
+  const res = await fetch(`${address}/api/conversations/stream`, { headers: { authorization: `Bearer ${member.token}` }, signal: abort.signal });
+  if (res.status !== 200) throw new Error(`stream answered ${res.status}`);
+  const events: LiveEvent[] = [];
+  let taken = 0;
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body!) {
+        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data) events.push({ event, data: JSON.parse(data) as Record<string, unknown> });
+        }
+      }
+    } catch {
+      // Aborted at the end of the test.
+    }
+  })();
+  t.teardown(() => abort.abort());
+  return {
+    async next(event: string, matches: (data: Record<string, unknown>) => boolean = () => true): Promise<LiveEvent['data']> {
+      return until(() => {
+        for (let i = taken; i < events.length; i++) {
+          if (events[i]!.event === event && matches(events[i]!.data)) {
+            taken = i + 1;
+            return events[i]!.data;
+          }
+        }
+        return undefined;
+      }, `a live ${event} event`);
     },
   };
 }
