@@ -75,6 +75,16 @@ export const ContactWhatsAppQuery = Type.Object({
 });
 export type ContactWhatsAppQuery = Static<typeof ContactWhatsAppQuery>;
 
+/** A person's handle on a channel (`+34611222333`), as the team inbox names its customers. */
+export const ContactHandleQuery = Type.Object({
+  handle: Type.String({
+    maxLength: 30,
+    pattern: '^\\+\\d{6,20}$',
+    messages: { required: 'Indica el contacto (handle)', pattern: 'Identificador de contacto inválido', type: 'Identificador de contacto inválido', maxLength: 'Identificador de contacto inválido' },
+  }),
+});
+export type ContactHandleQuery = Static<typeof ContactHandleQuery>;
+
 export const ContactMatches = Type.Object({ contacts: Type.Array(Contact) });
 export type ContactMatches = Static<typeof ContactMatches>;
 

@@ -30,3 +30,20 @@ t.test('exact phone match; other people, substrings and other users never match'
     t.same(await match(jid), { status: 400, names: 'Identificador de chat de WhatsApp inválido' }, `refused: ${jid.slice(0, 20)}`);
   }
 });
+
+t.test('GET /contacts/by-handle: the inbox finds a customer by the handle of their number, with the same exactness', async (t) => {
+  const { authorization } = signToken(app);
+  const post = (payload: object) => app.inject({ method: 'POST', url: '/contacts', headers: { authorization }, payload });
+  await post({ firstName: 'Ana', lastName: 'García', phone: '+34 611 000 001' });
+  await post({ firstName: 'Bruno', lastName: 'Ortega', phone: '5215512345678' });
+  await post({ firstName: 'Dora', lastName: 'Paz', phone: '+54 9 11 2345 6789' });
+  const match = async (handle: string) => {
+    const answer = await app.inject({ method: 'GET', url: '/contacts/by-handle', headers: { authorization }, query: { handle } });
+    return answer.statusCode === 200 ? answer.json<ContactMatches>().contacts.map((c) => c.firstName) : answer.json<{ message: string }>().message;
+  };
+  t.same(await match('+34611000001'), ['Ana']);
+  t.same(await match('+525512345678'), ['Bruno'], "the dialled +52 form finds WhatsApp's 52 1 spelling");
+  t.same(await match('+541123456789'), ['Dora'], 'and +54 the 54 9 one');
+  t.same(await match('+3461100000'), [], 'a prefix finds nobody');
+  for (const handle of ['34611000001', 'group:1203', '+34 611', '']) t.same(await match(handle), 'Identificador de contacto inválido', `refused: ${handle}`);
+});

@@ -1,4 +1,5 @@
 import { accountExportRoute, authPlugin, EventValidator, mountRetention, registerUserErasure, requireAuth, type App, type Platform, type ServicePlugin } from '@asistente/kit';
+import { ContactsDirectory } from './adapters/contacts-directory.js';
 import { WhatsAppChannel } from './adapters/whatsapp-channel.js';
 import { ChannelMessagesConsumer, INBOX_CONSUMER } from './consumers/channel-messages.consumer.js';
 import { inboxExportParts } from './domain/account-export.js';
@@ -36,7 +37,9 @@ export function createInbox(platform: Platform) {
   return {
     intake,
     consumer: new ChannelMessagesConsumer({ intake, whatsapp, departures, events: new EventValidator() }),
-    conversations: new ConversationsService({ sql, outbox, conversations, entries, settings, members, intake, mentions, channels, signals }),
+    conversations: new ConversationsService({
+      sql, outbox, conversations, entries, settings, members, intake, mentions, channels, signals, contacts: new ContactsDirectory(platform.services),
+    }),
     team: new InboxTeam({ settings, conversations, members, mentions }),
     presence: new Presence({ sql, members, signals }),
   };

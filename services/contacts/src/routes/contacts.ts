@@ -7,6 +7,7 @@ import {
   ContactMatches,
   ContactStats,
   ContactTags,
+  ContactHandleQuery,
   ContactWhatsAppQuery,
   ErrorResponse,
   IdParams,
@@ -35,6 +36,11 @@ export async function contactRoutes(app: App, { contacts }: { contacts: Contacts
   app.get('/contacts/by-whatsapp', {
     schema: { summary: 'Busca los contactos de un chat de WhatsApp', querystring: ContactWhatsAppQuery, response: { 200: ContactMatches, ...errors } },
     handler: (request) => contacts.byWhatsApp(request.user.workspaceId, request.query.jid),
+  });
+
+  app.get('/contacts/by-handle', {
+    schema: { summary: 'Busca los contactos de un cliente de la bandeja por su número', querystring: ContactHandleQuery, response: { 200: ContactMatches, ...errors } },
+    handler: (request) => contacts.byHandle(request.user.workspaceId, request.query.handle),
   });
 
   app.get('/contacts/:id', {

@@ -109,6 +109,10 @@ export class ConversationsRepository {
     await tx`update inbox.conversations set assistant_active = ${active}, updated_at = now() where id = ${id}`;
   }
 
+  async setContact(id: string, contactId: string | null): Promise<void> {
+    await this.sql`update inbox.conversations set contact_id = ${contactId} where id = ${id}`;
+  }
+
   async markRead(id: string): Promise<void> {
     await this.sql`update inbox.conversations set unread = 0 where id = ${id} and unread > 0`;
   }

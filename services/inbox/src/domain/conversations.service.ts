@@ -11,6 +11,7 @@ import type {
   UpdateConversationBody,
 } from '@asistente/contracts';
 import { AppError, callerOf, createEvent, notFound, type ActingMember, type EventEnvelope, type Outbox, type Sql } from '@asistente/kit';
+import type { ContactsDirectory } from '../adapters/contacts-directory.js';
 import type { Channel } from './channel.js';
 import { toConversation, type ConversationsRepository } from './conversations.repository.js';
 import { toEntry, type EntriesRepository } from './entries.repository.js';
@@ -35,6 +36,7 @@ export interface ConversationsDeps {
   mentions: Mentions;
   channels: ReadonlyMap<string, Channel>;
   signals: LiveSignals;
+  contacts: ContactsDirectory;
 }
 
 /** A send that would answer what someone else already answered since the sender last read the thread. */
@@ -70,10 +72,12 @@ export class ConversationsService {
   /** The conversation with its latest entries; opening it marks it read, and what the member saw there seen. */
   async detail(member: ActingMember, id: string): Promise<ConversationDetail> {
     const row = await this.found(member.workspaceId, id);
-    const page = await this.read(member, id, 30);
+    const [page, contact] = await Promise.all([this.read(member, id, 30), this.deps.contacts.ofHandle(callerOf(member), row.handle)]);
     if (row.unread > 0) await this.deps.conversations.markRead(id);
     await this.deps.mentions.seen(member.workspaceId, member.id, id);
-    return { ...toConversation({ ...row, unread: 0 }), contact: null, messages: page.data };
+    const contactId = contact?.id ?? null;
+    if (contactId !== row.contactId) await this.deps.conversations.setContact(id, contactId);
+    return { ...toConversation({ ...row, unread: 0, contactId }), contact, messages: page.data };
   }
 
   async entries(member: ActingMember, id: string, query: ConversationMessagesQuery): Promise<ConversationEntries> {
