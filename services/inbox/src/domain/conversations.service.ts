@@ -11,8 +11,8 @@ import type {
   UpdateConversationBody,
 } from '@asistente/contracts';
 import { AppError, callerOf, createEvent, notFound, type ActingMember, type EventEnvelope, type Outbox, type Sql } from '@asistente/kit';
-import type { ContactsDirectory } from '../adapters/contacts-directory.js';
 import type { Channel } from './channel.js';
+import type { CustomerContacts } from './customer-contact.js';
 import { toConversation, type ConversationsRepository } from './conversations.repository.js';
 import { toEntry, type EntriesRepository } from './entries.repository.js';
 import type { InboxSettingsRepository } from './inbox-settings.repository.js';
@@ -36,7 +36,7 @@ export interface ConversationsDeps {
   mentions: Mentions;
   channels: ReadonlyMap<string, Channel>;
   signals: LiveSignals;
-  contacts: ContactsDirectory;
+  contacts: CustomerContacts;
 }
 
 /** A send that would answer what someone else already answered since the sender last read the thread. */
