@@ -5,6 +5,11 @@ import { createTestPlatform } from '@asistente/kit/testing';
 import { waMessage } from '../../whatsapp/test/support/fake-socket.js';
 import { pickAssignee } from '../src/domain/assignment-rule.js';
 import { mentioned } from '../src/domain/mentions.js';
+import { createAiService } from '@asistente/ai';
+import { OpenAiLanguageModel } from '../../ai/src/adapters/openai.js';
+import { DEFAULT_CONFIG } from '../../ai/src/domain/assistant-config.js';
+import { ManualBurstClock } from '../../ai/test/fixtures/manual-burst-clock.js';
+import { OpenAiPeer } from '../../ai/test/fixtures/openai-peer.js';
 import { openLive, teamInbox, until, type Body, type Member } from './support/team-inbox.js';
 
 const platform = await createTestPlatform(t);
@@ -196,4 +201,44 @@ t.test('another workspace, an unknown id and bad input: 404 and 400, nothing wri
   t.equal(socket.sent.length, before);
   const [entries] = await sql<{ count: number }[]>`select count(*)::int from inbox.entries where conversation_id = ${String(mine.id)}`;
   t.equal(entries!.count, 1, 'only the customer message');
+});
+
+t.test('with the assistant: it answers a new customer as itself, keeps silent once the assignee replied, and answers again once resolved', async (t) => {
+  const peer = await OpenAiPeer.start();
+  t.teardown(() => peer.close());
+  const clock = new ManualBurstClock(sql);
+  const ai = createAiService({ model: new OpenAiLanguageModel({ baseURL: peer.url, maxRetries: 0, timeoutMs: 5000 }), autoReply: { clock } });
+  const team = await teamInbox(t, platform, [ai]);
+  const { owner } = team;
+  await owner.call('PUT', '/ai/provider/openai/key', { apiKey: 'sk-proj-InboxTeamKey0123456789abcdWXYZ' });
+  await owner.call('PUT', '/ai/assistant', { ...DEFAULT_CONFIG, autoReply: true, internalSources: [] });
+  await owner.call('PATCH', '/conversations/settings', { assignment: 'round_robin' });
+  await owner.call('PUT', '/conversations/availability', { available: false });
+  const ana = await team.member('agent', 'Ana', 'Ruiz');
+  const socket = await team.link();
+  const thread = async (id: string) => ((await ana.call('GET', `/conversations/${id}`)).body.messages ?? []) as Body[];
+
+  socket.notify([waMessage({ remoteJid: CUSTOMER, text: 'Hola, ¿abrís el sábado?' })]);
+  const conversation = await until(async () => (await conversations(ana))[0], 'the conversation');
+  t.equal(conversation.assigneeId, ana.userId, 'round-robin among the available: Ana');
+  await until(async () => (await clock.keys()).length === 1, 'the assistant waiting for the customer to finish');
+  peer.reply({ text: 'Sí, de 10 a 14.' });
+  await clock.quiet();
+  await until(async () => (await thread(String(conversation.id))).some((e) => e.author === 'assistant'), "the assistant's answer in the thread");
+  t.match((await thread(String(conversation.id))).at(-1), { author: 'assistant', direction: 'outgoing', text: 'Sí, de 10 a 14.', authorId: null });
+
+  t.equal((await ana.call('POST', `/conversations/${conversation.id}/messages`, { text: 'Te confirmo yo: sí, hasta las 14' })).status, 201);
+  socket.notify([waMessage({ remoteJid: CUSTOMER, text: '¿Y el domingo?' })]);
+  await until(async () => (await thread(String(conversation.id))).some((e) => e.text === '¿Y el domingo?'), 'the new message in the thread');
+  await until(async () => (await clock.keys()).length === 1, 'a burst to decide on');
+  await clock.quiet();
+  t.equal(peer.requests.length, 1, 'the assistant stays silent: Ana answered');
+
+  t.match((await ana.call('PATCH', `/conversations/${conversation.id}`, { status: 'resolved' })).body, { assistantActive: true });
+  socket.notify([waMessage({ remoteJid: CUSTOMER, text: 'Una última cosa' })]);
+  await until(async () => (await clock.keys()).length === 1, 'a burst after the conversation reopened');
+  peer.reply({ text: 'Dime.' });
+  await clock.quiet();
+  t.equal(peer.requests.length, 2, 'resolved, the assistant answers again');
+  t.equal((await ana.call('GET', `/conversations/${conversation.id}`)).body.status, 'open', 'the customer reopened it');
 });

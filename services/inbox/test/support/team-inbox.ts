@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { App, Platform } from '@asistente/kit';
+import type { App, Platform, ServicePlugin } from '@asistente/kit';
 import { buildServicesApp, insertAccount, type Teardown } from '@asistente/kit/testing';
 import authService from '@asistente/auth';
 import contactsService from '@asistente/contacts';
@@ -29,10 +29,10 @@ export interface Member {
 }
 
 /**
- * A workspace as a team uses it: auth (its members), WhatsApp on a fake phone, contacts and the inbox, in one
- * process. `member()` adds a person with a role and signs them in to the workspace.
+ * A workspace as a team uses it: auth (its members), WhatsApp on a fake phone, contacts and the inbox (and any
+ * `more` services), in one process. `member()` adds a person with a role and signs them in to the workspace.
  */
-export async function teamInbox(t: Teardown, platform: Platform) {
+export async function teamInbox(t: Teardown, platform: Platform, more: ServicePlugin[] = []) {
   const phone = new FakePhone();
   const whatsapp = createWhatsAppService({
     makeSocket: phone.makeSocket,
@@ -40,7 +40,7 @@ export async function teamInbox(t: Teardown, platform: Platform) {
     lease: { ttlMs: 2_000, tickMs: 100, connectWaitMs: 5_000 },
     pacing: { automatedGapMs: 0 },
   });
-  const app: App = await buildServicesApp(t, [authService, whatsapp, contactsService, inboxService], platform);
+  const app: App = await buildServicesApp(t, [authService, whatsapp, contactsService, inboxService, ...more], platform);
   t.teardown(() => platform.db.sql`update whatsapp.accounts set wanted = false`);
   const { sql } = platform.db;
   const workspaceId = await insertAccount(sql);
