@@ -1,10 +1,14 @@
 // The team's inbox end to end in one process: WhatsApp messages become assigned conversations, members answer,
-// note, resolve and reopen them, a stale send is refused, and the assistant pauses when a person takes over.
+// note, resolve and reopen them, a stale send is refused, the assistant pauses when a person takes over, and
+// retention reaches the inbox's copies.
+import { randomUUID } from 'node:crypto';
 import t from 'tap';
+import { createLogger, eraseOlderData, PeriodicJob, type RetentionReport } from '@asistente/kit';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { waMessage } from '../../whatsapp/test/support/fake-socket.js';
 import { pickAssignee } from '../src/domain/assignment-rule.js';
 import { mentioned } from '../src/domain/mentions.js';
+import { INBOX_RETENTION_STEPS } from '../src/domain/retention.js';
 import { createAiService } from '@asistente/ai';
 import { OpenAiLanguageModel } from '../../ai/src/adapters/openai.js';
 import { DEFAULT_CONFIG } from '../../ai/src/domain/assistant-config.js';
@@ -241,4 +245,36 @@ t.test('with the assistant: it answers a new customer as itself, keeps silent on
   await clock.quiet();
   t.equal(peer.requests.length, 2, 'resolved, the assistant answers again');
   t.equal((await ana.call('GET', `/conversations/${conversation.id}`)).body.status, 'open', 'the customer reopened it');
+});
+
+t.test("the owner's WhatsApp retention erases the inbox's old messages and their previews; notes and other workspaces stay", async (t) => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const NOW = new Date('2030-06-30T02:00:00Z');
+  const [ana, luis] = [randomUUID(), randomUUID()];
+  await sql`insert into inbox.retention (user_id, days, changed_at) values (${ana}, 30, now())`;
+  const seed = async (workspaceId: string) => {
+    const id = randomUUID();
+    await sql`
+      insert into inbox.conversations (id, user_id, channel, handle, last_message_at, last_message_preview)
+      values (${id}, ${workspaceId}, 'whatsapp', '+34600000001', ${new Date(NOW.getTime() - 40 * DAY)}, 'Hola')`;
+    for (const [kind, days] of [['message', 40], ['message', 35], ['note', 40], ['message', 1]] as const) {
+      await sql`
+        insert into inbox.entries (id, user_id, conversation_id, kind, direction, author, body, channel_message_id, at)
+        values (${randomUUID()}, ${workspaceId}, ${id}, ${kind}, ${kind === 'note' ? null : 'incoming'}, ${kind === 'note' ? 'member' : 'customer'}, 'x',
+          ${kind === 'note' ? null : randomUUID()}, ${new Date(NOW.getTime() - days * DAY)})`;
+    }
+    return id;
+  };
+  const [mine, theirs] = [await seed(ana), await seed(luis)];
+  const reports: RetentionReport[] = [];
+  const job = new PeriodicJob(sql, { name: `test.inbox.retention.${randomUUID()}`, log: createLogger('silent', 'test'), now: () => NOW }, async (run) => {
+    reports.push(await eraseOlderData(sql, 'inbox.retention', run, INBOX_RETENTION_STEPS, 1));
+  });
+  t.equal(await job.runOnce(), 'ran');
+  t.same(reports[0]!.erased, { messages: 2, previews: 1 });
+  const left = async (id: string) => (await sql<{ kind: string }[]>`select kind from inbox.entries where conversation_id = ${id} order by at`).map((r) => r.kind);
+  t.same(await left(mine), ['note', 'message'], 'the note and the recent message stay');
+  t.equal((await left(theirs)).length, 4, 'another workspace keeps everything');
+  const [preview] = await sql<{ lastMessagePreview: string | null }[]>`select last_message_preview from inbox.conversations where id = ${mine}`;
+  t.equal(preview!.lastMessagePreview, null, 'the old preview is gone too');
 });

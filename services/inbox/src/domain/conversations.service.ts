@@ -1,14 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type {
-  ConversationDetail,
-  ConversationEntries,
-  ConversationEntry,
-  ConversationMessagesQuery,
-  InboxCounts,
-  InboxList,
-  InboxQuery,
-  InboxConversation,
-  UpdateConversationBody,
+import {
+  CONVERSATION_MESSAGES_PAGE_SIZE,
+  type ConversationDetail,
+  type ConversationEntries,
+  type ConversationEntry,
+  type ConversationMessagesQuery,
+  type InboxCounts,
+  type InboxList,
+  type InboxQuery,
+  type InboxConversation,
+  type UpdateConversationBody,
 } from '@asistente/contracts';
 import { AppError, callerOf, createEvent, notFound, type ActingMember, type EventEnvelope, type Outbox, type Sql } from '@asistente/kit';
 import type { Channel } from './channel.js';
@@ -72,7 +73,7 @@ export class ConversationsService {
   /** The conversation with its latest entries; opening it marks it read, and what the member saw there seen. */
   async detail(member: ActingMember, id: string): Promise<ConversationDetail> {
     const row = await this.found(member.workspaceId, id);
-    const [page, contact] = await Promise.all([this.read(member, id, 30), this.deps.contacts.ofHandle(callerOf(member), row.handle)]);
+    const [page, contact] = await Promise.all([this.read(member, id, CONVERSATION_MESSAGES_PAGE_SIZE), this.deps.contacts.ofHandle(callerOf(member), row.handle)]);
     if (row.unread > 0) await this.deps.conversations.markRead(id);
     await this.deps.mentions.seen(member.workspaceId, member.id, id);
     const contactId = contact?.id ?? null;
