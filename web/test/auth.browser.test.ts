@@ -19,6 +19,7 @@ const NAV_LABELS = [
   'Contactos',
   'Calendario',
   'WhatsApp',
+  'Conversaciones',
   'Correos',
   'Teams',
   'OpenAI',
@@ -32,6 +33,7 @@ const SCREENS: [path: string, heading: string][] = [
   ['/contacts', 'Contactos'],
   ['/calendar', 'Calendario'],
   ['/whatsapp', 'WhatsApp Business'],
+  ['/conversations', 'Conversaciones'],
   ['/emails', 'Correos'],
   ['/teams', 'Microsoft Teams'],
   ['/openai', 'OpenAI API Key'],
@@ -214,7 +216,7 @@ browserSuite(t, () => {
     await page.getByText(`Te damos la bienvenida, ${session.user.email}`).waitFor();
   });
 
-  t.test('sidebar: brand, ten entries in order, active entry, user', async (t) => {
+  t.test('sidebar: brand, eleven entries in order, active entry, user', async (t) => {
     const { page, session } = await signedInPage({ firstName: 'Marta' });
     await page.goto('/');
     await page.locator('.brand-name', { hasText: 'Mi Asistente.IA' }).waitFor();

@@ -1,7 +1,7 @@
 // A team grows from one owner in a real browser: Equipo's controls, an invitation link joined as a new person and as an existing one, what an agent is offered across the app, and the switcher between workspaces.
 import t, { type Test } from 'tap';
 import type { Page } from 'playwright-core';
-import type { WorkspaceInvitation } from '@asistente/contracts';
+import type { InboxSettings, WorkspaceInvitation } from '@asistente/contracts';
 import { api, appAndBrowser, browserSuite, guestContext, LAPTOP, PHONE, registerUser, screenshot, signedInPage, uniqueEmail } from './fixtures/harness.js';
 import { checkLayout } from './fixtures/layout-check.js';
 
@@ -16,6 +16,10 @@ async function settingsAsAgent(t: Test, page: Page) {
   await retention.getByText(NOTE).waitFor();
   t.equal(await retention.getByRole('button').count(), 0, 'retention: no Guardar');
   t.ok(await retention.getByRole('combobox').first().isDisabled(), 'retention: the periods are shown, not changeable');
+  const inbox = page.getByRole('region', { name: 'Bandeja compartida', exact: true });
+  await inbox.getByText(NOTE).waitFor();
+  t.equal(await inbox.getByRole('button').count(), 0, 'shared inbox: no Guardar');
+  t.ok(await inbox.getByLabel('Asignar las conversaciones nuevas a').isDisabled(), 'shared inbox: the rule is shown, not changeable');
   // Every member may delete their own account: it leaves this workspace, which stays its owner's.
   const deletion = page.getByRole('region', { name: 'Eliminar mi cuenta', exact: true });
   await deletion.getByText('Los espacios de trabajo de otras personas a los que perteneces no se borran').waitFor();
@@ -107,6 +111,19 @@ browserSuite(t, () => {
     await toast(page, 'Nombre guardado');
     t.equal((await api<{ name: string }>(stage.app, 'GET', 'workspace', undefined, owner.token)).body.name, 'Panadería Sol y Luna', 'renamed on the server');
     await page.locator('.brand-sub', { hasText: 'Panadería Sol y Luna' }).waitFor();
+
+    const inbox = page.getByRole('region', { name: 'Bandeja compartida', exact: true });
+    const rule = inbox.getByLabel('Asignar las conversaciones nuevas a');
+    t.same(await rule.locator('option').allTextContents(), ['Nadie', 'Por turnos', 'A quien tenga menos abiertas'], 'the assignment rules, in Spanish');
+    await rule.selectOption({ label: 'Por turnos' });
+    await inbox.getByLabel('Solo la persona asignada puede responder').check();
+    await inbox.getByRole('button', { name: 'Guardar' }).click();
+    await toast(page, 'Reglas de la bandeja guardadas');
+    t.same(
+      (await api<InboxSettings>(stage.app, 'GET', 'conversations/settings', undefined, owner.token)).body,
+      { assignment: 'round_robin', onlyAssigneeSends: true },
+      'the shared inbox’s rules saved',
+    );
 
     const members = card.getByRole('table', { name: 'Miembros del equipo' });
     const ownerRow = members.getByRole('row').filter({ hasText: owner.user.email });

@@ -11,6 +11,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Contactos', path: '/contacts', icon: 'users' },
   { label: 'Calendario', path: '/calendar', icon: 'calendar' },
   { label: 'WhatsApp', path: '/whatsapp', icon: 'message' },
+  // The team's shared inbox, beside the channel that feeds it (the spec's WhatsApp screen stays as it is).
+  { label: 'Conversaciones', path: '/conversations', icon: 'inbox' },
   { label: 'Correos', path: '/emails', icon: 'mail' },
   { label: 'Teams', path: '/teams', icon: 'video' },
   { label: 'OpenAI', path: '/openai', icon: 'key' },

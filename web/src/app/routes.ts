@@ -17,6 +17,7 @@ export const PROTECTED_ROUTES: readonly ProtectedRoute[] = [
   route('/contacts/:id', () => import('../features/contacts/person/ContactPage').then((m) => m.ContactPage)),
   route('/calendar', () => import('../features/calendar/CalendarPage').then((m) => m.CalendarPage)),
   route('/whatsapp', () => import('../features/whatsapp/WhatsAppPage').then((m) => m.WhatsAppPage)),
+  route('/conversations', () => import('../features/conversations/ConversationsPage').then((m) => m.ConversationsPage)),
   route('/emails', () => import('../features/emails/EmailsPage').then((m) => m.EmailsPage)),
   route('/teams', () => import('../features/teams/TeamsPage').then((m) => m.TeamsPage)),
   route('/openai', () => import('../features/openai/OpenAIPage').then((m) => m.OpenAIPage)),

@@ -4,6 +4,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The whole answer, for a refusal that carries more than its message (e.g. a 409 with what changed meanwhile). */
+    readonly body: unknown = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -29,10 +31,14 @@ interface ErrorBody {
 
 export function apiErrorFromBody(status: number, body: unknown): ApiError {
   const { code, message } = (typeof body === 'object' && body !== null ? body : {}) as ErrorBody;
+  // The server framework's own failures (FST_… codes the services did not translate, such as an answer that
+  // failed its response schema) speak English to developers: the person reads the Spanish fallback.
+  const internal = typeof code === 'string' && code.startsWith('FST_');
   return new ApiError(
     status,
     typeof code === 'string' ? code : '',
-    typeof message === 'string' && message ? message : fallbackMessage(status),
+    typeof message === 'string' && message && !internal ? message : fallbackMessage(status),
+    body,
   );
 }
 

@@ -4,6 +4,7 @@ import { usePermissions } from '../../lib/workspace-roles';
 import { PageHeader } from '../../ui/PageHeader';
 import { AccountExportCard } from './AccountExportCard';
 import { DeleteAccountCard } from './DeleteAccountCard';
+import { InboxRulesCard } from './InboxRulesCard';
 import { IntegrationsCard } from './IntegrationsCard';
 import { PasswordForm } from './PasswordForm';
 import { settingsPermissions } from './permissions';
@@ -34,6 +35,7 @@ export function SettingsPage() {
       <PersonalTokensCard key={passwordChanges} />
       {can?.webhooks && <WebhooksCard />}
       {can?.securityActivity && <SecurityActivityCard />}
+      {can?.inboxRules && <InboxRulesCard editable={can.changeInboxRules} />}
       {can?.retention && <RetentionCard editable={can.changeRetention} />}
       {can?.exportData && <AccountExportCard workspace={can.exportWorkspace} />}
       {can?.deleteAccount && <DeleteAccountCard canExport={can.exportData} />}

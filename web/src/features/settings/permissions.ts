@@ -11,6 +11,8 @@ export function settingsPermissions(role: WorkspaceRole) {
     securityActivity: roleAllows(role, 'GET', '/account/activity'),
     retention: roleAllows(role, 'GET', '/account/retention'),
     changeRetention: roleAllows(role, 'PUT', '/account/retention'),
+    inboxRules: roleAllows(role, 'GET', '/conversations/settings'),
+    changeInboxRules: roleAllows(role, 'PATCH', '/conversations/settings'),
     // Started by a POST, then followed and downloaded by GETs: the card needs them all.
     exportData: roleAllows(role, 'POST', '/account/export') && roleAllows(role, 'GET', '/account/export/:id/download'),
     // The archive holds the workspace's shared data for whoever may read the services' pages of it (the owner);

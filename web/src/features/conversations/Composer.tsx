@@ -1,0 +1,87 @@
+import type { FormEvent } from 'react';
+import { CONVERSATION_TEXT_MAX } from '@asistente/contracts';
+import { Button } from '../../ui/Button';
+import { FormError } from '../../ui/FormError';
+import type { ConversationEntry } from './api';
+import { authorLabel } from './format';
+import { useComposer, type ComposerMode } from './use-composer';
+
+const MODES: { value: ComposerMode; label: string }[] = [
+  { value: 'reply', label: 'Responder' },
+  { value: 'note', label: 'Nota privada' },
+];
+
+/** The thread's foot: a reply to the customer, or a note only the team reads, with the stale-send question. */
+export function Composer({ conversationId, onEntry }: { conversationId: string; onEntry: (entry: ConversationEntry) => void }) {
+  const composer = useComposer(conversationId, onEntry);
+  const note = composer.mode === 'note';
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void composer.submit();
+  };
+
+  return (
+    <form className={note ? 'inbox-composer is-note' : 'inbox-composer'} onSubmit={onSubmit} noValidate aria-label="Escribir en la conversación">
+      <div className="inbox-segmented" role="group" aria-label="Tipo de mensaje">
+        {MODES.map((m) => (
+          <button
+            key={m.value}
+            type="button"
+            aria-pressed={composer.mode === m.value}
+            className={composer.mode === m.value ? 'is-active' : ''}
+            onClick={() => composer.setMode(m.value)}
+          >
+            {m.label}
+          </button>
+        ))}
+      </div>
+      {composer.conflict && (
+        <div className="inbox-conflict" role="alert">
+          <p>{composer.conflict.message}</p>
+          <blockquote>
+            <span className="inbox-conflict-author">{authorLabel(composer.conflict.answer) ?? 'Otra persona'}:</span> {composer.conflict.answer.text}
+          </blockquote>
+          <div className="inbox-conflict-actions">
+            <Button small disabled={composer.sending} onClick={() => void composer.submit(true)}>
+              Enviar de todos modos
+            </Button>
+            <Button variant="secondary" small onClick={composer.dismissConflict}>
+              No enviar
+            </Button>
+          </div>
+        </div>
+      )}
+      <FormError message={composer.error} />
+      <label htmlFor={`inbox-text-${conversationId}`} className="sr-only">
+        {note ? 'Nota privada para el equipo' : 'Respuesta al cliente'}
+      </label>
+      <textarea
+        id={`inbox-text-${conversationId}`}
+        rows={3}
+        maxLength={CONVERSATION_TEXT_MAX}
+        placeholder={note ? 'Nota para el equipo. Escribe @Nombre para avisar a alguien' : 'Escribe tu respuesta al cliente'}
+        aria-describedby={note ? `inbox-note-hint-${conversationId}` : undefined}
+        value={composer.text}
+        onInput={(e) => composer.setText(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          // Enter sends, Shift+Enter breaks the line (as in the WhatsApp chat).
+          if (e.key === 'Enter' && !e.shiftKey) {
+            e.preventDefault();
+            e.currentTarget.form?.requestSubmit();
+          }
+        }}
+      />
+      <div className="inbox-composer-foot">
+        {note && (
+          <p id={`inbox-note-hint-${conversationId}`} className="muted inbox-note-hint">
+            Solo la ve tu equipo: nunca se envía al cliente.
+          </p>
+        )}
+        <Button type="submit" disabled={composer.sending || !composer.text.trim()}>
+          {composer.sending ? 'Enviando...' : note ? 'Añadir nota' : 'Enviar'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,115 @@
+import { useEffect, useRef, useState } from 'react';
+import type { UpdateConversationBody } from '@asistente/contracts';
+import { errorMessage } from '../../lib/errors';
+import { toast } from '../../lib/toasts';
+import { Button } from '../../ui/Button';
+import { updateConversation, type InboxConversation } from './api';
+import { AssigneeSelect } from './AssigneeSelect';
+import { AssistantState } from './AssistantState';
+import { Composer } from './Composer';
+import { displayName, STATUS_LABELS } from './format';
+import { StatusActions } from './StatusActions';
+import { ThreadLog } from './ThreadLog';
+import type { Members } from './use-members';
+import type { Thread } from './use-thread';
+
+interface ThreadPaneProps {
+  thread: Thread;
+  members: Members;
+  myId: string;
+  onBack: () => void;
+  /** The server answered a change: the list shows it at once. */
+  onChanged: (conversation: InboxConversation) => void;
+}
+
+/** What a change says once the server took it. */
+function changedMessage(body: UpdateConversationBody, c: InboxConversation, nameOf: Members['nameOf']): string {
+  if (body.status === 'resolved') return 'Conversación resuelta';
+  if (body.status === 'open') return 'Conversación reabierta';
+  if (body.status === 'pending') return 'Conversación marcada como pendiente';
+  if (body.assigneeId !== undefined) return c.assigneeId ? `Asignada a ${nameOf(c.assigneeId) ?? 'otra persona'}` : 'Conversación sin asignar';
+  return c.assistantActive ? 'El asistente vuelve a responder aquí' : 'Asistente en pausa';
+}
+
+/** The open conversation: who it is, its controls (assignee, status, assistant), the thread and the composer. */
+export function ThreadPane({ thread, members, myId, onBack, onChanged }: ThreadPaneProps) {
+  const [busy, setBusy] = useState(false);
+  const pane = useRef<HTMLElement>(null);
+  const c = thread.conversation;
+  const shownId = c?.id;
+
+  // On a phone the thread takes the list's place further down the page: bring its top into view.
+  useEffect(() => {
+    if (shownId && window.matchMedia('(max-width: 800px)').matches) pane.current?.scrollIntoView({ block: 'start' });
+  }, [shownId]);
+
+  const change = async (body: UpdateConversationBody) => {
+    if (!c) return;
+    setBusy(true);
+    try {
+      const next = await updateConversation(c.id, body);
+      thread.setConversation(next);
+      onChanged(next);
+      toast.success(changedMessage(body, next, members.nameOf));
+    } catch (err) {
+      toast.error(`No se pudo cambiar la conversación: ${errorMessage(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section ref={pane} className="card inbox-thread" aria-label={c ? `Conversación con ${displayName(c)}` : 'Conversación'}>
+      <Button variant="ghost" small className="inbox-back" aria-label="Volver a la lista" onClick={onBack}>
+        ← Volver
+      </Button>
+      {thread.loading && (
+        <p className="muted" role="status">
+          Cargando...
+        </p>
+      )}
+      {thread.failed && (
+        <div className="alert-warning" role="alert">
+          <p>No se pudo abrir la conversación.</p>
+          <Button variant="secondary" small onClick={thread.reload}>
+            Reintentar
+          </Button>
+        </div>
+      )}
+      {c && (
+        <>
+          <header className="inbox-thread-head">
+            <div className="inbox-thread-who">
+              <h2>{displayName(c)}</h2>
+              <p className="muted">{c.name ? `${c.handle} · WhatsApp` : 'WhatsApp'}</p>
+            </div>
+            <span className={`badge inbox-status is-${c.status}`}>{STATUS_LABELS[c.status]}</span>
+          </header>
+          <div className="inbox-thread-controls">
+            <AssigneeSelect
+              id={`inbox-assignee-${c.id}`}
+              assigneeId={c.assigneeId}
+              members={members.list}
+              myId={myId}
+              assigneeName={members.nameOf(c.assigneeId)}
+              disabled={busy}
+              onChange={(assigneeId) => void change({ assigneeId })}
+            />
+            <StatusActions status={c.status} disabled={busy} onChange={(status) => void change({ status })} />
+          </div>
+          <AssistantState active={c.assistantActive} disabled={busy} onChange={(assistantActive) => void change({ assistantActive })} />
+          <ThreadLog thread={thread} />
+          <Composer
+            key={c.id}
+            conversationId={c.id}
+            onEntry={(entry) => {
+              thread.add(entry);
+              // A reply pauses the assistant there (and may change more): the header reads the server's state.
+              if (entry.kind === 'message') void thread.refresh();
+            }}
+          />
+        </>
+      )}
+    </section>
+  );
+}
