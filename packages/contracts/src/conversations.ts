@@ -94,8 +94,8 @@ export type ConversationLookupQuery = Static<typeof ConversationLookupQuery>;
 
 export const InboxCountsQuery = Type.Object({ status: StatusFilter });
 export type InboxCountsQuery = Static<typeof InboxCountsQuery>;
-/** The tabs "Mías / Sin asignar / Todas", for one status filter. */
-export const InboxCounts = Type.Object({ mine: Type.Integer(), unassigned: Type.Integer(), all: Type.Integer() });
+/** The tabs "Mías / Sin asignar / Todas", for one status filter, and how many of all have unread messages (the tab title). */
+export const InboxCounts = Type.Object({ mine: Type.Integer(), unassigned: Type.Integer(), all: Type.Integer(), unread: Type.Integer() });
 export type InboxCounts = Static<typeof InboxCounts>;
 
 /** One line of a thread: a message to or from the customer, or a note only members see. */
@@ -125,8 +125,9 @@ export const ConversationDetail = Type.Intersect([
   InboxConversation,
   Type.Object({
     contact: Type.Union([ConversationContact, Type.Null()]),
-    /** The latest entries, oldest first. */
+    /** The latest entries, oldest first; `hasMore` when older ones remain (`GET …/messages?before=`). */
     messages: Type.Array(ConversationEntry),
+    hasMore: Type.Boolean(),
   }),
 ]);
 export type ConversationDetail = Static<typeof ConversationDetail>;

@@ -79,7 +79,7 @@ t.test('a customer message opens a conversation assigned by round-robin; answers
 
   const assignee = expected === luis.userId ? luis : marta;
   const colleague = assignee === luis ? marta : luis;
-  t.same((await assignee.call('GET', '/conversations/counts')).body, { mine: 1, unassigned: 0, all: 2 });
+  t.same((await assignee.call('GET', '/conversations/counts')).body, { mine: 1, unassigned: 0, all: 2, unread: 2 });
   t.equal((await conversations(assignee, '?assignee=me')).length, 1);
   t.equal((await conversations(owner, '?assignee=none')).length, 0);
   t.equal((await owner.call('GET', '/conversations?status=closed')).body.message, 'Estado inválido');

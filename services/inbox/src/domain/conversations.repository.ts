@@ -131,7 +131,8 @@ export class ConversationsRepository {
       select
         count(*) filter (where assignee_id = ${memberId})::int as mine,
         count(*) filter (where assignee_id is null)::int as unassigned,
-        count(*)::int as "all"
+        count(*)::int as "all",
+        count(*) filter (where unread > 0)::int as unread
       from inbox.conversations
       where user_id = ${workspaceId} and (${status} = 'any' or status = ${status})`;
     return row!;

@@ -78,7 +78,7 @@ export class ConversationsService {
     await this.deps.mentions.seen(member.workspaceId, member.id, id);
     const contactId = contact?.id ?? null;
     if (contactId !== row.contactId) await this.deps.conversations.setContact(id, contactId);
-    return { ...toConversation({ ...row, unread: 0, contactId }), contact, messages: page.data };
+    return { ...toConversation({ ...row, unread: 0, contactId }), contact, messages: page.data, hasMore: page.hasMore };
   }
 
   async entries(member: ActingMember, id: string, query: ConversationMessagesQuery): Promise<ConversationEntries> {

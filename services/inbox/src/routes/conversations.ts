@@ -17,6 +17,7 @@ import {
   SendHeaders,
   UpdateConversationBody,
 } from '@asistente/contracts';
+import { Type } from '@sinclair/typebox';
 import { errorBody, type App } from '@asistente/kit';
 import { StaleSend, type ConversationsService } from '../domain/conversations.service.js';
 
@@ -60,7 +61,8 @@ export async function conversationRoutes(app: App, { conversations }: { conversa
       params: IdParams,
       headers: SendHeaders,
       body: SendConversationMessageBody,
-      response: { 201: ConversationEntry, 409: ConversationSendConflict, ...errors },
+      // 409: a colleague's answer meanwhile (with it), or the channel's own refusal (WhatsApp not linked).
+      response: { 201: ConversationEntry, 409: Type.Union([ConversationSendConflict, ErrorResponse]), ...errors },
     },
     handler: async (request, reply) => {
       try {
