@@ -6,17 +6,9 @@ import contactsService from '@asistente/contacts';
 import { createWhatsAppService } from '@asistente/whatsapp';
 import inboxService from '../../src/app.js';
 import { FakePhone, type FakeSocket } from '../../../whatsapp/test/support/fake-socket.js';
+import { until } from '../../../whatsapp/test/support/harness.js';
 
-/** Polls `check` until it holds (tests wait for states, never for time). */
-export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { until };
 
 export type Role = 'owner' | 'admin' | 'agent';
 export type Body = Record<string, unknown> & { data?: Record<string, unknown>[] };
