@@ -13,6 +13,7 @@ import {
   seriousA11yViolations,
   signedInContext,
   startApp,
+  uniqueEmail,
   type RunningApp,
   type Session,
 } from './fixtures/harness.js';
@@ -329,10 +330,13 @@ browserSuite(t, () => {
     await page.goto('/contacts');
     await shown(page, 'de 26');
     const name = (await rows(page).first().locator('a.contact-name').innerText()).trim().split('\n').pop()!.trim();
+    const members = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/workspace/members');
     await rows(page).first().locator('a.contact-name').click();
     await page.waitForURL((url) => /^\/contacts\/[0-9a-f-]{36}$/.test(url.pathname));
     await page.getByRole('heading', { level: 1, name }).waitFor();
     await page.getByRole('heading', { name: 'Datos' }).waitFor();
+    await members;
+    t.equal(await page.getByText('Creado por').count(), 0, 'a workspace of one names no one');
     const activity = page.locator('section', { has: page.getByRole('heading', { name: 'Actividad' }) });
     await activity.locator('.timeline, p.muted:not([role])').first().waitFor();
     t.notOk(await activity.getByText('Cargando actividad...').isVisible(), 'the timeline answered');
@@ -483,5 +487,30 @@ browserSuite(t, () => {
     t.equal((await api(app, 'GET', `contacts/${other.body.id}`, undefined, session.token)).status, 404, 'the other contact is gone');
     const survivor = await api<{ tags: string[]; company: string | null }>(app, 'GET', `contacts/${kept.body.id}`, undefined, session.token);
     t.same([survivor.body.company, [...survivor.body.tags].sort()], ['Globex', ['proveedor', 'vip']], 'tags unioned, the blank company filled');
+  });
+
+  t.test('once the team grows, the contact page names who created it and who changed it last; someone who left is «Antiguo miembro»', async (t) => {
+    const join = async (firstName: string, lastName: string) => {
+      const invited = await api<{ link: string }>(app, 'POST', 'workspace/invitations', { email: uniqueEmail(firstName.toLowerCase()), role: 'agent' }, session.token);
+      const token = new URL(invited.body.link).searchParams.get('token');
+      const joined = await api<Session>(app, 'POST', 'auth/invitations/accept', { token, firstName, lastName, password: 'Girasol-Azul-2026' });
+      t.equal(joined.status, 200, `${firstName} joined`);
+      return joined.body;
+    };
+    const [luis, marta] = [await join('Luis', 'Pérez'), await join('Marta', 'Gil')];
+    const olga = { firstName: 'Olga', lastName: 'Autoría', email: 'olga.autoria@ejemplo.com' };
+    const contact = await api<{ id: string }>(app, 'POST', 'contacts', olga, session.token);
+    t.equal((await api(app, 'PUT', `contacts/${contact.body.id}`, { ...olga, company: 'Acme' }, luis.token)).status, 200);
+    await page.goto(`/contacts/${contact.body.id}`);
+    const attribution = page.locator('.contact-attribution');
+    await attribution.getByText(`Creado por ${session.user.firstName} ${session.user.lastName}`).waitFor();
+    await attribution.getByText('Modificado por Luis Pérez').waitFor();
+    await screenshot(page, 'contact-page-attribution');
+
+    t.equal((await api(app, 'PUT', `contacts/${contact.body.id}`, { ...olga, company: 'Globex' }, marta.token)).status, 200);
+    t.equal((await api(app, 'DELETE', `workspace/members/${marta.user.id}`, undefined, session.token)).status, 204);
+    await page.reload();
+    await attribution.getByText('Modificado por Antiguo miembro').waitFor();
+    t.equal((await api(app, 'DELETE', `contacts/${contact.body.id}`, undefined, session.token)).status, 204);
   });
 });

@@ -17,6 +17,13 @@ export const Contact = Type.Object({
   notes: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
+  /**
+   * The member (their user id) who created the contact, and the one who last changed it: whoever's request
+   * wrote it, an import's member included. Null where no member wrote it (the workspace's own work: WhatsApp's
+   * contact sync, the assistant answering a customer) and for contacts from before members were recorded.
+   */
+  createdBy: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  updatedBy: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
 });
 export type Contact = Static<typeof Contact>;
 

@@ -1,11 +1,13 @@
 // Proves who did it travels with what was done: an event written while a member's request is answered names
-// that member (actorId) in the outbox and on the bus; one written by no request names no one.
+// that member (actorId) in the outbox and on the bus; one written by no request, or by a sibling's call as the
+// workspace itself, names no one.
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
+import { runAsMember } from '../src/auth/acting-member.js';
 import { createEvent, requireAuth, type App, type EventEnvelope, type ServicePlugin } from '../src/index.js';
 import { buildServicesApp, createTestPlatform, insertAccount } from '../src/testing/index.js';
 
-t.test('the member whose request wrote an event is its actor; the system is no one', async (t) => {
+t.test('the member whose request wrote an event is its actor; the system and the workspace\'s own calls are no one', async (t) => {
   const platform = await createTestPlatform(t);
   const received: EventEnvelope[] = [];
   await platform.bus.subscribe('actors', async (events) => {
@@ -37,10 +39,14 @@ t.test('the member whose request wrote an event is its actor; the system is no o
   const bySystem = createEvent('contacts.contact.deleted', workspaceId, { contactId: randomUUID() });
   await platform.db.sql.begin((tx) => outbox.append(tx, [bySystem]));
 
-  const rows = await platform.db.sql<{ id: string; actorId: string | null }[]>`select id, actor_id from contacts.outbox where id in ${platform.db.sql([byMember, bySystem.id])}`;
-  t.same(Object.fromEntries(rows.map((r) => [r.id, r.actorId])), { [byMember]: agentId, [bySystem.id]: null });
+  // A sibling's call as the workspace itself (WhatsApp's contact sync): under the founder's id, yet no member's,
+  // though a member's request made it (embedded, the call is even answered inside that request).
+  const asWorkspace = () => platform.services.request('contacts', workspaceId, '/contacts/escribe', { method: 'POST' });
+  const byWorkspace = ((await runAsMember(agentId, asWorkspace)) as { id: string }).id;
+  const rows = await platform.db.sql<{ id: string; actorId: string | null }[]>`select id, actor_id from contacts.outbox where id in ${platform.db.sql([byMember, bySystem.id, byWorkspace])}`;
+  t.same(Object.fromEntries(rows.map((r) => [r.id, r.actorId])), { [byMember]: agentId, [bySystem.id]: null, [byWorkspace]: null });
   await platform.relay.drain();
-  while (received.length < 2) await new Promise((resolve) => setImmediate(resolve));
+  while (received.length < 3) await new Promise((resolve) => setImmediate(resolve));
   const relayed = Object.fromEntries(received.map((e) => [e.id, e]));
   t.equal(relayed[byMember]?.actorId, agentId, 'on the bus, the envelope names the member');
   t.equal(relayed[byMember]?.userId, workspaceId, 'and the data stays the workspace\'s');

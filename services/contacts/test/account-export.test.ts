@@ -14,7 +14,7 @@ t.test('the contacts part: every contact in the CSV the export writes and as JSO
     insert into contacts.contacts (user_id, first_name, last_name, email, phone, tags, created_at)
     select ${owner.userId}, 'Nombre' || i, 'Apellido', 'c' || i || '@ejemplo.es', null, '{}', '2026-11-01T00:00:00Z'::timestamptz + (i / 3) * interval '1 second'
     from generate_series(1, 5003) as i`;
-  await sql`insert into contacts.contacts (user_id, first_name, last_name, tags) values (${owner.userId}, '=SUM(A1)', 'Pérez, "El Jefe"', '{vip,cliente}')`;
+  await sql`insert into contacts.contacts (user_id, first_name, last_name, tags, created_by) values (${owner.userId}, '=SUM(A1)', 'Pérez, "El Jefe"', '{vip,cliente}', ${owner.userId})`;
   await sql`insert into contacts.contacts (user_id, first_name, last_name, tags) values (${other.userId}, 'Ajeno', 'Otro', '{}')`;
   await sql`
     insert into contacts.trash (batch_id, user_id, id, first_name, last_name, email, tags, created_at, updated_at)
@@ -33,10 +33,12 @@ t.test('the contacts part: every contact in the CSV the export writes and as JSO
   t.equal(new Set(lines).size, 5005, 'none twice');
   t.ok(lines.includes(`'=SUM(A1),"Pérez, ""El Jefe""",,,,"vip;cliente"`), 'formula-safe and quoted, as the contacts export');
   t.notOk(csv.includes('Ajeno'), 'another user\'s contact is not there');
-  const json = JSON.parse(files.get('contactos.json')!.toString('utf8')) as { id: string; firstName: string; createdAt: string }[];
+  const json = JSON.parse(files.get('contactos.json')!.toString('utf8')) as { id: string; firstName: string; createdAt: string; createdBy: string | null; updatedBy: string | null }[];
   t.equal(json.length, 5004);
   t.equal(new Set(json.map((c) => c.id)).size, 5004);
-  t.match(json.find((c) => c.firstName === '=SUM(A1)'), { lastName: 'Pérez, "El Jefe"', tags: ['vip', 'cliente'] }, 'JSON keeps the values as typed');
+  const typed = json.find((c) => c.firstName === '=SUM(A1)');
+  t.match(typed, { lastName: 'Pérez, "El Jefe"', tags: ['vip', 'cliente'] }, 'JSON keeps the values as typed');
+  t.same([typed?.createdBy, typed?.updatedBy], [owner.userId, null], 'and the members who wrote it');
 });
 
 t.test('a cursor that is not one the part gave is a 400 in Spanish', async (t) => {

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
+import { buildServiceApp, createTestPlatform, insertAccount, signToken } from '@asistente/kit/testing';
 import contactsService from '../src/app.js';
 
 const platform = await createTestPlatform(t);
@@ -171,4 +172,34 @@ t.test('every write leaves its event in the outbox, in the same transaction', as
   t.equal(duplicate.statusCode, 409);
   const [count] = await sql<{ n: string }[]>`select count(*) as n from contacts.outbox where user_id = ${me.userId}`;
   t.equal(Number(count!.n), 5, 'a rolled-back write leaves no event');
+});
+
+t.test('each write names its member: created by one, changed by another, tagged, imported, merged, restored', async (t) => {
+  const workspaceId = await insertAccount(sql);
+  const [ana, luis] = [await insertAccount(sql), await insertAccount(sql)];
+  await sql`insert into auth.members (workspace_id, user_id, role) values (${workspaceId}, ${ana}, 'admin'), (${workspaceId}, ${luis}, 'agent')`;
+  const tokenOf = (sub: string, role: 'admin' | 'agent') => `Bearer ${app.jwt.sign({ sub, wid: workspaceId, role, jti: randomUUID(), ims: Date.now() })}`;
+  const [asAna, asLuis] = [tokenOf(ana, 'admin'), tokenOf(luis, 'agent')];
+  const [byAna, byLuis] = [client(asAna), client(asLuis)];
+  const by = (contact: Json) => [contact.createdBy, contact.updatedBy];
+  const eva = { firstName: 'Eva', lastName: 'Luna', email: 'eva@x.es', phone: '611 22 33 44' };
+
+  const created = (await byAna.post('/contacts', eva)).json();
+  t.same(by(created), [ana, ana], 'created');
+  t.same(by((await byLuis.put(`/contacts/${created.id}`, { ...eva, lastName: 'Sol' })).json()), [ana, luis], 'changed by another member');
+  t.same(by((await byLuis.get(`/contacts/${created.id}`)).json()), [ana, luis], 'as read back');
+  await byAna.post('/contacts/bulk/tags', { selection: { ids: [created.id] }, add: ['vip'] });
+  t.same(by((await byAna.get(`/contacts/${created.id}`)).json()), [ana, ana], 'bulk tags');
+
+  const csv = 'firstName,lastName,email\nEva,Mar,eva@x.es\nNuevo,Contacto,nuevo@x.es\nSin,Correo,\n';
+  const imported = await app.inject({ method: 'POST', url: '/contacts/import', headers: { authorization: asLuis, 'content-type': 'text/csv' }, payload: csv });
+  t.match(imported.json(), { created: 2, updated: 1 });
+  const listed = new Map(((await byAna.get('/contacts?limit=100')).json().contacts as Json[]).map((c) => [c.firstName, by(c)]));
+  t.same(Object.fromEntries(listed), { Eva: [ana, luis], Nuevo: [luis, luis], Sin: [luis, luis] }, "an import names its member, on the rows it adds and those it changes");
+
+  const twin = (await byLuis.post('/contacts', { firstName: 'Eva', lastName: 'Mar', phone: '+34611223344' })).json();
+  t.same(by((await byAna.post(`/contacts/${created.id}/merge`, { ids: [twin.id] })).json()), [ana, ana], 'merge');
+  const { undoToken } = (await byAna.post('/contacts/bulk/delete', { selection: { ids: [created.id] } })).json();
+  await byLuis.post('/contacts/bulk/restore', { undoToken });
+  t.same(by((await byAna.get(`/contacts/${created.id}`)).json()), [ana, luis], 'restored: its creator kept, the member who restored it last');
 });

@@ -443,10 +443,17 @@ t.test('contact sync: upserted into the contacts service by phone, tagged whatsa
   t.same(first.body, { created: 2, updated: 1 });
   const second = await u.call('POST', '/whatsapp/sync-contacts');
   t.same(second.body, { created: 0, updated: 0 });
-  const contacts = (await u.call('GET', '/contacts?limit=100')).body as unknown as { contacts: { firstName: string; lastName: string; phone: string; tags: string[] }[] };
+  const contacts = (await u.call('GET', '/contacts?limit=100')).body as unknown as {
+    contacts: { firstName: string; lastName: string; phone: string; tags: string[]; createdBy: string | null; updatedBy: string | null }[];
+  };
   t.match(
     contacts.contacts.map((c) => [c.firstName, c.lastName, c.phone, c.tags]).sort(),
     [['Ana', 'López', '+34611222333', ['whatsapp']], ['Bea', 'Ruiz', '+34 622 333 444', ['vip', 'whatsapp']], ['Carlos', 'WhatsApp', '+525512345678', ['whatsapp']]],
+  );
+  t.same(
+    contacts.contacts.map((c) => [c.firstName, c.createdBy, c.updatedBy]).sort(),
+    [['Ana', null, null], ['Bea', u.userId, null], ['Carlos', null, null]],
+    'the sync is the workspace\'s own work: it names no member, not even the founder whose id its calls carry',
   );
   t.match((await outboxOf(u.userId)).filter((e) => e.type === 'whatsapp.contacts.synced').map((e) => e.data), [{ created: 2, updated: 1 }, { created: 0, updated: 0 }]);
 });

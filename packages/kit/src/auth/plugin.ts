@@ -6,7 +6,7 @@ import { isWorkspaceRole, PERSONAL_TOKEN_SCOPES, ROLE_REFUSED, roleAllows, scope
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, unauthorized } from '../http/errors.js';
-import { runAsMember } from './acting-member.js';
+import { runAsMember, runAsNoOne } from './acting-member.js';
 import type { Revocations } from './revocations.js';
 import { addressFromProof, CLIENT_ADDRESS_HEADER, clientAddressProof } from './client-address.js';
 import { KeptProofs } from './kept-proofs.js';
@@ -29,6 +29,7 @@ interface VerifiedClaims {
   scp?: unknown;
   wid?: unknown;
   role?: unknown;
+  own?: unknown;
 }
 
 /** The token of an `Authorization: Bearer <token>` header (the scheme in any case), as @fastify/jwt reads it. */
@@ -84,6 +85,11 @@ export interface TokenClaims {
   ims?: number;
   /** The scopes of the personal access token the gateway exchanged for this token. */
   scp?: PersonalTokenScope[];
+  /**
+   * Signed only by a service calling a sibling as the workspace on its own behalf (`ServiceClient` with a
+   * workspace id): no member asked, so the request runs as no one, though its `sub` is the founder's id.
+   */
+  own?: true;
 }
 
 declare module '@fastify/jwt' {
@@ -157,6 +163,8 @@ export const authPlugin = fp<AuthPluginOptions>(
     app.decorate('revocations', revocations);
     // Embedded, the gateway and the service both ask; the second check is free.
     const verified = new WeakSet<object>();
+    // Requests of the workspace's own work (`own`): answered as no member, whoever's id the token carries.
+    const ownWork = new WeakSet<object>();
     const acceptedProofs = acceptTokenCheckedProof ? new AcceptedProofs(tokens.secret, VERIFIED_TOKENS_CACHED) : undefined;
     app.decorate('authenticate', async (request: FastifyRequest) => {
       if (verified.has(request)) return;
@@ -185,14 +193,19 @@ export const authPlugin = fp<AuthPluginOptions>(
       const user: AuthenticatedUser = { id, workspaceId, role: tenancy.role, jti, exp, issuedAtMs };
       request.user = scopes ? { ...user, scopes } : user;
       verified.add(request);
+      if (claims.own === true) ownWork.add(request);
     });
     // A route's handler runs as the member whose request it answers: what it writes names them (the outbox's
     // actorId), with no domain call passing them down. Routes registered after this plugin, which is every one.
+    // A sibling's call as the workspace itself carries the founder's id, yet no member asked for it: no one.
+    // Embedded, a sibling's call is answered inside the caller's request (`inject`): a request of no member's
+    // leaves the caller's member behind rather than inheriting them.
     app.addHook('onRoute', (route) => {
       const handler = route.handler;
       route.handler = function answerAsMember(this: FastifyInstance, request, reply) {
-        const member = verified.has(request) ? request.user.id : undefined;
-        return member ? runAsMember(member, () => handler.call(this, request, reply)) : handler.call(this, request, reply);
+        const member = verified.has(request) && !ownWork.has(request) ? request.user.id : undefined;
+        const answer = () => handler.call(this, request, reply);
+        return member ? runAsMember(member, answer) : runAsNoOne(answer);
       };
     });
     const proofs = new TokenCheckedProofs(tokens.secret, VERIFIED_TOKENS_CACHED);

@@ -64,7 +64,8 @@ export type InjectFn = (request: {
  * Who a sibling call acts for. A member acting in a workspace (a request of theirs led to the call): the
  * sibling sees that person, workspace and role, so the role table and their personal data apply as to
  * their own requests. A workspace id alone: the workspace acting on its own behalf (the assistant answering
- * a customer, a consumer, the export), under its founder's id, which the workspace carries.
+ * a customer, a consumer, the export), under its founder's id, which the workspace carries, and as no member:
+ * what the sibling writes for it names no one (`currentMemberId()` is undefined there), not the founder.
  */
 export type ServiceCaller = string | MemberCaller;
 
@@ -84,8 +85,8 @@ export function workspaceOf(caller: ServiceCaller): string {
   return typeof caller === 'string' ? caller : caller.workspaceId;
 }
 
-function claimsOf(caller: ServiceCaller): { sub: string; wid?: string; role?: WorkspaceRole } {
-  return typeof caller === 'string' ? { sub: caller } : { sub: caller.actorId, wid: caller.workspaceId, role: caller.role };
+function claimsOf(caller: ServiceCaller): { sub: string; wid?: string; role?: WorkspaceRole; own?: true } {
+  return typeof caller === 'string' ? { sub: caller, own: true } : { sub: caller.actorId, wid: caller.workspaceId, role: caller.role };
 }
 
 /** Lifetime of the token a service presents for a user: long enough for one call, useless if it leaks. */

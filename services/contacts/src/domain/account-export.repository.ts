@@ -34,7 +34,7 @@ export class AccountExportRepository {
     const [at, id] = after ? after.split('|') : [];
     return this.sql<ExportedContact[]>`
       select id, user_id, first_name, last_name, email, phone, company, tags, phone_e164, notes, created_at, updated_at,
-        created_at::text as at
+        created_by, updated_by, created_at::text as at
       from contacts.contacts
       where user_id = ${userId} ${at && id ? this.sql`and (created_at, id) < (${at}::timestamptz, ${id}::uuid)` : this.sql``}
       order by created_at desc, id desc

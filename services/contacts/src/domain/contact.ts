@@ -15,6 +15,9 @@ export interface ContactRow {
   notes: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The members who created and last changed the contact; null where no member wrote it. */
+  createdBy: string | null;
+  updatedBy: string | null;
 }
 
 export type ContactFields = Pick<ContactRow, 'firstName' | 'lastName' | 'email' | 'phone' | 'company' | 'tags' | 'phoneE164'> & {
@@ -35,6 +38,8 @@ export function toContact(row: ContactRow): Contact {
     notes: row.notes,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    createdBy: row.createdBy,
+    updatedBy: row.updatedBy,
   };
 }
 

@@ -7,6 +7,7 @@ import {
 import { badRequest, createEvent, notFound, type Outbox, type Sql, type TransactionSql } from '@asistente/kit';
 import { normalizeTags } from './contact.js';
 import type { ContactsRepository } from './contacts.repository.js';
+import { writingMember } from './writing-member.js';
 
 const SOME_NOT_FOUND = 'Alguno de los contactos no existe';
 
@@ -39,7 +40,7 @@ export class ContactsBulk {
           ) as next
           from contacts.contacts where ${this.contacts.selection(userId, selection)}
         )
-        update contacts.contacts c set tags = target.next, updated_at = now()
+        update contacts.contacts c set tags = target.next, updated_at = now(), updated_by = ${writingMember()}
         from target where c.id = target.id and c.tags is distinct from target.next
         returning c.id`;
       await this.outbox.append(tx, changed.map(({ id }) => createEvent('contacts.contact.updated', userId, { contactId: id, changed: ['tags'] })));
@@ -56,10 +57,10 @@ export class ContactsBulk {
       const gone = await tx<{ id: string; deletedAt: Date }[]>`
         with gone as (
           delete from contacts.contacts where ${this.contacts.selection(userId, selection)}
-          returning id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at
+          returning id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at, created_by
         )
-        insert into contacts.trash (batch_id, user_id, id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at)
-        select ${undoToken}, ${userId}, id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at from gone
+        insert into contacts.trash (batch_id, user_id, id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at, created_by)
+        select ${undoToken}, ${userId}, id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at, created_by from gone
         returning id, deleted_at`;
       await this.outbox.append(tx, gone.map(({ id }) => createEvent('contacts.contact.deleted', userId, { contactId: id })));
       const since = gone[0]?.deletedAt ?? new Date();
@@ -68,9 +69,9 @@ export class ContactsBulk {
   }
 
   /**
-   * Puts a bulk delete back exactly (ids, dates, tags). A contact whose email
-   * was taken again meanwhile stays in the trash; the count says how many
-   * came back.
+   * Puts a bulk delete back exactly (ids, dates, tags, creator). A contact whose
+   * email was taken again meanwhile stays in the trash; the count says how many
+   * came back. The member who restores is the last to have written them.
    */
   async restore(userId: string, undoToken: string): Promise<number> {
     return this.sql.begin(async (tx) => {
@@ -81,8 +82,8 @@ export class ContactsBulk {
         limit 1`;
       if (batch.length === 0) throw notFound('No hay nada que deshacer: el plazo terminó o ya se deshizo');
       const back = await tx<{ id: string; email: string | null }[]>`
-        insert into contacts.contacts (id, user_id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at)
-        select id, user_id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at
+        insert into contacts.contacts (id, user_id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at, created_by, updated_by)
+        select id, user_id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at, created_by, ${writingMember()}::uuid
         from contacts.trash where batch_id = ${undoToken} and user_id = ${userId}
         on conflict do nothing
         returning id, email`;

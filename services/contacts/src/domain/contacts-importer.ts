@@ -2,6 +2,7 @@ import type { ImportReport } from '@asistente/contracts';
 import { allowLongStatements, badRequest, createEvent, type Database, type EventEnvelope, type Logger, type Outbox, type Sql, type TextRow, type TransactionSql } from '@asistente/kit';
 import { readCsv, type ColumnMapping } from './csv-records.js';
 import { importRow, TAG_SEPARATOR } from './import-row.js';
+import { writingMember } from './writing-member.js';
 
 /** A report lists this many bad lines at most; a broken 1M-line file must not answer 1M errors. */
 export const MAX_REPORTED_ERRORS = 1000;
@@ -55,7 +56,9 @@ const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve)
  * An import stopped midway (a crash) leaves the batches already merged, each
  * with its event (appended in the batch's transaction, so analytics counts
  * exactly what was written); importing the same file again completes it,
- * since the merge is an upsert and unchanged rows are skipped.
+ * since the merge is an upsert and unchanged rows are skipped. The member who
+ * imports is recorded as the creator of the rows it adds and the last to
+ * change the rows it rewrites.
  */
 export class ContactsImporter {
   constructor(
@@ -66,6 +69,8 @@ export class ContactsImporter {
 
   async import(userId: string, body: AsyncIterable<Buffer | string>, dryRun = false, mapping: ColumnMapping = {}): Promise<ImportReport> {
     const csv = await readCsv(body, mapping);
+    // Read once in the request: the batches' transactions all write for the member who imported.
+    const member = writingMember();
     const errors: ImportReport['errors'] = [];
     let failed = 0;
     let records = 0;
@@ -89,7 +94,7 @@ export class ContactsImporter {
     const apply = async (batch: Batch) => {
       const outcome = dryRun
         ? await this.compare(userId, batch)
-        : await this.merge(userId, batch, (merged) => createEvent('contacts.contact.imported', userId, batchCounts(merged, batch.line.length)));
+        : await this.merge(userId, member, batch, (merged) => createEvent('contacts.contact.imported', userId, batchCounts(merged, batch.line.length)));
       if (!dryRun) {
         eventsAppended++;
         failedAnnounced = failed;
@@ -182,14 +187,14 @@ export class ContactsImporter {
    * tags are merged); unchanged contacts are not rewritten. Rows without one
    * are new contacts. One transaction per batch.
    */
-  private merge(userId: string, batch: Batch, announce: (outcome: BatchOutcome) => EventEnvelope): Promise<BatchOutcome> {
+  private merge(userId: string, member: string | null, batch: Batch, announce: (outcome: BatchOutcome) => EventEnvelope): Promise<BatchOutcome> {
     return this.db.sql.begin(async (tx) => {
       // An import's batch may outlast the requests' statement timeout on a busy server.
       await allowLongStatements(tx);
       const keys = await tx<{ key: string; inserted: boolean }[]>`
         with source as (${this.source(tx, batch)})
-        insert into contacts.contacts as c (user_id, first_name, last_name, email, phone, company, tags, phone_e164)
-        select ${userId}, first_name, last_name, email, phone, company, tags, phone_e164 from source
+        insert into contacts.contacts as c (user_id, first_name, last_name, email, phone, company, tags, phone_e164, created_by, updated_by)
+        select ${userId}, first_name, last_name, email, phone, company, tags, phone_e164, ${member}::uuid, ${member}::uuid from source
         on conflict (user_id, lower(email)) where email is not null do update set
           first_name = excluded.first_name,
           last_name = excluded.last_name,
@@ -197,15 +202,16 @@ export class ContactsImporter {
           phone_e164 = case when excluded.phone is null then c.phone_e164 else excluded.phone_e164 end,
           company = coalesce(excluded.company, c.company),
           tags = array(select distinct t from unnest(c.tags || excluded.tags) as t order by t),
-          updated_at = now()
+          updated_at = now(),
+          updated_by = excluded.updated_by
         where (c.first_name, c.last_name, c.phone, c.company) is distinct from
               (excluded.first_name, excluded.last_name, coalesce(excluded.phone, c.phone), coalesce(excluded.company, c.company))
            or not (c.tags @> excluded.tags)
         returning lower(c.email) as key, (xmax = 0) as inserted`;
       const inserted = await tx`
-        insert into contacts.contacts (user_id, first_name, last_name, email, phone, company, tags, phone_e164)
+        insert into contacts.contacts (user_id, first_name, last_name, email, phone, company, tags, phone_e164, created_by, updated_by)
         select ${userId}, first_name, last_name, null, phone, company,
-          coalesce(string_to_array(nullif(tags, ''), ${TAG_SEPARATOR}), '{}'), phone_e164
+          coalesce(string_to_array(nullif(tags, ''), ${TAG_SEPARATOR}), '{}'), phone_e164, ${member}::uuid, ${member}::uuid
         from unnest(${batch.firstName}::text[], ${batch.lastName}::text[], ${batch.email}::text[],
           ${batch.phone}::text[], ${batch.company}::text[], ${batch.tags}::text[], ${batch.phoneE164}::text[])
           as r(first_name, last_name, email, phone, company, tags, phone_e164)

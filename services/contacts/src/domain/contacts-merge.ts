@@ -2,6 +2,7 @@ import type { Contact } from '@asistente/contracts';
 import { badRequest, createEvent, notFound, type Outbox, type Sql } from '@asistente/kit';
 import { normalizeTags, toContact, type ContactRow } from './contact.js';
 import { changedFields } from './contact-changes.js';
+import { writingMember } from './writing-member.js';
 
 /** At most this many duplicate groups are listed at once. */
 export const DUPLICATE_GROUPS_MAX = 100;
@@ -79,7 +80,7 @@ export class ContactsMerge {
       await tx`delete from contacts.contacts where user_id = ${userId} and id = any(${others}::uuid[])`;
       const [row] = await tx<MergeRow[]>`
         update contacts.contacts set email = ${email}, phone = ${phone}, company = ${company}, phone_e164 = ${phoneE164},
-          tags = ${tags}::text[], notes = ${notes}, merged_keys = ${mergedKeys}::text[], updated_at = now()
+          tags = ${tags}::text[], notes = ${notes}, merged_keys = ${mergedKeys}::text[], updated_at = now(), updated_by = ${writingMember()}
         where id = ${keepId} and user_id = ${userId}
         returning *`;
       await this.outbox.append(tx, [

@@ -2,6 +2,7 @@ import { CONTACTS_TOTAL_CAP, type ContactSort, type ContactStats } from '@asiste
 import { withoutStatementTimeout, type Sql, type TransactionSql } from '@asistente/kit';
 import type { ContactFields, ContactRow } from './contact.js';
 import { SearchTotals } from './search-totals.js';
+import { writingMember } from './writing-member.js';
 
 export interface ListFilter {
   search?: string | undefined;
@@ -28,12 +29,12 @@ export interface Page {
   totalCapped: boolean;
 }
 
-const ROW_COLUMNS = 'id, user_id, first_name, last_name, email, phone, company, tags, phone_e164, notes, created_at, updated_at';
+const ROW_COLUMNS = 'id, user_id, first_name, last_name, email, phone, company, tags, phone_e164, notes, created_at, updated_at, created_by, updated_by';
 
 type Written = Record<string, string | string[] | null>;
 
 /** The fields given, as columns to write: notes left undefined are not written. */
-function written(fields: ContactFields & { userId?: string }): Written {
+function written(fields: ContactFields & { userId?: string; createdBy?: string | null; updatedBy: string | null }): Written {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Written;
 }
 
@@ -303,7 +304,8 @@ export class ContactsRepository {
   }
 
   async insert(tx: TransactionSql, userId: string, fields: ContactFields): Promise<ContactRow> {
-    const values = written({ ...fields, userId });
+    const member = writingMember();
+    const values = written({ ...fields, userId, createdBy: member, updatedBy: member });
     const [row] = await tx<ContactRow[]>`
       insert into contacts.contacts ${tx(values)}
       returning *`;
@@ -318,7 +320,7 @@ export class ContactsRepository {
 
   async update(tx: TransactionSql, userId: string, id: string, fields: ContactFields): Promise<ContactRow | undefined> {
     const [row] = await tx<ContactRow[]>`
-      update contacts.contacts set ${tx(written(fields))}, updated_at = now()
+      update contacts.contacts set ${tx(written({ ...fields, updatedBy: writingMember() }))}, updated_at = now()
       where id = ${id} and user_id = ${userId}
       returning *`;
     return row;

@@ -10,8 +10,10 @@ import { PageHeader } from '../../../ui/PageHeader';
 import { ContactModal } from '../ContactModal';
 import { fullName, type Contact } from '../types';
 import { getContact, getDuplicatesOf, getTimeline, mergeInto, type TimelineSection } from './api';
+import { Attribution } from './Attribution';
 import { ScheduleMeeting } from './ScheduleMeeting';
 import { Timeline } from './Timeline';
+import { useMemberNames } from './use-member-names';
 import './contact-page.css';
 
 type Loaded = { kind: 'loading' } | { kind: 'missing' } | { kind: 'failed'; message: string } | { kind: 'ready'; contact: Contact };
@@ -29,6 +31,7 @@ export function ContactPage() {
   const [merging, setMerging] = useState<Contact | null>(null);
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState(false);
+  const nameOf = useMemberNames();
 
   useEffect(() => {
     const controller = new AbortController();
@@ -112,6 +115,7 @@ export function ContactPage() {
           </>
         }
       />
+      {nameOf && <Attribution contact={contact} nameOf={nameOf} />}
       <div className="contact-grid">
         <section className="card" aria-labelledby="contacto-datos">
           <h2 id="contacto-datos" className="card-title">

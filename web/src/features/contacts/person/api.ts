@@ -1,4 +1,4 @@
-import type { ContactTimeline, DuplicateGroups } from '@asistente/contracts';
+import type { ContactTimeline, DuplicateGroups, WorkspaceMemberList } from '@asistente/contracts';
 import { getJson, sendJson } from '../../../lib/http';
 import type { Contact } from '../types';
 
@@ -20,3 +20,6 @@ export async function getDuplicatesOf(contact: Contact, signal?: AbortSignal): P
 
 /** Merges `others` into `keepId` in one transaction: tags unioned, the timelines of both kept. */
 export const mergeInto = (keepId: string, others: string[]) => sendJson<Contact>('post', `contacts/${keepId}/merge`, { ids: others });
+
+/** The workspace's members, to name who created and last changed a contact. */
+export const getMembers = () => getJson<WorkspaceMemberList>('workspace/members');
