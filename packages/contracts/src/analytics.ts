@@ -71,3 +71,35 @@ export const RecentActivity = Type.Object({
 export type RecentActivity = Static<typeof RecentActivity>;
 
 export const RecentQuery = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 50, default: 10 }) });
+
+/** A median in whole seconds over the period; null when the period has none. */
+const MedianSeconds = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]);
+
+/**
+ * One member's work in the team inbox over the period (GET /analytics/team). A conversation "opens" at its
+ * customer's first message and again each time a customer's message reopens it, until it is resolved.
+ * `firstResponseSeconds`: median time from an opening to its first answer, over the openings this member gave
+ * the first answer of. `resolutionSeconds`: median time from an opening to resolved, over the openings resolved
+ * as theirs (assigned to them when resolved; unassigned, resolved by them). `handled`: the conversations they
+ * answered at least once in the period. Answers count on the day they were given, resolutions on theirs.
+ */
+export const TeamMemberFigures = Type.Object({
+  userId: Type.String({ format: 'uuid' }),
+  firstResponseSeconds: MedianSeconds,
+  resolutionSeconds: MedianSeconds,
+  handled: Type.Integer({ minimum: 0 }),
+});
+export type TeamMemberFigures = Static<typeof TeamMemberFigures>;
+
+export const TeamFigures = Type.Object({
+  /** Members with any figure in the period, most conversations handled first; those without are left out. */
+  members: Type.Array(TeamMemberFigures),
+  /** The assistant and the keyword rules together: the openings they answered first, the conversations they answered. */
+  assistant: Type.Object({ firstResponseSeconds: MedianSeconds, handled: Type.Integer({ minimum: 0 }) }),
+  /**
+   * The whole workspace: first answers by anyone (members, the assistant, the keyword rules, the phone), every
+   * resolution, and the conversations a member or the assistant answered (each once, however many answered it).
+   */
+  workspace: Type.Object({ firstResponseSeconds: MedianSeconds, resolutionSeconds: MedianSeconds, handled: Type.Integer({ minimum: 0 }) }),
+});
+export type TeamFigures = Static<typeof TeamFigures>;

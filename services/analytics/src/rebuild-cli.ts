@@ -15,5 +15,5 @@ try {
 const platform = await createPlatform(config, 'analytics-rebuild', { events: false });
 const started = Date.now();
 const report = await rebuildRollups(platform.db.sql);
-console.log(`Rollups recomputed: ${report.events} events -> ${report.rows} hourly rows in ${Date.now() - started} ms`);
+console.log(`Rollups recomputed: ${report.events} events -> ${report.rows} hourly rows, ${report.conversations} conversations in ${Date.now() - started} ms`);
 await platform.close();

@@ -124,7 +124,9 @@ t.test('the owner gets a ZIP of every service, without a secret, from any reques
   const files = readZip(download.rawPayload);
   const names = [...files.keys()].sort();
   t.same(names.filter((name) => !name.startsWith('correo/')), [
+    'analitica/conversaciones.csv',
     'analitica/por-hora.csv',
+    'analitica/respuestas.csv',
     'analitica/totales.csv',
     'asistente/chats-pausados.json',
     'asistente/ejecuciones.json',

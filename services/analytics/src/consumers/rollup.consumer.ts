@@ -1,5 +1,6 @@
 import type { DomainEvent } from '@asistente/contracts';
 import type { EventValidator, Logger, Sql } from '@asistente/kit';
+import type { ConversationFollower } from '../domain/conversation-follower.js';
 import { Tally } from '../domain/tally.js';
 import type { RollupsRepository } from '../domain/rollups.repository.js';
 
@@ -14,8 +15,9 @@ export const ROLLUPS_CHANGED = 'analytics.changed';
 
 /**
  * Applies events to the rollups exactly once: the batch's event ids are
- * recorded and the counters updated in one transaction, and the bus acks
- * only after it commits. A redelivery (out of order, or after a crash
+ * recorded, the counters updated and the conversations they touch derived
+ * again (the team's figures) in one transaction, and the bus acks only
+ * after it commits. A redelivery (out of order, or after a crash
  * between commit and ack) finds its ids recorded and changes nothing.
  * Invalid events are parked and counted, never thrown back at the bus: one
  * bad producer must not stall the stream.
@@ -24,6 +26,7 @@ export class RollupConsumer {
   constructor(
     private readonly sql: Sql,
     private readonly rollups: RollupsRepository,
+    private readonly conversations: ConversationFollower,
     private readonly validator: EventValidator,
     private readonly log: Logger,
     private readonly onApplied: (userId: string) => void = () => {},
@@ -53,6 +56,9 @@ export class RollupConsumer {
       await this.rollups.addCounters(tx, tally.counters());
       await this.rollups.addTotals(tx, tally.totals());
       await this.rollups.touchChats(tx, tally.chats());
+      // Last: it may wait for a replica deriving the same conversations, which by then touches only those
+      // conversations' rows, never a counter or an event id this transaction holds (no deadlock).
+      await this.conversations.apply(tx, events);
       return events;
     });
     for (const userId of new Set(fresh.map((e) => e.userId))) this.onApplied(userId);

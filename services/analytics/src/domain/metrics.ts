@@ -41,7 +41,8 @@ export function incrementsFor(event: DomainEvent): Increment[] {
     case 'account.retention.changed':
     case 'workspace.member.left':
       return [];
-    // The inbox's view of messages the channel's own events already count.
+    // The inbox's view of messages the channel's own events already count: no counter of their own here. They
+    // are the team's figures instead, derived per conversation (conversation-follower.ts, GET /analytics/team).
     case 'conversation.message.received':
     case 'conversation.message.sent':
     case 'conversation.assigned':

@@ -1,18 +1,23 @@
 import type { DomainEvent } from '@asistente/contracts';
 import { allowLongStatements, type Sql } from '@asistente/kit';
+import { ConversationFollower } from './conversation-follower.js';
+import { OpeningsRepository } from './openings.repository.js';
 import { RollupsRepository } from './rollups.repository.js';
 import { Tally } from './tally.js';
 
 export interface RebuildReport {
   events: number;
   rows: number;
+  /** Team inbox conversations derived again. */
+  conversations: number;
 }
 
 /**
  * Recomputes every rollup from the recorded event history with the same
  * tally the consumer applies, in one transaction (readers see the old
  * figures until it commits). Sums are order-independent, so the result
- * equals the incremental one.
+ * equals the incremental one; the team's per-conversation rows are derived
+ * by the consumer's own function from the same ordered history.
  */
 export async function rebuildRollups(sql: Sql, chunk = 5000): Promise<RebuildReport> {
   const rollups = new RollupsRepository(sql);
@@ -35,8 +40,9 @@ export async function rebuildRollups(sql: Sql, chunk = 5000): Promise<RebuildRep
     for (let i = 0; i < totals.length; i += chunk) await rollups.addTotals(tx, totals.slice(i, i + chunk));
     const chats = tally.chats();
     for (let i = 0; i < chats.length; i += chunk) await rollups.touchChats(tx, chats.slice(i, i + chunk));
+    const conversations = await new ConversationFollower(new OpeningsRepository()).rebuild(tx, chunk);
     // Fresh statistics, or the planner guesses at a table it has never seen this full.
     await tx`analyze analytics.hourly`;
-    return { events, rows: counters.length };
+    return { events, rows: counters.length, conversations };
   });
 }

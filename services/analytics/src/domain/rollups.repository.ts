@@ -23,12 +23,13 @@ export class RollupsRepository {
   /** Records the events; returns the ids that were new (the exactly-once check). */
   async recordEvents(tx: TransactionSql, events: DomainEvent[]): Promise<string[]> {
     const rows = await tx<{ id: string }[]>`
-      insert into analytics.events (id, user_id, type, occurred_at, data)
+      insert into analytics.events (id, user_id, type, occurred_at, data, actor_id)
       -- data travels as text and is parsed here: a text[] cast to jsonb[] would store JSON strings.
-      select id, user_id, type, occurred_at, data::jsonb from unnest(
+      select id, user_id, type, occurred_at, data::jsonb, actor_id from unnest(
         ${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.userId)}::uuid[], ${events.map((e) => e.type)}::text[],
-        ${events.map((e) => e.occurredAt)}::timestamptz[], ${events.map((e) => JSON.stringify(e.data))}::text[]
-      ) as r(id, user_id, type, occurred_at, data)
+        ${events.map((e) => e.occurredAt)}::timestamptz[], ${events.map((e) => JSON.stringify(e.data))}::text[],
+        ${events.map((e) => e.actorId ?? null)}::uuid[]
+      ) as r(id, user_id, type, occurred_at, data, actor_id)
       on conflict (id) do nothing
       returning id`;
     return rows.map((r) => r.id);

@@ -8,6 +8,7 @@ import {
   ProductivityPoint,
   RecentActivity,
   RecentQuery,
+  TeamFigures,
   TeamsStats,
   WhatsappStats,
   type AnalyticsPeriod,
@@ -17,6 +18,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AnalyticsService, Scope } from '../domain/analytics.service.js';
 import { isTimeZone } from '../domain/period.js';
+import type { TeamFiguresService } from '../domain/team-figures.service.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse };
 
@@ -26,7 +28,7 @@ function scope(request: FastifyRequest): Scope {
   return { userId: request.user.workspaceId, period, tz };
 }
 
-export async function analyticsRoutes(app: App, { analytics }: { analytics: AnalyticsService }): Promise<void> {
+export async function analyticsRoutes(app: App, { analytics, team }: { analytics: AnalyticsService; team: TeamFiguresService }): Promise<void> {
   const figure = <T extends TSchema>(path: string, summary: string, defaultPeriod: AnalyticsPeriod, response: T, read: (s: Scope) => Promise<Static<T>>) =>
     app.get(path, {
       schema: { summary, querystring: analyticsQuery(defaultPeriod), response: { 200: response, ...errors } },
@@ -41,6 +43,7 @@ export async function analyticsRoutes(app: App, { analytics }: { analytics: Anal
   figure('/analytics/whatsapp', 'Cifras de WhatsApp', '30d', WhatsappStats, (s) => analytics.whatsapp(s));
   figure('/analytics/teams', 'Cifras de Teams', '30d', TeamsStats, (s) => analytics.teams(s));
   figure('/analytics/productivity', 'Productividad por día', '30d', Type.Array(ProductivityPoint), (s) => analytics.productivity(s));
+  figure('/analytics/team', 'Primera respuesta, resolución y conversaciones atendidas por miembro', '30d', TeamFigures, (s) => team.figures(s));
 
   app.get('/analytics/recent', {
     schema: { summary: 'Actividad reciente', querystring: RecentQuery, response: { 200: RecentActivity, ...errors } },
