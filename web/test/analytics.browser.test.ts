@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import type { Browser, Page, Request } from 'playwright-core';
@@ -14,7 +15,7 @@ import {
   type Session,
 } from './fixtures/harness.js';
 
-const FIGURE_PATHS = ['dashboard', 'activity', 'contacts-growth', 'emails', 'whatsapp', 'teams', 'productivity'];
+const FIGURE_PATHS = ['dashboard', 'activity', 'contacts-growth', 'emails', 'whatsapp', 'teams', 'productivity', 'team'];
 const MONTH = '(ene|feb|mar|abr|may|jun|jul|ago|sept|oct|nov|dic)';
 
 interface Totals {
@@ -108,7 +109,7 @@ browserSuite(t, () => {
     await page.getByText('Análisis detallado de tu actividad empresarial').waitFor();
     await page.locator('.analytics').waitFor();
     page.off('request', listen);
-    t.equal(requested.length, 7, 'seven figures requested');
+    t.equal(requested.length, 8, 'eight figures requested');
     t.ok(
       requested.every((r) => r.includes('period=30d') && r.includes(`tz=${encodeURIComponent(tz)}`)),
       '30 días by default, in the browser’s time zone',
@@ -201,31 +202,31 @@ browserSuite(t, () => {
     t.ok(csv.includes(`Totales\r\nIndicador,Valor\r\nTotal Contactos,${totals.totalContacts}\r\n`), 'the totals as the API gives them');
     const whatsapp = await figures<{ sent: number; received: number }>('whatsapp', '30d');
     t.ok(csv.includes(`Estadísticas de WhatsApp\r\nIndicador,Valor\r\nEnviados,${whatsapp.sent}\r\nRecibidos,${whatsapp.received}\r\n`), 'the WhatsApp card');
-    for (const caption of ['Actividad General\r\nFecha,Actividad', 'Crecimiento de Contactos\r\nFecha,Contactos', 'Distribución por Canal\r\nCanal,Total', 'Estadísticas de Email', 'Productividad por Día\r\nDía,Emails,Mensajes,Reuniones,Contactos']) {
+    for (const caption of ['Actividad General\r\nFecha,Actividad', 'Crecimiento de Contactos\r\nFecha,Contactos', 'Distribución por Canal\r\nCanal,Total', 'Estadísticas de Email', 'Productividad por Día\r\nDía,Emails,Mensajes,Reuniones,Contactos', 'Equipo\r\nMiembro,Primera respuesta (segundos)']) {
       t.ok(csv.includes(caption), `${caption.split('\r\n')[0]} is in the report`);
     }
   });
 
-  t.test('changing the period reloads the seven figures in parallel', async (t) => {
-    // Every 7d request is held until all seven have left the page: only parallel requests get there.
+  t.test('changing the period reloads the eight figures in parallel', async (t) => {
+    // Every 7d request is held until all eight have left the page: only parallel requests get there.
     const held: string[] = [];
     let releaseAll = () => {};
-    const allSeven = new Promise<void>((resolve) => (releaseAll = resolve));
+    const allEight = new Promise<void>((resolve) => (releaseAll = resolve));
     const timeout = setTimeout(releaseAll, 10_000);
     await page.route('**/api/analytics/**', async (route) => {
       const url = new URL(route.request().url());
       if (url.searchParams.get('period') !== '7d') return route.continue();
       held.push(url.pathname.replace('/api/analytics/', ''));
       if (held.length === FIGURE_PATHS.length) releaseAll();
-      await allSeven;
+      await allEight;
       await route.continue();
     });
     await page.getByLabel('Periodo', { exact: true }).selectOption({ label: '7 días' });
     await page.getByRole('status').filter({ hasText: 'Cargando analytics...' }).waitFor();
     t.pass('Cargando analytics... while the new period loads');
-    await allSeven;
+    await allEight;
     clearTimeout(timeout);
-    t.same([...held].sort(), [...FIGURE_PATHS].sort(), 'all seven figures were in flight at once with period=7d');
+    t.same([...held].sort(), [...FIGURE_PATHS].sort(), 'all eight figures were in flight at once with period=7d');
     await page.getByRole('status').filter({ hasText: 'Cargando analytics...' }).waitFor({ state: 'detached' });
     await page.unroute('**/api/analytics/**');
 
@@ -235,6 +236,64 @@ browserSuite(t, () => {
     t.equal(activity.length, 7, 'seven days of activity');
     await page.waitForTimeout(1600);
     await screenshot(page, 'analytics-7-dias');
+  });
+
+  t.test('Equipo names each member, says durations in words, draws who handled what and downloads it', async (t) => {
+    const context = await signedInContext(browser, app, session);
+    context.setDefaultTimeout(15_000);
+    t.teardown(() => context.close());
+    const screen = await context.newPage();
+    const [ana, luis, gone] = [randomUUID(), randomUUID(), randomUUID()];
+    const json = (body: unknown) => ({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+    await screen.route('**/api/analytics/team?*', (route) =>
+      route.fulfill(
+        json({
+          members: [
+            { userId: ana, firstResponseSeconds: 180, resolutionSeconds: 4800, handled: 3 },
+            { userId: gone, firstResponseSeconds: 45, resolutionSeconds: null, handled: 1 },
+          ],
+          assistant: { firstResponseSeconds: 5, handled: 2 },
+          workspace: { firstResponseSeconds: 120, resolutionSeconds: 4800, handled: 5 },
+        }),
+      ),
+    );
+    await screen.route('**/api/conversations/members', (route) =>
+      route.fulfill(
+        json({
+          data: [
+            { userId: ana, name: 'Ana López', role: 'owner', available: true, open: 1 },
+            { userId: luis, name: '=Luis Pérez', role: 'agent', available: false, open: 0 },
+          ],
+        }),
+      ),
+    );
+    await screen.goto('/analytics');
+    const team = card(screen, 'Equipo');
+    const rows = async (part: string) => (await team.locator(`${part} tr`).allInnerTexts()).map((row) => row.replace(/\s+/g, ' ').trim());
+    await team.locator('tbody tr').first().waitFor();
+    t.same(
+      await rows('tbody'),
+      ['Ana López 3 min 1 h 20 min 3', 'Antiguo miembro 45 s — 1', '=Luis Pérez — — 0'],
+      'members by name (a former one as such), durations in words, most handled first',
+    );
+    t.same(await rows('tfoot'), ['Asistente (respuestas automáticas) 5 s — 2', 'Total 2 min 1 h 20 min 5'], 'the assistant and the whole team');
+    const chart = card(screen, 'Conversaciones atendidas por miembro');
+    await chart.locator('svg .recharts-bar-rectangle').first().waitFor();
+    t.same(
+      await chart.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value').allTextContents(),
+      ['Ana López', 'Antiguo miembro', '=Luis Pérez'],
+      'a bar per member',
+    );
+
+    const [download] = await Promise.all([screen.waitForEvent('download'), team.getByRole('button', { name: 'Descargar CSV' }).click()]);
+    t.match(download.suggestedFilename(), /^equipo-30d-\d{4}-\d{2}-\d{2}\.csv$/);
+    t.equal(
+      readFileSync((await download.path())!, 'utf8'),
+      '\uFEFFMiembro,Primera respuesta (segundos),Resolución (segundos),Conversaciones atendidas\r\n' +
+        "Ana López,180,4800,3\r\nAntiguo miembro,45,,1\r\n'=Luis Pérez,,,0\r\n" +
+        'Asistente (respuestas automáticas),5,,2\r\nTotal,120,4800,5\r\n',
+      'the table as shown, in exact seconds, a name never read as a formula',
+    );
   });
 
   t.test('a contact created elsewhere raises Total Contactos on the open screen', async (t) => {

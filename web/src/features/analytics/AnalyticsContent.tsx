@@ -1,13 +1,16 @@
 import { ChartCard } from './ChartCard';
 import { EmailStatsCard } from './EmailStatsCard';
-import { ActivityChart, ChannelChart, GrowthChart, ProductivityChart } from './lazy-charts';
+import { ActivityChart, ChannelChart, GrowthChart, ProductivityChart, TeamChart } from './lazy-charts';
 import { chartTables } from './report';
+import { memberRows } from './team';
+import { TeamCard } from './TeamCard';
 import { TotalsCards } from './TotalsCards';
 import type { AnalyticsData } from './types';
 import { WhatsAppStatsCard } from './WhatsAppStatsCard';
 
 export function AnalyticsContent({ data, busy, stale = false }: { data: AnalyticsData; busy: boolean; stale?: boolean }) {
   const { weekly, activity, growth, channels, productivity } = chartTables(data);
+  const handled = memberRows(data).map((r) => ({ name: r.name, handled: r.handled }));
   return (
     <div className={stale ? 'analytics is-stale' : 'analytics'} aria-busy={busy}>
       <TotalsCards totals={data.totals} stale={stale} />
@@ -41,6 +44,17 @@ export function AnalyticsContent({ data, busy, stale = false }: { data: Analytic
           table={productivity}
         >
           <ProductivityChart points={data.productivity} />
+        </ChartCard>
+      </div>
+      {/* Its own row: the table's four columns need more than half the width. */}
+      <div className="analytics-grid team-grid">
+        <TeamCard data={data} />
+        {/* The Equipo table beside it holds the same counts: no second table under the chart. */}
+        <ChartCard
+          title="Conversaciones atendidas por miembro"
+          empty={handled.every((p) => p.handled === 0)}
+        >
+          <TeamChart points={handled} />
         </ChartCard>
       </div>
     </div>

@@ -1,6 +1,7 @@
+import type { InboxMemberList } from '@asistente/contracts';
 import { getJson } from '../../lib/http';
 import { userTimeZone } from '../../lib/time-zone';
-import type { AnalyticsData, AnalyticsPeriod } from './types';
+import type { AnalyticsData, AnalyticsPeriod, InboxMember } from './types';
 
 /**
  * One figure of the screen. A failure fails the whole load (logged, no toast): the screen keeps the figures
@@ -15,9 +16,22 @@ async function figure<T>(path: string, period: AnalyticsPeriod): Promise<T> {
   }
 }
 
-/** The seven figures of a period, requested in parallel. */
+/**
+ * The team's names, from the inbox. Only names: when the inbox cannot answer, the team's figures still show
+ * (unnamed) and the rest of the screen is untouched.
+ */
+async function inboxMembers(): Promise<InboxMember[] | null> {
+  try {
+    return (await getJson<InboxMemberList>('conversations/members')).data;
+  } catch (err) {
+    console.error('No se pudieron cargar los miembros del equipo', err);
+    return null;
+  }
+}
+
+/** The eight figures of a period and the team's names, requested in parallel. */
 export async function loadAnalytics(period: AnalyticsPeriod): Promise<AnalyticsData> {
-  const [totals, activity, growth, emails, whatsapp, teams, productivity] = await Promise.all([
+  const [totals, activity, growth, emails, whatsapp, teams, productivity, team, members] = await Promise.all([
     figure<AnalyticsData['totals']>('dashboard', period),
     figure<AnalyticsData['activity']>('activity', period),
     figure<AnalyticsData['growth']>('contacts-growth', period),
@@ -25,6 +39,8 @@ export async function loadAnalytics(period: AnalyticsPeriod): Promise<AnalyticsD
     figure<AnalyticsData['whatsapp']>('whatsapp', period),
     figure<AnalyticsData['teams']>('teams', period),
     figure<AnalyticsData['productivity']>('productivity', period),
+    figure<AnalyticsData['team']>('team', period),
+    inboxMembers(),
   ]);
-  return { period, totals, activity, growth, emails, whatsapp, teams, productivity };
+  return { period, totals, activity, growth, emails, whatsapp, teams, productivity, team, members };
 }

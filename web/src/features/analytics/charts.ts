@@ -3,3 +3,4 @@ export { ActivityChart } from './ActivityChart';
 export { ChannelChart } from './ChannelChart';
 export { GrowthChart } from './GrowthChart';
 export { ProductivityChart } from './ProductivityChart';
+export { TeamChart } from './TeamChart';

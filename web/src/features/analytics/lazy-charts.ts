@@ -7,3 +7,4 @@ export const ActivityChart = lazy(() => charts().then((m) => ({ default: m.Activ
 export const ChannelChart = lazy(() => charts().then((m) => ({ default: m.ChannelChart })));
 export const GrowthChart = lazy(() => charts().then((m) => ({ default: m.GrowthChart })));
 export const ProductivityChart = lazy(() => charts().then((m) => ({ default: m.ProductivityChart })));
+export const TeamChart = lazy(() => charts().then((m) => ({ default: m.TeamChart })));

@@ -2,6 +2,7 @@ import { isWeekly, weeklyActivity, weeklyGrowth } from './buckets';
 import { channelsOf } from './channels';
 import type { ChartTableData } from './ChartTable';
 import { longDate } from './format';
+import { teamTable } from './team';
 import type { AnalyticsData } from './types';
 
 /** The charts' figures as tables, as the screen shows them (weekly buckets for 90 days and a year). */
@@ -54,19 +55,29 @@ export function reportTables(data: AnalyticsData): ChartTableData[] {
       ['Auto-respuestas', whatsapp.autoReplies],
     ]),
     charts.productivity,
+    teamTable(data),
   ];
 }
 
 const cell = (value: string | number) => {
-  const text = String(value);
+  // A name typed by a person (a member's) starting with = + - @ would run as a formula in a spreadsheet.
+  const text = typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
+
+const BOM = '\uFEFF';
+const lines = (t: ChartTableData) => [t.columns.map(cell).join(','), ...t.rows.map((row) => row.map(cell).join(','))];
+
+/** One table as a CSV file of its own: its header row first (no caption), as the report's tables are written. */
+export function tableCsv(table: ChartTableData): string {
+  return `${BOM}${lines(table).join('\r\n')}\r\n`;
+}
 
 /**
  * The report as CSV: each table under its caption, a blank line between tables, CRLF line ends and a BOM so
  * spreadsheet programs read the accents (as the contacts export).
  */
 export function reportCsv(tables: ChartTableData[]): string {
-  const blocks = tables.map((t) => [cell(t.caption), t.columns.map(cell).join(','), ...t.rows.map((row) => row.map(cell).join(','))].join('\r\n'));
-  return `\uFEFF${blocks.join('\r\n\r\n')}\r\n`;
+  const blocks = tables.map((t) => [cell(t.caption), ...lines(t)].join('\r\n'));
+  return `${BOM}${blocks.join('\r\n\r\n')}\r\n`;
 }

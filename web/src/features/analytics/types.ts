@@ -4,12 +4,17 @@ import type {
   AnalyticsPeriod,
   ContactsGrowthPoint,
   EmailStats,
+  InboxMemberList,
   ProductivityPoint,
+  TeamFigures,
   TeamsStats,
   WhatsappStats,
 } from '@asistente/contracts';
 
-export type { ActivityPoint, AnalyticsPeriod, ContactsGrowthPoint, EmailStats, ProductivityPoint, WhatsappStats };
+export type { ActivityPoint, AnalyticsPeriod, ContactsGrowthPoint, EmailStats, ProductivityPoint, TeamFigures, WhatsappStats };
+
+/** A member as GET /api/conversations/members lists them. */
+export type InboxMember = InboxMemberList['data'][number];
 
 /** Everything the screen shows, for one period. */
 export interface AnalyticsData {
@@ -21,6 +26,10 @@ export interface AnalyticsData {
   whatsapp: WhatsappStats;
   teams: TeamsStats;
   productivity: ProductivityPoint[];
+  /** The team inbox's figures per member (medians in seconds). */
+  team: TeamFigures;
+  /** Who the team's ids are (the inbox's members); null when they could not be asked. */
+  members: InboxMember[] | null;
 }
 
 export const PERIODS: readonly { value: AnalyticsPeriod; label: string }[] = [
