@@ -36,7 +36,7 @@ export function createInbox(platform: Platform) {
   const departures = new MemberDeparture({ sql, outbox, conversations, settings, signals });
   return {
     intake,
-    consumer: new ChannelMessagesConsumer({ intake, whatsapp, departures, events: new EventValidator() }),
+    consumer: new ChannelMessagesConsumer({ intake, whatsapp, departures, events: new EventValidator(), log: platform.log }),
     conversations: new ConversationsService({
       sql, outbox, conversations, entries, settings, members, intake, mentions, channels, signals, contacts: new ContactsDirectory(platform.services),
     }),

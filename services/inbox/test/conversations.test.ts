@@ -3,10 +3,14 @@
 // retention reaches the inbox's copies.
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { createLogger, eraseOlderData, PeriodicJob, type RetentionReport } from '@asistente/kit';
+import { createEvent, createLogger, eraseOlderData, EventValidator, PeriodicJob, ServiceCallError, type RetentionReport } from '@asistente/kit';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { waMessage } from '../../whatsapp/test/support/fake-socket.js';
+import { ChannelMessagesConsumer } from '../src/consumers/channel-messages.consumer.js';
 import { pickAssignee } from '../src/domain/assignment-rule.js';
+import type { Channel } from '../src/domain/channel.js';
+import type { Intake } from '../src/domain/intake.js';
+import type { MemberDeparture } from '../src/domain/member-departure.js';
 import { mentioned } from '../src/domain/mentions.js';
 import { INBOX_RETENTION_STEPS } from '../src/domain/retention.js';
 import { createAiService } from '@asistente/ai';
@@ -277,4 +281,28 @@ t.test("the owner's WhatsApp retention erases the inbox's old messages and their
   t.equal((await left(theirs)).length, 4, 'another workspace keeps everything');
   const [preview] = await sql<{ lastMessagePreview: string | null }[]>`select last_message_preview from inbox.conversations where id = ${mine}`;
   t.equal(preview!.lastMessagePreview, null, 'the old preview is gone too');
+});
+
+t.test("the consumer skips what the channel cannot read (ids that are not its messages, a refusal) and retries what failed", async (t) => {
+  const recorded: string[] = [];
+  const consumerWith = (messages: Channel['messages']) =>
+    new ChannelMessagesConsumer({
+      intake: { record: async (_w: string, _c: string, m: { id: string }) => void recorded.push(m.id) } as unknown as Intake,
+      whatsapp: { name: 'whatsapp', messages, send: async () => Promise.reject(new Error('not used')) },
+      departures: { left: async () => {} } as unknown as MemberDeparture,
+      events: new EventValidator(),
+      log: createLogger('silent', 'test'),
+    });
+  const workspaceId = randomUUID();
+  const received = (messageId: string) => createEvent('whatsapp.message.received', workspaceId, { messageId, chatId: CUSTOMER, live: true });
+  const asked: string[][] = [];
+  await consumerWith(async (_caller, ids) => {
+    asked.push([...ids]);
+    return [];
+  }).handle([received('demo-1'), received('historial-2')]);
+  t.same(asked, [], 'ids that are not the channel\'s messages are never asked for');
+  await consumerWith(async () => Promise.reject(new ServiceCallError('whatsapp', 400, { message: 'Identificador inválido' }))).handle([received(randomUUID())]);
+  t.same(recorded, [], 'a refusal skips the batch instead of holding every consumer behind it');
+  const failing = consumerWith(async () => Promise.reject(new ServiceCallError('whatsapp', 503, {})));
+  await t.rejects(failing.handle([received(randomUUID())]), 'a failure comes again');
 });
