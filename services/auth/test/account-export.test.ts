@@ -4,6 +4,7 @@ import analyticsService from '@asistente/analytics';
 import calendarService from '@asistente/calendar';
 import contactsService from '@asistente/contacts';
 import emailService from '@asistente/email';
+import inboxService from '@asistente/inbox';
 import whatsappService from '@asistente/whatsapp';
 import { buildServicesApp, createTestPlatform, readZip } from '@asistente/kit/testing';
 import { ACCOUNT_EXPORT_TTL_HOURS } from '@asistente/contracts';
@@ -11,7 +12,7 @@ import authService from '../src/app.js';
 import { EXPORTS_WINDOW_SECONDS } from '../src/domain/account-export.service.js';
 
 const platform = await createTestPlatform(t, { nats: true });
-const app = await buildServicesApp(t, [authService, contactsService, whatsappService, emailService, calendarService, aiService, analyticsService], platform);
+const app = await buildServicesApp(t, [authService, contactsService, whatsappService, emailService, calendarService, aiService, analyticsService, inboxService], platform);
 const sql = platform.db.sql;
 const secrets = platform.secrets;
 
@@ -136,6 +137,8 @@ t.test('the owner gets a ZIP of every service, without a secret, from any reques
     'contactos/contactos.json',
     'contactos/papelera.json',
     'contactos/vistas-guardadas.json',
+    'conversaciones/conversaciones.json',
+    'conversaciones/mensajes-y-notas.json',
     'cuenta/actividad-de-seguridad.json',
     'cuenta/perfil.json',
     'whatsapp/chats/34600111222@s.whatsapp.net.json',
