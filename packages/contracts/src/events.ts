@@ -70,7 +70,8 @@ export const EVENT_DATA = {
    * The team's inbox (channel-neutral): a message of a conversation stored, an assignment (`assigneeId` null:
    * unassigned; `by` the workspace's rule or a member, who is the envelope's actorId), a status change.
    */
-  'conversation.message.received': Type.Object({ conversationId: Uuid, entryId: Uuid, channel: ConversationChannel }),
+  // live: false for a history sync's messages (they open nothing and wait for no answer).
+  'conversation.message.received': Type.Object({ conversationId: Uuid, entryId: Uuid, channel: ConversationChannel, live: Type.Boolean() }),
   'conversation.message.sent': Type.Object({ conversationId: Uuid, entryId: Uuid, channel: ConversationChannel, author: SentBy }),
   'conversation.assigned': Type.Object({
     conversationId: Uuid,

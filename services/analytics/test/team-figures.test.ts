@@ -18,7 +18,7 @@ const MINUTE = 60_000;
  * - L: Ana answers after 4 minutes and resolves at 20 (unassigned); the customer writes again, which reopens it,
  *   the rule assigns Luis, he answers after 6 minutes and resolves it 30 minutes after it reopened;
  * - X: answered only by the assistant (after 5 s) and then a keyword rule; never resolved;
- * - H: a WhatsApp history sync (no status change, no rule, no automatic answer: never known to be open), the
+ * - H: a WhatsApp history sync (its customer's message not live: never open), the
  *   phone's old answer, and Ana writing there later: handled by her, no first response of anyone;
  * - O: 20 days earlier, Luis answers after 30 minutes and resolves at 60 (in 30 days, not in 7).
  */
@@ -30,7 +30,7 @@ function inboxWeek(workspace: string, ana: string, luis: string, now = Date.now(
   };
   const [a, l, x, h, o] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
   const channel = 'whatsapp' as const;
-  const received = (id: string, ms: number) => say('conversation.message.received', id, ms, { entryId: randomUUID(), channel });
+  const received = (id: string, ms: number, live = true) => say('conversation.message.received', id, ms, { entryId: randomUUID(), channel, live });
   const sent = (id: string, ms: number, author: 'member' | 'assistant' | 'keyword' | 'phone', actorId?: string) =>
     say('conversation.message.sent', id, ms, { entryId: randomUUID(), channel, author }, actorId);
   const status = (id: string, ms: number, from: 'open' | 'resolved', to: 'open' | 'resolved', actorId?: string) =>
@@ -55,7 +55,7 @@ function inboxWeek(workspace: string, ana: string, luis: string, now = Date.now(
     sent(x, 300 * MINUTE + 5000, 'assistant'),
     sent(x, 301 * MINUTE, 'keyword'),
 
-    received(h, 400 * MINUTE),
+    received(h, 400 * MINUTE, false),
     sent(h, 400 * MINUTE + 1000, 'phone'),
     sent(h, 500 * MINUTE, 'member', ana),
 

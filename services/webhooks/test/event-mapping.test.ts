@@ -34,7 +34,8 @@ t.test("the inbox's events go out channel-neutral, with the member who acted (or
   t.same(byRule?.data, { conversationId, assigneeId: actorId, by: 'rule', actorId: null }, 'no member acted');
   const status = toWebhookEvent({ ...createEvent('conversation.status_changed', workspaceId, { conversationId, from: 'open', to: 'resolved' }), actorId: 'not-an-id' });
   t.same(status?.data, { conversationId, from: 'open', to: 'resolved', actorId: null }, 'only a real member id is copied');
-  const received = toWebhookEvent(createEvent('conversation.message.received', workspaceId, { conversationId, entryId, channel: 'whatsapp' }));
+  const received = toWebhookEvent(createEvent('conversation.message.received', workspaceId, { conversationId, entryId, channel: 'whatsapp', live: true }));
+  t.equal(toWebhookEvent(createEvent('conversation.message.received', workspaceId, { conversationId, entryId, channel: 'whatsapp', live: false })), undefined, 'history is not news');
   for (const mapped of [sent, byRule, status, received]) {
     t.ok(mapped && Value.Check(WEBHOOK_EVENT_DATA[mapped.type], mapped.data), `${mapped?.type} is of the contract`);
   }

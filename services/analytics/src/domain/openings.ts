@@ -43,12 +43,15 @@ const isAutomatic = (author: Author) => author === 'assistant' || author === 'ke
 
 /**
  * Whether the conversation was open when the inbox created it. The inbox creates one open for a live message
- * and resolved for a WhatsApp history sync, and its events do not say which; a history's customer messages
- * must not count as openings waiting for an answer. The first status change says what it was before; without
- * one, only what follows a live message tells: the assignment rule picking someone, or an automatic answer
- * (the assistant and keyword rules answer live messages only). Anything else waits for that evidence.
+ * and resolved for a WhatsApp history sync; its first customer message says which (`live`). A conversation a
+ * member started by writing first is open. Otherwise (a history sync that began with the business's own message)
+ * the evidence tells: the first status change says what it was before; without one, what follows a live message
+ * (the assignment rule picking someone, or an automatic answer: both follow live messages only).
  */
 function createdOpen(events: readonly ConversationEvent[]): boolean {
+  const first = events[0];
+  if (first?.type === 'conversation.message.received') return first.data.live;
+  if (first?.type === 'conversation.message.sent' && first.data.author === 'member') return true;
   const firstChange = events.find((e) => e.type === 'conversation.status_changed');
   if (firstChange) return firstChange.data.from !== 'resolved';
   return events.some(
@@ -98,7 +101,7 @@ export function followConversation(conversationId: string, events: readonly Conv
     const at = new Date(event.occurredAt);
     switch (event.type) {
       case 'conversation.message.received':
-        if (!current && status === 'open') current = open(event);
+        if (!current && status === 'open' && event.data.live) current = open(event);
         break;
       case 'conversation.status_changed':
         status = event.data.to;

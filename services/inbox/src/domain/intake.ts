@@ -71,7 +71,7 @@ export class Intake {
       if (!entry) return { conversation: row, entry: (await this.deps.entries.byChannelMessage(row.id, message.id, tx))!, fresh: false };
       await conversations.touch(tx, row.id, message.at, message.text.slice(0, CONVERSATION_PREVIEW_MAX), { incoming, unread: opens });
       const data = { conversationId: row.id, entryId: entry.id, channel };
-      if (incoming) events.push(this.event('conversation.message.received', workspaceId, data));
+      if (incoming) events.push(this.event('conversation.message.received', workspaceId, { ...data, live: origin.live }));
       else events.push(this.event('conversation.message.sent', workspaceId, { ...data, author: sentBy(origin.author) }, origin.authorId));
       const reopened = opens && !created && row.status !== 'open';
       if (reopened) {

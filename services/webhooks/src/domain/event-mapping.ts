@@ -71,7 +71,7 @@ const MAPPERS: Record<string, (data: Data, actorId: string | null) => { type: We
       ? { type: 'ai.answer.sent', data: { channel: 'whatsapp', messageId: d.messageId, chatId: d.chatId } }
       : undefined,
   'conversation.message.received': (d) =>
-    uuid(d.conversationId) && uuid(d.entryId) && oneOf(d.channel, CHANNELS)
+    uuid(d.conversationId) && uuid(d.entryId) && oneOf(d.channel, CHANNELS) && d.live !== false
       ? { type: 'conversation.message.received', data: { conversationId: d.conversationId, entryId: d.entryId, channel: d.channel } }
       : undefined,
   'conversation.message.sent': (d, actorId) =>
