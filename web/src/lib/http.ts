@@ -10,6 +10,8 @@ export interface CallOptions {
   keepSessionOn401?: boolean;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /** The request outlives the page (a goodbye sent as the tab closes). */
+  keepalive?: boolean;
 }
 
 /** The 401 rule: any call the server refuses as unauthenticated ends the session. */
@@ -54,6 +56,7 @@ function kyOptions(method: string, call: CallOptions, extra: Options = {}): Opti
     ...(call.searchParams ? { searchParams: call.searchParams } : {}),
     ...(call.signal ? { signal: call.signal } : {}),
     ...(call.headers ? { headers: call.headers } : {}),
+    ...(call.keepalive ? { keepalive: true } : {}),
     ...extra,
   };
 }

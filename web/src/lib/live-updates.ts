@@ -64,6 +64,11 @@ export interface FollowStreamOptions {
    * A connection counts as open at its first event (send a `ready` event first, as the analytics stream does).
    */
   onResume?: () => void;
+  /**
+   * Told `true` when a connection opens (its first event) and `false` when it ends: a screen that otherwise
+   * polls can stop while the stream is live.
+   */
+  onConnection?: (open: boolean) => void;
 }
 
 /**
@@ -72,7 +77,7 @@ export interface FollowStreamOptions {
  * server is unreachable it waits for lib/connection's probe instead of retrying on its own, and resumes at
  * once when the server is back. A 401 applies the 401 rule; a 404 stops quietly.
  */
-export async function followEventStream(url: string, signal: AbortSignal, { onEvent, onResume }: FollowStreamOptions): Promise<void> {
+export async function followEventStream(url: string, signal: AbortSignal, { onEvent, onResume, onConnection }: FollowStreamOptions): Promise<void> {
   let attempts = 0;
   let everOpen = false;
   let retryMs = DEFAULT_RETRY_MS;
@@ -89,6 +94,7 @@ export async function followEventStream(url: string, signal: AbortSignal, { onEv
         if (!openNow) {
           openNow = true;
           attempts = 0;
+          onConnection?.(true);
           if (everOpen) onResume?.();
           everOpen = true;
         }
@@ -96,6 +102,7 @@ export async function followEventStream(url: string, signal: AbortSignal, { onEv
       },
       signal,
     );
+    if (openNow) onConnection?.(false);
     if (outcome === 'stop') return;
     retryMs = parser.retryMs ?? retryMs;
     const backoff = Math.min(retryMs * 2 ** attempts, MAX_RETRY_MS) * (1 + Math.random() * 0.2);
@@ -112,7 +119,7 @@ export async function followEventStream(url: string, signal: AbortSignal, { onEv
 }
 
 /** At most one refresh in flight: signals arriving meanwhile collapse into a single run after it. */
-function serialize(task: () => unknown, signal: AbortSignal): () => void {
+export function serialize(task: () => unknown, signal: AbortSignal): () => void {
   let running = false;
   let again = false;
   const run = async () => {
