@@ -11,8 +11,15 @@ const MODES: { value: ComposerMode; label: string }[] = [
   { value: 'note', label: 'Nota privada' },
 ];
 
+interface ComposerProps {
+  conversationId: string;
+  onEntry: (entry: ConversationEntry) => void;
+  /** The person is typing a reply to the customer (what colleagues see as «… está escribiendo…»). */
+  onTyping: () => void;
+}
+
 /** The thread's foot: a reply to the customer, or a note only the team reads, with the stale-send question. */
-export function Composer({ conversationId, onEntry }: { conversationId: string; onEntry: (entry: ConversationEntry) => void }) {
+export function Composer({ conversationId, onEntry, onTyping }: ComposerProps) {
   const composer = useComposer(conversationId, onEntry);
   const note = composer.mode === 'note';
 
@@ -63,7 +70,11 @@ export function Composer({ conversationId, onEntry }: { conversationId: string; 
         placeholder={note ? 'Nota para el equipo. Escribe @Nombre para avisar a alguien' : 'Escribe tu respuesta al cliente'}
         aria-describedby={note ? `inbox-note-hint-${conversationId}` : undefined}
         value={composer.text}
-        onInput={(e) => composer.setText(e.currentTarget.value)}
+        onInput={(e) => {
+          const value = e.currentTarget.value;
+          composer.setText(value);
+          if (!note && value.trim()) onTyping();
+        }}
         onKeyDown={(e) => {
           // Enter sends, Shift+Enter breaks the line (as in the WhatsApp chat).
           if (e.key === 'Enter' && !e.shiftKey) {

@@ -1,18 +1,24 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { CONVERSATIONS_PAGE_SIZE } from '@asistente/contracts';
 import { useDocumentTitle } from '../../lib/document-title';
 import { useSession } from '../../lib/session-state';
 import { PageHeader } from '../../ui/PageHeader';
 import { Pagination } from '../../ui/Pagination';
-import type { InboxConversation } from './api';
+import { updateConversation, type InboxConversation } from './api';
 import { AvailabilitySwitch } from './AvailabilitySwitch';
 import { ConversationList } from './ConversationList';
 import { InboxFilters } from './InboxFilters';
 import { activeTabId, InboxTabs, TAB_PANEL_ID } from './InboxTabs';
+import { MentionsMenu } from './MentionsMenu';
+import { NoticesToggle } from './NoticesToggle';
 import { ThreadPane } from './ThreadPane';
+import { useBrowserNotices } from './use-browser-notices';
 import { useInbox } from './use-inbox';
-import { useInboxRefresh } from './use-inbox-refresh';
+import { useInboxAlerts } from './use-inbox-alerts';
+import { useInboxLive } from './use-inbox-live';
 import { useMembers } from './use-members';
+import { useMentions } from './use-mentions';
+import { usePresence } from './use-presence';
 import { useThread } from './use-thread';
 import './conversations.css';
 
@@ -28,18 +34,49 @@ export function ConversationsPage() {
   const [openId, setOpenId] = useState<string | null>(null);
   const thread = useThread(openId);
 
-  // The tab's title counts the conversations waiting to be read in the list on screen (the open one is being read).
-  const unread = inbox.rows?.filter((c) => c.unread > 0 && c.id !== openId).length ?? 0;
+  const mentions = useMentions();
+  const notices = useBrowserNotices();
+
+  // The tab's title counts the conversations with unread messages under the status filter (the server's count).
+  const unread = inbox.counts?.unread ?? 0;
   useDocumentTitle(unread > 0 ? `(${unread}) Conversaciones` : 'Conversaciones');
 
   const { refresh: refreshList, patch } = inbox;
   const { refresh: refreshThread } = thread;
-  useInboxRefresh(useCallback(() => Promise.all([refreshList(), refreshThread()]), [refreshList, refreshThread]));
+  const { refresh: refreshMentions, seenIn } = mentions;
 
-  const open = (c: InboxConversation) => {
-    setOpenId(c.id);
-    patch({ id: c.id, unread: 0 });
-  };
+  const openById = useCallback(
+    (id: string) => {
+      setOpenId(id);
+      patch({ id, unread: 0 });
+      seenIn(id);
+    },
+    [patch, seenIn],
+  );
+  const alerts = useInboxAlerts({ enabled: notices.state === 'on', myId, mentions: mentions.list, open: openById });
+  const { check: checkAssigned } = alerts;
+
+  const refreshChanged = useCallback(
+    async (ids: ReadonlySet<string> | null) => {
+      // The open thread first: reading it marks it read, so the counts read after it no longer count it.
+      if (openId && (ids === null || ids.has(openId))) await refreshThread();
+      await Promise.all([refreshList(), refreshMentions(), checkAssigned()]);
+    },
+    [openId, refreshThread, refreshList, refreshMentions, checkAssigned],
+  );
+  // `presence` is only read when an event arrives, after this render has declared it.
+  const live = useInboxLive({ changed: refreshChanged, presence: (p) => presence.heard(p) });
+  const presence = usePresence(openId, myId, live);
+
+  // Opened (read on the server, its mentions seen): the tabs' counts and «Menciones» say so, once per opening
+  // (not again when the list's filters change, which reloads the list anyway).
+  const readId = thread.conversation?.id;
+  useEffect(() => {
+    if (!readId) return;
+    void refreshList();
+    void refreshMentions();
+  }, [readId]);
+
   const changed = (c: InboxConversation) => {
     patch(c);
     // The tabs' counts (and maybe the list's filter) moved with it.
@@ -48,11 +85,18 @@ export function ConversationsPage() {
 
   const rows = inbox.rows;
   return (
-    <div className="inbox-page">
+    // `data-live`: whether the live stream is connected (the browser test waits for it).
+    <div className="inbox-page" data-live={live ? 'on' : 'off'}>
       <PageHeader
         title="Conversaciones"
         subtitle="La bandeja compartida del equipo: asigna, responde y deja notas"
-        actions={<AvailabilitySwitch available={members.available} saving={members.saving} onChange={(a) => void members.setAvailable(a)} />}
+        actions={
+          <>
+            <MentionsMenu mentions={mentions.list} unseen={mentions.unseen} onOpen={openById} />
+            <NoticesToggle notices={notices} />
+            <AvailabilitySwitch available={members.available} saving={members.saving} onChange={(a) => void members.setAvailable(a)} />
+          </>
+        }
       />
       <div className={openId ? 'inbox-layout has-thread' : 'inbox-layout'}>
         <section className="card inbox-list-pane" aria-label="Lista de conversaciones">
@@ -76,14 +120,22 @@ export function ConversationsPage() {
                   : 'No hay conversaciones en esta vista. Los mensajes de WhatsApp de tus clientes llegan aquí.'}
               </p>
             )}
-            {rows && rows.length > 0 && <ConversationList rows={rows} selectedId={openId} nameOf={members.nameOf} onOpen={open} />}
+            {rows && rows.length > 0 && <ConversationList rows={rows} selectedId={openId} nameOf={members.nameOf} onOpen={(c) => openById(c.id)} />}
             {inbox.total > CONVERSATIONS_PAGE_SIZE && (
               <Pagination page={inbox.page} pageSize={CONVERSATIONS_PAGE_SIZE} total={inbox.total} onPage={inbox.setPage} />
             )}
           </div>
         </section>
         {openId ? (
-          <ThreadPane thread={thread} members={members} myId={myId} onBack={() => setOpenId(null)} onChanged={changed} />
+          <ThreadPane
+            thread={thread}
+            members={members}
+            myId={myId}
+            presence={presence}
+            onBack={() => setOpenId(null)}
+            update={(id, body) => alerts.mine(id, body, () => updateConversation(id, body))}
+            onChanged={changed}
+          />
         ) : (
           <section className="card inbox-thread inbox-thread-empty" aria-label="Conversación">
             <p className="muted">Elige una conversación para leerla y responder.</p>

@@ -1,23 +1,29 @@
 import { useEffect, useRef, useState } from 'react';
+import { Link } from 'wouter';
 import type { UpdateConversationBody } from '@asistente/contracts';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
-import { updateConversation, type InboxConversation } from './api';
+import type { InboxConversation } from './api';
 import { AssigneeSelect } from './AssigneeSelect';
 import { AssistantState } from './AssistantState';
 import { Composer } from './Composer';
-import { displayName, STATUS_LABELS } from './format';
+import { contactName, displayName, STATUS_LABELS } from './format';
+import { typingText, viewingText } from './presence';
 import { StatusActions } from './StatusActions';
 import { ThreadLog } from './ThreadLog';
 import type { Members } from './use-members';
+import type { Presence } from './use-presence';
 import type { Thread } from './use-thread';
 
 interface ThreadPaneProps {
   thread: Thread;
   members: Members;
   myId: string;
+  presence: Pick<Presence, 'viewers' | 'typists' | 'typing' | 'stopTyping'>;
   onBack: () => void;
+  /** Sends a change of the conversation (assignee, status, assistant) and answers it as the server has it. */
+  update: (id: string, body: UpdateConversationBody) => Promise<InboxConversation>;
   /** The server answered a change: the list shows it at once. */
   onChanged: (conversation: InboxConversation) => void;
 }
@@ -32,11 +38,14 @@ function changedMessage(body: UpdateConversationBody, c: InboxConversation, name
 }
 
 /** The open conversation: who it is, its controls (assignee, status, assistant), the thread and the composer. */
-export function ThreadPane({ thread, members, myId, onBack, onChanged }: ThreadPaneProps) {
+export function ThreadPane({ thread, members, myId, presence, onBack, update, onChanged }: ThreadPaneProps) {
   const [busy, setBusy] = useState(false);
   const pane = useRef<HTMLElement>(null);
   const c = thread.conversation;
   const shownId = c?.id;
+  const contact = thread.contact;
+  const viewing = viewingText(presence.viewers);
+  const typing = typingText(presence.typists);
 
   // On a phone the thread takes the list's place further down the page: bring its top into view.
   useEffect(() => {
@@ -47,7 +56,7 @@ export function ThreadPane({ thread, members, myId, onBack, onChanged }: ThreadP
     if (!c) return;
     setBusy(true);
     try {
-      const next = await updateConversation(c.id, body);
+      const next = await update(c.id, body);
       thread.setConversation(next);
       onChanged(next);
       toast.success(changedMessage(body, next, members.nameOf));
@@ -82,6 +91,13 @@ export function ThreadPane({ thread, members, myId, onBack, onChanged }: ThreadP
             <div className="inbox-thread-who">
               <h2>{displayName(c)}</h2>
               <p className="muted">{c.name ? `${c.handle} · WhatsApp` : 'WhatsApp'}</p>
+              {contact && (
+                <p className="inbox-contact">
+                  Contacto: <Link href={`/contacts/${encodeURIComponent(contact.id)}`}>{contactName(contact)}</Link>
+                </p>
+              )}
+              {/* So two people do not answer the same customer at once. */}
+              {viewing && <p className="inbox-viewers">{viewing}</p>}
             </div>
             <span className={`badge inbox-status is-${c.status}`}>{STATUS_LABELS[c.status]}</span>
           </header>
@@ -99,13 +115,19 @@ export function ThreadPane({ thread, members, myId, onBack, onChanged }: ThreadP
           </div>
           <AssistantState active={c.assistantActive} disabled={busy} onChange={(assistantActive) => void change({ assistantActive })} />
           <ThreadLog thread={thread} />
+          <p className="inbox-typing" aria-live="polite">
+            {typing}
+          </p>
           <Composer
             key={c.id}
             conversationId={c.id}
+            onTyping={presence.typing}
             onEntry={(entry) => {
               thread.add(entry);
+              if (entry.kind !== 'message') return;
+              presence.stopTyping();
               // A reply pauses the assistant there (and may change more): the header reads the server's state.
-              if (entry.kind === 'message') void thread.refresh();
+              void thread.refresh();
             }}
           />
         </>

@@ -3,17 +3,21 @@ import type {
   ConversationEntries,
   ConversationEntry,
   ConversationMentionList,
+  ConversationPresence,
   ConversationSendConflict,
   InboxConversation,
   InboxCounts,
   InboxList,
   InboxMemberList,
   InboxSettings,
+  PresenceBody,
   UpdateConversationBody,
 } from '@asistente/contracts';
 import { getJson, sendJson } from '../../lib/http';
 
-export type { ConversationDetail, ConversationEntry, InboxConversation, InboxCounts, InboxSettings };
+export type { ConversationDetail, ConversationEntry, ConversationPresence, InboxConversation, InboxCounts, InboxSettings };
+export type ConversationContact = NonNullable<ConversationDetail['contact']>;
+export type PresentMember = ConversationPresence['viewing'][number];
 export type InboxMember = InboxMemberList['data'][number];
 export type Mention = ConversationMentionList['data'][number];
 
@@ -56,6 +60,16 @@ export const updateConversation = (id: string, body: UpdateConversationBody) => 
 export const getMembers = () => getJson<InboxMemberList>('conversations/members').then((answer) => answer.data);
 
 export const setAvailability = (available: boolean) => sendJson<{ available: boolean }>('put', 'conversations/availability', { available });
+
+/**
+ * «I am looking at this conversation» (and whether I type): renewed while the thread is open; answers who is
+ * there now. `keepalive` for the goodbye sent as the page goes away.
+ */
+export const announcePresence = (id: string, body: PresenceBody, keepalive = false) =>
+  sendJson<ConversationPresence>('post', `${path(id)}/presence`, body, keepalive ? { keepalive } : {});
+
+/** Server-Sent Events: `ready`, `conversation` {conversationId} when one changed, `presence` (a ConversationPresence). */
+export const INBOX_STREAM_URL = '/api/conversations/stream';
 
 export const getMentions = () => getJson<ConversationMentionList>('conversations/mentions').then((answer) => answer.data);
 

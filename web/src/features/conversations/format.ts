@@ -1,7 +1,10 @@
-import type { ConversationEntry, InboxConversation, StatusFilter } from './api';
+import type { ConversationContact, ConversationEntry, InboxConversation, StatusFilter } from './api';
 
 /** The customer as the list and the thread name them: the channel's name for them, else their number. */
 export const displayName = (c: Pick<InboxConversation, 'name' | 'handle'>) => c.name?.trim() || c.handle;
+
+/** The customer's contact as Contactos names them (a contact with no name yet by its phone). */
+export const contactName = (c: ConversationContact) => `${c.firstName} ${c.lastName}`.trim() || c.phone || 'Ver contacto';
 
 export const STATUS_LABELS: Record<InboxConversation['status'], string> = {
   open: 'Abierta',

@@ -1,2 +1,2 @@
-/** How often the open screen asks for what changed, until the inbox has a live stream (the browser test drives it). */
-export const INBOX_REFRESH_MS = 5_000;
+/** How often the screen asks what changed while its live stream is down (or absent); live, it never polls. */
+export const INBOX_FALLBACK_POLL_MS = 30_000;

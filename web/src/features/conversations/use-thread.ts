@@ -2,11 +2,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { CONVERSATION_MESSAGES_PAGE_SIZE } from '@asistente/contracts';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
-import { getConversation, getOlderEntries, type ConversationEntry, type InboxConversation } from './api';
+import { getConversation, getOlderEntries, type ConversationContact, type ConversationEntry, type InboxConversation } from './api';
 import { withEntry, withNewest } from './thread-entries';
 
 export interface Thread {
   conversation: InboxConversation | null;
+  /** The customer's contact, when their number matches one (looked up on each read). */
+  contact: ConversationContact | null;
   entries: ConversationEntry[];
   /** Older entries exist on the server («Cargar anteriores»). */
   hasMore: boolean;
@@ -25,6 +27,7 @@ export interface Thread {
 /** One conversation's thread: its newest entries first, older pages on demand, kept current by `refresh`. */
 export function useThread(id: string | null): Thread {
   const [conversation, setConversationState] = useState<InboxConversation | null>(null);
+  const [contact, setContact] = useState<ConversationContact | null>(null);
   const [entries, setEntries] = useState<ConversationEntry[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(false);
@@ -40,6 +43,7 @@ export function useThread(id: string | null): Thread {
 
   useEffect(() => {
     setConversationState(null);
+    setContact(null);
     setEntries([]);
     setHasMore(false);
     setFailed(false);
@@ -47,12 +51,12 @@ export function useThread(id: string | null): Thread {
     let live = true;
     setLoading(true);
     getConversation(id).then(
-      ({ messages, contact: _contact, ...rest }) => {
+      ({ messages, contact: found, hasMore: older, ...rest }) => {
         if (!live) return;
         setConversationState(rest);
+        setContact(found);
         setEntries(messages);
-        // The first read answers no `hasMore`: a full page may have older entries behind it.
-        setHasMore(messages.length >= CONVERSATION_MESSAGES_PAGE_SIZE);
+        setHasMore(older);
         setLoading(false);
       },
       (err: unknown) => {
@@ -71,9 +75,11 @@ export function useThread(id: string | null): Thread {
     if (!id || failed) return;
     const before = changes.current;
     try {
-      const { messages, contact: _contact, ...rest } = await getConversation(id);
+      // `hasMore` speaks of the entries before this page; those loaded already are in `gap`'s care.
+      const { messages, contact: found, hasMore: _older, ...rest } = await getConversation(id);
       if (current.current !== id || changes.current !== before) return;
       setConversationState(rest);
+      setContact(found);
       setEntries((shown) => {
         const next = withNewest(shown, messages);
         if (next.gap) setHasMore(true);
@@ -103,6 +109,7 @@ export function useThread(id: string | null): Thread {
 
   return {
     conversation,
+    contact,
     entries,
     hasMore,
     loading,
