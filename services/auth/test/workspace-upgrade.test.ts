@@ -1,6 +1,7 @@
-// Proves the upgrade to workspaces loses nothing: a database built by the earlier migrations, with accounts,
-// sessions, personal tokens and sealed secrets, upgraded in place; every earlier row of every table and every
-// secret is compared, each account owns a workspace of its own id, and its sessions still pass the check.
+// Proves the upgrade to workspaces loses nothing: a database built by the earlier migrations, with rows in every
+// table (accounts, sessions, personal tokens, sealed secrets, every service's data), upgraded in place; every
+// earlier row of every table and every secret is compared, each account owns a workspace of its own id that
+// every row under that id belongs to, and its sessions still pass the check.
 import { readdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import postgres from 'postgres';
@@ -18,6 +19,7 @@ import {
   WEBHOOK_SECRET_COLUMN,
 } from '@asistente/kit';
 import { createTestDatabase } from '@asistente/kit/testing';
+import { seedEveryTable } from './support/seed-every-table.js';
 
 const FIRST_WORKSPACE_MIGRATION = '1732000012000_auth_workspaces';
 const earlier = readdirSync(MIGRATIONS_DIR)
@@ -67,6 +69,7 @@ await seed`insert into ai.provider_keys (user_id, provider, api_key_enc, last4)
 await seed`insert into webhooks.endpoints (id, user_id, url, events, secret_enc)
            values (${randomUUID()}, ${second!.id}, 'https://ejemplo.es/webhook', '{contacts.contact.created}',
                    ${box.seal(webhookSecret, { userId: second!.id, table: WEBHOOK_SECRET_COLUMN.table, column: WEBHOOK_SECRET_COLUMN.column })})`;
+await seedEveryTable(seed, accounts[2]!.id, box);
 
 /** Every row of every table of the product's schemas, as JSON, by table. */
 async function snapshot(sql: postgres.Sql): Promise<Map<string, Record<string, unknown>[]>> {
@@ -91,6 +94,11 @@ const sql = connect();
 t.teardown(() => sql.end());
 const after = await snapshot(sql);
 
+t.test('every table of the earlier schema has rows before the upgrade', async (t) => {
+  const empty = [...before].filter(([, rows]) => rows.length === 0).map(([table]) => table);
+  t.same(empty, [], `none of the ${before.size} is empty (a new table needs its row in support/seed-every-table.ts)`);
+});
+
 t.test('every earlier row of every table is still there, column for column', async (t) => {
   t.equal(builtBefore.length, earlier, `the ${earlier} migrations before workspaces built it`);
   t.equal(upgrade[0], FIRST_WORKSPACE_MIGRATION, 'the upgrade applied from the first workspace migration on');
@@ -110,7 +118,7 @@ t.test('every earlier row of every table is still there, column for column', asy
     }
   }
   t.ok(before.size > 40, `${before.size} tables compared`);
-  t.ok(compared >= 10, `${compared} rows compared`);
+  t.ok(compared >= before.size, `${compared} rows compared`);
   t.same(lost, [], '0 rows lost or changed');
 });
 
@@ -124,6 +132,20 @@ t.test('each account owns a workspace with its id, named after its company, and 
     t.ok(await revocations.isValid({ id: account.id, workspaceId: account.id, jti: randomUUID(), issuedAtMs: Date.now() }), 'a session of before passes the token check');
   }
   t.same(await sql`select workspace_id, role from platform.personal_tokens where user_id = ${owner!.id}`, [{ workspaceId: owner!.id, role: 'owner' }], 'the personal token acts in it');
+});
+
+t.test('every earlier row under an account\'s id is now under the id of a workspace', async (t) => {
+  const workspaces = new Set((await sql<{ id: string }[]>`select id from auth.workspaces`).map((w) => w.id));
+  const strays: string[] = [];
+  let owned = 0;
+  for (const [table, rows] of before) {
+    for (const row of rows.filter((r) => 'userId' in r)) {
+      owned++;
+      if (!workspaces.has(row.userId as string)) strays.push(`${table}: ${String(row.userId)}`);
+    }
+  }
+  t.ok(owned > 60, `${owned} rows under an account's id`);
+  t.same(strays, [], 'no row under an id without a workspace');
 });
 
 t.test('every sealed secret opens as before, bound to the workspace that has its owner\'s id', async (t) => {
