@@ -105,6 +105,7 @@ t.test('a customer message opens a conversation assigned by round-robin; answers
   // The colleague opens the thread first (the customer is a contact by now); then the assignee answers.
   const carmen = await owner.call('POST', '/contacts', { firstName: 'Carmen', lastName: 'Ruiz', phone: '+34 611 22 23 33' });
   const seen = await colleague.call('GET', `/conversations/${first.id}`);
+  t.same(await live.next('conversation', (c) => c.conversationId === first.id), { conversationId: first.id }, 'read: the others hear it');
   t.match(seen.body, { id: first.id, unread: 0, contactId: carmen.body.id, contact: { id: carmen.body.id, firstName: 'Carmen', lastName: 'Ruiz' }, messages: [{ kind: 'message', direction: 'incoming', author: 'customer', text: 'Hola, ¿tenéis cita mañana?' }] });
   const reply = await assignee.call('POST', `/conversations/${first.id}/messages`, { text: 'Sí, a las 10' }, { 'idempotency-key': 'r-1' });
   t.equal(reply.status, 201);

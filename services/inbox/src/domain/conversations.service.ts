@@ -74,7 +74,11 @@ export class ConversationsService {
   async detail(member: ActingMember, id: string): Promise<ConversationDetail> {
     const row = await this.found(member.workspaceId, id);
     const [page, contact] = await Promise.all([this.read(member, id, CONVERSATION_MESSAGES_PAGE_SIZE), this.deps.contacts.ofHandle(callerOf(member), row.handle)]);
-    if (row.unread > 0) await this.deps.conversations.markRead(id);
+    if (row.unread > 0) {
+      await this.deps.conversations.markRead(id);
+      // The other members' badges and tab titles count it no more.
+      this.deps.signals.changed(member.workspaceId, id);
+    }
     await this.deps.mentions.seen(member.workspaceId, member.id, id);
     const contactId = contact?.id ?? null;
     if (contactId !== row.contactId) await this.deps.conversations.setContact(id, contactId);
