@@ -8,6 +8,7 @@ import authService from '@asistente/auth';
 import calendarService from '@asistente/calendar';
 import contactsService from '@asistente/contacts';
 import emailService from '@asistente/email';
+import inboxService from '@asistente/inbox';
 import whatsappService from '@asistente/whatsapp';
 import { readZip } from '@asistente/kit/testing';
 import { distributedGateway, ownerWithContact, runCli } from './support/cli.js';
@@ -16,7 +17,7 @@ import { distributedGateway, ownerWithContact, runCli } from './support/cli.js';
 const cli = (args: string[]) => runCli(['--api-url', base, ...args]);
 
 // Every service in one process behind a distributed gateway: auth asks each for its part over HTTP.
-const { gateway, base } = await distributedGateway(t, [authService, contactsService, whatsappService, emailService, calendarService, aiService, analyticsService]);
+const { gateway, base } = await distributedGateway(t, [authService, contactsService, whatsappService, emailService, calendarService, aiService, analyticsService, inboxService]);
 const { token: session } = await ownerWithContact(gateway, 'rosa.export@horno.es', { firstName: 'Lucía', lastName: 'Gómez' });
 
 const dir = await mkdtemp(join(tmpdir(), 'asistente-export-'));
