@@ -23,7 +23,7 @@ browserSuite(t, () => {
     await form.getByLabel('Nombre').fill('Zapier');
     t.same(
       await form.locator('.personal-token-group').evaluateAll((groups) => groups.map((g) => g.getAttribute('aria-label'))),
-      ['Contactos', 'WhatsApp', 'Correo', 'Calendario', 'Teams', 'Analítica'],
+      ['Contactos', 'WhatsApp', 'Conversaciones', 'Correo', 'Calendario', 'Teams', 'Analítica'],
       'scopes grouped per area',
     );
     await form.getByRole('group', { name: 'Contactos' }).getByLabel('Ver contactos').check();
