@@ -1,6 +1,4 @@
-// The team's inbox end to end in one process: WhatsApp messages become assigned conversations, members answer,
-// note, resolve and reopen them, a stale send is refused, the assistant pauses when a person takes over, and
-// retention reaches the inbox's copies.
+// The team inbox end to end: assigned conversations from WhatsApp, answers, notes, stale sends, live presence, the assistant pausing, retention.
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { createEvent, createLogger, eraseOlderData, EventValidator, PeriodicJob, ServiceCallError, type RetentionReport } from '@asistente/kit';

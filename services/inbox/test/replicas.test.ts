@@ -1,5 +1,4 @@
-// Two inbox replicas taking the same customers' messages at once: every conversation is created once and
-// assigned once by round-robin, in fair turns, and no message is lost or stored twice.
+// Two inbox replicas given the same 400 messages at once: each conversation created and assigned once, in fair turns, none lost or doubled.
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { MemoryBus } from '@asistente/kit';
