@@ -284,7 +284,8 @@ export type AiRunResult = Static<typeof AiRunResult>;
 
 /**
  * Why the assistant is silent in a chat: paused by the owner, the owner wrote from the phone (30 minutes), a
- * customer asked for a person, the chat's daily answers or the account's daily budget are used up.
+ * customer asked for a person, the chat's daily answers or the account's daily budget are used up, or a person
+ * of the team took the conversation over in the inbox (until it is resolved or handed back).
  */
 export const AiChatPauseReason = Type.Union([
   Type.Literal('manual'),
@@ -292,6 +293,7 @@ export const AiChatPauseReason = Type.Union([
   Type.Literal('handoff'),
   Type.Literal('daily_cap'),
   Type.Literal('daily_budget'),
+  Type.Literal('team'),
 ]);
 export type AiChatPauseReason = Static<typeof AiChatPauseReason>;
 

@@ -165,6 +165,32 @@ export const SendConversationMessageBody = Type.Object(
 );
 export type SendConversationMessageBody = Static<typeof SendConversationMessageBody>;
 
+/**
+ * Entries of one conversation, as the assistant reads them: by id (the messages it is about to answer), or the
+ * `latest` ones (its tool that reads the customer's thread). Exactly one of the two.
+ */
+export const CONVERSATION_EXCERPT_MAX = 100;
+export const ConversationExcerptQuery = Type.Object({
+  latest: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, messages: { type: 'Límite inválido', minimum: 'Límite inválido', maximum: 'Máximo 50 mensajes' } })),
+  ids: Type.Optional(Type.String({
+    minLength: 36,
+    maxLength: CONVERSATION_EXCERPT_MAX * 37,
+    pattern: '^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36})*$',
+    messages: { minLength: 'Identificadores inválidos', maxLength: `Como máximo ${CONVERSATION_EXCERPT_MAX} identificadores`, pattern: 'Identificadores inválidos' },
+  })),
+});
+export type ConversationExcerptQuery = Static<typeof ConversationExcerptQuery>;
+/** The conversation as it is now, with those of the asked entries that exist (oldest first). */
+export const ConversationExcerpt = Type.Object({ conversation: InboxConversation, entries: Type.Array(ConversationEntry) });
+export type ConversationExcerpt = Static<typeof ConversationExcerpt>;
+
+/**
+ * The assistant's answer to the customer: the workspace's own work, never a member's request. `answerId` names
+ * the send (the burst it answers): the same id again answers the message already sent.
+ */
+export const AssistantAnswerBody = Type.Object({ text: Text, answerId: Uuid('Identificador inválido') }, { additionalProperties: false });
+export type AssistantAnswerBody = Static<typeof AssistantAnswerBody>;
+
 export const ConversationNoteBody = Type.Object({ text: Text }, { additionalProperties: false });
 export type ConversationNoteBody = Static<typeof ConversationNoteBody>;
 

@@ -70,8 +70,17 @@ export const EVENT_DATA = {
    * The team's inbox (channel-neutral): a message of a conversation stored, an assignment (`assigneeId` null:
    * unassigned; `by` the workspace's rule or a member, who is the envelope's actorId), a status change.
    */
-  // live: false for a history sync's messages (they open nothing and wait for no answer).
-  'conversation.message.received': Type.Object({ conversationId: Uuid, entryId: Uuid, channel: ConversationChannel, live: Type.Boolean() }),
+  // live: false for a history sync's messages (they open nothing and wait for no answer). direct: a person's
+  // own conversation (not a group, a broadcast or a newsletter); autoAnswered: a keyword rule answered it.
+  // Both are optional for the events written before they existed, which the assistant leaves unanswered.
+  'conversation.message.received': Type.Object({
+    conversationId: Uuid,
+    entryId: Uuid,
+    channel: ConversationChannel,
+    live: Type.Boolean(),
+    direct: Type.Optional(Type.Boolean()),
+    autoAnswered: Type.Optional(Type.Boolean()),
+  }),
   'conversation.message.sent': Type.Object({ conversationId: Uuid, entryId: Uuid, channel: ConversationChannel, author: SentBy }),
   'conversation.assigned': Type.Object({
     conversationId: Uuid,

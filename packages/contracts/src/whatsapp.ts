@@ -151,6 +151,21 @@ export const MessagesByIdQuery = Type.Object({
 });
 export type MessagesByIdQuery = Static<typeof MessagesByIdQuery>;
 
+/** Chats named by their JIDs (what a caller kept from before it knew handles), up to 100 at once. */
+export const WHATSAPP_HANDLES_MAX = 100;
+export const ChatHandlesQuery = Type.Object({
+  jids: Type.String({
+    minLength: 3,
+    maxLength: WHATSAPP_HANDLES_MAX * 201,
+    pattern: `^[^\\s@,]+@[a-z.]+(,[^\\s@,]+@[a-z.]+){0,${WHATSAPP_HANDLES_MAX - 1}}$`,
+    messages: { type: 'Identificador de chat de WhatsApp inválido', minLength: 'Identificador de chat de WhatsApp inválido', maxLength: 'Identificador de chat de WhatsApp inválido', pattern: 'Identificador de chat de WhatsApp inválido' },
+  }),
+});
+export type ChatHandlesQuery = Static<typeof ChatHandlesQuery>;
+/** Each asked JID's handle (see ChannelMessage), whether or not a chat was stored under it. */
+export const ChatHandles = Type.Object({ handles: Type.Record(Type.String(), Type.String()) });
+export type ChatHandles = Static<typeof ChatHandles>;
+
 /**
  * A message for a caller that knows no WhatsApp JIDs (the team inbox), with its chat named channel-neutrally:
  * `handle` is `+34600111222` for a person's chat, `group:<id>` for a group, `lid:<id>` for a person whose number

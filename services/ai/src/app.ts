@@ -13,8 +13,12 @@ import { AssistantConfigRepository } from './domain/assistant-config.repository.
 import { AssistantConfigService } from './domain/assistant-config.service.js';
 import { AssistantRunService } from './domain/assistant-run.service.js';
 import { ChatStateService } from './domain/chat-state.service.js';
+import { ChatSwitch } from './domain/chat-switch.js';
 import { ChatStatesRepository } from './domain/chat-states.repository.js';
 import { ChatBurstsRepository } from './domain/chat-bursts.repository.js';
+import { InboxConversations } from './domain/inbox-conversation.js';
+import { startMovingLegacyPauses } from './domain/legacy-chat-keys.js';
+import { handlesOfJids } from './domain/whatsapp-handles.js';
 import { CustomerBookingsRepository } from './domain/customer-bookings.repository.js';
 import { McpTools } from './domain/mcp/mcp-tools.js';
 import { ProviderKeysRepository } from './domain/provider-keys.repository.js';
@@ -64,18 +68,33 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     const model = registerAiMetrics(platform, options.model ?? new OpenAiLanguageModel({ ...OPENAI_DEFAULTS, baseURL: platform.config.OPENAI_BASE_URL }));
     const bookings = new CustomerBookingsRepository(sql);
     const runner = new AssistantRunService({ sql, outbox, keys, assistant, runs, bookings, services: platform.services, model });
-    const chats = new ChatStateService(new ChatStatesRepository(sql), runs, assistant);
+    const states = new ChatStatesRepository(sql);
+    const chats = new ChatStateService(states, runs, assistant);
     const timing = { ...AUTO_REPLY_TIMING, ...options.autoReply };
     const clock = options.autoReply?.clock ?? new PollingBurstClock(timing.pollMs);
     const bursts = new ChatBurstsRepository(sql);
-    const answerer = new BurstAnswerer({ assistant, chats, runner, services: platform.services, log: platform.log });
+    const inbox = new InboxConversations(platform.services);
+    const answerer = new BurstAnswerer({ assistant, chats, runner, inbox, log: platform.log });
     const replica = options.autoReply?.replica ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     clock.start(new BurstScheduler({ bursts, answer: (burst) => answerer.answer(burst), replica, leaseMs: timing.leaseMs, log: platform.log }));
-    const consumer = new AutoReplyConsumer({ bursts, chats, clock, quietMs: timing.quietMs, events: new EventValidator() });
+    const consumer = new AutoReplyConsumer({
+      bursts,
+      chats,
+      chatKeyOf: (workspaceId, conversationId) => inbox.chatKey(workspaceId, conversationId),
+      clock,
+      quietMs: timing.quietMs,
+      events: new EventValidator(),
+    });
     await platform.bus.subscribe(AUTO_REPLY_CONSUMER, consumer.handle);
     // "Eliminar mi cuenta": the sealed OpenAI key, configuration, runs, chat states, bursts and bookings.
     await registerUserErasure(platform, { service: 'ai' });
     app.addHook('onClose', () => clock.close());
+    // Pauses kept under WhatsApp JIDs before the inbox: moved to their chat keys once the siblings answer.
+    let legacyPauses: { stop(): Promise<void> } | undefined;
+    app.addHook('onReady', async () => {
+      legacyPauses = startMovingLegacyPauses({ states, handlesOf: (caller, jids) => handlesOfJids(platform.services, caller, jids), log: platform.log });
+    });
+    app.addHook('onClose', async () => legacyPauses?.stop());
     // The owner's "Conservación de datos": older runs erased daily, once per deployment.
     const retention = await mountRetention({ sql, bus: platform.bus, log: platform.log, schema: 'ai', kind: 'aiRunDays', steps: AI_RETENTION_STEPS });
     app.addHook('onReady', async () => retention.start());
@@ -83,7 +102,7 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     await openAiKeyRoutes(app, { keys });
     await assistantRoutes(app, { assistant });
     await runRoutes(app, { runner });
-    await chatRoutes(app, { chats });
+    await chatRoutes(app, { chats: new ChatSwitch(chats, platform.services) });
     await usageRoutes(app, { runs, assistant });
     await mcpRoutes(app, { tools: new McpTools({ services: platform.services, bookings }), budget: new PersonalTokenBudget(sql, platform.config.RATE_LIMIT_TOKEN_MAX) });
     accountExportRoute(app, '/ai', aiExportParts(new AccountExportRepository(sql)));

@@ -1,15 +1,19 @@
+// Automatic answers end to end through the real team inbox: bursts per conversation, the rails (groups, history,
+// keyword rules, age), takeovers by the phone and by a colleague, pauses, caps, hand-off, injection and booking.
 import t from 'tap';
+import authService from '@asistente/auth';
 import contactsService from '@asistente/contacts';
-import type { AiChatState, AssistantConfig } from '@asistente/contracts';
-import { createEvent } from '@asistente/kit';
-import { buildServicesApp, createTestPlatform, signToken } from '@asistente/kit/testing';
+import type { AiChatState, AssistantConfig, InboxConversation } from '@asistente/contracts';
+import inboxService from '@asistente/inbox';
+import { createEvent, type EventEnvelope } from '@asistente/kit';
+import { buildServicesApp, createTestPlatform, insertAccount, signToken } from '@asistente/kit/testing';
 import { OpenAiLanguageModel } from '../src/adapters/openai.js';
 import { createAiService } from '../src/app.js';
 import { DEFAULT_CONFIG } from '../src/domain/assistant-config.js';
 import { ManualBurstClock } from './fixtures/manual-burst-clock.js';
 import { memoryLogger } from './fixtures/memory-log.js';
 import { OpenAiPeer } from './fixtures/openai-peer.js';
-import { CalendarSibling, InboxSibling, WhatsAppSibling } from './fixtures/siblings.js';
+import { CalendarSibling, handleOfJid, WhatsAppSibling } from './fixtures/siblings.js';
 import { waitFor } from './fixtures/wait.js';
 
 const KEY = 'sk-proj-AutoReplyKey0123456789abcdWXYZ';
@@ -20,41 +24,59 @@ const logs = memoryLogger();
 const platform = await createTestPlatform(t, { log: logs.log });
 const whatsapp = new WhatsAppSibling();
 const calendar = new CalendarSibling();
-const inbox = new InboxSibling();
 const timer = new ManualBurstClock(platform.db.sql);
 const model = new OpenAiLanguageModel({ baseURL: peer.url, maxRetries: 0, timeoutMs: 2000 });
-const app = await buildServicesApp(t, [contactsService, whatsapp.plugin, calendar.plugin, inbox.plugin, createAiService({ model, autoReply: { clock: timer } })], platform);
+const app = await buildServicesApp(t, [authService, contactsService, whatsapp.plugin, calendar.plugin, inboxService, createAiService({ model, autoReply: { clock: timer } })], platform);
 
 t.beforeEach(() => peer.reset());
 
 let phones = 0;
 async function owner(config: Partial<AssistantConfig> = {}) {
-  const { userId, authorization } = signToken(app);
-  const call = <T>(method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
+  // A real account: the inbox names a member's answers after them (auth's members).
+  const { userId, authorization } = signToken(app, await insertAccount(platform.db.sql));
+  const call = <T>(method: 'GET' | 'PUT' | 'POST' | 'PATCH', url: string, payload?: object) =>
     app.inject({ method, url: `/api${url}`, headers: { authorization }, ...(payload ? { payload } : {}) }).then((r) => r.json<T>());
   await call('PUT', '/ai/provider/openai/key', { apiKey: KEY });
   await call('PUT', '/ai/assistant', { ...DEFAULT_CONFIG, autoReply: true, internalSources: [], ...config });
   whatsapp.connect(userId);
   const jid = `52155${String(++phones).padStart(8, '0')}@s.whatsapp.net`;
-  /** The customer writes: stored by the WhatsApp service, then announced on the bus as it would be. */
-  const customer = async (text: string, flags: { live?: boolean; isGroup?: boolean; keywordAnswered?: boolean; chatId?: string } = {}) => {
+  const handle = handleOfJid(jid);
+  /** WhatsApp announces a message on the bus; the inbox records it, and its events reach the assistant. */
+  const announce = async (type: 'whatsapp.message.received' | 'whatsapp.message.sent', data: Record<string, unknown>, occurredAt?: Date) => {
+    await platform.bus.publish([createEvent(type, userId, data as never, occurredAt)]);
+    await platform.relay.drain();
+  };
+  /** The customer writes. */
+  const customer = async (text: string, flags: { live?: boolean; isGroup?: boolean; keywordAnswered?: boolean; chatId?: string; at?: Date } = {}) => {
     const chatId = flags.chatId ?? jid;
-    const message = whatsapp.receive(userId, chatId, text);
-    await platform.bus.publish([
-      createEvent('whatsapp.message.received', userId, { messageId: message.id, chatId, live: flags.live ?? true, isGroup: flags.isGroup, keywordAnswered: flags.keywordAnswered }),
-    ]);
+    const message = whatsapp.receive(userId, chatId, text, 'contact', flags.at);
+    await announce('whatsapp.message.received', { messageId: message.id, chatId, live: flags.live ?? true, isGroup: flags.isGroup, keywordAnswered: flags.keywordAnswered });
+  };
+  /** The owner writes from the phone. */
+  const phone = async (text: string) => {
+    const message = whatsapp.receive(userId, jid, text, 'phone');
+    await announce('whatsapp.message.sent', { messageId: message.id, chatId: jid, origin: 'phone' });
+  };
+  const conversation = () => call<InboxConversation>('GET', `/conversations/lookup?channel=whatsapp&handle=${encodeURIComponent(handle)}`);
+  /** The owner answers in the team inbox, having read the thread. */
+  const reply = async (conversationId: string, text: string) => {
+    await call('GET', `/conversations/${conversationId}`);
+    await call('POST', `/conversations/${conversationId}/messages`, { text });
+    await platform.relay.drain();
   };
   const state = () => call<AiChatState>('GET', `/ai/chats/${jid}`);
-  const sent = () => whatsapp.sent.filter((s) => s.userId === userId);
-  return { userId, jid, call, customer, state, sent };
+  /** What the assistant sent (a member's answers through the inbox go out too, as theirs). */
+  const sent = () => whatsapp.sent.filter((s) => s.userId === userId && s.origin === 'ai');
+  return { userId, jid, handle, call, customer, phone, conversation, reply, state, sent };
 }
 
-t.test('a burst of three lines gets one answer to all three, sent as the assistant', async (t) => {
+t.test('a burst of three lines gets one answer to all three, sent as the assistant and shown in the thread as its own', async (t) => {
   const o = await owner();
   await o.customer('Hola');
   await o.customer('quería saber el precio');
   await o.customer('del pan de masa madre');
-  t.same(await timer.keys(), [`${o.userId}/${o.jid}`], 'one chat waiting for quiet');
+  const conversation = await o.conversation();
+  t.same(await timer.keys(), [`${o.userId}/${conversation.id}`], "one conversation waiting for quiet: the burst is the conversation's");
   t.equal(peer.requests.length, 0, 'nothing asked while the customer is still writing');
   peer.reply({ text: 'Hola, el pan de masa madre cuesta 3 €.' });
   await timer.quiet();
@@ -63,9 +85,12 @@ t.test('a burst of three lines gets one answer to all three, sent as the assista
   t.equal(user.role, 'user');
   t.match(user.content, '"mensajes":["Hola","quería saber el precio","del pan de masa madre"]');
   t.same(o.sent(), [{ userId: o.userId, jid: o.jid, type: 'text', text: 'Hola, el pan de masa madre cuesta 3 €.', origin: 'ai' }]);
+  const thread = await o.call<{ messages: { author: string; text: string }[] }>('GET', `/conversations/${conversation.id}`);
+  t.match(thread.messages.at(-1), { author: 'assistant', text: 'Hola, el pan de masa madre cuesta 3 €.' });
+  t.equal((await o.conversation()).assistantActive, true, "the assistant's own answer pauses nothing");
 });
 
-t.test('never groups, broadcasts, status, history or messages a keyword answered; nothing when switched off', async (t) => {
+t.test('never groups, broadcasts, status, history, a keyword-answered or an old message; nothing when switched off', async (t) => {
   const o = await owner();
   await o.customer('hola grupo', { isGroup: true, chatId: '1203630@g.us' });
   await o.customer('hola grupo sin marca', { chatId: '1203631@g.us' });
@@ -73,11 +98,12 @@ t.test('never groups, broadcasts, status, history or messages a keyword answered
   await o.customer('lista', { chatId: '1234@broadcast' });
   await o.customer('mensaje antiguo', { live: false });
   await o.customer('precio', { keywordAnswered: true });
-  const old = whatsapp.receive(o.userId, o.jid, 'de ayer');
-  await platform.bus.publish([
-    createEvent('whatsapp.message.received', o.userId, { messageId: old.id, chatId: o.jid, live: true }, new Date(Date.now() - 86_400_000)),
-  ]);
   t.same(await timer.keys(), [], 'none of them starts an answer');
+
+  // Passed on late (the inbox back from an outage): written yesterday, its event fresh.
+  await o.customer('de ayer', { at: new Date(Date.now() - 86_400_000) });
+  await timer.quiet();
+  t.equal(peer.requests.length, 0, 'a line written long ago is not answered');
 
   const off = await owner({ autoReply: false });
   await off.customer('Hola');
@@ -88,19 +114,21 @@ t.test('never groups, broadcasts, status, history or messages a keyword answered
 
 t.test('a redelivered event is not answered twice', async (t) => {
   const o = await owner();
-  const message = whatsapp.receive(o.userId, o.jid, 'Hola');
-  const event = createEvent('whatsapp.message.received', o.userId, { messageId: message.id, chatId: o.jid, live: true });
-  await platform.bus.publish([event]);
+  const delivered: EventEnvelope[] = [];
+  await platform.bus.subscribe('test-redelivery', async (events) => void delivered.push(...events));
+  await o.customer('Hola');
+  const received = delivered.filter((e) => e.type === 'conversation.message.received' && e.userId === o.userId);
+  t.equal(received.length, 1, "the inbox's event reached the bus");
   await timer.quiet();
-  await platform.bus.publish([event]);
+  await platform.bus.publish(received);
   t.same(await timer.keys(), [], 'the second delivery starts nothing');
   t.equal(o.sent().length, 1);
 });
 
-t.test('the owner writing from the phone silences the chat for 30 minutes; the owner can resume it', async (t) => {
+t.test('the owner writing from the phone silences the chat for 30 minutes; resuming hands it back everywhere', async (t) => {
   const o = await owner();
   await o.customer('Hola');
-  await platform.bus.publish([createEvent('whatsapp.message.sent', o.userId, { messageId: 'P1', chatId: o.jid, origin: 'phone' })]);
+  await o.phone('Ya te atiendo yo');
   t.same(await timer.keys(), [], 'the pending answer is dropped: the owner answered');
   const state = await o.state();
   t.match(state, { paused: true, reason: 'owner_takeover' });
@@ -111,8 +139,8 @@ t.test('the owner writing from the phone silences the chat for 30 minutes; the o
   await timer.quiet();
   t.same(o.sent(), [], 'silent while the owner is on it');
 
-  await platform.bus.publish([createEvent('whatsapp.message.sent', o.userId, { messageId: 'A1', chatId: o.jid, origin: 'app' })]);
   t.same(await o.call('PUT', `/ai/chats/${o.jid}/pause`, { paused: false }), { paused: false, pausedUntil: null, reason: null });
+  t.equal((await o.conversation()).assistantActive, true, "handed back in the team's inbox too");
   await o.customer('¿Hola?');
   await timer.quiet();
   t.equal(o.sent().length, 1, 'answered again once resumed');
@@ -125,7 +153,7 @@ t.test('an answer the model finishes after the owner took over is not sent', asy
   await o.customer('Hola');
   const answering = timer.quiet();
   await waitFor(() => peer.requests.length === 1, 'the model asked');
-  await platform.bus.publish([createEvent('whatsapp.message.sent', o.userId, { messageId: 'P2', chatId: o.jid, origin: 'phone' })]);
+  await o.phone('Te respondo yo');
   release();
   await answering;
   t.same(o.sent(), [], 'dropped: the owner is answering');
@@ -134,23 +162,26 @@ t.test('an answer the model finishes after the owner took over is not sent', asy
 
 t.test('a colleague who took the conversation over in the team inbox keeps the assistant silent until it is handed back', async (t) => {
   const o = await owner();
-  const handle = `+${o.jid.split('@')[0]!}`;
-  inbox.takeOver(o.userId, handle);
   await o.customer('Hola');
+  const conversation = await o.conversation();
+  await o.reply(conversation.id, 'Hola, te atiendo yo');
+  t.same(await timer.keys(), [], "the waiting burst is dropped: a person answered");
+  t.same(await o.state(), { paused: true, pausedUntil: null, reason: 'team' }, 'the WhatsApp screen says why');
+  await o.customer('¿Tenéis hueco hoy?');
   await timer.quiet();
   t.equal(peer.requests.length, 0, 'the model is not even asked');
   t.same(o.sent(), []);
 
-  inbox.takeOver(o.userId, handle, false);
+  await o.call('PATCH', `/conversations/${conversation.id}`, { assistantActive: true });
   let release!: () => void;
   peer.reply({ until: new Promise<void>((resolve) => (release = resolve)), then: { text: 'Respuesta tardía' } });
   await o.customer('¿Hola?');
   const answering = timer.quiet();
   await waitFor(() => peer.requests.length === 1, 'the model asked once handed back');
-  inbox.takeOver(o.userId, handle);
+  await o.reply(conversation.id, 'Sí, a las 5');
   release();
   await answering;
-  t.same(o.sent(), [], 'an answer finished after a colleague took over is dropped');
+  t.same(o.sent(), [], 'an answer finished after a colleague took over is refused by the inbox');
 });
 
 t.test('the owner pauses and resumes a chat by hand', async (t) => {
@@ -265,7 +296,7 @@ t.test('canBookMeetings: free slots offered and a confirmed one booked with Goog
 });
 
 t.test('the real quiet timer answers once the chat is quiet', async (t) => {
-  const quick = await buildServicesApp(t, [whatsapp.plugin, createAiService({ model, autoReply: { quietMs: 20, pollMs: 50 } })], platform);
+  const quick = await buildServicesApp(t, [authService, contactsService, whatsapp.plugin, inboxService, createAiService({ model, autoReply: { quietMs: 20, pollMs: 50 } })], platform);
   const { userId, authorization } = signToken(quick);
   await quick.inject({ method: 'PUT', url: '/api/ai/provider/openai/key', headers: { authorization }, payload: { apiKey: KEY } });
   await quick.inject({ method: 'PUT', url: '/api/ai/assistant', headers: { authorization }, payload: { ...DEFAULT_CONFIG, autoReply: true, internalSources: [] } });

@@ -19,6 +19,7 @@ import { DEFAULT_LEASE, SessionManager, type LeaseTiming } from './domain/sessio
 import { autoReplyRoutes } from './routes/auto-replies.js';
 import { connectionRoutes } from './routes/connection.js';
 import { messageRoutes } from './routes/messages.js';
+import { chatHandlesRoutes } from './routes/chat-handles.js';
 import { messagesByIdRoutes } from './routes/messages-by-id.js';
 import { registerWhatsAppMetrics } from './metrics.js';
 
@@ -94,6 +95,7 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
       contactsSync: new ContactsSyncService(sql, messages, accounts, platform.services, outbox),
     });
     await messagesByIdRoutes(app, { conversations });
+    await chatHandlesRoutes(app, { conversations });
     await autoReplyRoutes(app, { autoReplies: new AutoRepliesService(autoRepliesRepo) });
     accountExportRoute(app, '/whatsapp', whatsappExportParts(new AccountExportRepository(sql)));
 

@@ -13,26 +13,20 @@ export const AUTO_REPLY_CONSUMER = 'ai-auto-reply';
  */
 export const MAX_EVENT_AGE_MS = 5 * 60_000;
 
-/** The ids of `whatsapp.messages` (what the WhatsApp service announces and answers by id). */
-const MESSAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Chats never answered automatically: groups, broadcasts and status updates, newsletters. */
-export function isPrivateChat(jid: string): boolean {
-  return /@(s\.whatsapp\.net|lid|c\.us)$/.test(jid) && !jid.startsWith('status@');
-}
-
 /**
- * The event side of automatic WhatsApp answers. A message that arrived live (not history), in a private chat,
- * that no keyword rule answered, joins its chat's burst in PostgreSQL (once, however often its event is
- * delivered and to whichever replica); the burst is answered once the chat has been quiet for `quietMs`
- * (BurstScheduler, BurstAnswerer). The owner writing from the phone drops the waiting burst and pauses the
- * chat for 30 minutes.
+ * The event side of automatic answers, from the team inbox whatever the channel. A customer's message that
+ * arrived live (not history), in a person's own conversation, that no keyword rule answered, joins its
+ * conversation's burst in PostgreSQL (once, however often its event is delivered and to whichever replica); the
+ * burst is answered once the conversation has been quiet for `quietMs` (BurstScheduler, BurstAnswerer). A person
+ * answering drops the waiting burst; the owner writing from the phone also pauses the chat for 30 minutes.
  */
 export class AutoReplyConsumer {
   constructor(
     private readonly deps: {
       bursts: ChatBurstsRepository;
       chats: ChatStateService;
+      /** The inbox's conversation, for the chat key of a phone takeover. */
+      chatKeyOf: (workspaceId: string, conversationId: string) => Promise<string | undefined>;
       clock: BurstClock;
       quietMs: number;
       /** Events that do not match the catalogue are not acted on (and other services' events pass by). */
@@ -45,25 +39,23 @@ export class AutoReplyConsumer {
       const checked = this.deps.events.validate(raw);
       if (!checked.ok) continue;
       const event = checked.event;
-      if (event.type === 'whatsapp.message.sent' && event.data.origin === 'phone') {
-        await this.deps.bursts.dropOpen(event.userId, event.data.chatId);
-        await this.deps.chats.ownerTookOver(event.userId, event.data.chatId);
-      } else if (event.type === 'whatsapp.message.received' && answerable(event.data, event.occurredAt)) {
-        const added = await this.deps.bursts.add(event.userId, event.data.chatId, event.data.messageId, this.deps.quietMs);
+      if (event.type === 'conversation.message.sent' && (event.data.author === 'phone' || event.data.author === 'member')) {
+        await this.deps.bursts.dropOpen(event.userId, event.data.conversationId);
+        if (event.data.author === 'phone') await this.phoneTookOver(event.userId, event.data.conversationId);
+      } else if (event.type === 'conversation.message.received' && answerable(event.data, event.occurredAt)) {
+        const added = await this.deps.bursts.add(event.userId, event.data.conversationId, event.data.entryId, this.deps.quietMs);
         if (added) this.deps.clock.wakeIn(this.deps.quietMs);
       }
     }
   };
+
+  private async phoneTookOver(workspaceId: string, conversationId: string): Promise<void> {
+    const chatKey = await this.deps.chatKeyOf(workspaceId, conversationId);
+    if (chatKey) await this.deps.chats.ownerTookOver(workspaceId, chatKey);
+  }
 }
 
-function answerable(data: EventData<'whatsapp.message.received'>, occurredAt: string): boolean {
+function answerable(data: EventData<'conversation.message.received'>, occurredAt: string): boolean {
   const age = Date.now() - Date.parse(occurredAt);
-  return (
-    data.live === true &&
-    data.isGroup !== true &&
-    data.keywordAnswered !== true &&
-    MESSAGE_ID.test(data.messageId) &&
-    isPrivateChat(data.chatId) &&
-    age <= MAX_EVENT_AGE_MS
-  );
+  return data.live && data.direct === true && data.autoAnswered !== true && age <= MAX_EVENT_AGE_MS;
 }

@@ -1,19 +1,19 @@
-import { MessagesById } from '@asistente/contracts';
-import type { Logger, ServiceClient } from '@asistente/kit';
+import type { Logger } from '@asistente/kit';
 import { AppError, isDatabaseUnavailable, ServiceAnswerError, ServiceCallError } from '@asistente/kit';
 import type { AssistantConfigService } from '../domain/assistant-config.service.js';
 import type { AssistantRunService } from '../domain/assistant-run.service.js';
+import { chatKeyOf } from '../domain/chat-key.js';
 import type { ClaimedBurst } from '../domain/chat-bursts.repository.js';
 import type { ChatStateService } from '../domain/chat-state.service.js';
+import type { InboxConversations } from '../domain/inbox-conversation.js';
 import { asksForHuman } from '../domain/prompt.js';
-import { teamTookOver } from '../domain/team-takeover.js';
-import { customerLines } from './customer-burst.js';
+import { customerLines, MAX_LINE_AGE_MS } from './customer-burst.js';
 
 export interface BurstAnswerDeps {
   assistant: AssistantConfigService;
   chats: ChatStateService;
   runner: AssistantRunService;
-  services: Pick<ServiceClient, 'call' | 'request'>;
+  inbox: Pick<InboxConversations, 'excerpt' | 'answer'>;
   log: Logger;
 }
 
@@ -29,40 +29,42 @@ class AnswerRetriedLater extends Error {
 }
 
 /**
- * One answer to a claimed burst, if the assistant is switched on and the chat is neither paused nor over a
- * cap; a customer asking for a person gets the hand-off phrase and the chat pauses until the owner resumes it.
- * Failures are logged (never with the key); a passing one leaves the burst to be answered again (the send is
- * idempotent), any other lets the chat wait for the next message.
+ * One answer to a claimed burst, if the assistant is switched on, the chat is neither paused nor over a cap,
+ * and no person of the team has taken the conversation over; a customer asking for a person gets the hand-off
+ * phrase and the chat pauses until the owner resumes it. The burst's messages are read from the inbox and the
+ * answer goes back through it. Failures are logged (never with the key); a passing one leaves the burst to be
+ * answered again (the send is idempotent), any other lets the chat wait for the next message.
  */
 export class BurstAnswerer {
   constructor(private readonly deps: BurstAnswerDeps) {}
 
   async answer(burst: ClaimedBurst): Promise<void> {
-    const { userId, chatId: jid } = burst;
+    const { userId, conversationId } = burst;
     try {
       const config = await this.deps.assistant.get(userId);
       if (!config.autoReply) return;
-      const state = await this.deps.chats.state(userId, jid);
+      const excerpt = await this.deps.inbox.excerpt(userId, conversationId, burst.messageIds);
+      if (!excerpt) return;
+      const { conversation } = excerpt;
+      if (!conversation.assistantActive) {
+        this.deps.log.info({ userId, reason: 'team' }, 'automatic answer withheld');
+        return;
+      }
+      const chat = { channel: conversation.channel, handle: conversation.handle, conversationId };
+      const chatKey = chatKeyOf(chat.channel, chat.handle);
+      const state = await this.deps.chats.state(userId, chatKey);
       if (state.paused) {
         this.deps.log.info({ userId, reason: state.reason }, 'automatic answer withheld');
         return;
       }
-      const found = await this.deps.services.call('whatsapp', userId, '/whatsapp/messages/by-id', MessagesById, {
-        query: { ids: burst.messageIds.join(',') },
-      });
-      const lines = customerLines(found.data);
+      const lines = customerLines(excerpt.entries, Date.now() - MAX_LINE_AGE_MS);
       if (lines.length === 0) return;
-      const handle = found.data[0]!.handle;
-      if (await teamTookOver(this.deps.services, userId, handle)) {
-        this.deps.log.info({ userId, reason: 'team' }, 'automatic answer withheld');
-        return;
-      }
-      if (asksForHuman(lines)) return await this.handOff(burst, config.handoffPhrase);
-      const outcome = await this.deps.runner.answerChat(userId, config, { jid, customerLines: lines });
-      if (outcome.handoff) return await this.handOff(burst, config.handoffPhrase);
+      if (asksForHuman(lines)) return await this.handOff(burst, chatKey, config.handoffPhrase);
+      const outcome = await this.deps.runner.answerChat(userId, config, { chat, customerLines: lines });
+      if (outcome.handoff) return await this.handOff(burst, chatKey, config.handoffPhrase);
       if (outcome.answer === '') return;
-      // The owner or a colleague in the inbox may have taken over (or paused the chat) while the model was answering.
-      if ((await this.deps.chats.silenced(userId, jid)) || (await teamTookOver(this.deps.services, userId, handle))) {
+      // The owner may have paused the chat while the model was answering (a colleague taking over, the inbox refuses).
+      if (await this.deps.chats.silenced(userId, chatKey)) {
         this.deps.log.info({ userId }, 'automatic answer dropped: the chat was paused meanwhile');
         return;
       }
@@ -78,20 +80,18 @@ export class BurstAnswerer {
     }
   }
 
-  private async handOff(burst: ClaimedBurst, phrase: string): Promise<void> {
-    await this.deps.chats.handedOff(burst.userId, burst.chatId);
+  private async handOff(burst: ClaimedBurst, chatKey: string, phrase: string): Promise<void> {
+    await this.deps.chats.handedOff(burst.userId, chatKey);
     await this.send(burst, phrase);
   }
 
   /**
-   * The burst's id is the send's client id: a replica answering the burst again (the first one died after asking
-   * WhatsApp to send, before the burst was marked done) gets the message already queued, never a second one.
+   * The burst's id names the send: a replica answering the burst again (the first one died after asking the
+   * inbox to send, before the burst was marked done) gets the message already sent, never a second one.
    */
   private async send(burst: ClaimedBurst, text: string): Promise<void> {
-    await this.deps.services.request('whatsapp', burst.userId, '/whatsapp/messages', {
-      method: 'POST',
-      body: { jid: burst.chatId, type: 'text', text, origin: 'ai', clientMessageId: burst.id },
-    });
+    const sent = await this.deps.inbox.answer(burst.userId, burst.conversationId, text, burst.id);
+    if (!sent) this.deps.log.info({ userId: burst.userId }, 'automatic answer dropped: a person took the conversation over meanwhile');
   }
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Contact, type AiRunResult, type AiToolCall } from '@asistente/contracts';
 import {
   AppError,
+  badRequest,
   conflict,
   createEvent,
   notFound,
@@ -17,14 +18,15 @@ import { LanguageModelError, type ChatMessage, type LanguageModel, type ModelFai
 import type { FullAssistantConfig } from './assistant-config.js';
 import type { AssistantConfigService } from './assistant-config.service.js';
 import type { CustomerBookingsRepository } from './customer-bookings.repository.js';
-import { customerReach } from './customer-reach.js';
+import { customerReach, type CustomerChat } from './customer-reach.js';
 import { costUsd } from './pricing.js';
 import { customerMessage, HANDOFF_TOOL, systemMessage } from './prompt.js';
 import type { ProviderKeysService } from './provider-keys.service.js';
 import type { RunsRepository } from './runs.repository.js';
-import { OWNER_REACH } from './tools/reach.js';
+import { OWNER_REACH, type Reach } from './tools/reach.js';
 import { offeredTools, UsableSources } from './tools/registry.js';
 import type { AssistantTool, ToolContext } from './tools/tool.js';
+import { handleOfJid } from './whatsapp-handles.js';
 
 /** The body's dryRun needs nothing here: a run through the API never sends and never counts as a chat's answer. */
 export interface RunRequest {
@@ -33,9 +35,9 @@ export interface RunRequest {
   jid?: string | undefined;
 }
 
-/** An automatic answer to a chat: the customer's burst, answered on their behalf. */
+/** An automatic answer to a customer: their burst, answered on their behalf. */
 export interface ChatRunRequest {
-  jid: string;
+  chat: CustomerChat;
   customerLines: string[];
 }
 
@@ -93,7 +95,7 @@ export class AssistantRunService {
     const userId = workspaceOf(caller);
     const config = await this.deps.assistant.get(userId);
     const named = request.contactId ? await this.contactById(caller, request.contactId) : undefined;
-    const reach = request.jid ? await customerReach(this.deps.services, caller, request.jid) : OWNER_REACH;
+    const reach = request.jid ? await this.reachOfJid(caller, request.jid) : OWNER_REACH;
     const context: ToolContext = { workspaceId: userId, caller, services: this.deps.services, reach, bookings: this.deps.bookings };
     return this.execute(userId, config, context, {
       trigger: 'manual',
@@ -106,9 +108,9 @@ export class AssistantRunService {
     });
   }
 
-  /** An automatic answer to a WhatsApp chat (the consumer checked the rails before): the workspace acts on its own. */
+  /** An automatic answer to a customer (the consumer checked the rails before): the workspace acts on its own. */
   async answerChat(userId: string, config: FullAssistantConfig, request: ChatRunRequest): Promise<RunOutcome> {
-    const reach = await customerReach(this.deps.services, userId, request.jid);
+    const reach = await customerReach(this.deps.services, userId, request.chat);
     const context: ToolContext = { workspaceId: userId, caller: userId, services: this.deps.services, reach, bookings: this.deps.bookings };
     return this.execute(userId, config, context, {
       trigger: 'whatsapp',
@@ -200,7 +202,7 @@ export class AssistantRunService {
         id: randomUUID(),
         userId,
         trigger: run.trigger,
-        chatId: context.reach.kind === 'customer' ? context.reach.jid : null,
+        chatId: context.reach.kind === 'customer' ? context.reach.chatKey : null,
         model: config.model,
         promptTokens: usage.promptTokens,
         completionTokens: usage.completionTokens,
@@ -212,6 +214,13 @@ export class AssistantRunService {
       ]);
     });
     return { answer, model: config.model, usage: { ...usage, totalTokens }, costUsd: cost, toolCalls, handoff };
+  }
+
+  /** A run "as the customer of this WhatsApp chat": the WhatsApp service names the chat's handle, the rest follows from it. */
+  private async reachOfJid(caller: ServiceCaller, jid: string): Promise<Reach> {
+    const handle = await handleOfJid(this.deps.services, caller, jid);
+    if (!handle) throw badRequest('Identificador de chat de WhatsApp inválido');
+    return customerReach(this.deps.services, caller, { channel: 'whatsapp', handle });
   }
 
   /** The contact the member's question is about: 404 when it is not this workspace's. */

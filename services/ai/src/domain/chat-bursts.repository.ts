@@ -1,23 +1,27 @@
 import type { Sql } from '@asistente/kit';
 
-/** A burst a replica claimed: the messages it answers in one go. */
+/** A burst a replica claimed: the customer's messages (the inbox's entries) it answers in one go. */
 export interface ClaimedBurst {
   id: string;
   userId: string;
-  chatId: string;
+  conversationId: string;
   messageIds: string[];
 }
 
-/** `ai.chat_bursts` and `ai.auto_reply_seen`: what every ai replica knows of the bursts waiting for an answer. */
+/**
+ * `ai.chat_bursts` and `ai.auto_reply_seen`: what every ai replica knows of the bursts waiting for an answer. A
+ * burst's `chat_id` holds its conversation's id in the team inbox (one left from before held a WhatsApp JID: the
+ * inbox refuses to read it and the burst is dropped).
+ */
 export class ChatBurstsRepository {
   constructor(private readonly sql: Sql) {}
 
   /**
-   * Takes a customer message into its chat's open burst (a new one if none is open) and pushes the burst's due
+   * Takes a customer message into its conversation's open burst (a new one if none is open) and pushes the burst's due
    * time to `quietMs` from now, unless the message was taken before: one statement, so the message is recorded
    * as seen exactly when it joins a burst. Whether it joined.
    */
-  async add(userId: string, chatId: string, messageId: string, quietMs: number): Promise<boolean> {
+  async add(userId: string, conversationId: string, messageId: string, quietMs: number): Promise<boolean> {
     const rows = await this.sql`
       with fresh as (
         insert into ai.auto_reply_seen (user_id, message_id) values (${userId}, ${messageId})
@@ -25,7 +29,7 @@ export class ChatBurstsRepository {
         returning message_id
       )
       insert into ai.chat_bursts (user_id, chat_id, message_ids, due_at)
-      select ${userId}, ${chatId}, array[message_id], now() + ${quietMs} * interval '1 millisecond' from fresh
+      select ${userId}, ${conversationId}, array[message_id], now() + ${quietMs} * interval '1 millisecond' from fresh
       on conflict (user_id, chat_id) where claimed_by is null do update
         set message_ids = ai.chat_bursts.message_ids || excluded.message_ids,
             due_at = greatest(ai.chat_bursts.due_at, excluded.due_at)
@@ -33,9 +37,9 @@ export class ChatBurstsRepository {
     return rows.length === 1;
   }
 
-  /** The owner answered from the phone: the chat's waiting burst is dropped (one being answered checks the pause). */
-  async dropOpen(userId: string, chatId: string): Promise<void> {
-    await this.sql`delete from ai.chat_bursts where user_id = ${userId} and chat_id = ${chatId} and claimed_by is null`;
+  /** A person answered: the conversation's waiting burst is dropped (one being answered is refused by the inbox). */
+  async dropOpen(userId: string, conversationId: string): Promise<void> {
+    await this.sql`delete from ai.chat_bursts where user_id = ${userId} and chat_id = ${conversationId} and claimed_by is null`;
   }
 
   /**
@@ -55,7 +59,7 @@ export class ChatBurstsRepository {
         limit ${limit}
         for update skip locked
       )
-      returning id, user_id, chat_id, message_ids`;
+      returning id, user_id, chat_id as conversation_id, message_ids`;
   }
 
   /** Extends the leases of the bursts this replica is answering. */

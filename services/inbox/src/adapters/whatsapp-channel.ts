@@ -2,11 +2,15 @@ import { MessagesById, WHATSAPP_MESSAGES_BY_ID_MAX, WhatsAppMessage, type Channe
 import { AppError, ServiceCallError, type ServiceCaller, type ServiceClient } from '@asistente/kit';
 import type { Channel, ChannelMessage } from '../domain/channel.js';
 
+/** A person's chat: a known number (`+…`) or one WhatsApp has not told yet (`lid:…`); groups and the rest are not. */
+const PERSON_HANDLE = /^(\+|lid:)/;
+
 const toMessage = (m: WhatsAppChannelMessage): ChannelMessage => ({
   id: m.id,
   handle: m.handle,
   name: m.chatName,
   direction: m.type,
+  direct: PERSON_HANDLE.test(m.handle),
   text: m.message,
   at: new Date(m.timestamp),
 });
@@ -28,16 +32,16 @@ export class WhatsAppChannel implements Channel {
     return found;
   }
 
-  async send(caller: ServiceCaller, handle: string, text: string, clientId: string): Promise<ChannelMessage> {
+  async send(caller: ServiceCaller, handle: string, text: string, clientId: string, sender: 'member' | 'assistant' = 'member'): Promise<ChannelMessage> {
     const sent = await this.services
       .call('whatsapp', caller, '/whatsapp/messages', WhatsAppMessage, {
         method: 'POST',
-        body: { handle, type: 'text', text, origin: 'app', clientMessageId: clientId },
+        body: { handle, type: 'text', text, origin: sender === 'assistant' ? 'ai' : 'app', clientMessageId: clientId },
       })
       .catch((error: unknown) => {
         throw inSpanish(error);
       });
-    return { id: sent.id, handle, name: null, direction: 'outgoing', text: sent.message, at: new Date(sent.timestamp) };
+    return { id: sent.id, handle, name: null, direction: 'outgoing', direct: PERSON_HANDLE.test(handle), text: sent.message, at: new Date(sent.timestamp) };
   }
 }
 

@@ -16,7 +16,9 @@ type Received = Extract<DomainEvent, { type: 'whatsapp.message.received' | 'what
 
 /** Who wrote a message, in the inbox's words, from the WhatsApp event that told it. */
 function originOf(event: Received): MessageOrigin {
-  if (event.type === 'whatsapp.message.received') return { author: 'customer', authorId: null, live: event.data.live !== false };
+  if (event.type === 'whatsapp.message.received') {
+    return { author: 'customer', authorId: null, live: event.data.live !== false, autoAnswered: event.data.keywordAnswered === true };
+  }
   const origin = event.data.origin ?? 'app';
   const author = origin === 'ai' ? 'assistant' : origin === 'keyword' ? 'keyword' : origin === 'phone' ? 'phone' : 'member';
   return { author, authorId: author === 'member' ? (event.actorId ?? null) : null, live: true };

@@ -9,6 +9,8 @@ export interface ChannelMessage {
   /** The customer's name as the channel knows it. */
   name: string | null;
   direction: 'incoming' | 'outgoing';
+  /** A person's own conversation, which the assistant may answer (not a group, a broadcast, a newsletter). */
+  direct: boolean;
   text: string;
   at: Date;
 }
@@ -21,8 +23,11 @@ export interface Channel {
   readonly name: ConversationChannel;
   /** The messages with these ids (unknown ones left out). */
   messages(caller: ServiceCaller, ids: readonly string[]): Promise<ChannelMessage[]>;
-  /** Sends `text` to `handle`; the same `clientId` again answers the message already sent. */
-  send(caller: ServiceCaller, handle: string, text: string, clientId: string): Promise<ChannelMessage>;
+  /**
+   * Sends `text` to `handle` as a member or as the assistant (the channel's own figures count the assistant's);
+   * the same `clientId` again answers the message already sent.
+   */
+  send(caller: ServiceCaller, handle: string, text: string, clientId: string, sender?: 'member' | 'assistant'): Promise<ChannelMessage>;
 }
 
 /** How a message came to be, as the channel's event tells it, and who wrote it in the inbox's words. */
@@ -32,4 +37,6 @@ export interface MessageOrigin {
   authorId: string | null;
   /** A real-time message (false for a history sync): only those open, reopen and assign conversations. */
   live: boolean;
+  /** A keyword rule answered it already: the assistant leaves it be. */
+  autoAnswered?: boolean;
 }

@@ -4,6 +4,8 @@ import {
   type ConversationDetail,
   type ConversationEntries,
   type ConversationEntry,
+  type ConversationExcerpt,
+  type ConversationExcerptQuery,
   type ConversationMessagesQuery,
   type InboxCounts,
   type InboxList,
@@ -11,7 +13,7 @@ import {
   type InboxConversation,
   type UpdateConversationBody,
 } from '@asistente/contracts';
-import { AppError, callerOf, createEvent, notFound, type ActingMember, type EventEnvelope, type Outbox, type Sql } from '@asistente/kit';
+import { AppError, badRequest, callerOf, createEvent, currentMemberId, notFound, type ActingMember, type EventEnvelope, type Outbox, type Sql } from '@asistente/kit';
 import type { Channel } from './channel.js';
 import type { CustomerContacts } from './customer-contact.js';
 import { toConversation, type ConversationsRepository } from './conversations.repository.js';
@@ -25,6 +27,9 @@ import type { Mentions } from './mentions.js';
 export const CONVERSATION_NOT_FOUND = 'Conversación no encontrada';
 const NOT_A_MEMBER = 'Esa persona no es miembro del espacio de trabajo';
 const ONLY_ASSIGNEE = 'Solo la persona asignada puede responder en esta conversación';
+const EXCERPT_ASKS_ONE = 'Indica los mensajes por su id (ids) o cuántos de los últimos (latest), no ambos';
+const ASSISTANT_ONLY = 'Solo el asistente responde por esta vía';
+const ASSISTANT_PAUSED = 'Una persona del equipo atiende esta conversación: el asistente no responde';
 
 export interface ConversationsDeps {
   sql: Sql;
@@ -107,6 +112,29 @@ export class ConversationsService {
     const sent = await channel.send(callerOf(member), row.handle, text, clientId);
     const { entry } = await this.deps.intake.record(member.workspaceId, channel.name, sent, { author: 'member', authorId: member.id, live: true });
     await this.deps.entries.markSeen(member.workspaceId, id, member.id, entry.seq);
+    return toEntry(entry);
+  }
+
+  /** Entries by id, with the conversation as it is now: what the assistant reads before answering. Nothing is marked read. */
+  async excerpt(workspaceId: string, id: string, query: ConversationExcerptQuery): Promise<ConversationExcerpt> {
+    if ((query.ids === undefined) === (query.latest === undefined)) throw badRequest(EXCERPT_ASKS_ONE);
+    const row = await this.found(workspaceId, id);
+    const entries = query.ids ? await this.deps.entries.byIds(id, [...new Set(query.ids.split(','))]) : (await this.deps.entries.page(id, query.latest!)).reverse();
+    return { conversation: toConversation(row), entries: entries.map(toEntry) };
+  }
+
+  /**
+   * The assistant's answer, through the conversation's channel: the workspace's own work, never a member's
+   * request. Refused once a person has taken the conversation over, checked here at the send, so an answer the
+   * model took seconds to write never goes out over a colleague's. `answerId` names the send, as a member's key.
+   */
+  async answerAsAssistant(workspaceId: string, id: string, text: string, answerId: string): Promise<ConversationEntry> {
+    if (currentMemberId() !== undefined) throw new AppError(403, 'ASSISTANT_ONLY', ASSISTANT_ONLY);
+    const row = await this.found(workspaceId, id);
+    if (!row.assistantActive) throw new AppError(409, 'ASSISTANT_PAUSED', ASSISTANT_PAUSED);
+    const channel = this.channelOf(row.channel);
+    const sent = await channel.send(workspaceId, row.handle, text, keyedId(workspaceId, id, answerId), 'assistant');
+    const { entry } = await this.deps.intake.record(workspaceId, channel.name, sent, { author: 'assistant', authorId: null, live: true });
     return toEntry(entry);
   }
 

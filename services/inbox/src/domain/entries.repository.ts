@@ -66,6 +66,14 @@ export class EntriesRepository {
     return row;
   }
 
+  /** These entries of the conversation (unknown ids left out), oldest first. */
+  async byIds(conversationId: string, ids: readonly string[]): Promise<EntryRow[]> {
+    if (ids.length === 0) return [];
+    return this.sql<EntryRow[]>`
+      select ${this.sql.unsafe(COLUMNS)} from inbox.entries where conversation_id = ${conversationId} and id in ${this.sql(ids)}
+      order by at, seq`;
+  }
+
   /** A page of the thread, newest first, before the entry `before` (by storage order). */
   async page(conversationId: string, limit: number, before?: string): Promise<EntryRow[]> {
     const sql = this.sql;

@@ -71,7 +71,10 @@ export class Intake {
       if (!entry) return { conversation: row, entry: (await this.deps.entries.byChannelMessage(row.id, message.id, tx))!, fresh: false };
       await conversations.touch(tx, row.id, message.at, message.text.slice(0, CONVERSATION_PREVIEW_MAX), { incoming, unread: opens });
       const data = { conversationId: row.id, entryId: entry.id, channel };
-      if (incoming) events.push(this.event('conversation.message.received', workspaceId, { ...data, live: origin.live }));
+      if (incoming) {
+        const received = { ...data, live: origin.live, direct: message.direct, autoAnswered: origin.autoAnswered === true };
+        events.push(this.event('conversation.message.received', workspaceId, received));
+      }
       else events.push(this.event('conversation.message.sent', workspaceId, { ...data, author: sentBy(origin.author) }, origin.authorId));
       const reopened = opens && !created && row.status !== 'open';
       if (reopened) {

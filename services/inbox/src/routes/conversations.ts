@@ -1,7 +1,10 @@
 import {
+  AssistantAnswerBody,
   ConversationDetail,
   ConversationEntries,
   ConversationEntry,
+  ConversationExcerpt,
+  ConversationExcerptQuery,
   ConversationLookupQuery,
   ConversationMessagesQuery,
   ConversationNoteBody,
@@ -75,6 +78,30 @@ export async function conversationRoutes(app: App, { conversations }: { conversa
         if (!(error instanceof StaleSend)) throw error;
         return reply.code(409).send({ ...errorBody(409, error.code, error.message), answer: error.answer });
       }
+    },
+  });
+
+  app.get('/conversations/:id/excerpt', {
+    schema: {
+      summary: 'Entradas de una conversación por su id, con la conversación tal como está (lo que el asistente lee antes de responder)',
+      params: IdParams,
+      querystring: ConversationExcerptQuery,
+      response: { 200: ConversationExcerpt, ...errors },
+    },
+    handler: (request) => conversations.excerpt(request.user.workspaceId, request.params.id, request.query),
+  });
+
+  app.post('/conversations/:id/assistant-answers', {
+    schema: {
+      summary: 'La respuesta del asistente al cliente (solo el propio servicio del asistente; un miembro recibe 403)',
+      params: IdParams,
+      body: AssistantAnswerBody,
+      // 409: a person took the conversation over, or the channel's own refusal.
+      response: { 201: ConversationEntry, 409: ErrorResponse, ...errors },
+    },
+    handler: async (request, reply) => {
+      const entry = await conversations.answerAsAssistant(request.user.workspaceId, request.params.id, request.body.text, request.body.answerId);
+      return reply.code(201).send(entry);
     },
   });
 

@@ -1,5 +1,6 @@
-import type { ConversationList, ConversationsQuery, MessageList, MessagesById, MessagesByIdQuery, MessagesQuery, WhatsAppStats } from '@asistente/contracts';
+import type { ChatHandles, ChatHandlesQuery, ConversationList, ConversationsQuery, MessageList, MessagesById, MessagesByIdQuery, MessagesQuery, WhatsAppStats } from '@asistente/contracts';
 import { CoalescedRead } from '@asistente/kit';
+import { handleOf } from './handle.js';
 import { toChannelMessage, toMessage } from './message-view.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import type { ChatRow, MessagesRepository } from './messages.repository.js';
@@ -54,6 +55,19 @@ export class ConversationsService {
   async byId(userId: string, query: MessagesByIdQuery): Promise<MessagesById> {
     const ids = [...new Set(query.ids.toLowerCase().split(','))];
     return { data: (await this.messages.findMessages(userId, ids)).map(toChannelMessage) };
+  }
+
+  /**
+   * The handles of chats named by JID, for a caller that kept JIDs from before it knew handles (the assistant's
+   * pauses): the stored chat's (its number may be known by now), else the JID's own.
+   */
+  async handles(userId: string, query: ChatHandlesQuery): Promise<ChatHandles> {
+    const handles: Record<string, string> = {};
+    for (const jid of new Set(query.jids.split(','))) {
+      const chat = await this.messages.findChatByJid(userId, jid);
+      handles[jid] = handleOf(chat ?? { jid, phone: null, isGroup: jid.endsWith('@g.us') });
+    }
+    return { handles };
   }
 
   private async chatOfPhone(userId: string, phone: string) {

@@ -7,15 +7,15 @@ export interface OwnerReach {
 
 /**
  * A run that carries a customer's message: the tools are bound to this customer, resolved once by the server
- * from the chat (never from anything the model or the customer wrote).
+ * from the conversation (never from anything the model or the customer wrote).
  */
 export interface CustomerReach {
   kind: 'customer';
-  /** The chat the run answers, as the run was given it (a phone JID or an @lid). */
-  jid: string;
-  /** The chat's phone JID when known (an @lid resolved by the WhatsApp service), else the jid: the chat's one key. */
+  /** The customer's conversation in the team inbox, when there is one yet: the thread the chat tool reads. */
+  conversationId: string | null;
+  /** The chat's key in the assistant's own state (chat-key.ts): its cap, its bookings. */
   chatKey: string;
-  /** The customer's own contact record, matched exactly by phone; undefined when none matches. */
+  /** The customer's own contact record, matched exactly by their handle; undefined when none matches. */
   contact: Contact | undefined;
   /** The customer's own mail addresses, lowercase (their contact's); none known means no mail and no meetings. */
   addresses: string[];

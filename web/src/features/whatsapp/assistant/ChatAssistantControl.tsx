@@ -35,8 +35,8 @@ export function ChatAssistantControl({ jid }: { jid: string }) {
     };
   }, [jid]);
 
-  // A pause the owner can lift: theirs, a hand-off or a takeover. The caps end with the day.
-  const liftable = state?.paused === true && (state.reason === 'manual' || state.reason === 'handoff' || state.reason === 'owner_takeover');
+  // A pause the owner can lift: theirs, a hand-off, a takeover (the phone's or a colleague's). The caps end with the day.
+  const liftable = state?.paused === true && (state.reason === 'manual' || state.reason === 'handoff' || state.reason === 'owner_takeover' || state.reason === 'team');
 
   const toggle = async () => {
     if (!state) return;

@@ -36,6 +36,7 @@ const REASONS: Record<NonNullable<AiChatState['reason']>, string> = {
   handoff: 'En pausa: el cliente pidió hablar con una persona',
   daily_cap: 'En pausa: este chat alcanzó el máximo de respuestas de hoy',
   daily_budget: 'En pausa: se alcanzó el presupuesto diario',
+  team: 'En pausa: una persona del equipo atiende esta conversación',
 };
 
 /** One Spanish line saying whether the assistant answers this chat, and if not, why (and until when). */

@@ -1,0 +1,51 @@
+import { InboxConversation, type AiChatState } from '@asistente/contracts';
+import { badRequest, callerOf, type ActingMember, type ServiceClient } from '@asistente/kit';
+import { chatKeyOf } from './chat-key.js';
+import type { ChatStateService } from './chat-state.service.js';
+import { handleOfJid } from './whatsapp-handles.js';
+
+const TEAM: AiChatState = { paused: true, pausedUntil: null, reason: 'team' };
+
+/**
+ * The assistant's switch on a WhatsApp chat, as the WhatsApp screen names chats (by JID): its own pauses and caps
+ * under the chat's key, and the team inbox's, where a person who took the conversation over keeps it silent.
+ * Resuming hands the conversation back to the assistant there too: one switch, as the owner sees it.
+ */
+export class ChatSwitch {
+  constructor(
+    private readonly chats: ChatStateService,
+    private readonly services: Pick<ServiceClient, 'call'>,
+  ) {}
+
+  async state(member: ActingMember, jid: string): Promise<AiChatState> {
+    const { handle, chatKey } = await this.chatOf(member.workspaceId, jid);
+    const own = await this.chats.state(member.workspaceId, chatKey);
+    if (own.paused) return own;
+    const conversation = await this.conversationOf(member, handle);
+    return conversation && !conversation.assistantActive ? TEAM : own;
+  }
+
+  async setPaused(member: ActingMember, jid: string, paused: boolean): Promise<AiChatState> {
+    const { handle, chatKey } = await this.chatOf(member.workspaceId, jid);
+    await this.chats.setPaused(member.workspaceId, chatKey, paused);
+    const conversation = paused ? undefined : await this.conversationOf(member, handle);
+    if (conversation && !conversation.assistantActive) {
+      await this.services.call('inbox', callerOf(member), `/conversations/${conversation.id}`, InboxConversation, { method: 'PATCH', body: { assistantActive: true } });
+    }
+    return this.state(member, jid);
+  }
+
+  /** The chat's handle, which the WhatsApp service names (asked as the workspace: a mapping, no member's data). */
+  private async chatOf(workspaceId: string, jid: string): Promise<{ handle: string; chatKey: string }> {
+    const handle = await handleOfJid(this.services, workspaceId, jid);
+    if (!handle) throw badRequest('Identificador de chat de WhatsApp inválido');
+    return { handle, chatKey: chatKeyOf('whatsapp', handle) };
+  }
+
+  /** The customer's conversation in the inbox; none yet (or the inbox unreachable) leaves the assistant's own state. */
+  private async conversationOf(member: ActingMember, handle: string): Promise<InboxConversation | undefined> {
+    return this.services
+      .call('inbox', callerOf(member), '/conversations/lookup', InboxConversation, { query: { channel: 'whatsapp', handle } })
+      .catch(() => undefined);
+  }
+}
