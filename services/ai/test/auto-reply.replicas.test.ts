@@ -1,6 +1,9 @@
 import t from 'tap';
+import authService from '@asistente/auth';
+import contactsService from '@asistente/contacts';
+import inboxService from '@asistente/inbox';
 import { createEvent, MemoryBus, type EventEnvelope } from '@asistente/kit';
-import { buildServicesApp, createTestPlatform, signToken } from '@asistente/kit/testing';
+import { buildServicesApp, createTestPlatform, insertAccount, signToken } from '@asistente/kit/testing';
 import { OpenAiLanguageModel } from '../src/adapters/openai.js';
 import { createAiService } from '../src/app.js';
 import { PollingBurstClock } from '../src/consumers/burst-clock.js';
@@ -10,7 +13,8 @@ import { WhatsAppSibling } from './fixtures/siblings.js';
 import { waitFor } from './fixtures/wait.js';
 
 // Two ai replicas on one database. Each takes events from a bus of its own, so the test plays the shared
-// durable JetStream consumer: it hands every event to the replica it chooses, and redelivers as it likes.
+// durable JetStream consumer: it hands every event of the team inbox to the replica it chooses, and redelivers
+// as it likes.
 const TIMING = { quietMs: 1000, pollMs: 50, leaseMs: 1500 };
 
 const peer = await OpenAiPeer.start();
@@ -18,19 +22,25 @@ t.teardown(() => peer.close());
 const platform = await createTestPlatform(t);
 const whatsapp = new WhatsAppSibling();
 const topology = platform.config.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
+const SIBLINGS = [authService, contactsService, whatsapp.plugin, inboxService];
+
+// The team inbox records WhatsApp's messages from the platform's bus; what it announces is taken here.
+await buildServicesApp(t, SIBLINGS, platform);
+const announced: EventEnvelope[] = [];
+await platform.bus.subscribe('test-stream', async (events) => void announced.push(...events));
 
 async function replica(name: string) {
   const bus = new MemoryBus();
   const clock = new PollingBurstClock(TIMING.pollMs);
   // Each its own model client: the one a test holds open must not time out while the test acts.
   const model = new OpenAiLanguageModel({ baseURL: peer.url, maxRetries: 0, timeoutMs: 30_000 });
-  const app = await buildServicesApp(t, [whatsapp.plugin, createAiService({ model, autoReply: { ...TIMING, clock, replica: name } })], { ...platform, bus });
+  const app = await buildServicesApp(t, [...SIBLINGS, createAiService({ model, autoReply: { ...TIMING, clock, replica: name } })], { ...platform, bus });
   return { name, app, clock, deliver: (events: EventEnvelope[]) => bus.publish(events) };
 }
 
 const a = await replica('replica-a');
 const b = await replica('replica-b');
-const { userId, authorization } = signToken(b.app);
+const { userId, authorization } = signToken(b.app, await insertAccount(platform.db.sql));
 await b.app.inject({ method: 'PUT', url: '/api/ai/provider/openai/key', headers: { authorization }, payload: { apiKey: 'sk-proj-ReplicasKey0123456789abcdWXYZ' } });
 await b.app.inject({ method: 'PUT', url: '/api/ai/assistant', headers: { authorization }, payload: { ...DEFAULT_CONFIG, autoReply: true, internalSources: [] } });
 whatsapp.connect(userId);
@@ -38,15 +48,24 @@ whatsapp.connect(userId);
 const figures = { bursts: 0, answers: 0, duplicates: 0, lost: 0 };
 let phones = 0;
 
-/** A new customer chat: each line is stored by WhatsApp and its event built as the WhatsApp service publishes it. */
+/**
+ * A new customer chat: each line is stored by WhatsApp, announced on the bus as the WhatsApp service does and
+ * recorded by the inbox; what the test hands the replicas is the inbox's event of it.
+ */
 function chat() {
   const jid = `34622${String(++phones).padStart(6, '0')}@s.whatsapp.net`;
   figures.bursts++;
-  const line = (text: string) => {
+  let conversationId: string | undefined;
+  const line = async (text: string): Promise<EventEnvelope> => {
     const message = whatsapp.receive(userId, jid, text);
-    return createEvent('whatsapp.message.received', userId, { messageId: message.id, chatId: jid, live: true });
+    await platform.bus.publish([createEvent('whatsapp.message.received', userId, { messageId: message.id, chatId: jid, live: true })]);
+    await platform.relay.drain();
+    const event = announced.findLast((e) => e.type === 'conversation.message.received' && e.userId === userId);
+    if (!event) throw new Error('the inbox announced no message');
+    conversationId = (event.data as { conversationId: string }).conversationId;
+    return event;
   };
-  return { jid, line, sent: () => whatsapp.sent.filter((s) => s.jid === jid) };
+  return { jid, line, conversationId: () => conversationId!, sent: () => whatsapp.sent.filter((s) => s.jid === jid) };
 }
 
 /** Waits until no burst of the user is waiting or being answered, then counts what each chat got. */
@@ -75,7 +94,12 @@ t.beforeEach(() => peer.reset());
 await t.test(`${topology}: bursts split between two replicas get exactly one answer each, with every line`, async (t) => {
   const chats = Array.from({ length: 6 }, () => chat());
   const texts = chats.map((_, i) => [`Hola, soy el cliente ${i}`, `¿tenéis pan de centeno? (${i})`, `es para mañana (${i})`]);
-  const events = chats.map((c, i) => texts[i]!.map((text) => c.line(text)));
+  const events: EventEnvelope[][] = [];
+  for (const [i, c] of chats.entries()) {
+    const lines: EventEnvelope[] = [];
+    for (const text of texts[i]!) lines.push(await c.line(text));
+    events.push(lines);
+  }
   // Line by line, the chats interleaved, each line to the replica the "stream" picks: A, B, A, B…
   let turn = 0;
   for (let line = 0; line < 3; line++) {
@@ -88,7 +112,7 @@ await t.test(`${topology}: bursts split between two replicas get exactly one ans
 
 await t.test(`${topology}: the same event delivered to both replicas, at once and again later, is answered once`, async (t) => {
   const c = chat();
-  const event = c.line('¿A qué hora abrís?');
+  const event = await c.line('¿A qué hora abrís?');
   await Promise.all([a.deliver([event]), b.deliver([event])]);
   await settle([c.jid]);
   await Promise.all([b.deliver([event]), a.deliver([event])]);
@@ -103,9 +127,9 @@ await t.test(`${topology}: a replica that dies holding a burst: the other answer
   let release!: () => void;
   peer.reply({ until: new Promise<void>((resolve) => (release = resolve)), then: { text: 'Respuesta de la réplica muerta' } }, { text: 'Abrimos a las 9.' });
   const started = Date.now();
-  await a.deliver([c.line('¿Abrís el domingo?')]);
+  await a.deliver([await c.line('¿Abrís el domingo?')]);
   const [held] = await waitFor(async () => {
-    const rows = await platform.db.sql<{ claimedBy: string }[]>`select claimed_by from ai.chat_bursts where user_id = ${userId} and chat_id = ${c.jid}`;
+    const rows = await platform.db.sql<{ claimedBy: string }[]>`select claimed_by from ai.chat_bursts where user_id = ${userId} and chat_id = ${c.conversationId()}`;
     return rows[0]?.claimedBy && peer.requests.length === 1 ? rows : undefined;
   }, 'a replica answering the burst');
   // Either replica may claim the burst (both poll): the one holding it is the one that dies.
@@ -129,7 +153,7 @@ await t.test(`${topology}: a replica that dies holding a burst: the other answer
 await t.test(`${topology}: a send cut on its way to WhatsApp (a replica gone mid-request) is answered again, once`, async (t) => {
   const c = chat();
   whatsapp.failSends = 1;
-  await a.deliver([c.line('¿Tenéis talla M?')]);
+  await a.deliver([await c.line('¿Tenéis talla M?')]);
   await waitFor(() => c.sent()[0], 'the burst answered after its failed send', 20_000);
   t.equal(whatsapp.requested.filter((s) => s.jid === c.jid).length, 2, 'asked twice: the cut send, then the retry once the lease ran out');
   t.equal(c.sent().length, 1, 'the customer gets one message');

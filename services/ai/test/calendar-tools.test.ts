@@ -63,7 +63,7 @@ t.test("a customer's chat may book a Google Meet meeting only when Google itself
   const toolsFor = async (...sources: ('google' | 'caldav' | 'msteams')[]) => {
     const { userId } = signToken(app);
     for (const source of sources) calendar.connect(userId, source);
-    const reach: CustomerReach = { kind: 'customer', jid: '34600000001@s.whatsapp.net', chatKey: '34600000001@s.whatsapp.net', contact: undefined, addresses: [] };
+    const reach: CustomerReach = { kind: 'customer', conversationId: null, chatKey: 'whatsapp:+34600000001', contact: undefined, addresses: [] };
     const bookings = { reserve: async () => true, release: async () => undefined };
     const tools = await offeredTools(['calendar'], { workspaceId: userId, caller: userId, services: platform.services, reach, bookings }, { booking: true });
     return tools.map((tool) => tool.name);

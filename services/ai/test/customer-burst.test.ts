@@ -1,6 +1,7 @@
 import t from 'tap';
-import type { ConversationEntry } from '@asistente/contracts';
+import { CONVERSATION_TEXT_MAX, type ConversationEntry } from '@asistente/contracts';
 import { customerLines, MAX_LINE_AGE_MS } from '../src/consumers/customer-burst.js';
+import { fitAnswer } from '../src/domain/answer-fit.js';
 
 // GET /conversations/:id/excerpt as the contract types it: the entries in the order the inbox stored them.
 const NOW = Date.UTC(2026, 10, 23, 10, 0, 0);
@@ -31,4 +32,12 @@ t.test("the customer's lines, in the inbox's order; the business's messages, not
 t.test('a line older than the limit (passed on late, after an outage) is not answered', async (t) => {
   const burst = [entry(1, 'de esta mañana', 'message', 'incoming', NOW - MAX_LINE_AGE_MS - 1), entry(2, '¿seguís ahí?', 'message', 'incoming')];
   t.same(customerLines(burst, NOW - MAX_LINE_AGE_MS), ['¿seguís ahí?']);
+});
+
+t.test('an answer longer than a message takes is cut at a word, never left unsent', async (t) => {
+  t.equal(fitAnswer('Abrimos a las 9.'), 'Abrimos a las 9.');
+  const long = 'palabra '.repeat(1000);
+  const fitted = fitAnswer(long);
+  t.ok(fitted.length <= CONVERSATION_TEXT_MAX, `${fitted.length} characters`);
+  t.match(fitted, /palabra…$/);
 });

@@ -1,8 +1,10 @@
 import t from 'tap';
+import authService from '@asistente/auth';
 import contactsService from '@asistente/contacts';
 import type { AiRunResult, Contact } from '@asistente/contracts';
+import inboxService from '@asistente/inbox';
 import { createEvent } from '@asistente/kit';
-import { buildServicesApp, createTestPlatform, signToken } from '@asistente/kit/testing';
+import { buildServicesApp, createTestPlatform, insertAccount, signToken } from '@asistente/kit/testing';
 import { OpenAiLanguageModel } from '../src/adapters/openai.js';
 import { createAiService } from '../src/app.js';
 import { DEFAULT_CONFIG } from '../src/domain/assistant-config.js';
@@ -31,9 +33,20 @@ const email = new EmailSibling();
 const calendar = new CalendarSibling();
 const timer = new ManualBurstClock(platform.db.sql);
 const model = new OpenAiLanguageModel({ baseURL: peer.url, maxRetries: 0, timeoutMs: 5000 });
-const app = await buildServicesApp(t, [contactsService, whatsapp.plugin, email.plugin, calendar.plugin, createAiService({ model, autoReply: { clock: timer } })], platform);
+const app = await buildServicesApp(
+  t,
+  [authService, contactsService, whatsapp.plugin, email.plugin, calendar.plugin, inboxService, createAiService({ model, autoReply: { clock: timer } })],
+  platform,
+);
 
-const { userId, authorization } = signToken(app);
+const { userId, authorization } = signToken(app, await insertAccount(platform.db.sql));
+
+/** WhatsApp announces a message; the team inbox records it (its thread is what the chat tool reads) and tells the assistant. */
+async function announce(jid: string, text: string, live: boolean): Promise<void> {
+  const message = whatsapp.receive(userId, jid, text);
+  await platform.bus.publish([createEvent('whatsapp.message.received', userId, { messageId: message.id, chatId: jid, live })]);
+  await platform.relay.drain();
+}
 const call = <T>(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
   app.inject({ method, url: `/api${url}`, headers: { authorization }, ...(payload ? { payload } : {}) }).then((r) => ({ status: r.statusCode, body: r.json<T>() }));
 await call('PUT', '/ai/provider/openai/key', { apiKey: KEY });
@@ -73,7 +86,7 @@ for (const c of customers) {
   const created = await call<Contact>('POST', '/contacts', { firstName: c.firstName, lastName: c.lastName, email: c.email, phone: c.phone, notes: `Nota privada de ${c.firstName}` });
   if (created.status !== 201) throw new Error(`contact ${c.firstName} not created: ${created.status}`);
   c.id = created.body.id;
-  whatsapp.receive(userId, c.jid, `Hola, soy ${c.firstName}, ¿cómo va mi ${c.secret}?`);
+  await announce(c.jid, `Hola, soy ${c.firstName}, ¿cómo va mi ${c.secret}?`, false);
   email.deliver(userId, `${c.firstName} ${c.lastName} <${c.email}>`, c.subjects[0]!, `Mensaje de ${c.firstName} sobre su ${c.secret}`);
   email.send(userId, c.email, c.subjects.at(-1)!, `Respuesta a ${c.firstName}`);
   calendar.schedule(userId, c.event, new Date(start.getTime() + 86_400_000).toISOString(), [c.email, 'yo@negocio.example']);
@@ -140,8 +153,7 @@ const leaked: string[] = [];
 async function autoReply(self: Customer | undefined, jid: string): Promise<{ answer: string; requests: RecordedRequest[] }> {
   peer.reset();
   peer.reply(obedientModel(self), obedientModel(self));
-  const message = whatsapp.receive(userId, jid, ATTACK);
-  await platform.bus.publish([createEvent('whatsapp.message.received', userId, { messageId: message.id, chatId: jid, live: true })]);
+  await announce(jid, ATTACK, true);
   await timer.quiet();
   const sent = whatsapp.sent.filter((s) => s.jid === jid).at(-1);
   runs++;
@@ -199,8 +211,8 @@ t.test('a second automatic answer the same day books nothing more in that chat',
   await autoReply(customers[0], customers[0]!.jid);
   t.equal(calendar.meetings.length, before, 'the per-chat daily cap held');
   const [row] = await platform.db.sql<{ booked: number }[]>`
-    select booked from ai.customer_bookings where user_id = ${userId} and chat_id = ${customers[0]!.jid}`;
-  t.equal(row?.booked, 1, 'the count lives in PostgreSQL');
+    select booked from ai.customer_bookings where user_id = ${userId} and chat_id = ${'whatsapp:+34611000001'}`;
+  t.equal(row?.booked, 1, "the count lives in PostgreSQL, under the chat's channel-neutral key");
 });
 
 t.test('the daily cap holds for concurrent reservations (replicas share the row)', async (t) => {

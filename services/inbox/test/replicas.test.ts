@@ -37,7 +37,7 @@ t.test(`${CONVERSATIONS} new conversations under round-robin at two replicas`, {
   const messages: ChannelMessage[] = [];
   for (let i = 0; i < CONVERSATIONS; i++) {
     const handle = `+3461${String(i).padStart(7, '0')}`;
-    for (const text of ['Hola', '¿Tenéis hueco hoy?']) messages.push({ id: randomUUID(), handle, name: null, direction: 'incoming', text, at });
+    for (const text of ['Hola', '¿Tenéis hueco hoy?']) messages.push({ id: randomUUID(), handle, name: null, direction: 'incoming', direct: true, text, at });
   }
   const started = performance.now();
   // Every message reaches both replicas at once: the shared consumer's redelivery at its worst.

@@ -6,6 +6,7 @@ import { chatKeyOf } from '../domain/chat-key.js';
 import type { ClaimedBurst } from '../domain/chat-bursts.repository.js';
 import type { ChatStateService } from '../domain/chat-state.service.js';
 import type { InboxConversations } from '../domain/inbox-conversation.js';
+import { fitAnswer } from '../domain/answer-fit.js';
 import { asksForHuman } from '../domain/prompt.js';
 import { customerLines, MAX_LINE_AGE_MS } from './customer-burst.js';
 
@@ -68,7 +69,7 @@ export class BurstAnswerer {
         this.deps.log.info({ userId }, 'automatic answer dropped: the chat was paused meanwhile');
         return;
       }
-      await this.send(burst, outcome.answer);
+      await this.send(burst, fitAnswer(outcome.answer));
     } catch (error) {
       // AppError messages are the Spanish sentences of the API (no secrets); anything else by name only.
       const reason = error instanceof AppError ? error.code : error instanceof Error ? error.name : 'unknown';
