@@ -107,6 +107,8 @@ t.test('no OpenAI key, or OpenAI failing: the Spanish error, nothing stored', as
   const noKey = await team.owner.call('POST', `/conversations/${team.conversation.id}/suggestions`, {});
   t.equal(noKey.status, 409);
   t.match(noKey.body, { statusCode: 409, code: 'OPENAI_KEY_MISSING', message: 'Configura tu API key de OpenAI' });
+  const bare = await team.owner.call('POST', `/conversations/${team.conversation.id}/suggestions`);
+  t.match(bare, { status: 400, body: { message: 'El cuerpo de la petición debe ser un objeto JSON' } }, 'no body at all: the house\'s 400 (an empty object asks with no instruction)');
 
   await team.owner.call('PUT', '/ai/provider/openai/key', { apiKey: KEY });
   peer.reply({ status: 500 });
