@@ -1,4 +1,4 @@
-// The team inbox (Conversaciones) end to end in a browser: a customer's WhatsApp message becomes a conversation that is answered, answered-meanwhile (409), noted, assigned, resolved and counted in the tab title; two members on one conversation (a customer already a contact, linked) see each other viewing and typing, and each other's reply, assignment and @mention live (with the browser's notices); and the inbox walked list → thread (older entries loaded) → back at 360 px.
+// The team inbox (Conversaciones) end to end in a browser: a customer's WhatsApp message becomes a conversation that is answered, answered-meanwhile (409), noted, assigned, resolved and counted in the tab title; two members on one conversation (a customer already a contact, linked) see each other viewing and typing, and each other's reply, assignment and @mention live (with the browser's notices); and the inbox walked list → thread (older entries loaded, the assistant's suggestion taken into the reply) → back at 360 px.
 import t from 'tap';
 import type { Page, Request } from 'playwright-core';
 import type { InboxList } from '@asistente/contracts';
@@ -281,6 +281,28 @@ browserSuite(t, () => {
     await refusal.waitFor();
     t.equal(await refusal.textContent(), 'WhatsApp no está conectado', 'the reason, in Spanish');
     t.equal(await reply.inputValue(), 'Sí, a toda la provincia.', 'the reply is kept to send later');
+
+    // «Sugerir respuesta» without an OpenAI key: the reason, in Spanish, and nothing in the thread.
+    const suggest = thread.getByRole('button', { name: 'Sugerir respuesta' });
+    await suggest.click();
+    await thread.locator('.form-error', { hasText: 'Configura tu API key de OpenAI' }).waitFor();
+    t.equal(await thread.locator('.inbox-entry.is-suggestion').count(), 0, 'no suggestion stored');
+    // With a key the assistant drafts one (its answer stood in for here: the model is the services' tests' business).
+    await page.route(/\/api\/conversations\/[0-9a-f-]{36}\/suggestions$/, (route) => {
+      const conversationId = /conversations\/([0-9a-f-]{36})\//.exec(route.request().url())![1]!;
+      const entry = { id: '5f0c8a52-8d0a-4a53-9d6e-2b7c1f4e9a10', conversationId, kind: 'suggestion', direction: null, author: 'assistant', authorId: null, authorName: null, text: 'Hola Pedro: sí, enviamos a toda la provincia en 48 h.', at: new Date().toISOString() };
+      return route.fulfill({ status: 201, contentType: 'application/json', body: JSON.stringify(entry) });
+    });
+    await suggest.click();
+    const suggestion = thread.locator('.inbox-entry.is-suggestion', { hasText: 'Hola Pedro: sí, enviamos a toda la provincia en 48 h.' });
+    await suggestion.getByText('Sugerencia del asistente').waitFor();
+    await expectCleanLayout(t, page, 'a suggestion and the composer at 360 px');
+    // «Usar esta respuesta»: the draft replaces what was written, in the reply, for the person to edit.
+    await suggestion.getByRole('button', { name: 'Usar esta respuesta' }).click();
+    const drafted = 'Hola Pedro: sí, enviamos a toda la provincia en 48 h.';
+    await until(async () => (await reply.inputValue()) === drafted, 'the suggestion in the composer');
+    t.ok(await reply.evaluate((el) => el === document.activeElement), 'the composer holds the suggestion, ready to edit');
+    await page.unroute(/\/api\/conversations\/[0-9a-f-]{36}\/suggestions$/);
 
     await thread.getByRole('button', { name: 'Volver a la lista' }).click();
     await pedro.waitFor();

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { CONVERSATION_TEXT_MAX, ConversationChannel, SUGGESTION_CONTEXT_MESSAGES } from './conversations.js';
 
 /**
  * Messages for a closed list of strings. They sit on every literal of the union: for a value matching none,
@@ -279,6 +280,42 @@ export const AiRunResult = Type.Object({
   toolCalls: Type.Array(AiToolCall),
 });
 export type AiRunResult = Static<typeof AiRunResult>;
+
+// --- Suggested answers (the team inbox) -----------------------------------------------------------------
+
+const invalid = (message: string) => ({ messages: { type: message, minLength: message, maxLength: message, pattern: message, format: message, const: message } });
+const LINE_AUTHOR = invalid('Autor de la línea inválido');
+
+/** A line of the conversation the assistant reads: who wrote it (the customer, a person of the team, the assistant) and what. */
+export const AiSuggestionLine = Type.Object(
+  {
+    author: Type.Union([Type.Literal('customer', LINE_AUTHOR), Type.Literal('member', LINE_AUTHOR), Type.Literal('assistant', LINE_AUTHOR)]),
+    text: Type.String({ maxLength: CONVERSATION_TEXT_MAX, ...invalid(`Cada línea admite como máximo ${CONVERSATION_TEXT_MAX} caracteres`) }),
+  },
+  { additionalProperties: false },
+);
+export type AiSuggestionLine = Static<typeof AiSuggestionLine>;
+
+/**
+ * POST /ai/suggestions, asked by the team inbox: a draft answer to the customer of a conversation. The
+ * conversation's latest lines (oldest first), the customer's handle and contact as the inbox knows them, and
+ * what the member asked for. The tools the model gets are bound to that customer, as an automatic answer's.
+ */
+export const AiSuggestionBody = Type.Object(
+  {
+    conversationId: Type.String({ format: 'uuid', ...invalid('Identificador inválido') }),
+    channel: ConversationChannel,
+    handle: Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000]*$', ...invalid('Destinatario inválido') }),
+    contactId: Type.Union([Type.String({ format: 'uuid', ...invalid('Identificador de contacto inválido') }), Type.Null()], invalid('Identificador de contacto inválido')),
+    lines: Type.Array(AiSuggestionLine, {
+      maxItems: SUGGESTION_CONTEXT_MESSAGES,
+      messages: { maxItems: `Como máximo ${SUGGESTION_CONTEXT_MESSAGES} líneas`, type: 'Las líneas deben ser una lista' },
+    }),
+    instruction: Type.Optional(Type.String({ maxLength: CONVERSATION_TEXT_MAX, pattern: '^[^\\u0000]*$', ...invalid(`La indicación admite como máximo ${CONVERSATION_TEXT_MAX} caracteres`) })),
+  },
+  { additionalProperties: false },
+);
+export type AiSuggestionBody = Static<typeof AiSuggestionBody>;
 
 // --- Per-chat state of the automatic answers ------------------------------------------------------------
 

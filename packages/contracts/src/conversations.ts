@@ -98,11 +98,18 @@ export type InboxCountsQuery = Static<typeof InboxCountsQuery>;
 export const InboxCounts = Type.Object({ mine: Type.Integer(), unassigned: Type.Integer(), all: Type.Integer(), unread: Type.Integer() });
 export type InboxCounts = Static<typeof InboxCounts>;
 
-/** One line of a thread: a message to or from the customer, or a note only members see. */
+/**
+ * What a line of a thread is: a message to or from the customer, a note only members see, or the assistant's
+ * suggested answer (`author: 'assistant'`), shown to members only and never sent: a member edits and sends it.
+ */
+export const EntryKind = Type.Union([Type.Literal('message'), Type.Literal('note'), Type.Literal('suggestion')]);
+export type EntryKind = Static<typeof EntryKind>;
+
+/** One line of a thread: a message to or from the customer, a note or a suggestion only members see. */
 export const ConversationEntry = Type.Object({
   id: Type.String({ format: 'uuid' }),
   conversationId: Type.String({ format: 'uuid' }),
-  kind: Type.Union([Type.Literal('message'), Type.Literal('note')]),
+  kind: EntryKind,
   direction: Type.Union([Type.Literal('incoming'), Type.Literal('outgoing'), Type.Null()]),
   author: EntryAuthor,
   /** The member who wrote it (a member's message or a note), and their name as it was then. */
@@ -193,6 +200,28 @@ export type AssistantAnswerBody = Static<typeof AssistantAnswerBody>;
 
 export const ConversationNoteBody = Type.Object({ text: Text }, { additionalProperties: false });
 export type ConversationNoteBody = Static<typeof ConversationNoteBody>;
+
+/** The thread's latest messages the assistant reads to suggest an answer (notes left out, but the instruction). */
+export const SUGGESTION_CONTEXT_MESSAGES = 20;
+
+/** `POST /conversations/:id/suggestions`: what the member asks of the assistant's draft, if anything. */
+export const ConversationSuggestionBody = Type.Object(
+  {
+    instruction: Type.Optional(
+      Type.String({
+        maxLength: CONVERSATION_TEXT_MAX,
+        pattern: NO_NUL,
+        messages: {
+          type: 'La indicación debe ser texto',
+          pattern: 'La indicación contiene caracteres no válidos',
+          maxLength: `La indicación admite como máximo ${CONVERSATION_TEXT_MAX} caracteres`,
+        },
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ConversationSuggestionBody = Static<typeof ConversationSuggestionBody>;
 
 export const UpdateConversationBody = Type.Object(
   {

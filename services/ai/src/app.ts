@@ -30,6 +30,7 @@ import { chatRoutes } from './routes/chats.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { openAiKeyRoutes } from './routes/openai-key.js';
 import { runRoutes } from './routes/run.js';
+import { suggestionRoutes } from './routes/suggestions.js';
 import { usageRoutes } from './routes/usage.js';
 import { registerAiMetrics } from './metrics.js';
 
@@ -102,6 +103,7 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     await openAiKeyRoutes(app, { keys });
     await assistantRoutes(app, { assistant });
     await runRoutes(app, { runner });
+    await suggestionRoutes(app, { runner });
     await chatRoutes(app, { chats: new ChatSwitch(chats, platform.services) });
     await usageRoutes(app, { runs, assistant });
     await mcpRoutes(app, { tools: new McpTools({ services: platform.services, bookings }), budget: new PersonalTokenBudget(sql, platform.config.RATE_LIMIT_TOKEN_MAX) });

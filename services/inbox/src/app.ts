@@ -1,4 +1,5 @@
 import { accountExportRoute, authPlugin, EventValidator, mountRetention, registerUserErasure, requireAuth, type App, type Platform, type ServicePlugin } from '@asistente/kit';
+import { AssistantDrafts } from './adapters/assistant-drafts.js';
 import { ContactsDirectory } from './adapters/contacts-directory.js';
 import { WhatsAppChannel } from './adapters/whatsapp-channel.js';
 import { ChannelMessagesConsumer, INBOX_CONSUMER } from './consumers/channel-messages.consumer.js';
@@ -16,8 +17,10 @@ import { MemberDeparture } from './domain/member-departure.js';
 import { MembersDirectory } from './domain/members-directory.js';
 import { Mentions } from './domain/mentions.js';
 import { INBOX_RETENTION_STEPS } from './domain/retention.js';
+import { Suggestions } from './domain/suggestions.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { liveRoutes } from './routes/live.js';
+import { suggestionRoutes } from './routes/suggestions.js';
 import { teamRoutes } from './routes/team.js';
 
 /** The inbox's parts on the platform's database and bus (the plugin mounts them; tests drive them directly too). */
@@ -34,12 +37,15 @@ export function createInbox(platform: Platform) {
   const signals = new LiveSignals(platform.bus);
   const intake = new Intake({ sql, outbox, conversations, entries, settings, members, signals });
   const departures = new MemberDeparture({ sql, outbox, conversations, settings, signals });
+  const contacts = new ContactsDirectory(platform.services);
+  const suggestions = new Suggestions({ sql, conversations, entries, contacts, drafter: new AssistantDrafts(platform.services), signals, log: platform.log });
   return {
     intake,
     consumer: new ChannelMessagesConsumer({ intake, whatsapp, departures, events: new EventValidator(), log: platform.log }),
     conversations: new ConversationsService({
-      sql, outbox, conversations, entries, settings, members, intake, mentions, channels, signals, contacts: new ContactsDirectory(platform.services),
+      sql, outbox, conversations, entries, settings, members, intake, mentions, channels, signals, contacts, suggestions,
     }),
+    suggestions,
     team: new InboxTeam({ settings, conversations, members, mentions }),
     presence: new Presence({ sql, members, signals }),
   };
@@ -59,6 +65,7 @@ const inboxService: ServicePlugin = async (fastify, { platform }) => {
   app.addHook('onReady', async () => retention.start());
   app.addHook('onClose', async () => retention.stop());
   await conversationRoutes(app, { conversations: inbox.conversations });
+  await suggestionRoutes(app, { suggestions: inbox.suggestions });
   await teamRoutes(app, { team: inbox.team });
   await liveRoutes(app, { presence: inbox.presence, bus: platform.bus, streams: platform.streams });
   accountExportRoute(app, '/conversations', inboxExportParts(platform.db.sql));

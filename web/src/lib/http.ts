@@ -12,6 +12,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** The request outlives the page (a goodbye sent as the tab closes). */
   keepalive?: boolean;
+  /** Milliseconds before giving up, for a call the server itself bounds beyond ky's 10 s (an assistant's draft). */
+  timeout?: number;
 }
 
 /** The 401 rule: any call the server refuses as unauthenticated ends the session. */
@@ -57,6 +59,7 @@ function kyOptions(method: string, call: CallOptions, extra: Options = {}): Opti
     ...(call.signal ? { signal: call.signal } : {}),
     ...(call.headers ? { headers: call.headers } : {}),
     ...(call.keepalive ? { keepalive: true } : {}),
+    ...(call.timeout !== undefined ? { timeout: call.timeout } : {}),
     ...extra,
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Contact, type AiRunResult, type AiToolCall } from '@asistente/contracts';
+import { Contact, type AiRunResult, type AiSuggestionBody, type AiToolCall } from '@asistente/contracts';
 import {
   AppError,
   badRequest,
@@ -23,6 +23,8 @@ import { costUsd } from './pricing.js';
 import { customerMessage, HANDOFF_TOOL, systemMessage } from './prompt.js';
 import type { ProviderKeysService } from './provider-keys.service.js';
 import type { RunsRepository } from './runs.repository.js';
+import { suggestionMessage } from './suggestion-prompt.js';
+import { suggestionReach } from './suggestion-reach.js';
 import { OWNER_REACH, type Reach } from './tools/reach.js';
 import { offeredTools, UsableSources } from './tools/registry.js';
 import type { AssistantTool, ToolContext } from './tools/tool.js';
@@ -62,6 +64,7 @@ const FAILURES: Record<ModelFailure, AppError> = {
 };
 
 export const NO_KEY_MESSAGE = 'Configura tu API key de OpenAI';
+export const NO_SUGGESTION_MESSAGE = 'El asistente no propuso ninguna respuesta. Inténtalo de nuevo';
 
 /**
  * One run of the assistant: the user's key opened in memory, the configuration turned into a system
@@ -120,6 +123,27 @@ export class AssistantRunService {
       booking: config.canBookMeetings,
       countsAsReply: true,
     });
+  }
+
+  /**
+   * A suggested answer for a conversation of the team inbox: a draft a member edits before sending, so it never
+   * sends, books or hands off anything, and neither needs the automatic answers on nor counts as a chat's answer.
+   * Its tools are the customer's own, bound in code as an automatic answer's; its cost is recorded like any run.
+   */
+  async suggest(workspaceId: string, request: AiSuggestionBody): Promise<RunOutcome> {
+    const config = await this.deps.assistant.get(workspaceId);
+    const reach = await suggestionReach(this.deps.services, workspaceId, request);
+    const context: ToolContext = { workspaceId, caller: workspaceId, services: this.deps.services, reach, bookings: this.deps.bookings };
+    const outcome = await this.execute(workspaceId, config, context, {
+      trigger: 'manual',
+      customerName: reach.contact?.firstName,
+      userText: suggestionMessage(request.lines, request.instruction),
+      customerChat: false,
+      booking: false,
+      countsAsReply: false,
+    });
+    if (outcome.answer === '') throw new AppError(502, 'SUGGESTION_EMPTY', NO_SUGGESTION_MESSAGE);
+    return outcome;
   }
 
   private async execute(

@@ -23,6 +23,7 @@ import type { Intake } from './intake.js';
 import type { MembersDirectory } from './members-directory.js';
 import type { LiveSignals } from './live-signals.js';
 import type { Mentions } from './mentions.js';
+import type { Suggestions } from './suggestions.js';
 
 export const CONVERSATION_NOT_FOUND = 'Conversación no encontrada';
 const NOT_A_MEMBER = 'Esa persona no es miembro del espacio de trabajo';
@@ -43,6 +44,7 @@ export interface ConversationsDeps {
   channels: ReadonlyMap<string, Channel>;
   signals: LiveSignals;
   contacts: CustomerContacts;
+  suggestions: Pick<Suggestions, 'afterNote'>;
 }
 
 /** A send that would answer what someone else already answered since the sender last read the thread. */
@@ -138,13 +140,14 @@ export class ConversationsService {
     return toEntry(entry);
   }
 
-  /** A note only members see; `@Nombre` in it notifies that member. */
+  /** A note only members see; `@Nombre` in it notifies that member, `@Asistente` asks the assistant for a suggestion. */
   async note(member: ActingMember, id: string, text: string): Promise<ConversationEntry> {
     await this.found(member.workspaceId, id);
     const members = await this.deps.members.list(member.workspaceId);
     const authorName = members.find((m) => m.userId === member.id)?.name ?? null;
     const entry = await this.deps.mentions.addNote({ workspaceId: member.workspaceId, conversationId: id, authorId: member.id, authorName, text, members });
     this.deps.signals.changed(member.workspaceId, id);
+    this.deps.suggestions.afterNote(member, id, text);
     return toEntry(entry);
   }
 

@@ -1,10 +1,10 @@
-import type { ConversationEntry, EntryAuthor } from '@asistente/contracts';
+import type { ConversationEntry, EntryAuthor, EntryKind } from '@asistente/contracts';
 import type { Sql, TransactionSql } from '@asistente/kit';
 
 export interface EntryRow {
   id: string;
   conversationId: string;
-  kind: 'message' | 'note';
+  kind: EntryKind;
   direction: 'incoming' | 'outgoing' | null;
   author: EntryAuthor;
   authorId: string | null;
@@ -30,7 +30,7 @@ export interface NewEntry {
   id: string;
   workspaceId: string;
   conversationId: string;
-  kind: 'message' | 'note';
+  kind: EntryKind;
   direction: 'incoming' | 'outgoing' | null;
   author: EntryAuthor;
   authorId: string | null;
@@ -42,7 +42,7 @@ export interface NewEntry {
 
 const COLUMNS = 'id, conversation_id, kind, direction, author, author_id, author_name, body, at, seq';
 
-/** inbox.entries: a thread's messages and notes. */
+/** inbox.entries: a thread's messages, notes and the assistant's suggestions. */
 export class EntriesRepository {
   constructor(private readonly sql: Sql) {}
 
@@ -83,6 +83,14 @@ export class EntriesRepository {
     return sql<EntryRow[]>`
       select ${sql.unsafe(COLUMNS)} from inbox.entries where conversation_id = ${conversationId} ${cursor}
       order by at desc, seq desc limit ${limit}`;
+  }
+
+  /** The latest `limit` messages to and from the customer (no notes, no suggestions), oldest first. */
+  async lastMessages(conversationId: string, limit: number): Promise<EntryRow[]> {
+    const rows = await this.sql<EntryRow[]>`
+      select ${this.sql.unsafe(COLUMNS)} from inbox.entries where conversation_id = ${conversationId} and kind = 'message'
+      order by at desc, seq desc limit ${limit}`;
+    return rows.reverse();
   }
 
   /**

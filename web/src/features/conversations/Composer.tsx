@@ -1,10 +1,11 @@
-import type { FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import { CONVERSATION_TEXT_MAX } from '@asistente/contracts';
 import { Button } from '../../ui/Button';
 import { FormError } from '../../ui/FormError';
 import type { ConversationEntry } from './api';
 import { authorLabel } from './format';
 import { useComposer, type ComposerMode } from './use-composer';
+import { useSuggestion } from './use-suggestion';
 
 const MODES: { value: ComposerMode; label: string }[] = [
   { value: 'reply', label: 'Responder' },
@@ -16,12 +17,31 @@ interface ComposerProps {
   onEntry: (entry: ConversationEntry) => void;
   /** The person is typing a reply to the customer (what colleagues see as «… está escribiendo…»). */
   onTyping: () => void;
+  /** A suggestion the person chose to use («Usar esta respuesta»); a new object each time, even for the same text. */
+  draft: ComposerDraft | null;
 }
 
-/** The thread's foot: a reply to the customer, or a note only the team reads, with the stale-send question. */
-export function Composer({ conversationId, onEntry, onTyping }: ComposerProps) {
+export interface ComposerDraft {
+  text: string;
+}
+
+/**
+ * The thread's foot: a reply to the customer, or a note only the team reads, with the stale-send question, and
+ * «Sugerir respuesta», whose draft joins the thread until the person uses it here.
+ */
+export function Composer({ conversationId, onEntry, onTyping, draft }: ComposerProps) {
   const composer = useComposer(conversationId, onEntry);
+  const suggestion = useSuggestion(conversationId, onEntry);
   const note = composer.mode === 'note';
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const { fill } = composer;
+
+  // The chosen suggestion becomes the reply, with the cursor in it so the person edits it before sending.
+  useEffect(() => {
+    if (!draft) return;
+    fill(draft.text);
+    textarea.current?.focus();
+  }, [draft, fill]);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -60,10 +80,12 @@ export function Composer({ conversationId, onEntry, onTyping }: ComposerProps) {
         </div>
       )}
       <FormError message={composer.error} />
+      <FormError message={suggestion.error} />
       <label htmlFor={`inbox-text-${conversationId}`} className="sr-only">
         {note ? 'Nota privada para el equipo' : 'Respuesta al cliente'}
       </label>
       <textarea
+        ref={textarea}
         id={`inbox-text-${conversationId}`}
         rows={3}
         maxLength={CONVERSATION_TEXT_MAX}
@@ -89,6 +111,9 @@ export function Composer({ conversationId, onEntry, onTyping }: ComposerProps) {
             Solo la ve tu equipo: nunca se envía al cliente.
           </p>
         )}
+        <Button variant="secondary" className="inbox-suggest" disabled={suggestion.asking} aria-busy={suggestion.asking} onClick={() => void suggestion.ask()}>
+          {suggestion.asking ? 'Preparando sugerencia...' : 'Sugerir respuesta'}
+        </Button>
         <Button type="submit" disabled={composer.sending || !composer.text.trim()}>
           {composer.sending ? 'Enviando...' : note ? 'Añadir nota' : 'Enviar'}
         </Button>

@@ -8,7 +8,7 @@ import type { Thread } from './use-thread';
  * the end, stays put while they read further up, and keeps the entry they were reading in place when older
  * ones are loaded above it.
  */
-export function ThreadLog({ thread }: { thread: Thread }) {
+export function ThreadLog({ thread, onUseSuggestion }: { thread: Thread; onUseSuggestion: (text: string) => void }) {
   const box = useRef<HTMLDivElement>(null);
   const atEnd = useRef(true);
   const older = useRef<{ height: number; top: number; first: string | undefined } | null>(null);
@@ -46,7 +46,7 @@ export function ThreadLog({ thread }: { thread: Thread }) {
       )}
       {thread.entries.length === 0 && <p className="muted inbox-log-empty">Aún no hay mensajes en esta conversación.</p>}
       {thread.entries.map((entry) => (
-        <EntryBubble key={entry.id} entry={entry} />
+        <EntryBubble key={entry.id} entry={entry} onUseSuggestion={onUseSuggestion} />
       ))}
     </div>
   );

@@ -7,7 +7,7 @@ import { Button } from '../../ui/Button';
 import type { InboxConversation } from './api';
 import { AssigneeSelect } from './AssigneeSelect';
 import { AssistantState } from './AssistantState';
-import { Composer } from './Composer';
+import { Composer, type ComposerDraft } from './Composer';
 import { contactName, displayName, STATUS_LABELS } from './format';
 import { typingText, viewingText } from './presence';
 import { StatusActions } from './StatusActions';
@@ -40,6 +40,8 @@ function changedMessage(body: UpdateConversationBody, c: InboxConversation, name
 /** The open conversation: who it is, its controls (assignee, status, assistant), the thread and the composer. */
 export function ThreadPane({ thread, members, myId, presence, onBack, update, onChanged }: ThreadPaneProps) {
   const [busy, setBusy] = useState(false);
+  // The suggestion chosen for the composer, for the conversation it belongs to only.
+  const [draft, setDraft] = useState<(ComposerDraft & { conversationId: string }) | null>(null);
   const pane = useRef<HTMLElement>(null);
   const c = thread.conversation;
   const shownId = c?.id;
@@ -50,6 +52,11 @@ export function ThreadPane({ thread, members, myId, presence, onBack, update, on
   // On a phone the thread takes the list's place further down the page: bring its top into view.
   useEffect(() => {
     if (shownId && window.matchMedia('(max-width: 800px)').matches) pane.current?.scrollIntoView({ block: 'start' });
+  }, [shownId]);
+
+  // Another conversation opened: the draft chosen in this one stays behind (and is not used again on coming back).
+  useEffect(() => {
+    setDraft((current) => (current && current.conversationId !== shownId ? null : current));
   }, [shownId]);
 
   const change = async (body: UpdateConversationBody) => {
@@ -114,7 +121,7 @@ export function ThreadPane({ thread, members, myId, presence, onBack, update, on
             <StatusActions status={c.status} disabled={busy} onChange={(status) => void change({ status })} />
           </div>
           <AssistantState active={c.assistantActive} disabled={busy} onChange={(assistantActive) => void change({ assistantActive })} />
-          <ThreadLog thread={thread} />
+          <ThreadLog thread={thread} onUseSuggestion={(text) => setDraft({ text, conversationId: c.id })} />
           <p className="inbox-typing" aria-live="polite">
             {typing}
           </p>
@@ -122,6 +129,7 @@ export function ThreadPane({ thread, members, myId, presence, onBack, update, on
             key={c.id}
             conversationId={c.id}
             onTyping={presence.typing}
+            draft={draft?.conversationId === c.id ? draft : null}
             onEntry={(entry) => {
               thread.add(entry);
               if (entry.kind !== 'message') return;

@@ -55,6 +55,12 @@ export const sendReply = (id: string, text: string, idempotencyKey: string, forc
 
 export const addNote = (id: string, text: string) => sendJson<ConversationEntry>('post', `${path(id)}/notes`, { text });
 
+/** The server gives up on the assistant after 60 s and says so in Spanish: the screen waits a little longer for that answer. */
+const SUGGESTION_WAIT_MS = 70_000;
+
+/** The assistant drafts an answer to the customer: a private entry of the thread, never sent by itself. */
+export const suggestReply = (id: string) => sendJson<ConversationEntry>('post', `${path(id)}/suggestions`, {}, { timeout: SUGGESTION_WAIT_MS });
+
 export const updateConversation = (id: string, body: UpdateConversationBody) => sendJson<InboxConversation>('patch', path(id), body);
 
 export const getMembers = () => getJson<InboxMemberList>('conversations/members').then((answer) => answer.data);

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/errors';
 import { addNote, ANSWERED_MEANWHILE, sendReply, type ConversationEntry, type SendConflict } from './api';
 import { newIdempotencyKey } from './idempotency-key';
@@ -21,6 +21,8 @@ export interface Composer {
   conflict: Conflict | null;
   /** `force`: «Enviar de todos modos», after a conflict. */
   submit: (force?: boolean) => Promise<void>;
+  /** A reply to edit before sending (an assistant's suggestion): it replaces what was written. */
+  fill: (text: string) => void;
   dismissConflict: () => void;
 }
 
@@ -81,6 +83,14 @@ export function useComposer(conversationId: string, onEntry: (entry: Conversatio
     }
   };
 
+  // Stable, so the composer can take a suggestion in an effect without re-running it on every render.
+  const fill = useCallback((next: string) => {
+    setModeState('reply');
+    setText(next);
+    setError(null);
+    setConflict(null);
+  }, []);
+
   return {
     mode,
     setMode: (next) => {
@@ -94,6 +104,7 @@ export function useComposer(conversationId: string, onEntry: (entry: Conversatio
     error,
     conflict,
     submit,
+    fill,
     dismissConflict: () => setConflict(null),
   };
 }
