@@ -1,6 +1,8 @@
-// The team inbox end to end: assigned conversations from WhatsApp, answers, notes, stale sends, live presence, the assistant pausing, retention.
+// The team inbox end to end: assigned conversations from WhatsApp, answers, notes, stale sends, live presence, the assistant pausing and answering through it, retention.
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
+import { ConversationExcerpt } from '@asistente/contracts';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { createEvent, createLogger, eraseOlderData, EventValidator, PeriodicJob, ServiceCallError, type RetentionReport } from '@asistente/kit';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { waMessage } from '../../whatsapp/test/support/fake-socket.js';
@@ -248,6 +250,44 @@ t.test('with the assistant: it answers a new customer as itself, keeps silent on
   await clock.quiet();
   t.equal(peer.requests.length, 2, 'resolved, the assistant answers again');
   t.equal((await ana.call('GET', `/conversations/${conversation.id}`)).body.status, 'open', 'the customer reopened it');
+});
+
+t.test("the assistant's own routes: it reads entries by id or the latest, answers as itself, never over a person and never twice; a member cannot", async (t) => {
+  const team = await teamInbox(t, platform);
+  const { owner, workspaceId } = team;
+  const socket = await team.link();
+  socket.notify([waMessage({ remoteJid: CUSTOMER, text: 'Hola' }), waMessage({ remoteJid: CUSTOMER, text: '¿Abrís hoy?' })]);
+  const conversation = await until(async () => {
+    const list = await conversations(owner);
+    return list[0]?.lastMessagePreview === '¿Abrís hoy?' && list[0];
+  }, 'the conversation');
+  const id = String(conversation.id);
+  const asWorkspace = <T>(path: string, options: { method?: 'POST'; query?: Record<string, string | number>; body?: unknown }, schema: TSchema = Type.Unknown()) =>
+    platform.services.call('inbox', workspaceId, `/conversations/${id}${path}`, schema, options) as Promise<T>;
+
+  const latest = await asWorkspace<ConversationExcerpt>('/excerpt', { query: { latest: 2 } }, ConversationExcerpt);
+  t.same(latest.entries.map((e) => e.text), ['Hola', '¿Abrís hoy?'], 'the latest, oldest first');
+  const byId = await asWorkspace<ConversationExcerpt>('/excerpt', { query: { ids: `${latest.entries[1]!.id},${randomUUID()}` } }, ConversationExcerpt);
+  t.same(byId.entries.map((e) => e.text), ['¿Abrís hoy?'], 'by id; an unknown id left out');
+  t.match(byId.conversation, { id, handle: '+34611222333', assistantActive: true });
+  t.equal((await owner.call('GET', `/conversations/${id}/excerpt`)).body.message, 'Indica los mensajes por su id (ids) o cuántos de los últimos (latest), no ambos');
+
+  const answerId = randomUUID();
+  const answered = await asWorkspace<{ author: string; authorId: string | null }>('/assistant-answers', { method: 'POST', body: { text: 'Sí, hasta las 20:00', answerId } });
+  t.match(answered, { author: 'assistant', authorId: null });
+  await asWorkspace('/assistant-answers', { method: 'POST', body: { text: 'Sí, hasta las 20:00', answerId } });
+  await until(() => socket.sent.length >= 1, 'the answer on the phone');
+  t.equal(socket.sent.length, 1, 'the same answerId again sends nothing more');
+  t.equal((await owner.call('GET', `/conversations/${id}`)).body.assistantActive, true, "the assistant's answer pauses nothing");
+
+  const member = await owner.call('POST', `/conversations/${id}/assistant-answers`, { text: 'Soy el asistente', answerId: randomUUID() });
+  t.equal(member.status, 403, 'a member cannot answer as the assistant');
+  t.equal(member.body.message, 'Solo el asistente responde por esta vía');
+
+  t.equal((await owner.call('POST', `/conversations/${id}/messages`, { text: 'Te atiendo yo' })).status, 201);
+  const refused = await asWorkspace('/assistant-answers', { method: 'POST', body: { text: 'Respuesta tardía', answerId: randomUUID() } }).catch((error: unknown) => error);
+  t.match(refused, { statusCode: 409, body: { code: 'ASSISTANT_PAUSED', message: 'Una persona del equipo atiende esta conversación: el asistente no responde' } });
+  t.equal(socket.sent.length, 2, "only the member's answer went out since");
 });
 
 t.test("the owner's WhatsApp retention erases the inbox's old messages and their previews; notes and other workspaces stay", async (t) => {

@@ -195,7 +195,7 @@ t.test("a send repeated under one clientMessageId is one message; the assistant 
   t.equal(wrong.body.message, 'Identificador inválido');
 });
 
-t.test('handles: by-id names each chat without a JID; a send by handle reaches that chat; a malformed one writes nothing', async (t) => {
+t.test('handles: by-id names each chat without a JID; a send by handle reaches that chat; a malformed one writes nothing; JIDs are named by handle', async (t) => {
   const h = await whatsappApp(t, platform);
   const u = await linkedUser(h);
   const GROUP = '120363040000000000@g.us';
@@ -283,6 +283,19 @@ t.test('handles: by-id names each chat without a JID; a send by handle reaches t
   t.match((await u.call('GET', `/whatsapp/messages/by-id?ids=${known}`)).body.data, [{ handle: '+34644555666', chatId: HIDDEN_PN }]);
   const again = await u.call('POST', '/whatsapp/messages', { handle: 'lid:11122233344455', text: 'Sigo aquí' });
   t.match(again.body, { chatId: HIDDEN_PN });
+
+  // JIDs a caller kept from before handles (the assistant's old pauses): each one's handle, stored chat or not.
+  const handles = await u.call('GET', `/whatsapp/handles?jids=${[ANA_PN, GROUP, CARLOS_PN, HIDDEN_LID, '34600000009@s.whatsapp.net'].join(',')}`);
+  t.same(handles.body, {
+    handles: {
+      [ANA_PN]: '+34611222333',
+      [GROUP]: 'group:120363040000000000',
+      [CARLOS_PN]: '+525512345678',
+      [HIDDEN_LID]: '+34644555666',
+      '34600000009@s.whatsapp.net': '+34600000009',
+    },
+  }, "the hidden number's lid names its known number now; a JID with no chat, its own");
+  t.equal((await u.call('GET', '/whatsapp/handles?jids=ana')).body.message, 'Identificador de chat de WhatsApp inválido');
 });
 
 t.test('never linked: 409', async (t) => {
