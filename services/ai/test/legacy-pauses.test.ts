@@ -51,5 +51,9 @@ t.test("a paused chat's state says so after the upgrade: the service moves the p
   const app = await buildServicesApp(t, [whatsapp.plugin, createAiService()], platform);
   const { authorization } = signToken(app, userId);
   const state = async () => (await app.inject({ url: `/api/ai/chats/${jid}`, headers: { authorization } })).json<AiChatState>();
-  t.same(await waitFor(async () => { const now = await state(); return now.paused && now; }, 'the pause under its chat key'), { paused: true, pausedUntil: null, reason: 'manual' });
+  const moved = await waitFor(async () => {
+    const now = await state();
+    return now.paused && now;
+  }, 'the pause under its chat key');
+  t.same(moved, { paused: true, pausedUntil: null, reason: 'manual' });
 });
