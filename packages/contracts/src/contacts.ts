@@ -70,19 +70,10 @@ export const ContactListQuery = Type.Object({
 export type ContactListQuery = Static<typeof ContactListQuery>;
 
 /**
- * GET /contacts/by-whatsapp: the contacts a WhatsApp phone JID belongs to, matched exactly on the phone (never a
- * fuzzy search): what binds an assistant run for a customer to that customer's own record.
+ * GET /contacts/by-handle: the contacts a person's handle on a channel (`+34611222333`, as the team inbox names
+ * its customers) belongs to, matched exactly on the phone (never a fuzzy search): what binds an assistant run for
+ * a customer to that customer's own record.
  */
-export const ContactWhatsAppQuery = Type.Object({
-  jid: Type.String({
-    maxLength: 60,
-    pattern: '^\\d{6,20}(:\\d+)?@s\\.whatsapp\\.net$',
-    messages: { required: 'Indica el chat de WhatsApp (jid)', pattern: 'Identificador de chat de WhatsApp inválido', type: 'Identificador de chat de WhatsApp inválido', maxLength: 'Identificador de chat de WhatsApp inválido' },
-  }),
-});
-export type ContactWhatsAppQuery = Static<typeof ContactWhatsAppQuery>;
-
-/** A person's handle on a channel (`+34611222333`), as the team inbox names its customers. */
 export const ContactHandleQuery = Type.Object({
   handle: Type.String({
     maxLength: 30,

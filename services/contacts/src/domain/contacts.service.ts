@@ -3,7 +3,7 @@ import { conflict, createEvent, notFound, type Outbox, type Sql } from '@asisten
 import { contactFields, toContact } from './contact.js';
 import { changedFields } from './contact-changes.js';
 import { DEFAULT_ORDER, type ContactsRepository } from './contacts.repository.js';
-import { handleNumbers, whatsAppNumbers } from './whatsapp-match.js';
+import { handleNumbers } from './whatsapp-match.js';
 
 const UNIQUE_VIOLATION = '23505';
 const NOT_FOUND = 'Contacto no encontrado';
@@ -32,11 +32,6 @@ export class ContactsService {
   }
 
   /** The contacts of a WhatsApp phone JID, matched exactly (a handful at most: duplicates of one person). */
-  async byWhatsApp(userId: string, jid: string): Promise<ContactMatches> {
-    const rows = await this.contacts.byPhone(userId, whatsAppNumbers(jid), MAX_PHONE_MATCHES);
-    return { contacts: rows.map(toContact) };
-  }
-
   /** The contacts whose phone is a channel's handle of a person (the inbox's conversation with them). */
   async byHandle(userId: string, handle: string): Promise<ContactMatches> {
     const rows = await this.contacts.byPhone(userId, handleNumbers(handle), MAX_PHONE_MATCHES);

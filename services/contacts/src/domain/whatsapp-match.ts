@@ -1,13 +1,9 @@
 /**
- * The spellings under which a contact's phone may hold the number of a WhatsApp phone JID. WhatsApp keeps
- * México's mobiles as 52 1 … (the numbering plan dropped the 1) and Argentina's as 54 9 …, while the owner may
- * have typed either form: both are candidates, compared exactly, so one customer is found and no other is.
+ * The spellings under which a contact's phone may hold the number of a channel's handle of a person
+ * (`+525512345678`). WhatsApp keeps México's mobiles as 52 1 … (the numbering plan dropped the 1) and Argentina's
+ * as 54 9 …, while the owner may have typed either form: both are candidates, compared exactly, so one customer
+ * is found and no other is.
  */
-export function whatsAppNumbers(jid: string): { e164: string[]; digits: string[] } {
-  return numberForms(jid.split('@')[0]!.split(':')[0]!);
-}
-
-/** The same spellings for a channel's handle of a person (`+525512345678`). */
 export function handleNumbers(handle: string): { e164: string[]; digits: string[] } {
   return numberForms(handle.slice(1));
 }

@@ -8,7 +8,6 @@ import {
   ContactStats,
   ContactTags,
   ContactHandleQuery,
-  ContactWhatsAppQuery,
   ErrorResponse,
   IdParams,
 } from '@asistente/contracts';
@@ -31,11 +30,6 @@ export async function contactRoutes(app: App, { contacts }: { contacts: Contacts
   app.get('/contacts/tags', {
     schema: { summary: 'Lista las etiquetas en uso', response: { 200: ContactTags, ...errors } },
     handler: async (request) => ({ tags: await contacts.tags(request.user.workspaceId) }),
-  });
-
-  app.get('/contacts/by-whatsapp', {
-    schema: { summary: 'Busca los contactos de un chat de WhatsApp', querystring: ContactWhatsAppQuery, response: { 200: ContactMatches, ...errors } },
-    handler: (request) => contacts.byWhatsApp(request.user.workspaceId, request.query.jid),
   });
 
   app.get('/contacts/by-handle', {
