@@ -103,10 +103,14 @@ export class OutboxRelay {
     this.schedule(0);
   };
 
-  /** Publishes until every watched outbox is empty (used by tests and shutdown). */
+  /**
+   * Publishes until every watched outbox is empty and no pass of its own is under way (used by tests and
+   * shutdown). A pass started meanwhile (a commit's notification) may hold rows this one skipped: it is awaited.
+   */
   async drain(): Promise<void> {
-    while (this.running) await this.running;
-    while ((await this.pass()) > 0);
+    do {
+      while (this.running) await this.running;
+    } while ((await this.pass()) > 0 || this.running);
   }
 
   async stop(): Promise<void> {
