@@ -242,7 +242,7 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
   //    message is given to its phone meanwhile (a real phone would send again what was never acknowledged).
   phase = 'kills';
   let kills = 0;
-  let heldByKilledAi: { chatId: string }[] = [];
+  let heldByKilledAi: { conversationId: string }[] = [];
   let aiKilledAt = 0;
   /** How long after the ai kill each burst it held was answered by the other replica. */
   let takenOver: number[] = [];
@@ -259,8 +259,9 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
     } else if (service === 'ai') {
       // The replica answering a burst (claimed, its model call under way): the other must take it over.
       await waitFor('an ai replica answering a burst', async () => {
-        const claimed = await sql<{ claimedBy: string; chatId: string }[]>`
-          select claimed_by as "claimedBy", chat_id as "chatId" from ai.chat_bursts where user_id = ${userId} and claimed_by is not null and claimed_until > now()`;
+        // A burst is its conversation's in the team inbox.
+        const claimed = await sql<{ claimedBy: string; conversationId: string }[]>`
+          select claimed_by as "claimedBy", chat_id as "conversationId" from ai.chat_bursts where user_id = ${userId} and claimed_by is not null and claimed_until > now()`;
         const answering = claimed.map((b) => holding('ai', b.claimedBy)).find(Boolean);
         if (!answering) return false;
         victim = answering;
@@ -276,7 +277,10 @@ t.test('two replicas of everything under load: one of each killed, NATS down, co
       aiKilledAt = Date.now();
       // The other replica takes the held bursts over once their lease runs out: answered (handed to WhatsApp,
       // whose own queue may still hold the sends the killed whatsapp replica left) before the next fault.
-      const held = heldByKilledAi.map((b) => b.chatId);
+      // Those conversations' customers, as WhatsApp names their chats (the load's customers are Spanish numbers).
+      const handles = await sql<{ handle: string }[]>`
+        select handle from inbox.conversations where id = any(${heldByKilledAi.map((b) => b.conversationId)}::uuid[])`;
+      const held = handles.map((c) => `${c.handle.slice(1)}@s.whatsapp.net`);
       const answeredHeld = async () =>
         sql<{ at: Date }[]>`select min(sent_at) as at from whatsapp.messages where user_id = ${userId} and origin = 'ai' and to_jid = any(${held}) group by to_jid`;
       await waitFor('the bursts the killed ai replica held answered', async () => (await answeredHeld()).length === held.length, 60_000).catch(() => undefined);

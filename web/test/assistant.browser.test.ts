@@ -118,7 +118,7 @@ browserSuite(t, () => {
     t.match(peer.requests[0]!.body.messages[0]!.content, 'indica el precio: 3 € la pieza', 'the variable value reaches the prompt');
   });
 
-  t.test('end to end: a customer burst on WhatsApp gets one AI answer, marked in the drawer; the owner pauses the chat', async (t) => {
+  t.test('end to end: a customer burst on WhatsApp gets one AI answer, marked in the drawer; the owner pauses the chat, and a takeover in the inbox shows there', async (t) => {
     await api(app, 'POST', 'whatsapp/connect', {}, session.token);
     await phone('/scan', {});
     await until(async () => (await api<{ state: string }>(app, 'GET', 'whatsapp/status', undefined, session.token)).body.state === 'connected', 'linked');
@@ -145,6 +145,20 @@ browserSuite(t, () => {
     await screenshot(page, 'assistant-chat-drawer');
     await drawer.getByRole('button', { name: 'Reanudar asistente' }).click();
     await drawer.getByText('Asistente activo en este chat').waitFor();
+    await drawer.getByRole('button', { name: 'Cerrar chat' }).click();
+
+    // The owner answers in the team inbox: the WhatsApp screen says a person took over, and resuming there hands
+    // the conversation back to the assistant in the inbox too.
+    type Found = { id: string; assistantActive: boolean };
+    const lookup = async () => (await api<Found>(app, 'GET', 'conversations/lookup?channel=whatsapp&handle=%2B34622333444', undefined, session.token)).body;
+    const conversation = await lookup();
+    await api(app, 'GET', `conversations/${conversation.id}`, undefined, session.token);
+    t.equal((await api(app, 'POST', `conversations/${conversation.id}/messages`, { text: 'Te lo aparto yo, Rosa' }, session.token)).status, 201);
+    await page.locator('.wa-conversation', { hasText: 'Rosa Pérez' }).click();
+    await drawer.getByText('En pausa: una persona del equipo atiende esta conversación').waitFor();
+    await drawer.getByRole('button', { name: 'Reanudar asistente' }).click();
+    await drawer.getByText('Asistente activo en este chat').waitFor();
+    t.equal((await lookup()).assistantActive, true, 'handed back in the inbox');
     await drawer.getByRole('button', { name: 'Cerrar chat' }).click();
   });
 
