@@ -12,7 +12,14 @@ import { ConversationChannel, ConversationStatus } from './conversations.js';
  */
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 const Count = Type.Integer({ minimum: 0 });
-const CalendarSource = Type.Union([Type.Literal('google'), Type.Literal('msteams'), Type.Literal('local'), Type.Literal('caldav')]);
+/**
+ * Where a calendar entry came from, as the events and the webhooks name it: one list, so a source added here
+ * reaches both (CalDAV's changes once never became webhooks, the webhook list having been written apart).
+ */
+export const CalendarEventSource = Type.Union([Type.Literal('google'), Type.Literal('msteams'), Type.Literal('local'), Type.Literal('caldav')]);
+export type CalendarEventSource = Static<typeof CalendarEventSource>;
+export const CALENDAR_EVENT_SOURCES: readonly CalendarEventSource[] = CalendarEventSource.anyOf.map((source) => source.const);
+const CalendarSource = CalendarEventSource;
 const MailProvider = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'), Type.Literal('imap')]);
 /** What the owner called an event or meeting, so the activity feed can name it (cut to 200 characters). */
 export const EVENT_TITLE_MAX = 200;

@@ -1,4 +1,6 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
+import { ConversationChannel } from './conversations.js';
+import { CalendarEventSource } from './events.js';
 
 /**
  * Outbound webhooks (services/webhooks): what a user's endpoint may subscribe to, the body it receives for
@@ -16,7 +18,7 @@ export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 const Uuid = Type.String({ format: 'uuid' });
-const CalendarSource = Type.Union([Type.Literal('google'), Type.Literal('msteams'), Type.Literal('local')]);
+const CalendarSource = CalendarEventSource;
 const MailProvider = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'), Type.Literal('imap')]);
 const Status = Type.Union([Type.Literal('open'), Type.Literal('pending'), Type.Literal('resolved')]);
 
@@ -48,11 +50,11 @@ export const WEBHOOK_EVENT_DATA = {
    * The team's inbox, whatever the channel: a conversation's message stored, an assignment, a status change.
    * `actorId`: the member who did it, null for the customer, the assistant, a rule or the phone.
    */
-  'conversation.message.received': Type.Object({ conversationId: Uuid, entryId: Uuid, channel: Type.Literal('whatsapp') }),
+  'conversation.message.received': Type.Object({ conversationId: Uuid, entryId: Uuid, channel: ConversationChannel }),
   'conversation.message.sent': Type.Object({
     conversationId: Uuid,
     entryId: Uuid,
-    channel: Type.Literal('whatsapp'),
+    channel: ConversationChannel,
     author: Type.Union([Type.Literal('member'), Type.Literal('assistant'), Type.Literal('keyword'), Type.Literal('phone')]),
     actorId: Type.Union([Uuid, Type.Null()]),
   }),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import { WEBHOOK_EVENT_DATA } from '@asistente/contracts';
+import { CALENDAR_EVENT_SOURCES, WEBHOOK_EVENT_DATA } from '@asistente/contracts';
 import { createEvent } from '@asistente/kit';
 import { toWebhookEvent } from '../src/domain/event-mapping.js';
 
@@ -39,4 +39,17 @@ t.test("the inbox's events go out channel-neutral, with the member who acted (or
   for (const mapped of [sent, byRule, status, received]) {
     t.ok(mapped && Value.Check(WEBHOOK_EVENT_DATA[mapped.type], mapped.data), `${mapped?.type} is of the contract`);
   }
+});
+
+t.test('every calendar source of the events reaches the webhooks: a CalDAV change too', async (t) => {
+  for (const source of CALENDAR_EVENT_SOURCES) {
+    for (const type of ['calendar.event.created', 'calendar.event.updated'] as const) {
+      const mapped = toWebhookEvent(createEvent(type, randomUUID(), { eventId: 'ev-1', source, title: 'Visita' }));
+      t.match(mapped, { type, data: { eventId: 'ev-1', source } }, `${type} from ${source}`);
+      t.ok(Value.Check(WEBHOOK_EVENT_DATA[type], mapped?.data), 'the payload is of the contract');
+    }
+    const deleted = toWebhookEvent(createEvent('calendar.event.deleted', randomUUID(), { eventId: 'ev-1', source }));
+    t.match(deleted, { type: 'calendar.event.deleted', data: { source } }, `deleted from ${source}`);
+  }
+  t.ok(CALENDAR_EVENT_SOURCES.includes('caldav'));
 });

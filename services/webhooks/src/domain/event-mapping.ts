@@ -1,4 +1,4 @@
-import type { WebhookEventData, WebhookEventType } from '@asistente/contracts';
+import { CALENDAR_EVENT_SOURCES, CONVERSATION_CHANNELS, type WebhookEventData, type WebhookEventType } from '@asistente/contracts';
 import type { EventEnvelope } from '@asistente/kit';
 
 /** An internal event as an endpoint sees it: its public type and the few fields it carries. */
@@ -22,10 +22,10 @@ const oneOf = <T extends string>(value: unknown, options: readonly T[]): value i
 const fieldNames = (value: unknown): value is string[] =>
   Array.isArray(value) && value.length <= 20 && value.every((name) => typeof name === 'string' && /^[a-zA-Z]{1,40}$/.test(name));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SOURCES = ['google', 'msteams', 'local'] as const;
+const SOURCES = CALENDAR_EVENT_SOURCES;
 const PROVIDERS = ['gmail', 'outlook', 'imap'] as const;
 const ORIGINS = ['app', 'phone', 'keyword', 'ai'] as const;
-const CHANNELS = ['whatsapp'] as const;
+const CHANNELS = CONVERSATION_CHANNELS;
 const AUTHORS = ['member', 'assistant', 'keyword', 'phone'] as const;
 const STATUSES = ['open', 'pending', 'resolved'] as const;
 const uuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
