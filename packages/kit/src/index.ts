@@ -61,14 +61,11 @@ export { CLIENT_ADDRESS_HEADER, clientAddressProof, addressFromProof } from './a
 export { authPlugin, requireAuth, roleRefused, scopeRefused, SCOPE_REFUSED, type ActingMember, type AuthenticatedUser, type TokenSettings, type TokenClaims, type JWT } from './auth/plugin.js';
 export { Revocations, type SessionsEnded, type TokenIdentity } from './auth/revocations.js';
 export { currentMemberId, runAsNoOne } from './auth/acting-member.js';
+export { callerTokenId, exchangedFromPersonalToken, exchangedTokenJti, isExchangedFrom } from './auth/exchanged-tokens.js';
 export {
-  callerTokenId,
   EXCHANGED_TOKEN_SECONDS,
-  exchangedTokenJti,
   exchangedTokenSigner,
-  exchangedFromPersonalToken,
   hashPersonalToken,
-  isExchangedFrom,
   looksLikePersonalToken,
   newPersonalToken,
   PersonalTokenLookup,

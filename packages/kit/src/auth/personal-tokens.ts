@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { isWorkspaceRole, PERSONAL_TOKEN_PREFIX, PERSONAL_TOKEN_SCOPES, type PersonalTokenScope, type WorkspaceRole } from '@asistente/contracts';
 import { LruMap } from '../cache/lru-map.js';
 import { CoalescedRead } from '../db/coalesced-read.js';
@@ -6,6 +6,7 @@ import { createSigner } from 'fast-jwt';
 import type { Database, Sql } from '../db/database.js';
 import type { TokenSettings } from './plugin.js';
 import type { Revocations, SessionsEnded } from './revocations.js';
+import { exchangedTokenJti } from './exchanged-tokens.js';
 
 /** 32 random bytes in base64url, without padding. */
 const SECRET_LENGTH = 43;
@@ -43,37 +44,6 @@ export function hashPersonalToken(token: string): string {
 export function looksLikePersonalToken(token: string): boolean {
   return token.startsWith(PERSONAL_TOKEN_PREFIX);
 }
-
-/**
- * The id of a session token the gateway exchanged a personal token for: fresh for every request, and
- * naming the personal token, so its revocation ends the live streams such sessions opened (`SessionsEnded`).
- */
-export function exchangedTokenJti(personalTokenId: string): string {
-  return `${EXCHANGED_JTI_PREFIX}${personalTokenId}.${randomUUID()}`;
-}
-
-/** Whether `jti` is the id of a session token exchanged for the personal token `personalTokenId`. */
-export function isExchangedFrom(jti: string, personalTokenId: string): boolean {
-  return jti.startsWith(`${EXCHANGED_JTI_PREFIX}${personalTokenId}.`);
-}
-
-/**
- * What stays the same across a caller's requests: the personal token's id for a token the gateway exchanged
- * (its jti is fresh every request), else the session token's own jti.
- */
-export function callerTokenId(jti: string): string {
-  if (!jti.startsWith(EXCHANGED_JTI_PREFIX)) return jti;
-  const end = jti.lastIndexOf('.');
-  return end > EXCHANGED_JTI_PREFIX.length ? jti.slice(0, end) : jti;
-}
-
-/** The id of the personal token a session token was exchanged for, or undefined for a session's own token. */
-export function exchangedFromPersonalToken(jti: string): string | undefined {
-  const caller = callerTokenId(jti);
-  return caller.startsWith(EXCHANGED_JTI_PREFIX) && caller !== jti ? caller.slice(EXCHANGED_JTI_PREFIX.length) : undefined;
-}
-
-const EXCHANGED_JTI_PREFIX = 'pat.';
 
 /** The lifetime of the session token a personal token is exchanged for: it never leaves the edge, and each request makes its own. */
 export const EXCHANGED_TOKEN_SECONDS = 120;

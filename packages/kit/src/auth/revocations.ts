@@ -1,6 +1,6 @@
 import { CoalescedRead } from '../db/coalesced-read.js';
 import type { Database, Sql, TransactionSql } from '../db/database.js';
-import { isExchangedFrom } from './personal-tokens.js';
+import { isExchangedFrom } from './exchanged-tokens.js';
 
 /** What a token says about itself, as the check needs it. */
 export interface TokenIdentity {

@@ -8,10 +8,9 @@ import { announceEmbedded, assertDataDirFree } from './embedded-presence.js';
 import { migrate } from './migrate.js';
 import { UNLIMITED_PIPELINE, unblockedSocket } from './unblocked-socket.js';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- postgres.js's own default for "no custom types"
-type NoCustomTypes = {};
-export type Sql = postgres.Sql<NoCustomTypes>;
-export type TransactionSql = postgres.TransactionSql<NoCustomTypes>;
+import type { Sql, TransactionSql } from './sql.js';
+
+export type { Sql, TransactionSql } from './sql.js';
 
 /** How long a close waits for running queries before cutting them. */
 const CLOSE_WAIT_SECONDS = 5;

@@ -4,11 +4,7 @@ import { columnFor, detectDelimiter, headerKey } from './csv-format.js';
 import { csvRecords, parseRecord } from './csv-lines.js';
 import { uploadLines } from './upload-lines.js';
 import { vcardRecords } from './vcard.js';
-
-export interface CsvRecord {
-  line: number;
-  values: Partial<Record<CsvColumn, string>>;
-}
+import type { CsvRecord } from './csv-record.js';
 
 export interface CsvSource {
   delimiter: ',' | ';';

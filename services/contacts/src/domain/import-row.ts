@@ -3,7 +3,7 @@ import { findInputProblem, type TextRow } from '@asistente/kit';
 import { normalizeTags } from './contact.js';
 import { phoneE164 } from './phone.js';
 import { restoreFormula, splitTags } from './csv-format.js';
-import type { CsvRecord } from './csv-records.js';
+import type { CsvRecord } from './csv-record.js';
 
 const EMAIL = new RegExp(EMAIL_PATTERN);
 const LIMITS = { firstName: 100, lastName: 100, email: 254, phone: 40, company: 120 } as const;

@@ -1,4 +1,4 @@
-import type { CsvRecord } from './csv-records.js';
+import type { CsvRecord } from './csv-record.js';
 
 /** vCard escapes (`\,` `\;` `\n`) undone. */
 function unescape(value: string): string {

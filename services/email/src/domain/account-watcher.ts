@@ -1,9 +1,24 @@
 import type { MailFolder } from '@asistente/contracts';
-import { HostNotAllowedError } from '@asistente/kit';
+import { HostNotAllowedError, type Logger } from '@asistente/kit';
+import type { MailAccount } from './account.js';
+import type { AccountsRepository } from './accounts.repository.js';
 import { imapAuth } from './credentials.js';
 import { OAuthGrantError } from './mail-oauth.js';
-import { MailConnectError, type MailSession } from './mail-provider.js';
-import type { SyncManager } from './sync-manager.js';
+import { MailConnectError, type MailProvider, type MailSession } from './mail-provider.js';
+
+/**
+ * What a watcher asks of the replica that holds its account (the sync manager): the account, a sync, the mail
+ * servers' port. Named here, so the manager depends on its watchers and not the other way round.
+ */
+export interface WatcherHost {
+  readonly accounts: Pick<AccountsRepository, 'markDisconnected' | 'markError'>;
+  readonly log: Logger;
+  readonly mail: MailProvider;
+  account(accountId: string): Promise<MailAccount | undefined>;
+  inboxPath(accountId: string): Promise<string | undefined>;
+  syncNow(account: MailAccount, only?: MailFolder[]): Promise<void>;
+  flagChanged(accountId: string, uid: number, seen: boolean): Promise<void>;
+}
 
 const RECONNECT_MIN_MS = 2_000;
 /** IDLE watches the inbox only: the other folders (and anything IDLE missed) are brought up to date this often. */
@@ -26,7 +41,7 @@ export class AccountWatcher {
 
   constructor(
     private readonly accountId: string,
-    private readonly manager: SyncManager,
+    private readonly manager: WatcherHost,
   ) {}
 
   start(): void {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { MailFolder } from '@asistente/contracts';
 import type { Logger } from '@asistente/kit';
 import type { MailAccount } from './account.js';
-import { AccountWatcher } from './account-watcher.js';
+import { AccountWatcher, type WatcherHost } from './account-watcher.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { imapAuth, type Credentials } from './credentials.js';
 import type { LeasesRepository } from './leases.repository.js';
@@ -37,7 +37,7 @@ interface Notice {
  * that does not hold the account are made on the server over a connection of its own, and the holder is told
  * to read them back (LISTEN/NOTIFY) in its queue.
  */
-export class SyncManager {
+export class SyncManager implements WatcherHost {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly watchers = new Map<string, AccountWatcher>();
   private closed = false;

@@ -15,6 +15,7 @@ import {
 } from '@asistente/contracts';
 import { AppError, badRequest, callerOf, createEvent, currentMemberId, notFound, type ActingMember, type EventEnvelope, type Outbox, type Sql } from '@asistente/kit';
 import type { Channel } from './channel.js';
+import { CONVERSATION_NOT_FOUND } from './conversation-errors.js';
 import type { CustomerContacts } from './customer-contact.js';
 import { toConversation, type ConversationsRepository } from './conversations.repository.js';
 import { toEntry, type EntriesRepository } from './entries.repository.js';
@@ -25,7 +26,6 @@ import type { LiveSignals } from './live-signals.js';
 import type { Mentions } from './mentions.js';
 import type { Suggestions } from './suggestions.js';
 
-export const CONVERSATION_NOT_FOUND = 'Conversación no encontrada';
 const NOT_A_MEMBER = 'Esa persona no es miembro del espacio de trabajo';
 const ONLY_ASSIGNEE = 'Solo la persona asignada puede responder en esta conversación';
 const EXCERPT_ASKS_ONE = 'Indica los mensajes por su id (ids) o cuántos de los últimos (latest), no ambos';

@@ -1,6 +1,6 @@
 import { PRESENCE_TYPING_MS, PRESENCE_VIEWING_MS, type ConversationPresence, type PresenceBody } from '@asistente/contracts';
 import { LruMap, notFound, type ActingMember, type Sql } from '@asistente/kit';
-import { CONVERSATION_NOT_FOUND } from './conversations.service.js';
+import { CONVERSATION_NOT_FOUND } from './conversation-errors.js';
 import type { LiveSignals } from './live-signals.js';
 import type { MembersDirectory } from './members-directory.js';
 

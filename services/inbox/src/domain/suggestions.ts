@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CONVERSATION_TEXT_MAX, SUGGESTION_CONTEXT_MESSAGES, type AiSuggestionLine, type ConversationEntry, type EntryAuthor } from '@asistente/contracts';
 import { AppError, callerOf, notFound, type ActingMember, type Logger, type Sql } from '@asistente/kit';
 import type { ConversationsRepository } from './conversations.repository.js';
-import { CONVERSATION_NOT_FOUND } from './conversations.service.js';
+import { CONVERSATION_NOT_FOUND } from './conversation-errors.js';
 import type { CustomerContacts } from './customer-contact.js';
 import { toEntry, type EntriesRepository } from './entries.repository.js';
 import type { LiveSignals } from './live-signals.js';

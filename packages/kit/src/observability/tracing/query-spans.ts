@@ -1,5 +1,5 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import type { Sql, TransactionSql } from '../../db/database.js';
+import type { Sql, TransactionSql } from '../../db/sql.js';
 import { kitTracer } from './trace-context.js';
 
 /** The longest query text a span carries: enough to recognise the statement, bounded for the exporter. */
