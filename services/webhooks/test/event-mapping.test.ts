@@ -53,3 +53,10 @@ t.test('every calendar source of the events reaches the webhooks: a CalDAV chang
   }
   t.ok(CALENDAR_EVENT_SOURCES.includes('caldav'));
 });
+
+t.test('an event no endpoint hears, or a type outside the catalogue, becomes no webhook', async (t) => {
+  t.equal(toWebhookEvent(createEvent('ai.run.completed', randomUUID(), { runId: randomUUID(), trigger: 'manual', costUsd: 0 } as never)), undefined);
+  for (const type of ['toString', 'constructor', '__proto__', 'nada.de.nada']) {
+    t.equal(toWebhookEvent({ ...createEvent('contacts.contact.created', randomUUID(), { contactId: randomUUID(), hasEmail: false }), type } as never), undefined, type);
+  }
+});

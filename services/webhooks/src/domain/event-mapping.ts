@@ -1,4 +1,4 @@
-import { CALENDAR_EVENT_SOURCES, CONVERSATION_CHANNELS, type WebhookEventData, type WebhookEventType } from '@asistente/contracts';
+import { CALENDAR_EVENT_SOURCES, CONVERSATION_CHANNELS, type EventType, type WebhookEventData, type WebhookEventType } from '@asistente/contracts';
 import type { EventEnvelope } from '@asistente/kit';
 
 /** An internal event as an endpoint sees it: its public type and the few fields it carries. */
@@ -31,11 +31,33 @@ const STATUSES = ['open', 'pending', 'resolved'] as const;
 const uuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 
 /**
- * Each internal event (packages/contracts/src/events.ts) that becomes a webhook, and how: fields are copied
- * by name, never the whole `data`, so nothing a producer adds later leaks out by accident. Returns
- * undefined for a malformed event (the bus is not trusted to hold only well-formed ones).
+ * How an internal event (packages/contracts/src/events.ts) becomes a webhook: fields are copied by name, never
+ * the whole `data`, so nothing a producer adds later leaks out by accident. Undefined for a malformed event (the
+ * bus is not trusted to hold only well-formed ones).
  */
-const MAPPERS: Record<string, (data: Data, actorId: string | null) => { type: WebhookEventType; data: unknown; newerOnly?: boolean } | undefined> = {
+type Mapper = (data: Data, actorId: string | null) => { type: WebhookEventType; data: unknown; newerOnly?: boolean } | undefined;
+
+/**
+ * Every event type of the catalogue decides here: its mapper, or null for what no endpoint hears (internal
+ * bookkeeping, personal data, another service's duty). A type added to the catalogue fails the build until it
+ * is decided on.
+ */
+const MAPPERS: { readonly [T in EventType]: Mapper | null } = {
+  'auth.user.registered': null,
+  'contacts.contact.imported': null,
+  'email.message.opened': null,
+  'email.message.clicked': null,
+  'whatsapp.contacts.synced': null,
+  'workspace.member.left': null,
+  'meet.meeting.created': null,
+  'teams.meeting.created': null,
+  'teams.message.sent': null,
+  'teams.message.received': null,
+  'ai.run.completed': null,
+  'security.activity.recorded': null,
+  'account.retention.changed': null,
+  'user.deleted': null,
+  'account.erasure.progressed': null,
   'contacts.contact.created': (d) =>
     typeof d.contactId === 'string' && UUID.test(d.contactId) ? { type: 'contact.created', data: { contactId: d.contactId, hasEmail: d.hasEmail === true } } : undefined,
   // An event recorded before `changed` existed goes out without it (never as an empty, wrong "nothing changed").
@@ -89,7 +111,7 @@ const MAPPERS: Record<string, (data: Data, actorId: string | null) => { type: We
 };
 
 export function toWebhookEvent(event: EventEnvelope): WebhookEvent | undefined {
-  const mapper = MAPPERS[event.type];
+  const mapper = Object.hasOwn(MAPPERS, event.type) ? MAPPERS[event.type as EventType] : null;
   if (!mapper || !UUID.test(event.id) || !UUID.test(event.userId) || typeof event.data !== 'object' || event.data === null) return undefined;
   // Who did it travels beside the data (the envelope's actorId): copied only when it is a member's id.
   const mapped = mapper(event.data as Data, uuid(event.actorId) ? event.actorId : null);
