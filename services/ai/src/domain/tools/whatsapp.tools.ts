@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ConversationList, MessageList, WhatsAppMessage, WhatsAppStatus } from '@asistente/contracts';
+import { ConversationList, MessageList, WhatsAppMessage, WhatsAppStatus, type SendMessageBody } from '@asistente/contracts';
 import { integer, moreHint, nextPage, page, pageProperties, text, type AssistantTool, type ToolSource } from './tool.js';
 
 /** The fields of a message the model needs, from the WhatsApp contract's message. */
@@ -99,16 +99,15 @@ export const sendWhatsAppTool: AssistantTool = {
     const message = text(args, 'texto', 4096);
     if (!jid && !phoneNumber) return { result: { error: 'Indica el chat (jid) o el teléfono' }, summary: 'Pidió enviar un WhatsApp sin destinatario' };
     if (!message) return { result: { error: 'Escribe un mensaje' }, summary: 'Pidió enviar un WhatsApp vacío' };
-    const sent = await services.call('whatsapp', caller, '/whatsapp/messages', WhatsAppMessage, {
-      method: 'POST',
-      body: {
-        ...(jid ? { jid } : { phoneNumber }),
-        type: 'text',
-        text: message,
-        origin: 'app',
-        ...(callKey ? { clientMessageId: sendKey(workspaceId, callKey, jid ?? phoneNumber ?? '', message) } : {}),
-      },
-    });
+    // The WhatsApp service's own body (its contract), so a change there is a change here.
+    const body: SendMessageBody = {
+      ...(jid ? { jid } : { phoneNumber }),
+      type: 'text',
+      text: message,
+      origin: 'app',
+      ...(callKey ? { clientMessageId: sendKey(workspaceId, callKey, jid ?? phoneNumber ?? '', message) } : {}),
+    };
+    const sent = await services.call('whatsapp', caller, '/whatsapp/messages', WhatsAppMessage, { method: 'POST', body });
     return { result: { enviado: { id: sent.id, chat: sent.chatId, estado: sent.status, fecha: sent.timestamp } }, summary: `Envió un WhatsApp al chat ${sent.chatId.split('@')[0]}` };
   },
 };
