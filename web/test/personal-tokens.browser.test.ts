@@ -66,4 +66,23 @@ browserSuite(t, () => {
     await card(page).getByText('Todavía no has creado ningún token.').waitFor();
     t.equal((await api(stage.app, 'GET', 'contacts', undefined, token)).status, 401, 'refused at once');
   });
+  t.test('"API y automatizaciones" gives the API and MCP addresses of this install, the header, the reference and what each permission allows', async (t) => {
+    const session = await registerUser(stage.app);
+    const page = await signedInPage(t, stage, session, { viewport: LAPTOP, path: '/settings', timeout: 10_000, clipboard: true });
+    const access = page.getByRole('region', { name: 'API y automatizaciones' });
+    t.equal(await access.getByLabel('Dirección de la API').textContent(), `${stage.app.url}/api`);
+    t.equal(await access.getByLabel('Dirección del servidor MCP').textContent(), `${stage.app.url}/api/mcp`);
+    t.equal(await access.getByLabel('Cabecera de autenticación').textContent(), 'Authorization: Bearer asis_pat_…');
+    const config = JSON.parse((await access.getByLabel('Configuración del cliente MCP').textContent()) ?? '{}') as { servers: Record<string, { url: string }> };
+    t.equal(config.servers['mi-asistente']?.url, `${stage.app.url}/api/mcp`, 'a client configuration that names this install');
+    const docs = access.getByRole('link', { name: 'Abrir la referencia de la API' });
+    t.equal(await docs.getAttribute('href'), `${stage.app.url}/api/docs`);
+    t.equal((await fetch(`${stage.app.url}/api/docs`)).status, 200, 'the reference is there');
+    await access.getByText('Responder, asignar, resolver y añadir notas').waitFor();
+    await access.getByRole('button', { name: 'Copiar' }).first().click();
+    t.equal(await page.evaluate(() => navigator.clipboard.readText()), `${stage.app.url}/api`, 'copied');
+    await page.setViewportSize(PHONE);
+    t.equal(await overflow(page), 0, 'nothing wider than a phone');
+    await screenshot(page, 'api-y-automatizaciones-movil');
+  });
 });

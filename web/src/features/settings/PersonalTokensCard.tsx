@@ -125,7 +125,7 @@ function CreatedToken({ created, onDone }: { created: CreatedPersonalToken; onDo
   return (
     <div className="personal-token-created" role="status">
       <p className="personal-token-warning">Copia el token «{created.name}» ahora: no se volverá a mostrar.</p>
-      <CopyableSecret value={created.token} label="Token de acceso" copiedMessage="Token copiado" className="personal-token-secret" />
+      <CopyableSecret value={created.token} label="Token de acceso" copiedMessage="Token copiado" className="copyable-value" />
       <div className="form-actions">
         <Button small onClick={onDone}>
           Listo, ya lo he copiado

@@ -3,6 +3,7 @@ import { useSession } from '../../lib/session-state';
 import { usePermissions } from '../../lib/workspace-roles';
 import { PageHeader } from '../../ui/PageHeader';
 import { AccountExportCard } from './AccountExportCard';
+import { ApiAccessCard } from './ApiAccessCard';
 import { DeleteAccountCard } from './DeleteAccountCard';
 import { InboxRulesCard } from './InboxRulesCard';
 import { IntegrationsCard } from './IntegrationsCard';
@@ -33,6 +34,7 @@ export function SettingsPage() {
       <TeamCard />
       <IntegrationsCard />
       <PersonalTokensCard key={passwordChanges} />
+      <ApiAccessCard />
       {can?.webhooks && <WebhooksCard />}
       {can?.securityActivity && <SecurityActivityCard />}
       {can?.inboxRules && <InboxRulesCard editable={can.changeInboxRules} />}
