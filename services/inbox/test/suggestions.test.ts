@@ -102,6 +102,16 @@ t.test('a note naming @Asistente asks for one with its text; the note answers as
   t.equal(peer.requests.length, 1, 'a note without @Asistente asks nothing');
 });
 
+t.test("a note naming @Asistente that gets no draft (no key) is answered by the assistant's own note saying why", async (t) => {
+  const team = await withCustomer(t, { key: false });
+  const note = await team.owner.call('POST', `/conversations/${team.conversation.id}/notes`, { text: '@Asistente ¿qué le respondo?' });
+  t.equal(note.status, 201, 'the note answers as always');
+  const why = await until(async () => (await team.thread()).find((e) => e.kind === 'note' && e.author === 'assistant'), "the assistant's note");
+  t.match(why, { kind: 'note', author: 'assistant', authorId: null, authorName: 'Asistente', text: 'No pude preparar la sugerencia: Configura tu API key de OpenAI' });
+  t.notOk((await team.thread()).some((e) => e.kind === 'suggestion'), 'no suggestion stored');
+  t.equal(team.socket.sent.length, 0, 'nothing reached the customer');
+});
+
 t.test('no OpenAI key, or OpenAI failing: the Spanish error, nothing stored', async (t) => {
   const team = await withCustomer(t, { key: false });
   const before = await team.entries();

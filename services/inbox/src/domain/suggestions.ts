@@ -37,6 +37,9 @@ const SPEAKER: Record<EntryAuthor, AiSuggestionLine['author']> = {
 
 const clip = (text: string) => text.slice(0, CONVERSATION_TEXT_MAX);
 
+const NO_DRAFT = 'No pude preparar la sugerencia';
+const NO_DRAFT_NOW = 'el asistente no está disponible en este momento. Inténtalo de nuevo con «Sugerir respuesta»';
+
 /**
  * The assistant's suggested answers: drafted from the thread's latest messages by the ai service and kept in the
  * thread as an entry of their own (author 'assistant'), which only members see and nothing ever sends. A member
@@ -86,13 +89,38 @@ export class Suggestions {
   /**
    * A note that names @Asistente asks for a suggestion with its text as the instruction, once the note is kept:
    * the note's answer does not wait for the model, and the draft reaches the thread's open screens when ready.
-   * A failure (no key, the model failing) leaves the note alone and is logged.
+   * A failure (no key, the model failing) is answered in the thread by the assistant's own private note saying
+   * why, so whoever asked is not left waiting for a draft that will not come.
    */
   afterNote(member: ActingMember, conversationId: string, text: string): void {
     if (!asksAssistant(text)) return;
-    this.suggest(member, conversationId, text).catch((error: unknown) => {
+    this.suggest(member, conversationId, text).catch(async (error: unknown) => {
       const reason = error instanceof AppError ? error.code : error instanceof Error ? error.name : 'unknown';
       this.deps.log.warn({ workspaceId: member.workspaceId, conversationId, reason }, 'the suggestion a note asked for failed');
+      // The API's own Spanish sentence (no secret ever is one); anything else, in general words.
+      const why = error instanceof AppError ? error.message : NO_DRAFT_NOW;
+      await this.sayWhy(member.workspaceId, conversationId, `${NO_DRAFT}: ${why}`).catch((failure: unknown) =>
+        this.deps.log.warn({ err: failure, workspaceId: member.workspaceId, conversationId }, 'the assistant could not say why it made no suggestion'),
+      );
     });
+  }
+
+  private async sayWhy(workspaceId: string, conversationId: string, text: string): Promise<void> {
+    await this.deps.sql.begin((tx) =>
+      this.deps.entries.insert(tx, {
+        id: randomUUID(),
+        workspaceId,
+        conversationId,
+        kind: 'note',
+        direction: null,
+        author: 'assistant',
+        authorId: null,
+        authorName: ASSISTANT.name,
+        body: clip(text),
+        channelMessageId: null,
+        at: new Date(),
+      }),
+    );
+    this.deps.signals.changed(workspaceId, conversationId);
   }
 }
