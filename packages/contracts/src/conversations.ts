@@ -89,7 +89,7 @@ export const InboxList = Type.Object({
 });
 export type InboxList = Static<typeof InboxList>;
 
-/** A customer's conversation on a channel, as the assistant asks before answering them. */
+/** A customer's conversation on a channel, by their handle: what the assistant's switch and a customer run ask. */
 export const ConversationLookupQuery = Type.Object({
   channel: ConversationChannel,
   handle: Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL, messages: { minLength: 'Destinatario inválido', maxLength: 'Destinatario inválido', pattern: 'Destinatario inválido' } }),
@@ -181,12 +181,13 @@ export type SendConversationMessageBody = Static<typeof SendConversationMessageB
  * `latest` ones (its tool that reads the customer's thread). Exactly one of the two.
  */
 export const CONVERSATION_EXCERPT_MAX = 100;
+const UUID_TEXT = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 export const ConversationExcerptQuery = Type.Object({
   latest: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, messages: { type: 'Límite inválido', minimum: 'Límite inválido', maximum: 'Máximo 50 mensajes' } })),
   ids: Type.Optional(Type.String({
     minLength: 36,
     maxLength: CONVERSATION_EXCERPT_MAX * 37,
-    pattern: '^[0-9a-fA-F-]{36}(,[0-9a-fA-F-]{36})*$',
+    pattern: `^${UUID_TEXT}(,${UUID_TEXT})*$`,
     messages: { minLength: 'Identificadores inválidos', maxLength: `Como máximo ${CONVERSATION_EXCERPT_MAX} identificadores`, pattern: 'Identificadores inválidos' },
   })),
 });

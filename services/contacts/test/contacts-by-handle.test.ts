@@ -1,9 +1,9 @@
+// Proves GET /contacts/by-handle finds the contact of a customer's number exactly (every spelling WhatsApp and the owner use), never by a fuzzy search.
 import t from 'tap';
 import type { ContactMatches } from '@asistente/contracts';
 import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
 import contactsService from '../src/app.js';
 
-/** GET /contacts/by-handle: the contact of a customer's number, matched exactly, never by a fuzzy search. */
 const platform = await createTestPlatform(t);
 const app = await buildServiceApp(t, contactsService, platform);
 

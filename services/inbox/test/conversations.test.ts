@@ -271,6 +271,8 @@ t.test("the assistant's own routes: it reads entries by id or the latest, answer
   t.same(byId.entries.map((e) => e.text), ['¿Abrís hoy?'], 'by id; an unknown id left out');
   t.match(byId.conversation, { id, handle: '+34611222333', assistantActive: true });
   t.equal((await owner.call('GET', `/conversations/${id}/excerpt`)).body.message, 'Indica los mensajes por su id (ids) o cuántos de los últimos (latest), no ambos');
+  const malformed = await owner.call('GET', `/conversations/${id}/excerpt?ids=${'-'.repeat(36)}`);
+  t.match(malformed, { status: 400, body: { message: 'Identificadores inválidos' } }, 'an id that is no uuid never reaches the database');
 
   const answerId = randomUUID();
   const answered = await asWorkspace<{ author: string; authorId: string | null }>('/assistant-answers', { method: 'POST', body: { text: 'Sí, hasta las 20:00', answerId } });

@@ -20,19 +20,19 @@ export class ChatSwitch {
   async state(member: ActingMember, jid: string): Promise<AiChatState> {
     const { handle, chatKey } = await this.chatOf(member.workspaceId, jid);
     const own = await this.chats.state(member.workspaceId, chatKey);
-    if (own.paused) return own;
-    const conversation = await this.conversationOf(member, handle);
-    return conversation && !conversation.assistantActive ? TEAM : own;
+    return own.paused ? own : withTeam(own, await this.conversationOf(member, handle));
   }
 
   async setPaused(member: ActingMember, jid: string, paused: boolean): Promise<AiChatState> {
     const { handle, chatKey } = await this.chatOf(member.workspaceId, jid);
-    await this.chats.setPaused(member.workspaceId, chatKey, paused);
-    const conversation = paused ? undefined : await this.conversationOf(member, handle);
+    const own = await this.chats.setPaused(member.workspaceId, chatKey, paused);
+    if (paused) return own;
+    let conversation = await this.conversationOf(member, handle);
     if (conversation && !conversation.assistantActive) {
-      await this.services.call('inbox', callerOf(member), `/conversations/${conversation.id}`, InboxConversation, { method: 'PATCH', body: { assistantActive: true } });
+      const path = `/conversations/${conversation.id}`;
+      conversation = await this.services.call('inbox', callerOf(member), path, InboxConversation, { method: 'PATCH', body: { assistantActive: true } });
     }
-    return this.state(member, jid);
+    return own.paused ? own : withTeam(own, conversation);
   }
 
   /** The chat's handle, which the WhatsApp service names (asked as the workspace: a mapping, no member's data). */
@@ -48,4 +48,9 @@ export class ChatSwitch {
       .call('inbox', callerOf(member), '/conversations/lookup', InboxConversation, { query: { channel: 'whatsapp', handle } })
       .catch(() => undefined);
   }
+}
+
+/** The assistant's own state, unless a person of the team holds the conversation in the inbox. */
+function withTeam(own: AiChatState, conversation: InboxConversation | undefined): AiChatState {
+  return conversation && !conversation.assistantActive ? TEAM : own;
 }

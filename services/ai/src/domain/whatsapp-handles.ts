@@ -11,7 +11,7 @@ export async function handlesOfJids(services: Pick<ServiceClient, 'call'>, calle
   return new Map(Object.entries(answer.handles));
 }
 
-/** One chat's handle; a JID the WhatsApp service gave none for is refused as the API's own bad input. */
+/** One chat's handle; undefined when the WhatsApp service names none for it. */
 export async function handleOfJid(services: Pick<ServiceClient, 'call'>, caller: ServiceCaller, jid: string): Promise<string | undefined> {
   return (await handlesOfJids(services, caller, [jid])).get(jid);
 }
