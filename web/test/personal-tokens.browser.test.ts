@@ -84,5 +84,16 @@ browserSuite(t, () => {
     await page.setViewportSize(PHONE);
     t.equal(await overflow(page), 0, 'nothing wider than a phone');
     await screenshot(page, 'api-y-automatizaciones-movil');
+
+    await page.setViewportSize(LAPTOP);
+    await page.goto(`${stage.app.url}/api/docs`);
+    const authorize = page.getByRole('button', { name: 'Autorizar' });
+    // swagger-ui's bundle is 1.6 MB: on a busy two-core machine it renders after the page's usual wait.
+    await authorize.waitFor({ timeout: 60_000 });
+    await authorize.click();
+    await page.getByText('Autorizaciones disponibles').waitFor();
+    t.equal(await page.title(), 'Referencia de la API · Mi Asistente.IA', "the reference's chrome in Spanish");
+    t.equal(await page.evaluate(() => document.documentElement.lang), 'es');
+    await screenshot(page, 'referencia-api-autorizar');
   });
 });

@@ -7,6 +7,7 @@ import { errorBody, type App } from '@asistente/kit';
 import { API_PREFIX } from '../routing-table.js';
 import { CSP } from '../static-web.js';
 import { openApiOptions } from './openapi-options.js';
+import { SPANISH_PAGE_TITLE, spanishLabelsScript } from './swagger-ui-spanish.js';
 
 /**
  * Where the build writes the document the distributed gateway serves: gateway/dist/openapi.json, from
@@ -52,6 +53,7 @@ export async function registerApiReference(app: App, source: ReferenceSource): P
     uiConfig: { deepLinking: true, docExpansion: 'none', persistAuthorization: false },
     // The SPA's policy: swagger-ui's own would upgrade requests to https, which a plain-http deployment lacks.
     staticCSP: CSP,
+    theme: { title: SPANISH_PAGE_TITLE, js: [{ filename: 'etiquetas-es.js', content: spanishLabelsScript() }] },
   });
   app.get(DOCUMENT_PATH, { schema: { hide: true } }, async () => app.swagger());
 }
