@@ -1,5 +1,3 @@
-// The script below runs in the reference page, so this file is checked against the browser's types.
-/// <reference lib="dom" />
 /**
  * swagger-ui has no translations: its labels are literals in its React components. What the library
  * does allow is a page title and extra scripts (`theme`), so a small script served beside it puts the
@@ -41,16 +39,35 @@ export const SWAGGER_UI_LABELS: Readonly<Record<string, string>> = {
 
 export const SPANISH_PAGE_TITLE = 'Referencia de la API · Mi Asistente.IA';
 
+/** What the script below uses of the page, typed here: the gateway is compiled without the browser's library. */
+interface PageText {
+  nodeType: number;
+  nodeValue: string | null;
+}
+interface Page {
+  document: {
+    documentElement: { lang: string };
+    body: PageText;
+    createTreeWalker(root: PageText, show: number): { nextNode(): PageText | null };
+  };
+  MutationObserver: new (callback: (mutations: { type: string; target: PageText; addedNodes: { forEach(fn: (node: PageText) => void): void } }[]) => void) => {
+    observe(target: PageText, options: { childList: boolean; subtree: boolean; characterData: boolean }): void;
+  };
+}
+
 /** Runs in the page: one pass over what is there, then every node swagger-ui renders later. */
 function translateLabels(labels: Readonly<Record<string, string>>): void {
+  const { document, MutationObserver } = globalThis as unknown as Page;
+  const TEXT_NODE = 3;
+  const SHOW_TEXT = 4;
   document.documentElement.lang = 'es';
-  const translateText = (node: Node): void => {
+  const translateText = (node: PageText): void => {
     const label = labels[(node.nodeValue ?? '').trim()];
     if (label !== undefined) node.nodeValue = label;
   };
-  const translateTree = (root: Node): void => {
-    if (root.nodeType === Node.TEXT_NODE) return translateText(root);
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const translateTree = (root: PageText): void => {
+    if (root.nodeType === TEXT_NODE) return translateText(root);
+    const walker = document.createTreeWalker(root, SHOW_TEXT);
     for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) translateText(node);
   };
   translateTree(document.body);
