@@ -98,6 +98,9 @@ t.test('a server that refuses or does not answer is a clear Spanish error, never
   const unreachable = await create({ name: 'Sin servidor' });
   t.equal(unreachable.statusCode, 502);
   t.equal(unreachable.json().code, 'CALDAV_UNAVAILABLE');
+  const forced = await app.inject({ url: `/events?${RANGE}&refresh=true`, headers });
+  t.equal(forced.statusCode, 502, 'Actualizar with the server down says so');
+  t.equal(forced.json().code, 'CALDAV_UNAVAILABLE');
   await sql`update calendar.caldav_accounts set home_url = ${account!.homeUrl} where user_id = ${userId}`;
   t.same(await names(true), ['Citas & <clientes>', 'Desde el móvil'], 'nothing made anywhere');
 });

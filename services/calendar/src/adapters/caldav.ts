@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   calendarMultiGet,
   createAccount,
@@ -13,7 +14,6 @@ import {
   type DAVAccount,
   type DAVResponse,
 } from 'tsdav';
-import { randomUUID } from 'node:crypto';
 import { HostNotAllowedError, type CallObserver, type HostGuard } from '@asistente/kit';
 import {
   CaldavError,

@@ -150,8 +150,9 @@ export class CaldavEventsService {
 
   /**
    * The first step of every sync pass: the server's calendar list, so calendars made or removed there come
-   * and go. Asked when forced or older than a minute: waited for when forced, never listed, or when the
-   * mirror has no calendar (there is nothing else to answer with); in the background otherwise.
+   * and go. Asked when forced or older than a minute: waited for when forced or when the mirror has no
+   * calendar (there is nothing else to answer with), in the background otherwise. Only a forced one fails
+   * the view; otherwise a server that does not answer leaves the mirror as it is (logged).
    */
   private async discover(userId: string, force: boolean): Promise<void> {
     const listedAt = await this.repository.calendarsListedAt(userId);
@@ -160,11 +161,10 @@ export class CaldavEventsService {
       const session = await this.connection.session(userId);
       await this.repository.replaceCalendars(userId, await session.listCalendars());
     });
-    if (force || listedAt === null || (await this.repository.calendars(userId)).length === 0) {
-      await listing.catch((e: unknown) => Promise.reject(caldavAppError(e)));
-      return;
-    }
-    listing.catch((error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : error }, 'background caldav calendar list failed'));
+    const failed = (error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : error }, 'caldav calendar list failed');
+    if (force) await listing.catch((e: unknown) => Promise.reject(caldavAppError(e)));
+    else if ((await this.repository.calendars(userId)).length === 0) await listing.catch(failed);
+    else listing.catch(failed);
   }
 
   /** One sync of one calendar. */
