@@ -116,7 +116,7 @@ browserSuite(t, () => {
     await page.getByText(`Te damos la bienvenida, ${session.user.email}`).waitFor();
     const checklist = page.getByRole('region', { name: 'Primeros pasos' });
     await checklist.getByText('0 de 6 completados').waitFor();
-    for (const step of ['Conecta WhatsApp', 'Conecta tu correo', 'Conecta Google Calendar', 'Conecta Microsoft Teams', 'Guarda tu API key de OpenAI', 'Importa tus contactos']) {
+    for (const step of ['Conecta WhatsApp', 'Conecta tu correo', 'Conecta un calendario', 'Conecta Microsoft Teams', 'Guarda tu API key de OpenAI', 'Importa tus contactos']) {
       await checklist.getByRole('link', { name: step }).waitFor();
     }
     const actions = page.getByRole('region', { name: 'Acciones Rápidas' });
@@ -130,18 +130,18 @@ browserSuite(t, () => {
     await page.route('**/api/whatsapp/status', (route) => json(route, 200, { connected: true, state: 'connected' }));
     await page.route('**/api/emails/integrations', (route) => json(route, 200, [{ id: 'x', provider: 'imap', email: 'a@b.c', connected: true }]));
     // Failing or missing services count as not connected.
-    await page.route('**/api/google/google-calendar/status', serverError);
+    await page.route('**/api/events/providers', serverError);
     await page.route('**/api/teams/status', (route) => route.abort('connectionrefused'));
     await page.reload();
     await checklist.getByText('4 de 6 completados').waitFor();
     for (const done of ['WhatsApp conectado', 'Correo conectado', 'API key de OpenAI guardada', 'Contactos importados']) {
       await checklist.getByText(done).waitFor();
     }
-    await checklist.getByRole('link', { name: 'Conecta Google Calendar' }).waitFor();
+    await checklist.getByRole('link', { name: 'Conecta un calendario' }).waitFor();
     await checklist.getByRole('link', { name: 'Conecta Microsoft Teams' }).waitFor();
     await page.getByText(`Bienvenido de nuevo, ${session.user.email}`).waitFor();
     t.notMatch(await actions.getByRole('link', { name: /Nuevo Mensaje/ }).textContent(), /primero/, 'with WhatsApp connected, Nuevo Mensaje is a plain action');
-    t.match(await actions.getByRole('link', { name: /Agendar Cita/ }).textContent(), /Conecta Google Calendar primero/, 'a failing calendar status counts as not connected');
+    t.match(await actions.getByRole('link', { name: /Agendar Cita/ }).textContent(), /Conecta un calendario primero/, 'a failing calendar status counts as not connected');
   });
 
   t.test('charts: weekly for 1 año, counts from 0, exact tooltips and a table of every chart', async (t) => {

@@ -35,6 +35,25 @@ export const CaldavConnectResponse = Type.Object({
 });
 export type CaldavConnectResponse = Static<typeof CaldavConnectResponse>;
 
+const CALENDAR_NAME = 'Indica el nombre del calendario';
+
+/**
+ * POST /api/caldav/calendars: a new calendar on the connected server, by the name it will show (some text,
+ * no control characters, at most 100 characters; surrounding spaces are dropped).
+ */
+export const CaldavCalendarBody = Type.Object(
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: '^[^\\u0000-\\u001f\\u007f]*\\S[^\\u0000-\\u001f\\u007f]*$',
+      messages: { required: CALENDAR_NAME, type: CALENDAR_NAME, minLength: CALENDAR_NAME, pattern: 'El nombre del calendario no puede estar vacío ni llevar saltos de línea', maxLength: 'El nombre del calendario es demasiado largo (máximo 100 caracteres)' },
+    }),
+  },
+  { additionalProperties: false },
+);
+export type CaldavCalendarBody = Static<typeof CaldavCalendarBody>;
+
 /** Never the password: only whether, where and as whom. */
 export const CaldavStatus = Type.Object({
   connected: Type.Boolean(),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   calendarMultiGet,
   createAccount,
@@ -6,6 +7,7 @@ import {
   fetchCalendarObjects,
   fetchCalendars,
   getBasicAuthHeaders,
+  makeCalendar,
   propfind,
   syncCollection,
   updateCalendarObject,
@@ -157,6 +159,19 @@ export class CaldavClient implements CaldavSession {
         syncToken: text(c.syncToken),
         supportsSync: Array.isArray(c.reports) && (c.reports as unknown[]).includes('syncCollection'),
       }));
+  }
+
+  /**
+   * A new collection under the calendar home, for events only. Its path is a fresh UUID, never the name: any
+   * name the user types is a valid display name, and two calendars may share one.
+   */
+  async makeCalendar(name: string): Promise<string> {
+    const home = this.account.homeUrl ?? '';
+    const url = new URL(`${randomUUID()}/`, home.endsWith('/') ? home : `${home}/`).href;
+    const props = { 'd:displayname': name, 'c:supported-calendar-component-set': { 'c:comp': { _attributes: { name: 'VEVENT' } } } };
+    const [answer] = await this.call(() => makeCalendar({ url, props, headers: this.headers, fetch: this.fetch }));
+    if (answer && answer.ok === false) throw statusError(answer.status, 'mkcalendar');
+    return url;
   }
 
   /**

@@ -45,3 +45,16 @@ export function caldavAppError(error: unknown): unknown {
       return new AppError(502, 'CALDAV_UNAVAILABLE', 'El servidor CalDAV no responde. Inténtalo de nuevo en unos minutos');
   }
 }
+
+/**
+ * Making a calendar: a server that refuses (no MKCALENDAR, no right to create, the home gone) says so in
+ * words that point to the provider's own app; the other failures as after connecting.
+ */
+export function makeCalendarError(error: unknown): unknown {
+  if (!(error instanceof CaldavError) || error.kind === 'auth' || error.kind === 'unavailable') return caldavAppError(error);
+  return new AppError(
+    409,
+    'CALDAV_CALENDAR_REFUSED',
+    'Tu servidor CalDAV no nos deja crear calendarios. Créalo en la web o la app de tu proveedor y pulsa Actualizar',
+  );
+}

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_TITLE_MAX, type CalendarEvent, type EventBody, type GoogleEvent } from '@asistente/contracts';
 import { createEvent, type Logger, type Outbox, type Sql } from '@asistente/kit';
-import type { CaldavSession } from './caldav-port.js';
+import { CaldavError, type CaldavSession } from './caldav-port.js';
 import type { CaldavConnectionService } from './caldav-connection.service.js';
-import { caldavAppError } from './caldav-errors.js';
+import { caldavAppError, makeCalendarError } from './caldav-errors.js';
 import type { CaldavRepository, StoredCalendar } from './caldav.repository.js';
 import type { Range } from './dates.js';
 import { eventInput } from './event-form.js';
@@ -34,14 +34,22 @@ export class CaldavEventsService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The account's calendars, re-read from the server when `refresh`. */
+  /** The account's calendars, re-read from the server when `refresh` (or, as in every sync pass, when stale). */
   async calendars(userId: string, refresh = false): Promise<StoredCalendar[]> {
-    if (refresh) {
-      const session = await this.connection.session(userId);
-      const listed = await session.listCalendars().catch((e: unknown) => Promise.reject(caldavAppError(e)));
-      await this.repository.replaceCalendars(userId, listed);
-    }
+    await this.discover(userId, refresh);
     return this.repository.calendars(userId);
+  }
+
+  /** Makes a calendar on the server and lists the account's calendars again: the new one, as the mirror keeps it. */
+  async createCalendar(userId: string, name: string): Promise<StoredCalendar> {
+    const session = await this.connection.session(userId);
+    const id = await session.makeCalendar(name.trim()).catch((e: unknown) => Promise.reject(makeCalendarError(e)));
+    const listed = await session.listCalendars().catch((e: unknown) => Promise.reject(caldavAppError(e)));
+    await this.repository.replaceCalendars(userId, listed);
+    const created = (await this.repository.calendars(userId)).find((c) => c.id === id);
+    // Made, yet not listed as an event calendar: the server did not keep what it was asked for.
+    if (!created) throw makeCalendarError(new CaldavError('invalid', 'the new calendar is not listed'));
+    return created;
   }
 
   /** Whether the id names one of the user's CalDAV calendars (CalDAV ids are the collections' URLs). */
@@ -59,6 +67,7 @@ export class CaldavEventsService {
 
   /** The events overlapping the range as the mirror's records (series expanded), by start. */
   async records(userId: string, range: Range, force: boolean, calendarId?: string): Promise<EventRecord[]> {
+    await this.discover(userId, force);
     const calendars = (await this.repository.calendars(userId)).filter((c) => !calendarId || c.id === calendarId);
     if (calendars.length === 0) return [];
     const stale = calendars.filter((c) => force || !c.syncedAt || this.now() - c.syncedAt.getTime() > FRESHNESS_MS);
@@ -139,12 +148,28 @@ export class CaldavEventsService {
     return { stored, occurrence };
   }
 
-  /** One sync of one calendar; concurrent requests for it share the call. */
+  /**
+   * The first step of every sync pass: the server's calendar list, so calendars made or removed there come
+   * and go. Asked when forced or older than a minute: waited for when forced or when the mirror has no
+   * calendar (there is nothing else to answer with), in the background otherwise. Only a forced one fails
+   * the view; otherwise a server that does not answer leaves the mirror as it is (logged).
+   */
+  private async discover(userId: string, force: boolean): Promise<void> {
+    const listedAt = await this.repository.calendarsListedAt(userId);
+    if (listedAt === undefined || (!force && listedAt !== null && this.now() - listedAt.getTime() <= FRESHNESS_MS)) return;
+    const listing = this.once(`list:${userId}`, async () => {
+      const session = await this.connection.session(userId);
+      await this.repository.replaceCalendars(userId, await session.listCalendars());
+    });
+    const failed = (error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : error }, 'caldav calendar list failed');
+    if (force) await listing.catch((e: unknown) => Promise.reject(caldavAppError(e)));
+    else if ((await this.repository.calendars(userId)).length === 0) await listing.catch(failed);
+    else listing.catch(failed);
+  }
+
+  /** One sync of one calendar. */
   private sync(userId: string, session: CaldavSession, calendar: StoredCalendar): Promise<void> {
-    const key = `${userId}:${calendar.id}`;
-    const running = this.inFlight.get(key);
-    if (running) return running;
-    const work = (async () => {
+    return this.once(`${userId}:${calendar.id}`, async () => {
       const etags = await this.repository.etags(userId, calendar.id);
       const changes = await session.changes(calendar, { ctag: calendar.ctag, syncToken: calendar.syncToken, etags });
       const upserts = changes.upserts.flatMap((o) => {
@@ -152,9 +177,16 @@ export class CaldavEventsService {
         return index ? [{ ...o, index }] : [];
       });
       await this.repository.applyChanges(userId, calendar.id, { ...changes, upserts });
-    })().finally(() => this.inFlight.delete(key));
-    this.inFlight.set(key, work);
-    return work;
+    });
+  }
+
+  /** Concurrent requests for the same work (one calendar's sync, one account's list) share one call to the server. */
+  private once(key: string, work: () => Promise<void>): Promise<void> {
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const promise = work().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, promise);
+    return promise;
   }
 
   /** A calendar object another app wrote badly is left out of the view, not a failed screen. */

@@ -54,6 +54,8 @@ export interface CaldavChanges {
 export interface CaldavSession {
   readonly location: CaldavLocation;
   listCalendars(): Promise<CaldavCalendar[]>;
+  /** Makes a new event calendar named `name` in the account's calendar home (MKCALENDAR); its URL. */
+  makeCalendar(name: string): Promise<string>;
   changes(calendar: { id: string; supportsSync: boolean }, state: CaldavSyncState): Promise<CaldavChanges>;
   create(calendarId: string, uid: string, ics: string): Promise<{ href: string; etag: string | null }>;
   update(href: string, ics: string, etag: string | null): Promise<string | null>;

@@ -42,8 +42,8 @@ export class CaldavRepository {
   async connect(tx: TransactionSql, userId: string, account: CaldavAccountRow, calendars: CaldavCalendar[]): Promise<void> {
     await tx`delete from calendar.caldav_accounts where user_id = ${userId}`;
     await tx`
-      insert into calendar.caldav_accounts (user_id, server_url, username, password_enc, root_url, principal_url, home_url)
-      values (${userId}, ${account.serverUrl}, ${account.username}, ${account.passwordEnc}, ${account.rootUrl}, ${account.principalUrl}, ${account.homeUrl})`;
+      insert into calendar.caldav_accounts (user_id, server_url, username, password_enc, root_url, principal_url, home_url, calendars_listed_at)
+      values (${userId}, ${account.serverUrl}, ${account.username}, ${account.passwordEnc}, ${account.rootUrl}, ${account.principalUrl}, ${account.homeUrl}, now())`;
     await this.saveCalendars(tx, userId, calendars);
   }
 
@@ -52,7 +52,15 @@ export class CaldavRepository {
     await this.sql.begin(async (tx) => {
       await tx`delete from calendar.caldav_calendars where user_id = ${userId} and not (id = any(${calendars.map((c) => c.id)}::text[]))`;
       await this.saveCalendars(tx, userId, calendars);
+      await tx`update calendar.caldav_accounts set calendars_listed_at = now() where user_id = ${userId}`;
     });
+  }
+
+  /** When the server's calendar list was last read: null never since connecting, undefined with no account. */
+  async calendarsListedAt(userId: string): Promise<Date | null | undefined> {
+    const [row] = await this.sql<{ calendarsListedAt: Date | null }[]>`
+      select calendars_listed_at from calendar.caldav_accounts where user_id = ${userId}`;
+    return row?.calendarsListedAt;
   }
 
   private async saveCalendars(tx: TransactionSql, userId: string, calendars: CaldavCalendar[]): Promise<void> {

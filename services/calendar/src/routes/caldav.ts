@@ -1,4 +1,4 @@
-import { CaldavCalendarEntry, CaldavConnectBody, CaldavConnectResponse, CaldavStatus, ErrorResponse, SuccessResponse, securityClient } from '@asistente/contracts';
+import { CaldavCalendarBody, CaldavCalendarEntry, CaldavConnectBody, CaldavConnectResponse, CaldavStatus, ErrorResponse, SuccessResponse, securityClient } from '@asistente/contracts';
 import { Type } from '@sinclair/typebox';
 import type { App } from '@asistente/kit';
 import type { CaldavConnectionService } from '../domain/caldav-connection.service.js';
@@ -27,6 +27,15 @@ export async function caldavRoutes(app: App, { connection, events }: { connectio
     handler: async (request) => {
       if (!(await connection.connected(request.user.id))) return [];
       return (await events.calendars(request.user.id, request.query.refresh === true)).map(entry);
+    },
+  });
+
+  // A server with no calendar yet (a new Radicale, a Nextcloud account never opened) is not a dead end.
+  app.post('/caldav/calendars', {
+    schema: { summary: 'Crea un calendario en el servidor CalDAV conectado', body: CaldavCalendarBody, response: { 201: CaldavCalendarEntry, ...errors } },
+    handler: async (request, reply) => {
+      const created = await events.createCalendar(request.user.id, request.body.name);
+      return reply.code(201).send(entry(created));
     },
   });
 

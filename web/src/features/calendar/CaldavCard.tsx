@@ -1,15 +1,18 @@
 import { CALDAV_PRESETS } from '@asistente/contracts';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/TextField';
-import { connectCaldav, disconnectCaldav, getCaldavCalendars, type CaldavCalendarEntry, type CaldavStatus } from './api';
+import { connectCaldav, disconnectCaldav, type CaldavCalendarEntry, type CaldavStatus } from './api';
+import { CaldavNewCalendar } from './CaldavNewCalendar';
 import './caldav.css';
 
 interface CaldavCardProps {
   status: CaldavStatus | null;
-  /** After a connection or a disconnection: the screen reloads statuses and events. */
+  /** The account's calendars as the screen last read them; null while not known. */
+  calendars: CaldavCalendarEntry[] | null;
+  /** After a connection, a disconnection or a new calendar: the screen reloads statuses, calendars and events. */
   onChanged: () => void;
 }
 
@@ -25,23 +28,13 @@ const hostOf = (url: string | null) => {
  * The CalDAV card of Calendario: iCloud, Fastmail, Nextcloud or any CalDAV server, connected with the user
  * and an app password (the server checks them before anything is kept); status, calendars and disconnect.
  */
-export function CaldavCard({ status, onChanged }: CaldavCardProps) {
+export function CaldavCard({ status, calendars, onChanged }: CaldavCardProps) {
   const [url, setUrl] = useState('');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [calendars, setCalendars] = useState<CaldavCalendarEntry[]>([]);
   const connected = status?.connected === true;
-
-  useEffect(() => {
-    if (!connected) return setCalendars([]);
-    let live = true;
-    getCaldavCalendars().then((list) => live && setCalendars(list), () => live && setCalendars([]));
-    return () => {
-      live = false;
-    };
-  }, [connected]);
 
   const connect = async (event: FormEvent) => {
     event.preventDefault();
@@ -52,8 +45,7 @@ export function CaldavCard({ status, onChanged }: CaldavCardProps) {
     setBusy(true);
     setError(null);
     try {
-      const answer = await connectCaldav({ url: url.trim(), username: username.trim(), password });
-      setCalendars(answer.calendars);
+      await connectCaldav({ url: url.trim(), username: username.trim(), password });
       setPassword('');
       toast.success('Calendario CalDAV conectado');
       onChanged();
@@ -89,7 +81,7 @@ export function CaldavCard({ status, onChanged }: CaldavCardProps) {
           <p className="muted">
             Conectado como {status.username} en {hostOf(status.url)}
           </p>
-          {calendars.length > 0 && (
+          {calendars !== null && calendars.length > 0 && (
             <ul className="caldav-calendars" aria-label="Calendarios CalDAV">
               {calendars.map((c) => (
                 <li key={c.id}>
@@ -99,6 +91,7 @@ export function CaldavCard({ status, onChanged }: CaldavCardProps) {
               ))}
             </ul>
           )}
+          {calendars !== null && calendars.length === 0 && <CaldavNewCalendar onCreated={onChanged} />}
           <div className="cal-card-actions">
             <Button variant="secondary" small onClick={() => void disconnect()} disabled={busy}>
               Desconectar

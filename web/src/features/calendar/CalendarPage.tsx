@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { Fragment, useCallback, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { nextWorkingHour, WORK_DAY } from '../../lib/local-datetime';
 import { PageHeader } from '../../ui/PageHeader';
@@ -24,10 +24,18 @@ type Dialog =
   | { kind: 'pick-google' }
   | { kind: 'pick-teams' };
 
+const CONNECT_GOOGLE = { href: '/google-calendar', label: 'Conectar Google Calendar' };
+const CONNECT_TEAMS = { href: '/teams', label: 'Conectar Microsoft Teams' };
+
+/** What the empty screen says and where it leads: on the merged tab any calendar will do. */
 const HINTS = {
-  google: { text: 'Conecta Google Calendar para ver y crear tus eventos aquí.', href: '/google-calendar', link: 'Conectar Google Calendar' },
-  'google-reconnect': { text: 'Vuelve a conectar Google: el permiso caducó o se retiró.', href: '/google-calendar', link: 'Conectar Google Calendar' },
-  teams: { text: 'Conecta Microsoft Teams para ver sus calendarios aquí.', href: '/teams', link: 'Ir a Teams' },
+  calendar: {
+    text: 'Conecta un calendario para ver y crear tus eventos aquí: Google Calendar, Outlook (con Microsoft Teams) o CalDAV (iCloud, Fastmail, Nextcloud) desde su tarjeta en esta página.',
+    links: [CONNECT_GOOGLE, CONNECT_TEAMS],
+  },
+  google: { text: 'Conecta Google Calendar para ver y crear tus eventos aquí.', links: [CONNECT_GOOGLE] },
+  'google-reconnect': { text: 'Vuelve a conectar Google: el permiso caducó o se retiró.', links: [CONNECT_GOOGLE] },
+  teams: { text: 'Conecta Microsoft Teams para ver sus calendarios aquí.', links: [{ href: '/teams', label: 'Ir a Teams' }] },
 } as const;
 
 const loadGoogle = (): Promise<PickerCalendar[]> =>
@@ -60,7 +68,7 @@ export function CalendarPage() {
       eventTargets({
         googleOn: googleOn && source !== 'teams',
         googleCalendars: data.googleCalendars,
-        caldavCalendars: source === 'local' ? data.caldavCalendars : [],
+        caldavCalendars: source === 'local' ? (data.caldavCalendars ?? []) : [],
         teamsOn: data.teamsStatus?.connected === true && source !== 'google',
         teamsCalendars: data.teamsCalendars,
       }),
@@ -104,6 +112,7 @@ export function CalendarPage() {
       />
       <CaldavCard
         status={data.caldavStatus}
+        calendars={data.caldavCalendars}
         onChanged={() => {
           setSource('local');
           data.reload(true);
@@ -125,7 +134,13 @@ export function CalendarPage() {
       />
       {hint && (
         <p className="card cal-hint" role="status">
-          {hint.text} <Link href={hint.href}>{hint.link}</Link>
+          {hint.text}
+          {hint.links.map((link) => (
+            <Fragment key={link.href}>
+              {' '}
+              <Link href={link.href}>{link.label}</Link>
+            </Fragment>
+          ))}
         </p>
       )}
       {data.error && (

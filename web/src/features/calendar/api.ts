@@ -64,6 +64,9 @@ export const deleteEvent = (id: string, calendarId: string) =>
   sendDelete(`events/${encodeURIComponent(id)}?calendarId=${encodeURIComponent(calendarId)}`);
 
 export const getCaldavStatus = () => getJson<CaldavStatus>('caldav/status');
-export const getCaldavCalendars = () => getJson<CaldavCalendarEntry[]>('caldav/calendars');
+/** With `refresh`, the server is asked for its calendar list (calendars made or removed there since). */
+export const getCaldavCalendars = (refresh = false) =>
+  getJson<CaldavCalendarEntry[]>('caldav/calendars', refresh ? { searchParams: { refresh: 'true' } } : {});
+export const createCaldavCalendar = (name: string) => sendJson<CaldavCalendarEntry>('post', 'caldav/calendars', { name });
 export const connectCaldav = (body: CaldavConnectBody) => sendJson<CaldavConnectResponse>('post', 'caldav/connect', body);
 export const disconnectCaldav = () => sendJson<{ success: true }>('post', 'caldav/disconnect', {});

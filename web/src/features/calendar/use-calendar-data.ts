@@ -27,13 +27,17 @@ export interface CalendarData {
   teamsStatus: TeamsStatus | null;
   caldavStatus: CaldavStatus | null;
   googleCalendars: GoogleCalendarEntry[];
-  caldavCalendars: CaldavCalendarEntry[];
+  /** Null while not known (CalDAV not connected, or its list not read): only [] says the server has none. */
+  caldavCalendars: CaldavCalendarEntry[] | null;
   teamsCalendars: MicrosoftCalendar[];
   events: SourceEvent[];
   loading: boolean;
   error: string | null;
-  /** Why the source shows nothing: not connected (with where to connect), or null. */
-  hint: 'google' | 'google-reconnect' | 'teams' | null;
+  /**
+   * Why the source shows nothing: no calendar at all (the merged tab: any provider will do), the tab's own
+   * provider not connected (with where to connect), or null.
+   */
+  hint: 'calendar' | 'google' | 'google-reconnect' | 'teams' | null;
   loadedAt: Date | null;
 }
 
@@ -42,7 +46,7 @@ const initial: CalendarData = {
   teamsStatus: null,
   caldavStatus: null,
   googleCalendars: [],
-  caldavCalendars: [],
+  caldavCalendars: null,
   teamsCalendars: [],
   events: [],
   loading: true,
@@ -70,13 +74,18 @@ export function useCalendarData(source: Source, month: Date, googleCalendar: str
     forceNext.current = false;
     const range = monthRange(month);
     setData((d) => ({ ...d, loading: true, error: null }));
+    // CalDAV's calendars, on every tab (its card says when the server has none); forced, the server is asked.
+    const caldavCalendars = async (status: CaldavStatus | null) => (status?.connected ? getCaldavCalendars(force) : null);
     // Both provider cards show their status on every tab: the other provider's status is asked in parallel
     // (and, off the Teams tab, the Outlook calendars a new event may go to).
     const otherStatus: Promise<Partial<CalendarData>> =
       source === 'teams'
         ? Promise.all([
             getGoogleStatus().then((googleStatus) => ({ googleStatus }), () => ({})),
-            getCaldavStatus().then((caldavStatus) => ({ caldavStatus }), () => ({ caldavStatus: null })),
+            getCaldavStatus().then(
+              async (caldavStatus) => ({ caldavStatus, caldavCalendars: await caldavCalendars(caldavStatus).catch(() => null) }),
+              () => ({ caldavStatus: null, caldavCalendars: null }),
+            ),
           ]).then(([google, caldav]) => ({ ...google, ...caldav }))
         : getTeamsStatus().then(
             // Outlook calendars are listed too: Nuevo evento can put an event in one of them.
@@ -101,14 +110,15 @@ export function useCalendarData(source: Source, month: Date, googleCalendar: str
           const caldav = source === 'local' && caldavStatus?.connected === true;
           const outlook = source === 'local' && (await otherStatus).teamsStatus?.connected === true;
           if (!googleStatus.connected && !caldav && !outlook) {
-            next = { ...next, hint: googleStatus.needsReconnect ? 'google-reconnect' : 'google', events: [], googleCalendars: [], caldavCalendars: [] };
+            const hint = googleStatus.needsReconnect ? 'google-reconnect' : source === 'local' ? 'calendar' : 'google';
+            next = { ...next, hint, events: [], googleCalendars: [], caldavCalendars: await caldavCalendars(caldavStatus) };
           } else {
-            const [calendars, events, caldavCalendars] = await Promise.all([
+            const [calendars, events, caldavList] = await Promise.all([
               googleStatus.connected ? getGoogleCalendars(force) : Promise.resolve([]),
               source === 'local' ? getLocalEvents(range, force) : getGoogleEvents(googleCalendar, range, force),
-              caldav ? getCaldavCalendars() : Promise.resolve([]),
+              caldavCalendars(caldavStatus),
             ]);
-            next = { ...next, googleCalendars: calendars, events, caldavCalendars };
+            next = { ...next, googleCalendars: calendars, events, caldavCalendars: caldavList };
           }
         }
         next = { ...next, ...(await otherStatus) };
@@ -117,7 +127,7 @@ export function useCalendarData(source: Source, month: Date, googleCalendar: str
         console.error('No se pudieron cargar los eventos del calendario', err);
         next = { ...next, ...(await otherStatus) };
         if (current()) {
-          setData((d) => ({ ...d, ...next, events: [], googleCalendars: [], teamsCalendars: [], caldavCalendars: [], loading: false, error: errorMessage(err) }));
+          setData((d) => ({ ...d, ...next, events: [], googleCalendars: [], teamsCalendars: [], caldavCalendars: null, loading: false, error: errorMessage(err) }));
         }
       }
     })();

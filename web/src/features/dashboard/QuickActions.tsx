@@ -4,7 +4,7 @@ import type { SetupStatus, SetupStep } from './setup';
 
 const ACTIONS: { label: string; href: string; icon: IconName; needs?: SetupStep; missing?: string }[] = [
   { label: 'Nuevo Mensaje', href: '/whatsapp', icon: 'message', needs: 'whatsapp', missing: 'Conecta WhatsApp primero' },
-  { label: 'Agendar Cita', href: '/calendar', icon: 'calendar', needs: 'google', missing: 'Conecta Google Calendar primero' },
+  { label: 'Agendar Cita', href: '/calendar', icon: 'calendar', needs: 'calendar', missing: 'Conecta un calendario primero' },
   { label: 'Nuevo Contacto', href: '/contacts?nuevo=1', icon: 'users' },
   { label: 'Enviar Correo', href: '/emails', icon: 'mail', needs: 'mail', missing: 'Conecta tu correo primero' },
 ];

@@ -1,7 +1,7 @@
 import { roleAllows, type WorkspaceRole } from '@asistente/contracts';
 import { getJson } from '../../lib/http';
 
-export type SetupStep = 'whatsapp' | 'mail' | 'google' | 'teams' | 'openai' | 'contacts';
+export type SetupStep = 'whatsapp' | 'mail' | 'calendar' | 'teams' | 'openai' | 'contacts';
 
 /** What the account has set up; each answer comes from its own service's status endpoint. */
 export type SetupStatus = Record<SetupStep, boolean>;
@@ -21,7 +21,8 @@ export interface SetupStepView {
 export const SETUP_STEPS: readonly SetupStepView[] = [
   { step: 'whatsapp', label: 'Conecta WhatsApp', href: '/whatsapp', doneLabel: 'WhatsApp conectado', takenBy: { method: 'POST', path: '/whatsapp/connect' } },
   { step: 'mail', label: 'Conecta tu correo', href: '/emails', doneLabel: 'Correo conectado' },
-  { step: 'google', label: 'Conecta Google Calendar', href: '/google-calendar', doneLabel: 'Google Calendar conectado' },
+  // Any calendar will do (Google, Outlook through Teams, CalDAV): Calendario offers all three.
+  { step: 'calendar', label: 'Conecta un calendario', href: '/calendar', doneLabel: 'Calendario conectado' },
   { step: 'teams', label: 'Conecta Microsoft Teams', href: '/teams', doneLabel: 'Microsoft Teams conectado' },
   {
     step: 'openai',
@@ -56,13 +57,14 @@ function anyMailConnected(body: unknown): boolean {
 }
 
 export async function loadSetupStatus(): Promise<SetupStatus> {
-  const [whatsapp, mail, google, teams, openai, contacts] = await Promise.all([
+  const [whatsapp, mail, calendar, teams, openai, contacts] = await Promise.all([
     check('whatsapp/status', connected),
     check('emails/integrations', anyMailConnected),
-    check('google/google-calendar/status', connected),
+    // The calendar service's own answer: true with any provider connected.
+    check('events/providers', connected),
     check('teams/status', connected),
     check('ai/provider/openai/key', (body) => isObject(body) && body.exists === true),
     check('contacts/stats', (body) => isObject(body) && Number(body.total) > 0),
   ]);
-  return { whatsapp, mail, google, teams, openai, contacts };
+  return { whatsapp, mail, calendar, teams, openai, contacts };
 }
