@@ -106,6 +106,11 @@ browserSuite(t, () => {
       t.equal(await page.getByRole('button', { name: 'Restablecer sesión' }).count(), 0, 'a QR not yet scanned: no session to reset');
       // Linked, then disconnected: a stored session, which the reset is for.
       await phone('/scan', {});
+      for (const deadline = Date.now() + 15_000; (await status()) !== 'connected'; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        if (Date.now() > deadline) throw new Error('the scan did not link the phone');
+      }
+      // A QR on screen is re-checked when its minute runs out: the page is reloaded instead of waiting for it.
+      await page.reload();
       await page.getByRole('button', { name: 'Desconectar' }).click();
       await page.locator('.wa-connection .badge', { hasText: 'Desconectado' }).waitFor();
 
