@@ -73,8 +73,15 @@ browserSuite(t, () => {
     await page.goto('/emails');
     await page.getByRole('heading', { name: 'Correos', level: 1 }).waitFor();
     for (const name of ['Gmail', 'Outlook', 'IMAP/SMTP']) await page.getByRole('region', { name: `Cuenta ${name}` }).waitFor();
-    // Nothing configured for Gmail on this server: the card says what the administrator must set.
-    await page.getByText('Gmail no está configurado: el administrador debe definir GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET').waitFor();
+    // Nothing configured for Gmail on this server: the owner is told to ask the administrator, whose setting
+    // names wait folded under "Para el administrador".
+    const gmailCard = page.getByRole('region', { name: 'Cuenta Gmail' });
+    const note = gmailCard.getByRole('alert').filter({ hasText: 'Gmail no está configurado en este servidor. Pide al administrador que configure la conexión con Gmail.' });
+    await note.waitFor();
+    t.notOk(await note.getByText('GOOGLE_CLIENT_ID').isVisible(), 'the setting names are folded away from the owner');
+    await note.getByText('Para el administrador').click();
+    await note.getByText('GOOGLE_CLIENT_ID').waitFor();
+    await note.getByText('GOOGLE_CLIENT_SECRET').waitFor();
     t.ok(await page.getByRole('button', { name: 'Conectar Gmail' }).isDisabled());
 
     await page.getByRole('button', { name: 'Conectar IMAP/SMTP' }).click();

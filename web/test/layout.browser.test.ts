@@ -30,7 +30,7 @@ const ROUTES = [...readFileSync(join(ROOT, 'web/src/app/routes.ts'), 'utf8').mat
 const GUEST_ROUTES = [...readFileSync(join(ROOT, 'web/src/app/App.tsx'), 'utf8').matchAll(/<Route path="([^"]+)"/g)].map((m) => m[1]!);
 
 const EMAIL = 'panaderia.sol@ejemplo.com';
-const WHATSAPP_TABS = ['Prompts IA', 'Estadísticas', 'Conversaciones', 'Respuestas automáticas'];
+const WHATSAPP_TABS = ['Conversaciones', 'Prompts IA', 'Estadísticas', 'Respuestas automáticas'];
 
 /** Dialogs sit above the page (the page check leaves them out): the ones with fields and data an owner names, checked on their own. */
 const DIALOGS: Record<string, { name: string; open: (page: Page) => Promise<void> }[]> = {

@@ -1,6 +1,7 @@
 // WhatsApp as a new owner meets it when the connection cannot be made (issue 27, point 2) and on a phone
-// (point 9): the attempts stop and say so with "Reintentar" and what to check, a reset asks first, the health
-// panel speaks the owner's words, and the four tabs fit a 360 px screen. At 1280×800 and 360×740.
+// (point 9): the attempts stop and say so with "Reintentar" and what to check (the server's connection: no QR
+// came, so never the phone), a reset of a linked phone asks first, the health panel speaks the owner's words,
+// and the four tabs fit a 360 px screen. At 1280×800 and 360×740.
 import t from 'tap';
 import type { Browser, Page } from 'playwright-core';
 import { expectCleanLayout } from './fixtures/layout-check.js';
@@ -10,7 +11,7 @@ const SIZES = [
   { width: 1280, height: 800, name: '1280' },
   { width: 360, height: 740, name: '360' },
 ] as const;
-const TABS = ['Prompts IA', 'Estadísticas', 'Conversaciones', 'Respuestas automáticas'];
+const TABS = ['Conversaciones', 'Prompts IA', 'Estadísticas', 'Respuestas automáticas'];
 /** The Prompts IA tab on a phone was ~3,900 px before its secondary sections folded; 2,276 px measured after. */
 const PHONE_PAGE_MAX_PX = 2_600;
 
@@ -62,12 +63,13 @@ browserSuite(t, () => {
       t.teardown(() => phone('/refuse', { refuse: false }));
       await page.getByRole('button', { name: 'Conectar WhatsApp' }).click();
 
-      const trouble = page.getByRole('alert').filter({ hasText: 'No se pudo conectar con WhatsApp.' });
+      const trouble = page.getByRole('alert').filter({ hasText: 'No se pudo contactar con los servidores de WhatsApp.' });
       await trouble.waitFor();
       t.equal(await status(), 'failed', 'the server stopped trying');
-      for (const advice of ['conexión a internet', 'Actualiza WhatsApp', 'inténtalo más tarde']) {
+      for (const advice of ['Revisa la conexión a internet del servidor.', 'inténtalo más tarde']) {
         t.ok(await trouble.getByText(advice, { exact: false }).isVisible(), `advice: ${advice}`);
       }
+      t.notMatch(await trouble.innerText(), /teléfono|Actualiza WhatsApp|QR/, 'no phone advice: no QR ever came');
       t.equal(await page.getByText('Reintentando…').count(), 0, 'no endless "Reintentando…"');
       t.equal(await page.locator('.toast', { hasText: 'No se pudo' }).count(), 0, 'no error toast for what the card explains');
       const retry = trouble.getByRole('button', { name: 'Reintentar' });
@@ -101,6 +103,16 @@ browserSuite(t, () => {
       await page.getByRole('button', { name: 'Conectar WhatsApp' }).click();
       await page.getByRole('img', { name: 'Código QR para vincular WhatsApp' }).waitFor();
       await expectCleanLayout(t, page, 'WhatsApp showing its QR');
+      t.equal(await page.getByRole('button', { name: 'Restablecer sesión' }).count(), 0, 'a QR not yet scanned: no session to reset');
+      // Linked, then disconnected: a stored session, which the reset is for.
+      await phone('/scan', {});
+      for (const deadline = Date.now() + 15_000; (await status()) !== 'connected'; await new Promise((resolve) => setTimeout(resolve, 100))) {
+        if (Date.now() > deadline) throw new Error('the scan did not link the phone');
+      }
+      // A QR on screen is re-checked when its minute runs out: the page is reloaded instead of waiting for it.
+      await page.reload();
+      await page.getByRole('button', { name: 'Desconectar' }).click();
+      await page.locator('.wa-connection .badge', { hasText: 'Desconectado' }).waitFor();
 
       await page.getByRole('button', { name: 'Restablecer sesión' }).click();
       const dialog = page.getByRole('dialog', { name: '¿Restablecer la sesión de WhatsApp?' });

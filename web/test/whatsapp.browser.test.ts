@@ -67,16 +67,18 @@ browserSuite(t, () => {
     await app?.stop();
   });
 
-  t.test('not linked: badge, the three buttons, true zero figures, the tabs', async (t) => {
+  t.test('never linked: badge, the buttons (no session to reset yet), true zero figures, the tabs', async (t) => {
     await page.goto('/whatsapp');
     await page.getByRole('heading', { name: 'WhatsApp Business', level: 1 }).waitFor();
     await badge(page).filter({ hasText: 'Desconectado' }).waitFor();
-    for (const name of ['Conectar WhatsApp', 'Actualizar QR', 'Restablecer sesión']) await page.getByRole('button', { name }).waitFor();
+    for (const name of ['Conectar WhatsApp', 'Actualizar QR']) await page.getByRole('button', { name }).waitFor();
+    t.equal(await page.getByRole('button', { name: 'Restablecer sesión' }).count(), 0, 'nothing to reset before a phone was linked');
     t.equal(await page.getByRole('button', { name: 'Desconectar' }).count(), 0);
     for (const label of ['Mensajes enviados', 'Mensajes recibidos', 'Contactos activos']) {
       await page.locator('.stat-card', { hasText: label }).getByText('0', { exact: true }).waitFor();
     }
-    for (const name of ['Prompts IA', 'Estadísticas', 'Conversaciones', 'Respuestas automáticas']) await page.getByRole('tab', { name }).waitFor();
+    for (const name of ['Conversaciones', 'Prompts IA', 'Estadísticas', 'Respuestas automáticas']) await page.getByRole('tab', { name }).waitFor();
+    t.equal(await page.getByRole('tab', { name: 'Conversaciones' }).getAttribute('aria-selected'), 'true', 'the conversations open at first');
     await page.locator('.wa-health dd', { hasText: 'Sin conectar' }).waitFor();
   });
 

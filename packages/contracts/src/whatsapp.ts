@@ -33,6 +33,10 @@ export const WhatsAppStatus = Type.Object({
   since: Type.String({ format: 'date-time' }),
   lastEventAt: Nullable(Type.String({ format: 'date-time' })),
   error: Nullable(Type.String()),
+  /** The attempt the owner last asked for showed a QR: without one the phone never took part in it. */
+  qrShown: Type.Boolean(),
+  /** A linked phone's session is stored: there is something for "Restablecer sesión" to reset. */
+  hasSession: Type.Boolean(),
 });
 export type WhatsAppStatus = Static<typeof WhatsAppStatus>;
 
@@ -54,6 +58,8 @@ export const WhatsAppHealth = Type.Object({
   decryptFailures: Type.Integer(),
   pendingMessages: Type.Integer(),
   error: Nullable(Type.String()),
+  /** A phone was linked at least once: before that, activity, outages and unreadable messages describe no link. */
+  everLinked: Type.Boolean(),
 });
 export type WhatsAppHealth = Static<typeof WhatsAppHealth>;
 

@@ -56,6 +56,11 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       gmail: new OAuthProvider('gmail', config, `${publicUrl}/api/emails/integrations/gmail/callback`),
       outlook: new OAuthProvider('outlook', config, `${publicUrl}/api/emails/integrations/outlook/callback`),
     };
+    // The owner is only told to ask the administrator; the administrator finds the setting names here.
+    for (const [name, provider] of Object.entries(oauth)) {
+      const missing = provider.missingSettings();
+      if (missing) log.info({ provider: name }, `${name} not configured: set ${missing} to connect it`);
+    }
     const oauthFlows = new OAuthFlows(platform.tokens.secret, sql, 'email');
     const flows = {
       gmail: oauthFlows.flow('email-gmail', oauth.gmail.redirectUri),

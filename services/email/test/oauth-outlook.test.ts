@@ -25,7 +25,7 @@ const { provider, smtp, phone, app, auth } = await startOAuthMailbox(t, {
 t.test('Outlook: the Microsoft identity platform flow, then XOAUTH2 to IMAP and SMTP; Gmail unconfigured says so', async (t) => {
   const gmail = await app.inject({ url: '/emails/integrations/gmail/connect', headers: auth });
   t.equal(gmail.statusCode, 503);
-  t.equal(gmail.json().message, 'Gmail no está configurado: el administrador debe definir GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET en el servidor');
+  t.equal(gmail.json().message, 'Gmail no está configurado en este servidor. Pide al administrador que configure la conexión con Gmail.');
 
   const connect = await app.inject({ url: '/emails/integrations/outlook/connect', headers: auth });
   const url = new URL(connect.json<{ url: string }>().url);

@@ -21,6 +21,8 @@ const teamsService: ServicePlugin = async (fastify, { platform }) => {
   const sql = platform.db.sql;
   const outbox = platform.outbox('teams');
   const settings = microsoftSettings(platform.config);
+  // The owner is only told to ask the administrator; the administrator finds the setting names here.
+  if (!settings) platform.log.info('Microsoft 365 not configured: set MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET to connect Teams');
   const connection = new ConnectionService(
     settings,
     new ConnectionsRepository(sql),

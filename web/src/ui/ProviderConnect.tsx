@@ -16,6 +16,8 @@ interface ProviderConnectProps {
   intro: string;
   /** Warnings shown above the button (reconnect, not configured, the last error); empty ones are skipped. */
   alerts: (ReactNode | null | false | undefined)[];
+  /** A note of its own above the warnings, for what a sentence cannot hold (a not-configured note and its details). */
+  notice?: ReactNode;
   connectLabel: string;
   connectingLabel: string;
   waitingText: string;
@@ -30,11 +32,12 @@ interface ProviderConnectProps {
  * The screen of a provider not connected yet (Google Calendar, Microsoft Teams): what connecting brings,
  * the warnings that apply, and the button that opens the provider's consent in another tab.
  */
-export function ProviderConnect({ id, title, intro, alerts, connectLabel, connectingLabel, waitingText, features, configured, connecting, waiting, onConnect }: ProviderConnectProps) {
+export function ProviderConnect({ id, title, intro, notice, alerts, connectLabel, connectingLabel, waitingText, features, configured, connecting, waiting, onConnect }: ProviderConnectProps) {
   return (
     <section className="card provider-connect" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{title}</h2>
       <p className="muted">{intro}</p>
+      {notice}
       {alerts.filter(Boolean).map((alert, i) => (
         <p key={i} className="alert-warning" role="alert">
           {alert}

@@ -6,6 +6,7 @@ interface ProviderSettings {
   label: string;
   clientId: string | undefined;
   clientSecret: string | undefined;
+  /** The server settings the administrator sets: named in the startup log, never to the owner. */
   variables: string;
   authUrl: string;
   tokenUrl: string;
@@ -101,14 +102,20 @@ export class OAuthProvider implements MailGrantProvider, OAuthStrategy<TokenSet>
     }
   }
 
-  /** 503 with what the administrator must set, when the client id or secret is missing. */
+  /** What the administrator must set for this provider, or null when it is configured (for the startup log). */
+  missingSettings(): string | null {
+    const { clientId, clientSecret, variables } = this.settings;
+    return clientId && clientSecret ? null : variables;
+  }
+
+  /** 503 telling the owner to ask the administrator, when the client id or secret is missing. */
   assertConfigured(): { clientId: string; clientSecret: string } {
-    const { clientId, clientSecret, label, variables } = this.settings;
+    const { clientId, clientSecret, label } = this.settings;
     if (!clientId || !clientSecret) {
       throw new AppError(
         503,
         'PROVIDER_NOT_CONFIGURED',
-        `${label} no está configurado: el administrador debe definir ${variables} en el servidor`,
+        `${label} no está configurado en este servidor. Pide al administrador que configure la conexión con ${label}.`,
       );
     }
     return { clientId, clientSecret };

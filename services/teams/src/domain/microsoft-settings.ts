@@ -15,8 +15,8 @@ export interface MicrosoftSettings {
   screenUrl: string;
 }
 
-export const NOT_CONFIGURED_MESSAGE =
-  'Microsoft 365 no está configurado en este servidor: el administrador debe definir MICROSOFT_CLIENT_ID y MICROSOFT_CLIENT_SECRET.';
+/** For the owner, who cannot set anything on the server: who can. The setting names go to the startup log and docs/api.md. */
+export const NOT_CONFIGURED_MESSAGE = 'Microsoft 365 no está configurado en este servidor. Pide al administrador que configure la conexión con Microsoft 365.';
 
 export const notConfigured = () => new AppError(503, 'MICROSOFT_NOT_CONFIGURED', NOT_CONFIGURED_MESSAGE);
 

@@ -67,11 +67,11 @@ function closeKind(code: number | undefined, reason: Baileys['DisconnectReason']
 function closeReason(code: number | undefined, reason: Baileys['DisconnectReason']): string {
   switch (code) {
     case reason.loggedOut:
-      return 'El teléfono desvinculó este dispositivo. Vuelve a escanear el QR.';
+      return 'El teléfono desvinculó este dispositivo.';
     case reason.forbidden:
-      return 'WhatsApp rechazó la sesión. Vuelve a escanear el QR.';
+      return 'WhatsApp rechazó la sesión.';
     case reason.multideviceMismatch:
-      return 'La sesión ya no es válida. Vuelve a escanear el QR.';
+      return 'La sesión ya no es válida.';
     case reason.connectionReplaced:
       return 'Otra sesión abrió esta cuenta de WhatsApp.';
     case reason.restartRequired:

@@ -75,7 +75,6 @@ export class AccountSession {
   private stopped = false;
   private generation = 0;
   private attempt = 0;
-  private sawQr = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private watchdog: NodeJS.Timeout | undefined;
   private lastActivity = Date.now();
@@ -203,11 +202,10 @@ export class AccountSession {
     return {
       qr: (qr) =>
         when(async () => {
-          this.sawQr = true;
           // Loaded by the first QR, not with the service: only a number being linked ever shows one.
           const { default: QRCode } = await import('qrcode');
           const image = await QRCode.toDataURL(qr, { margin: 1, width: 280 });
-          await accounts.setState(this.userId, { state: 'qr', qrEnc: box.seal(image, qrContext(this.userId)), error: null });
+          await accounts.setState(this.userId, { state: 'qr', qrEnc: box.seal(image, qrContext(this.userId)), error: null, qrShown: true });
         }),
       open: (me) =>
         when(async () => {
@@ -286,7 +284,8 @@ export class AccountSession {
       return;
     }
     const account = await accounts.find(this.userId);
-    if (!account?.linked && this.sawQr) {
+    // Read from the row, not this socket's memory: a replica that took the socket over knows a QR was shown.
+    if (!account?.linked && account?.qrShown) {
       // The QRs ran out unscanned: stop here instead of showing QRs forever; "Actualizar QR" starts again.
       await accounts.want(this.userId, false);
       this.stop();

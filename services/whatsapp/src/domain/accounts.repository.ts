@@ -5,6 +5,10 @@ export interface AccountRow {
   userId: string;
   wanted: boolean;
   linked: boolean;
+  /** A phone was linked at least once (kept through logouts). */
+  everLinked: boolean;
+  /** The attempt the owner last asked for showed a QR. */
+  qrShown: boolean;
   state: WhatsAppState;
   qrEnc: string | null;
   phone: string | null;
@@ -27,6 +31,7 @@ export interface StatePatch {
   phone?: string | null;
   name?: string | null;
   linked?: boolean;
+  qrShown?: boolean;
 }
 
 /** `whatsapp.accounts`: one row per user, the shared view of its connection and the socket lease. */
@@ -44,7 +49,7 @@ export class AccountsRepository {
 
   async find(userId: string): Promise<AccountRow | undefined> {
     const [row] = await this.sql<AccountRow[]>`
-      select user_id, wanted, linked, state, qr_enc, phone, name, since, last_event_at, error, region,
+      select user_id, wanted, linked, ever_linked, qr_shown, state, qr_enc, phone, name, since, last_event_at, error, region,
              cardinality(array(select t from unnest(reconnects_at) t where t > now() - interval '1 hour'))::int
                as reconnects_last_hour,
              decrypt_failures, failed_attempts, lease_owner, lease_until
@@ -108,6 +113,8 @@ export class AccountsRepository {
         phone = ${has('phone') ? sql`${patch.phone ?? null}` : sql`phone`},
         name = ${has('name') ? sql`${patch.name ?? null}` : sql`name`},
         linked = ${has('linked') ? sql`${patch.linked ?? false}` : sql`linked`},
+        ever_linked = ever_linked or ${patch.linked === true},
+        qr_shown = ${has('qrShown') ? sql`${patch.qrShown ?? false}` : sql`qr_shown`},
         updated_at = now()
       where user_id = ${userId}`;
   }
@@ -138,9 +145,9 @@ export class AccountsRepository {
     return row ?? { attempts: 1, sinceFirstMs: 0 };
   }
 
-  /** The owner asked again (Conectar, Reintentar, a reset): the bound starts over. */
+  /** The owner asked again (Conectar, Reintentar, a reset): the bound starts over, and no QR was shown yet. */
   async resetAttempts(userId: string): Promise<void> {
-    await this.sql`update whatsapp.accounts set failed_attempts = 0, first_failed_at = null where user_id = ${userId}`;
+    await this.sql`update whatsapp.accounts set failed_attempts = 0, first_failed_at = null, qr_shown = false where user_id = ${userId}`;
   }
 
   async addDecryptFailures(userId: string, count: number): Promise<void> {

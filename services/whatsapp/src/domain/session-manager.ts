@@ -323,7 +323,18 @@ export class SessionManager {
   async status(userId: string): Promise<WhatsAppStatus> {
     const account = await this.accounts.find(userId);
     if (!account) {
-      return { connected: false, qrCode: null, state: 'disconnected', phone: null, name: null, since: new Date().toISOString(), lastEventAt: null, error: null };
+      return {
+        connected: false,
+        qrCode: null,
+        state: 'disconnected',
+        phone: null,
+        name: null,
+        since: new Date().toISOString(),
+        lastEventAt: null,
+        error: null,
+        qrShown: false,
+        hasSession: false,
+      };
     }
     return {
       connected: account.state === 'connected',
@@ -334,6 +345,8 @@ export class SessionManager {
       since: account.since.toISOString(),
       lastEventAt: account.lastEventAt?.toISOString() ?? null,
       error: account.error,
+      qrShown: account.qrShown,
+      hasSession: account.linked,
     };
   }
 
@@ -348,6 +361,7 @@ export class SessionManager {
       decryptFailures: account?.decryptFailures ?? 0,
       pendingMessages: pending,
       error: account?.error ?? null,
+      everLinked: account?.everLinked ?? false,
     };
   }
 

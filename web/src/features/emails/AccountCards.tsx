@@ -3,6 +3,7 @@ import { errorMessage } from '../../lib/errors';
 import { useConnectInNewTab } from '../../lib/use-connect-in-new-tab';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
+import { NotConfiguredNote } from '../../ui/NotConfiguredNote';
 import { connectUrl, disconnect, setTracking, type EmailIntegration, type OAuthProvidersStatus } from './api';
 
 interface AccountCardsProps {
@@ -13,10 +14,11 @@ interface AccountCardsProps {
   onOpenImap: () => void;
 }
 
+/** `settings`: what the server's administrator sets for an OAuth provider (shown to them when it is missing). */
 const CARDS = [
-  { provider: 'gmail', title: 'Gmail' },
-  { provider: 'outlook', title: 'Outlook' },
-  { provider: 'imap', title: 'IMAP/SMTP' },
+  { provider: 'gmail', title: 'Gmail', settings: ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET'] },
+  { provider: 'outlook', title: 'Outlook', settings: ['MICROSOFT_CLIENT_ID', 'MICROSOFT_CLIENT_SECRET'] },
+  { provider: 'imap', title: 'IMAP/SMTP', settings: [] },
 ] as const;
 
 /** Spec: status cards for Gmail, Outlook and IMAP/SMTP, each connecting and disconnecting its accounts. */
@@ -84,7 +86,7 @@ export function AccountCards({ accounts, providers, error, onChanged, onOpenImap
           {error}
         </p>
       )}
-      {CARDS.map(({ provider, title }) => {
+      {CARDS.map(({ provider, title, settings }) => {
         const mine = (accounts ?? []).filter((a) => a.provider === provider);
         const oauth = provider === 'imap' ? null : providers?.[provider];
         const connected = mine.some((a) => a.connected);
@@ -128,7 +130,7 @@ export function AccountCards({ accounts, providers, error, onChanged, onOpenImap
                 </div>
               </div>
             ))}
-            {oauth && !oauth.configured && <p className="alert-warning">{oauth.message}</p>}
+            {oauth && !oauth.configured && oauth.message && <NotConfiguredNote message={oauth.message} variables={settings} />}
             {provider === 'imap' ? (
               <Button small onClick={onOpenImap}>
                 Conectar IMAP/SMTP

@@ -1,8 +1,9 @@
+import { NotConfiguredNote } from '../../ui/NotConfiguredNote';
 import { ProviderConnect, type ProviderFeature } from '../../ui/ProviderConnect';
 
 interface ConnectViewProps {
   configured: boolean;
-  /** The administrator's sentence when not configured (from the server). */
+  /** The owner's sentence when not configured (from the server). */
   notConfiguredMessage: string | undefined;
   connecting: boolean;
   waiting: boolean;
@@ -23,11 +24,15 @@ export function ConnectView({ configured, notConfiguredMessage, connecting, wait
       id="teams-connect"
       title="Conecta tu cuenta de Microsoft 365"
       intro="Trabaja con tus equipos, canales y reuniones de Microsoft Teams sin salir de Mi Asistente.IA."
-      alerts={[
-        !configured &&
-          (notConfiguredMessage ?? 'Microsoft 365 no está configurado en este servidor: el administrador debe definir MICROSOFT_CLIENT_ID y MICROSOFT_CLIENT_SECRET.'),
-        error,
-      ]}
+      notice={
+        !configured && (
+          <NotConfiguredNote
+            message={notConfiguredMessage ?? 'Microsoft 365 no está configurado en este servidor. Pide al administrador que configure la conexión con Microsoft 365.'}
+            variables={['MICROSOFT_CLIENT_ID', 'MICROSOFT_CLIENT_SECRET']}
+          />
+        )
+      }
+      alerts={[error]}
       connectLabel="Conectar Microsoft Teams"
       connectingLabel="Abriendo Microsoft..."
       waitingText="Completa el permiso en la pestaña de Microsoft; esta página se actualizará sola."

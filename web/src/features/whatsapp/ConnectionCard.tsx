@@ -71,7 +71,8 @@ export function ConnectionCard({ connection }: { connection: Connection }) {
                 </Button>
               </>
             )}
-            {can?.resetSession && (
+            {/* Nothing to reset before a phone was linked: "Conectar WhatsApp" and "Actualizar QR" cover that. */}
+            {can?.resetSession && status?.hasSession && (
               <Button variant="danger" disabled={busy !== null || status === null} onClick={() => setConfirmingReset(true)}>
                 {busy === 'reset' ? 'Restableciendo...' : 'Restablecer sesión'}
               </Button>

@@ -1,31 +1,25 @@
 import { Button } from '../../ui/Button';
 import type { WhatsAppStatus } from './api';
 
-/** What the owner can check on their side when WhatsApp cannot be reached. */
-const ADVICE = [
-  'Comprueba que tu teléfono tiene conexión a internet (wifi o datos).',
-  'Actualiza WhatsApp a la última versión desde la tienda de aplicaciones.',
-  'Si sigue sin funcionar, espera unos minutos e inténtalo más tarde: a veces el problema es de WhatsApp.',
-];
-
 /**
  * A connection that is not working, said for the shop owner: still trying (with the attempt), given up (with
- * what to check and "Reintentar"), or unlinked from the phone. Nothing for the plain disconnected state.
+ * what to check and "Reintentar"), unlinked from the phone, or its QRs gone unscanned. Nothing for the plain
+ * disconnected state.
  * Without `onRetry` (a role that may not connect) nothing offers, nor asks for, a new connection.
  */
 export function ConnectionTrouble({ status, busy, onRetry }: { status: WhatsAppStatus; busy: boolean; onRetry?: () => void }) {
+  // Giving up and retrying happen with no QR in play (a QR that went unscanned ends in "disconnected", and a
+  // linked phone needs none): the trouble is between the server and WhatsApp, never the owner's phone.
   if (status.state === 'failed') {
     return (
       <div className="alert-warning wa-trouble" role="alert">
         <p>
-          <strong>No se pudo conectar con WhatsApp.</strong> Lo intentamos varias veces sin respuesta y hemos parado. Antes de
-          volver a probar:
+          <strong>No se pudo contactar con los servidores de WhatsApp.</strong> Revisa la conexión a internet del servidor.
         </p>
-        <ul>
-          {ADVICE.map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-        </ul>
+        <p>
+          Lo intentamos varias veces sin respuesta y hemos parado. Si sigue sin funcionar, espera unos minutos e inténtalo más
+          tarde: a veces el problema es de WhatsApp.
+        </p>
         {onRetry && (
           <Button disabled={busy} onClick={onRetry}>
             Reintentar
@@ -40,7 +34,7 @@ export function ConnectionTrouble({ status, busy, onRetry }: { status: WhatsAppS
         <p>
           <strong>Intentando conectar con WhatsApp…</strong> {status.error}
         </p>
-        <p>{ADVICE[0]}</p>
+        <p>Si no se resuelve, revisa la conexión a internet del servidor.</p>
       </div>
     );
   }
@@ -49,6 +43,14 @@ export function ConnectionTrouble({ status, busy, onRetry }: { status: WhatsAppS
       <p className="alert-warning" role="alert">
         {status.error ?? 'El teléfono cerró la sesión.'}{' '}
         {onRetry ? 'Pulsa «Conectar WhatsApp» para vincularlo de nuevo.' : 'Un administrador tiene que vincularlo de nuevo.'}
+      </p>
+    );
+  }
+  if (status.state === 'disconnected' && status.qrShown && !status.hasSession) {
+    return (
+      <p className="muted" role="status">
+        El código QR caducó sin escanearse.{' '}
+        {onRetry ? 'Pulsa «Actualizar QR» para ver uno nuevo.' : 'Un administrador puede mostrar uno nuevo.'}
       </p>
     );
   }

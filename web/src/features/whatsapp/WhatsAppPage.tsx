@@ -15,10 +15,11 @@ import { useConnection } from './use-connection';
 import { useStats } from './use-stats';
 import './whatsapp.css';
 
+/** The conversations first and open at first: they are what the owner comes to this screen for. */
 const TABS = [
+  { id: 'conversations', label: 'Conversaciones' },
   { id: 'prompts', label: 'Prompts IA' },
   { id: 'stats', label: 'Estadísticas' },
-  { id: 'conversations', label: 'Conversaciones' },
   { id: 'auto-replies', label: 'Respuestas automáticas' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
@@ -28,7 +29,7 @@ export function WhatsAppPage() {
   const refresh = () => setVersion((v) => v + 1);
   const connection = useConnection(refresh);
   const { stats, failed: statsFailed } = useStats(version);
-  const [tab, setTab] = useState<TabId>('prompts');
+  const [tab, setTab] = useState<TabId>('conversations');
   const [open, setOpen] = useState<Conversation | null>(null);
 
   return (
