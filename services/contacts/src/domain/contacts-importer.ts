@@ -99,7 +99,7 @@ export class ContactsImporter {
       const outcome = dryRun
         ? await this.compare(userId, batch, withoutEmail)
         : await this.merge(userId, member, batch, withoutEmail, (merged) => createEvent('contacts.contact.imported', userId, batchCounts(merged, batch.line.length)));
-      duplicates.linesWithEmail(batch, new Map(outcome.keys.map(({ key, inserted }) => [key, inserted])), (key) => created.has(key) || updated.has(key));
+      duplicates.linesWithEmail(batch, new Set(outcome.keys.map(({ key }) => key)), (key) => created.has(key) || updated.has(key));
       if (!dryRun) {
         eventsAppended++;
         failedAnnounced = failed;

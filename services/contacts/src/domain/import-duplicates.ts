@@ -64,10 +64,10 @@ export class ImportDuplicates {
 
   /**
    * The reasons of the batch's lines with an email, once written (or compared): `written` holds the addresses
-   * the upsert inserted (true) or changed (false); `countedBefore`, whether an earlier batch already counted
+   * the upsert inserted or changed; `countedBefore`, whether an earlier batch already counted
    * the address as created or updated. Of the lines of one address in a batch the last one is written.
    */
-  linesWithEmail(batch: BatchKeys, written: ReadonlyMap<string, boolean>, countedBefore: (key: string) => boolean): void {
+  linesWithEmail(batch: BatchKeys, written: ReadonlySet<string>, countedBefore: (key: string) => boolean): void {
     const last = new Map<string, number>();
     batch.email.forEach((email, i) => {
       if (email !== null) last.set(email.toLowerCase(), i);
@@ -78,7 +78,8 @@ export class ImportDuplicates {
       const line = batch.line[i]!;
       if (last.get(key) !== i) this.skip(line, SKIP_REASONS.repeatedEmail);
       else if (written.has(key)) {
-        if (!written.get(key) && countedBefore(key)) this.skip(line, SKIP_REASONS.repeatedEmail);
+        // A dry run writes nothing, so an address of an earlier batch reads as new again: counted once all the same.
+        if (countedBefore(key)) this.skip(line, SKIP_REASONS.repeatedEmail);
       } else this.skip(line, this.emails.has(key) ? SKIP_REASONS.repeatedEmail : SKIP_REASONS.sameEmail);
     });
     for (const key of last.keys()) this.emails.add(key);
