@@ -142,7 +142,7 @@ browserSuite(t, () => {
     await toast(page, '¡Cuenta creada!').waitFor();
     await page.waitForURL((url) => url.pathname === '/');
     // A new account is welcomed, not "back" (issue 15, item 7).
-    await page.getByText(`Te damos la bienvenida, ${email}`).waitFor();
+    await page.getByText('Te damos la bienvenida, Lucía', { exact: true }).waitFor();
     const contacts = page.locator('.stat-card', { hasText: 'Contactos' });
     await contacts.locator('.stat-value', { hasText: '0' }).waitFor();
     for (const label of ['Eventos (30 días)', 'Mensajes (30 días)', 'Correos (30 días)']) {
@@ -191,7 +191,7 @@ browserSuite(t, () => {
     await waiting.waitFor();
     t.ok(await waiting.isDisabled(), 'the button is disabled while waiting');
     release();
-    await toast(page, '¡Bienvenido!').waitFor();
+    await toast(page, '¡Hola de nuevo!').waitFor();
     await page.waitForURL('**/settings');
     await page.getByRole('heading', { name: 'Configuración', level: 1 }).waitFor();
     t.pass('origin restored');
@@ -213,7 +213,7 @@ browserSuite(t, () => {
     await page.getByText('Cargando...').waitFor();
     t.pass('Cargando... while the profile loads');
     release();
-    await page.getByText(`Te damos la bienvenida, ${session.user.email}`).waitFor();
+    await page.getByText(`Te damos la bienvenida, ${session.user.firstName}`, { exact: true }).waitFor();
   });
 
   t.test('sidebar: brand, eleven entries in order, active entry, user', async (t) => {

@@ -113,7 +113,7 @@ browserSuite(t, () => {
     const session = await registerUser(stage.app);
     const page = await newPage(session);
     await page.goto('/');
-    await page.getByText(`Te damos la bienvenida, ${session.user.email}`).waitFor();
+    await page.getByText(`Te damos la bienvenida, ${session.user.firstName}`, { exact: true }).waitFor();
     const checklist = page.getByRole('region', { name: 'Primeros pasos' });
     await checklist.getByText('0 de 6 completados').waitFor();
     for (const step of ['Conecta WhatsApp', 'Conecta tu correo', 'Conecta un calendario', 'Conecta Microsoft Teams', 'Guarda tu API key de OpenAI', 'Importa tus contactos']) {
@@ -139,7 +139,7 @@ browserSuite(t, () => {
     }
     await checklist.getByRole('link', { name: 'Conecta un calendario' }).waitFor();
     await checklist.getByRole('link', { name: 'Conecta Microsoft Teams' }).waitFor();
-    await page.getByText(`Bienvenido de nuevo, ${session.user.email}`).waitFor();
+    await page.getByText(`Hola, ${session.user.firstName}`, { exact: true }).waitFor();
     t.notMatch(await actions.getByRole('link', { name: /Nuevo Mensaje/ }).textContent(), /primero/, 'with WhatsApp connected, Nuevo Mensaje is a plain action');
     t.match(await actions.getByRole('link', { name: /Agendar Cita/ }).textContent(), /Conecta un calendario primero/, 'a failing calendar status counts as not connected');
   });

@@ -13,7 +13,7 @@ browserSuite(t, () => {
     const page = await signedInPage(t, stage, session, { viewport: LAPTOP, path: '/settings', timeout: 10_000, clipboard: true });
 
     const tokens = card(page);
-    await tokens.getByText('Todavía no has creado ningún token.').waitFor();
+    await tokens.getByText('No tienes tokens activos.').waitFor();
     await tokens.getByRole('button', { name: 'Nuevo token' }).click();
     const form = tokens.getByRole('form', { name: 'Nuevo token de acceso' });
     await form.getByRole('button', { name: 'Crear token' }).click();
@@ -63,7 +63,7 @@ browserSuite(t, () => {
     await dialog.getByText('¿Revocar «Zapier»? Lo que lo use perderá el acceso al momento. No se puede deshacer.').waitFor();
     await dialog.getByRole('button', { name: 'Revocar' }).click();
     await page.locator('.toast', { hasText: 'Token revocado' }).waitFor();
-    await card(page).getByText('Todavía no has creado ningún token.').waitFor();
+    await card(page).getByText('No tienes tokens activos.').waitFor();
     t.equal((await api(stage.app, 'GET', 'contacts', undefined, token)).status, 401, 'refused at once');
   });
   t.test('"API y automatizaciones" gives the API and MCP addresses of this install, the header, the reference and what each permission allows', async (t) => {

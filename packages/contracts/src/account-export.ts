@@ -62,6 +62,13 @@ export const AccountExport = Type.Object({
 });
 export type AccountExport = Static<typeof AccountExport>;
 
+/**
+ * GET /account/export: the newest export still running or downloadable, so the card shows it again after a
+ * reload; null when there is none (never asked for, failed, or past its 24 hours).
+ */
+export const CurrentAccountExport = Type.Object({ export: Type.Union([AccountExport, Type.Null()]) });
+export type CurrentAccountExport = Static<typeof CurrentAccountExport>;
+
 export const AccountExportParams = Type.Object({
   id: Type.String({ format: 'uuid', messages: { format: 'El identificador de la exportación no es válido' } }),
 });

@@ -111,11 +111,17 @@ export type ContactTags = Static<typeof ContactTags>;
 
 export const ImportError = Type.Object({ line: Type.Integer(), message: Type.String() });
 
+/** A valid line the import left alone, and why: the contact it names is already there. */
+export const ImportSkip = Type.Object({ line: Type.Integer(), reason: Type.String() });
+export type ImportSkip = Static<typeof ImportSkip>;
+
 export const ImportReport = Type.Object({
   created: Type.Integer(),
   updated: Type.Integer(),
   skipped: Type.Integer(),
   errors: Type.Array(ImportError),
+  /** Why each skipped line was skipped, by line (present only when some were; the first 1000). */
+  skippedLines: Type.Optional(Type.Array(ImportSkip)),
   /** Header cells that went to no field (present only when there are some). */
   unmappedColumns: Type.Optional(Type.Array(Type.String())),
 });

@@ -44,6 +44,8 @@ const RULES: readonly ScopeRule[] = [
   { path: '/microsoft/login', read: undefined, write: undefined },
   // Each service's page of "Descargar mis datos": the account's own act, asked by auth with a service token.
   { path: '/*/account-export', read: undefined, write: undefined },
+  // What a shorter retention would erase: part of the account's settings, as /account/retention.
+  { path: '/*/retention/', read: undefined, write: undefined },
   // The MCP server: any valid token opens it; the token's scopes bound the tools it offers.
   { path: '/mcp/', read: 'any', write: 'any' },
   { path: '/contacts/', read: 'contacts:read', write: 'contacts:write' },

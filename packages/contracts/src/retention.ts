@@ -30,3 +30,27 @@ export const RetentionSettings = Type.Object(
 export type RetentionSettings = Static<typeof RetentionSettings>;
 
 export const FOREVER: RetentionSettings = { whatsappDays: null, emailBodyDays: null, aiRunDays: null };
+
+/** GET /whatsapp|emails|ai/retention/preview?days=N: the days a lowered retention would keep. */
+export const RetentionPreviewQuery = Type.Object(
+  {
+    days: Type.Integer({
+      minimum: 1,
+      maximum: RETENTION_DAYS_MAX,
+      messages: { type: DAYS_MESSAGE, minimum: DAYS_MESSAGE, maximum: DAYS_MESSAGE, required: 'Falta "days": el número de días que se conservarían' },
+    }),
+  },
+  { additionalProperties: false },
+);
+export type RetentionPreviewQuery = Static<typeof RetentionPreviewQuery>;
+
+/**
+ * What a retention of `days` would erase of the service's data as it is now (WhatsApp messages, mail bodies,
+ * assistant runs, all older than `before`): the card warns with it before the owner saves a shorter period.
+ */
+export const RetentionPreview = Type.Object({
+  days: Type.Integer(),
+  before: Type.String({ format: 'date-time' }),
+  count: Type.Integer({ minimum: 0 }),
+});
+export type RetentionPreview = Static<typeof RetentionPreview>;

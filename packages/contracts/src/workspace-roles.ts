@@ -45,6 +45,8 @@ export const ROLE_RULES: readonly RoleRule[] = [
   { path: '/events/account-export', read: EVERYONE, write: EVERYONE },
   { path: '/*/account-export', read: OWNER, write: OWNER },
   { path: '/account/retention', read: EVERYONE, write: MANAGERS },
+  // What a shorter retention would erase: asked by whoever may change it.
+  { path: '/*/retention/preview', read: MANAGERS, write: MANAGERS },
   { path: '/account/activity', read: MANAGERS, write: MANAGERS },
   // The workspace's connections and the assistant's settings.
   { path: '/whatsapp/connect', read: MANAGERS, write: MANAGERS },

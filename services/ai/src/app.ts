@@ -1,6 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { accountExportRoute, authPlugin, EventValidator, mountRetention, PersonalTokenBudget, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import {
+  accountExportRoute,
+  authPlugin,
+  EventValidator,
+  mountRetention,
+  PersonalTokenBudget,
+  registerUserErasure,
+  requireAuth,
+  retentionPreviewRoute,
+  type App,
+  type ServicePlugin,
+} from '@asistente/kit';
 import { OPENAI_DEFAULTS, OpenAiLanguageModel } from './adapters/openai.js';
 import type { LanguageModel } from './domain/language-model.js';
 import { AUTO_REPLY_CONSUMER, AutoReplyConsumer } from './consumers/auto-reply.consumer.js';
@@ -24,7 +35,7 @@ import { McpTools } from './domain/mcp/mcp-tools.js';
 import { ProviderKeysRepository } from './domain/provider-keys.repository.js';
 import { ProviderKeysService } from './domain/provider-keys.service.js';
 import { RunsRepository } from './domain/runs.repository.js';
-import { AI_RETENTION_STEPS } from './domain/retention.repository.js';
+import { AI_RETENTION_STEPS, countAiRetention } from './domain/retention.repository.js';
 import { assistantRoutes } from './routes/assistant.js';
 import { chatRoutes } from './routes/chats.js';
 import { mcpRoutes } from './routes/mcp.js';
@@ -100,6 +111,7 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     const retention = await mountRetention({ sql, bus: platform.bus, log: platform.log, schema: 'ai', kind: 'aiRunDays', steps: AI_RETENTION_STEPS });
     app.addHook('onReady', async () => retention.start());
     app.addHook('onClose', async () => retention.stop());
+    retentionPreviewRoute(app, '/ai', sql, countAiRetention);
     await openAiKeyRoutes(app, { keys });
     await assistantRoutes(app, { assistant });
     await runRoutes(app, { runner });

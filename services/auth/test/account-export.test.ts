@@ -198,6 +198,24 @@ t.test('past its 24 hours the download is a 410 in Spanish, and the purge delete
   t.equal(Number(chunks!.n), 0);
 });
 
+t.test('GET /account/export answers the export still running or downloadable (a reload finds it), none once expired, never another user\'s', async (t) => {
+  const owner = await register();
+  const other = await register();
+  const current = async (authorization: string) => (await app.inject({ url: '/api/account/export', headers: { authorization } })).json().export;
+  t.equal(await current(owner.authorization), null, 'none asked for yet');
+  const { id } = (await app.inject({ method: 'POST', url: '/api/account/export', headers: { authorization: owner.authorization } })).json();
+  t.equal((await current(owner.authorization))?.id, id, 'the build in progress');
+  const done = await finished(owner.authorization, id);
+  t.same(await current(owner.authorization), done, 'the ready archive, as its own status reads');
+  t.equal(await current(other.authorization), null, 'another user sees none of it');
+  await sql`update auth.account_exports set expires_at = now() - interval '1 second' where id = ${id}`;
+  t.equal(await current(owner.authorization), null, 'past its 24 hours, none');
+  await sql`
+    insert into auth.account_exports (id, user_id, status, progress, heartbeat_at, expires_at)
+    values ('00000000-0000-4000-8000-000000000002', ${owner.userId}, 'running', 40, now() - interval '10 minutes', now() + interval '1 day')`;
+  t.equal(await current(owner.authorization), null, 'a build whose replica died is not offered as running');
+});
+
 t.test('a build whose replica died is failed, not running forever; a new one can start', async (t) => {
   const owner = await register();
   await sql`

@@ -47,7 +47,9 @@ t.test('a dry run writes nothing: no rows, no outbox, no WAL', async (t) => {
   await importCsv(me.authorization, HEADER + rows(100));
   const [before] = await sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
   const res = await importCsv(me.authorization, HEADER + rows(3000), '?dryRun=true');
-  t.same(res.json(), { created: 2900, updated: 0, skipped: 100, errors: [] });
+  const report = res.json();
+  t.match(report, { created: 2900, updated: 0, skipped: 100, errors: [] });
+  t.same(report.skippedLines, Array.from({ length: 100 }, (_, i) => ({ line: i + 2, reason: 'ya existe (mismo correo)' })), 'each skip with its reason');
   const [growth] = await sql<{ bytes: string }[]>`select pg_wal_lsn_diff(pg_current_wal_lsn(), ${before!.lsn}::pg_lsn) as bytes`;
   // The WAL is the whole cluster's: only the embedded database (where the growth was seen) is this test's alone.
   if (platform.db.kind === 'pglite') t.ok(Number(growth!.bytes) < 8192, `WAL grew by ${growth!.bytes} bytes`);
@@ -61,7 +63,9 @@ t.test('a dry run counts an address seen in several batches once, like the impor
   const dry = (await importCsv(me.authorization, file, '?dryRun=true')).json();
   const real = (await importCsv(me.authorization, file)).json();
   t.same(dry, real);
-  t.same(real, { created: batch + 10, updated: 0, skipped: 6, errors: [] });
+  t.match(real, { created: batch + 10, updated: 0, skipped: 6, errors: [] });
+  t.equal(real.skippedLines.length, 6, 'every skipped line says why');
+  t.ok(real.skippedLines.every((s: { reason: string }) => s.reason === 'repetida en el archivo (mismo correo)'), 'an address of an earlier batch is a repeat');
   t.equal(await rowCount(me.userId), batch + 10);
 });
 

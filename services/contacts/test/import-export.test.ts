@@ -60,6 +60,39 @@ t.test('Spanish headers, ";"-delimited file, Latin-1 bytes and a BOM', async (t)
   t.same((await importCsv(other.authorization, bom)).json(), { created: 1, updated: 0, skipped: 0, errors: [] });
 });
 
+t.test('a line without email whose phone a contact already has (however it is written) is skipped with its reason, not duplicated', async (t) => {
+  const me = signToken(app);
+  await importCsv(me.authorization, 'firstName,lastName,email,phone,company,tags\nRosa,Vidal,,+34 611 22 33 44,,\nPedro,Gil,pedro@acme.es,622 000 111,,\n');
+  const again = await importCsv(
+    me.authorization,
+    [
+      'firstName,lastName,email,phone,company,tags',
+      'Rosa,Vidal,,611223344,,',
+      'Pedro,Gil,,0034 622 000 111,,',
+      'Nuevo,Cliente,,633 444 555,,',
+      'Nuevo,Otra Vez,,+34633444555,,',
+      'Sin,Teléfono,,,,',
+      ',Sin nombre,,699 999 999,,',
+    ].join('\n'),
+  );
+  const dry = await importCsv(me.authorization, 'firstName,lastName,email,phone,company,tags\nRosa,Vidal,,611223344,,\n', '?dryRun=true');
+  t.same(again.json(), {
+    created: 2,
+    updated: 0,
+    skipped: 3,
+    errors: [{ line: 7, message: 'Falta el nombre' }],
+    skippedLines: [
+      { line: 2, reason: 'ya existe (mismo teléfono)' },
+      { line: 3, reason: 'ya existe (mismo teléfono)' },
+      { line: 5, reason: 'repetida en el archivo (mismo teléfono)' },
+    ],
+  });
+  t.same(dry.json(), { created: 0, updated: 0, skipped: 1, errors: [], skippedLines: [{ line: 2, reason: 'ya existe (mismo teléfono)' }] }, 'a dry run says the same');
+  const { contacts, total } = await listAll(me.authorization);
+  t.equal(total, 4, 'Rosa, Pedro, Nuevo Cliente and Sin Teléfono: nobody twice');
+  t.same(contacts.filter((c) => c.firstName === 'Rosa').length, 1);
+});
+
 t.test('upsert by email, case-insensitively; unchanged rows are skipped; blanks keep data', async (t) => {
   const me = signToken(app);
   await importCsv(me.authorization, 'firstName,lastName,email,phone,company,tags\nAna,García,ana@acme.es,600,ACME,vip\nBea,Gil,bea@acme.es,,,\n');
@@ -67,7 +100,20 @@ t.test('upsert by email, case-insensitively; unchanged rows are skipped; blanks 
     me.authorization,
     'firstName,lastName,email,phone,company,tags\nAna,García López,ANA@acme.es,,,nuevo\nBea,Gil,bea@acme.es,,,\nCarla,Sanz,carla@acme.es,,,\nCarla,Sanz Mora,carla@ACME.es,,,\n',
   );
-  t.same(second.json(), { created: 1, updated: 1, skipped: 2, errors: [] }, 'Bea unchanged, first Carla superseded by the later line');
+  t.same(
+    second.json(),
+    {
+      created: 1,
+      updated: 1,
+      skipped: 2,
+      errors: [],
+      skippedLines: [
+        { line: 3, reason: 'ya existe (mismo correo)' },
+        { line: 4, reason: 'repetida en el archivo (mismo correo)' },
+      ],
+    },
+    'Bea unchanged, first Carla superseded by the later line, each skip with its reason',
+  );
   const { contacts, total } = await listAll(me.authorization);
   t.equal(total, 3);
   t.match(contacts.find((c) => c.firstName === 'Ana'), { lastName: 'García López', email: 'ana@acme.es', phone: '600', company: 'ACME' });

@@ -1,4 +1,16 @@
-import { accountExportRoute, authPlugin, FailureWindow, HostGuard, mountRetention, OAuthFlows, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import {
+  accountExportRoute,
+  authPlugin,
+  FailureWindow,
+  HostGuard,
+  mountRetention,
+  OAuthFlows,
+  registerUserErasure,
+  requireAuth,
+  retentionPreviewRoute,
+  type App,
+  type ServicePlugin,
+} from '@asistente/kit';
 import { ImapMailProvider } from './adapters/imap-mail-provider.js';
 import { OAuthProvider } from './adapters/oauth-provider.js';
 import { emailExportParts } from './domain/account-export.js';
@@ -14,7 +26,7 @@ import { MailboxSync } from './domain/mailbox-sync.js';
 import { MessagesRepository } from './domain/messages.repository.js';
 import { LeasesRepository } from './domain/leases.repository.js';
 import { MessagesService } from './domain/messages.service.js';
-import { EMAIL_RETENTION_STEPS } from './domain/retention.repository.js';
+import { countEmailRetention, EMAIL_RETENTION_STEPS } from './domain/retention.repository.js';
 import { Personalizer } from './domain/personalize.js';
 import { DraftsService } from './domain/drafts.js';
 import { SendOnce } from './domain/send-once.js';
@@ -144,6 +156,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     const retention = await mountRetention({ sql, bus: platform.bus, log, schema: 'email', kind: 'emailBodyDays', steps: EMAIL_RETENTION_STEPS });
     app.addHook('onReady', async () => retention.start());
     app.addHook('onClose', async () => retention.stop());
+    retentionPreviewRoute(app, '/emails', sql, countEmailRetention, 'person');
     // Leases are taken once the app listens, and released before the database closes.
     app.addHook('onReady', async () => {
       sync.startAll();

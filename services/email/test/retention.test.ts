@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { createEvent, createLogger, eraseOlderData, PeriodicJob, type RetentionReport } from '@asistente/kit';
-import { buildServiceApp, createTestPlatform } from '@asistente/kit/testing';
+import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
 import emailService from '../src/app.js';
 import { EMAIL_RETENTION_STEPS } from '../src/domain/retention.repository.js';
 
 const platform = await createTestPlatform(t, { nats: true });
-await buildServiceApp(t, emailService, platform);
+const app = await buildServiceApp(t, emailService, platform);
 const sql = platform.db.sql;
 const log = createLogger('silent', 'test');
 const DAY = 24 * 60 * 60 * 1000;
@@ -91,4 +91,19 @@ t.test('older mails lose their body, preview and stored attachments and keep the
   const again: RetentionReport[] = [];
   await job(again).runOnce();
   t.same(again[0]!.erased, { bodies: 0 }, 'an emptied mail is not touched again');
+});
+
+t.test('GET /emails/retention/preview counts the mails whose body a shorter retention would empty: drafts and newer ones not', async (t) => {
+  const me = signToken(app);
+  const [old, draft, recent] = await mailbox(me.userId, [
+    { folder: 'inbox', days: 1 },
+    { folder: 'drafts', days: 1 },
+    { folder: 'inbox', days: 1 },
+  ]);
+  await sql`update email.messages set sent_at = now() - interval '40 days' where id in ${sql([old!, draft!])}`;
+  await sql`update email.messages set sent_at = now() - interval '2 days' where id = ${recent!}`;
+  const res = await app.inject({ url: '/emails/retention/preview?days=30', headers: { authorization: me.authorization } });
+  t.equal(res.statusCode, 200);
+  t.match(res.json(), { days: 30, count: 1 });
+  t.match((await mails(me.userId)).map((m) => m.textBody), ['Mis datos: DNI 12345678Z', 'Mis datos: DNI 12345678Z', 'Mis datos: DNI 12345678Z'], 'nothing emptied');
 });

@@ -1,4 +1,4 @@
-import { accountExportRoute, authPlugin, mountRetention, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { accountExportRoute, authPlugin, mountRetention, registerUserErasure, requireAuth, retentionPreviewRoute, type App, type ServicePlugin } from '@asistente/kit';
 import { whatsappExportParts } from './domain/account-export.js';
 import { whatsappErasure } from './consumers/user-erasure.js';
 import { AccountExportRepository } from './domain/account-export.repository.js';
@@ -14,7 +14,7 @@ import { ConversationsService } from './domain/conversations.service.js';
 import { InboundService } from './domain/inbound.service.js';
 import { MessagesRepository } from './domain/messages.repository.js';
 import { OutboundService, type Pacing } from './domain/outbound.service.js';
-import { WHATSAPP_RETENTION_STEPS } from './domain/retention.repository.js';
+import { countWhatsAppRetention, WHATSAPP_RETENTION_STEPS } from './domain/retention.repository.js';
 import { DEFAULT_LEASE, SessionManager, type LeaseTiming } from './domain/session-manager.js';
 import { autoReplyRoutes } from './routes/auto-replies.js';
 import { connectionRoutes } from './routes/connection.js';
@@ -103,6 +103,7 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
     const retention = await mountRetention({ sql, bus: platform.bus, log, schema: 'whatsapp', kind: 'whatsappDays', steps: WHATSAPP_RETENTION_STEPS });
     app.addHook('onReady', async () => retention.start());
     app.addHook('onClose', async () => retention.stop());
+    retentionPreviewRoute(app, '/whatsapp', sql, countWhatsAppRetention);
     app.addHook('onReady', async () => sessions.start());
     app.addHook('preClose', async () => sessions.close());
   };

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { createEvent, createLogger, eraseOlderData, PeriodicJob, type RetentionReport } from '@asistente/kit';
-import { buildServiceApp, createTestPlatform } from '@asistente/kit/testing';
+import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
 import whatsappService from '../src/app.js';
 import { WHATSAPP_RETENTION_STEPS } from '../src/domain/retention.repository.js';
 import { until } from './support/harness.js';
 
 const platform = await createTestPlatform(t, { nats: true });
-await buildServiceApp(t, whatsappService, platform);
+const app = await buildServiceApp(t, whatsappService, platform);
 const sql = platform.db.sql;
 const log = createLogger('silent', 'test');
 const DAY = 24 * 60 * 60 * 1000;
@@ -103,4 +103,15 @@ t.test('two replicas running the job at once erase once: one claims the day, the
   t.equal(reports.length, 1, 'one run');
   t.equal(reports[0]!.erased.messages, 11);
   t.equal(await count(owner), 2, 'the 2 messages of 10 days stay');
+});
+
+t.test('GET /whatsapp/retention/preview counts the messages a shorter retention would erase, and erases none', async (t) => {
+  const me = signToken(app);
+  await chatWith(me.userId, 4, 2);
+  await sql`update whatsapp.messages set sent_at = now() - interval '40 days' where user_id = ${me.userId} and sent_at < ${daysAgo(30)}`;
+  await sql`update whatsapp.messages set sent_at = now() - interval '10 days' where user_id = ${me.userId} and sent_at >= ${daysAgo(30)}`;
+  const res = await app.inject({ url: '/whatsapp/retention/preview?days=30', headers: { authorization: me.authorization } });
+  t.equal(res.statusCode, 200);
+  t.match(res.json(), { days: 30, count: 4 });
+  t.equal(await count(me.userId), 6, 'nothing erased');
 });

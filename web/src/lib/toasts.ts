@@ -23,6 +23,11 @@ export function dismissToast(id: number): void {
   store.set(toastsAtom, (list) => list.filter((t) => t.id !== id));
 }
 
+/** Every toast at once: what the screens of a session that just ended had to say no longer applies. */
+export function dismissAllToasts(): void {
+  for (const { id } of store.get(toastsAtom)) dismissToast(id);
+}
+
 function expireLater(toast: Toast): void {
   clearTimeout(timers.get(toast.id));
   timers.set(

@@ -1,4 +1,4 @@
-import type { ErasedBatch, RetentionStep } from '@asistente/kit';
+import type { ErasedBatch, RetentionCount, RetentionStep } from '@asistente/kit';
 
 /**
  * What AI retention erases, one batch per statement, newest first: the user's runs older than the cut-off.
@@ -20,3 +20,9 @@ export const AI_RETENTION_STEPS: readonly RetentionStep[] = [
     },
   },
 ];
+
+/** The runs the step above would erase: what "Conservación de datos" warns of. */
+export const countAiRetention: RetentionCount = async (sql, userId, before) => {
+  const [row] = await sql<{ count: number }[]>`select count(*)::int as count from ai.runs where user_id = ${userId} and created_at < ${before}`;
+  return row!.count;
+};

@@ -35,6 +35,13 @@ function exportsPerDayReached(waitSeconds: number): AppError {
   return error;
 }
 
+/** An export as its owner follows it: the download's address, expiry and size once ready. */
+function view(row: ExportRow): AccountExport {
+  const base: AccountExport = { id: row.id, status: row.status, progress: row.progress, createdAt: row.createdAt.toISOString() };
+  if (row.status !== 'ready') return base;
+  return { ...base, downloadUrl: `/api/account/export/${row.id}/download`, expiresAt: row.expiresAt.toISOString(), size: Number(row.size) };
+}
+
 /** "Descargar mis datos": asked for (logged in the security log), followed, downloaded by its owner for 24 hours. */
 export class AccountExportService {
   constructor(
@@ -64,10 +71,13 @@ export class AccountExportService {
   }
 
   async status(userId: string, id: string): Promise<AccountExport> {
-    const row = await this.owned(userId, id);
-    const view: AccountExport = { id: row.id, status: row.status, progress: row.progress, createdAt: row.createdAt.toISOString() };
-    if (row.status !== 'ready') return view;
-    return { ...view, downloadUrl: `/api/account/export/${row.id}/download`, expiresAt: row.expiresAt.toISOString(), size: Number(row.size) };
+    return view(await this.owned(userId, id));
+  }
+
+  /** What the card shows on opening: the build still running, or the archive still downloadable. */
+  async current(userId: string): Promise<AccountExport | null> {
+    const row = await this.deps.exports.current(userId);
+    return row ? view(row) : null;
   }
 
   /** The ZIP, read back one stored chunk at a time: a download never holds the archive. */

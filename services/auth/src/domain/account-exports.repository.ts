@@ -57,6 +57,16 @@ export class AccountExportsRepository {
     return row;
   }
 
+  /** The user's newest export still running (heartbeat alive) or ready, before its expiry. */
+  async current(userId: string): Promise<ExportRow | undefined> {
+    const [row] = await this.sql<ExportRow[]>`
+      select id, user_id, status, progress, size, created_at, expires_at from auth.account_exports
+      where user_id = ${userId} and expires_at > now()
+        and (status = 'ready' or (status = 'running' and heartbeat_at > now() - make_interval(secs => ${STALE_BUILD_SECONDS})))
+      order by created_at desc limit 1`;
+    return row;
+  }
+
   /** Progress and heartbeat of a build still running; false when the row is gone or no longer running (stop building). */
   async progress(id: string, progress: number): Promise<boolean> {
     const result = await this.sql`

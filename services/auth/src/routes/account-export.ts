@@ -1,4 +1,4 @@
-import { AccountExport, AccountExportParams, AccountExportStarted, ErrorResponse, FileResponse, securityClient } from '@asistente/contracts';
+import { AccountExport, AccountExportParams, AccountExportStarted, CurrentAccountExport, ErrorResponse, FileResponse, securityClient } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
 import type { AccountExportService } from '../domain/account-export.service.js';
 
@@ -18,6 +18,14 @@ export async function accountExportRoutes(app: App, { exports }: { exports: Acco
       response: { 202: AccountExportStarted, ...errors, 409: ErrorResponse, 429: ErrorResponse },
     },
     handler: async (request, reply) => reply.code(202).send(await exports.start(request.user, securityClient(request))),
+  });
+  app.get('/account/export', {
+    schema: {
+      summary: 'La exportación de datos en preparación o todavía descargable, si la hay',
+      description: 'La más reciente que se está preparando o que está lista y no ha caducado; `export` es null si no hay ninguna.',
+      response: { 200: CurrentAccountExport, ...errors },
+    },
+    handler: async (request) => ({ export: await exports.current(request.user.id) }),
   });
   app.get('/account/export/:id', {
     schema: { summary: 'Estado y progreso de una exportación de datos', params: AccountExportParams, response: { 200: AccountExport, ...errors } },

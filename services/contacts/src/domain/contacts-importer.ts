@@ -1,10 +1,11 @@
 import type { ImportReport } from '@asistente/contracts';
 import { allowLongStatements, badRequest, createEvent, type Database, type EventEnvelope, type Logger, type Outbox, type Sql, type TextRow, type TransactionSql } from '@asistente/kit';
 import { readCsv, type ColumnMapping } from './csv-records.js';
+import { ImportDuplicates } from './import-duplicates.js';
 import { importRow, TAG_SEPARATOR } from './import-row.js';
 import { writingMember } from './writing-member.js';
 
-/** A report lists this many bad lines at most; a broken 1M-line file must not answer 1M errors. */
+/** A report lists this many bad (and skipped) lines at most; a broken 1M-line file must not answer 1M errors. */
 export const MAX_REPORTED_ERRORS = 1000;
 
 /** An import writing at least this many rows refreshes the planner's view of the table before answering. */
@@ -37,7 +38,7 @@ function emptyBatch(): Batch {
 /** What an import event announces: the counts of one batch (and the failures read since the last one). */
 type ImportCounts = { created: number; updated: number; skipped: number; failed: number };
 
-/** What one batch did (or would do) to the contacts with an email, by lowercased address. */
+/** What one batch did (or would do): the contacts with an email, by lowercased address, and how many without one it added. */
 interface BatchOutcome {
   keys: { key: string; inserted: boolean }[];
   insertedWithoutEmail: number;
@@ -78,6 +79,7 @@ export class ContactsImporter {
     const created = new Set<string>();
     const updated = new Set<string>();
     let createdWithoutEmail = 0;
+    const duplicates = new ImportDuplicates(MAX_REPORTED_ERRORS);
 
     let eventsAppended = 0;
     let failedAnnounced = 0;
@@ -92,9 +94,12 @@ export class ContactsImporter {
       return { created: batchCreated, updated: batchUpdated, skipped: rows - batchCreated - batchUpdated, failed: failed - failedAnnounced };
     };
     const apply = async (batch: Batch) => {
+      const stored = await this.storedPhones(userId, duplicates.phonesToLookUp(batch));
+      const withoutEmail = duplicates.linesWithoutEmailToAdd(batch, stored);
       const outcome = dryRun
-        ? await this.compare(userId, batch)
-        : await this.merge(userId, member, batch, (merged) => createEvent('contacts.contact.imported', userId, batchCounts(merged, batch.line.length)));
+        ? await this.compare(userId, batch, withoutEmail)
+        : await this.merge(userId, member, batch, withoutEmail, (merged) => createEvent('contacts.contact.imported', userId, batchCounts(merged, batch.line.length)));
+      duplicates.linesWithEmail(batch, new Set(outcome.keys.map(({ key }) => key)), (key) => created.has(key) || updated.has(key));
       if (!dryRun) {
         eventsAppended++;
         failedAnnounced = failed;
@@ -138,6 +143,7 @@ export class ContactsImporter {
       updated: updated.size,
       skipped: 0,
       errors,
+      ...(duplicates.skips.length ? { skippedLines: duplicates.skips.sort((a, b) => a.line - b.line) } : {}),
       ...(csv.unmapped.length ? { unmappedColumns: csv.unmapped } : {}),
     };
     report.skipped = valid - report.created - report.updated;
@@ -170,6 +176,14 @@ export class ContactsImporter {
     }
   }
 
+  /** Which of `phones` (E.164) a stored contact of the user already has. */
+  private async storedPhones(userId: string, phones: string[]): Promise<Set<string>> {
+    if (phones.length === 0) return new Set();
+    const rows = await this.db.sql<{ phone: string }[]>`
+      select distinct phone_e164 as phone from contacts.contacts where user_id = ${userId} and phone_e164 = any(${phones}::text[])`;
+    return new Set(rows.map((r) => r.phone));
+  }
+
   /** The batch's rows with an email, one per address (the last line wins), as SQL. */
   private source(sql: Sql | TransactionSql, batch: Batch) {
     return sql`
@@ -185,9 +199,10 @@ export class ContactsImporter {
   /**
    * Rows with an email upsert (existing phone/company survive a blank cell;
    * tags are merged); unchanged contacts are not rewritten. Rows without one
-   * are new contacts. One transaction per batch.
+   * are new contacts: those at `withoutEmail` (the others repeat a phone).
+   * One transaction per batch.
    */
-  private merge(userId: string, member: string | null, batch: Batch, announce: (outcome: BatchOutcome) => EventEnvelope): Promise<BatchOutcome> {
+  private merge(userId: string, member: string | null, batch: Batch, withoutEmail: number[], announce: (outcome: BatchOutcome) => EventEnvelope): Promise<BatchOutcome> {
     return this.db.sql.begin(async (tx) => {
       // An import's batch may outlast the requests' statement timeout on a busy server.
       await allowLongStatements(tx);
@@ -208,14 +223,14 @@ export class ContactsImporter {
               (excluded.first_name, excluded.last_name, coalesce(excluded.phone, c.phone), coalesce(excluded.company, c.company))
            or not (c.tags @> excluded.tags)
         returning lower(c.email) as key, (xmax = 0) as inserted`;
+      const added = pick(batch, withoutEmail);
       const inserted = await tx`
         insert into contacts.contacts (user_id, first_name, last_name, email, phone, company, tags, phone_e164, created_by, updated_by)
         select ${userId}, first_name, last_name, null, phone, company,
           coalesce(string_to_array(nullif(tags, ''), ${TAG_SEPARATOR}), '{}'), phone_e164, ${member}::uuid, ${member}::uuid
-        from unnest(${batch.firstName}::text[], ${batch.lastName}::text[], ${batch.email}::text[],
-          ${batch.phone}::text[], ${batch.company}::text[], ${batch.tags}::text[], ${batch.phoneE164}::text[])
-          as r(first_name, last_name, email, phone, company, tags, phone_e164)
-        where email is null`;
+        from unnest(${added.firstName}::text[], ${added.lastName}::text[],
+          ${added.phone}::text[], ${added.company}::text[], ${added.tags}::text[], ${added.phoneE164}::text[])
+          as r(first_name, last_name, phone, company, tags, phone_e164)`;
       const outcome = { keys: [...keys], insertedWithoutEmail: inserted.count };
       await this.outbox.append(tx, [announce(outcome)]);
       return outcome;
@@ -223,7 +238,7 @@ export class ContactsImporter {
   }
 
   /** What merge() would do, read-only: the same comparison against the stored contacts. */
-  private async compare(userId: string, batch: Batch): Promise<BatchOutcome> {
+  private async compare(userId: string, batch: Batch, withoutEmail: number[]): Promise<BatchOutcome> {
     const sql = this.db.sql;
     const keys = await sql<{ key: string; inserted: boolean }[]>`
       with source as (${this.source(sql, batch)})
@@ -234,8 +249,23 @@ export class ContactsImporter {
          or (c.first_name, c.last_name, c.phone, c.company) is distinct from
             (s.first_name, s.last_name, coalesce(s.phone, c.phone), coalesce(s.company, c.company))
          or not (c.tags @> s.tags)`;
-    return { keys: [...keys], insertedWithoutEmail: batch.email.filter((e) => e === null).length };
+    return { keys: [...keys], insertedWithoutEmail: withoutEmail.length };
   }
+}
+
+/** The batch's rows at `indexes`, as the same column arrays. */
+function pick(batch: Batch, indexes: number[]): Batch {
+  const at = <T>(column: T[]): T[] => indexes.map((i) => column[i] as T);
+  return {
+    line: at(batch.line),
+    firstName: at(batch.firstName),
+    lastName: at(batch.lastName),
+    email: at(batch.email),
+    phone: at(batch.phone),
+    company: at(batch.company),
+    tags: at(batch.tags),
+    phoneE164: at(batch.phoneE164),
+  };
 }
 
 function push(batch: Batch, [line, firstName, lastName, email, phone, company, tags, e164]: TextRow): void {

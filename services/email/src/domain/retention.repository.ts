@@ -1,4 +1,4 @@
-import type { ErasedBatch, RetentionStep } from '@asistente/kit';
+import type { ErasedBatch, RetentionCount, RetentionStep } from '@asistente/kit';
 
 /**
  * What mail retention erases, one batch per statement, newest first: the body (text, HTML, the preview cut
@@ -30,3 +30,11 @@ export const EMAIL_RETENTION_STEPS: readonly RetentionStep[] = [
     },
   },
 ];
+
+/** The mails whose body the step above would empty: what "Conservación de datos" warns of. */
+export const countEmailRetention: RetentionCount = async (sql, userId, before) => {
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from email.messages
+    where user_id = ${userId} and sent_at < ${before} and folder <> 'drafts' and (body_fetched or preview <> '')`;
+  return row!.count;
+};

@@ -1,4 +1,4 @@
-import type { ErasedBatch, RetentionStep } from '@asistente/kit';
+import type { ErasedBatch, RetentionCount, RetentionStep } from '@asistente/kit';
 
 /**
  * What WhatsApp retention erases, one batch per statement, newest first: the user's messages older than the
@@ -36,3 +36,10 @@ export const WHATSAPP_RETENTION_STEPS: readonly RetentionStep[] = [
     },
   },
 ];
+
+/** The messages the steps above would erase: what "Conservación de datos" warns of (chat previews go with them). */
+export const countWhatsAppRetention: RetentionCount = async (sql, userId, before) => {
+  const [row] = await sql<{ count: number }[]>`
+    select count(*)::int as count from whatsapp.messages where user_id = ${userId} and sent_at < ${before} and status <> 'pending'`;
+  return row!.count;
+};

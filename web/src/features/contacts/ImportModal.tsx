@@ -154,6 +154,18 @@ function ImportSummary({ report }: { report: ImportReport }) {
           <dd>{report.skipped}</dd>
         </div>
       </dl>
+      {report.skippedLines && report.skippedLines.length > 0 && (
+        <>
+          <h4>Líneas omitidas</h4>
+          <ul className="import-errors" aria-label="Líneas omitidas">
+            {report.skippedLines.map((s) => (
+              <li key={s.line}>
+                Línea {s.line}: {s.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {report.errors.length > 0 && (
         <>
           <h4>Líneas con errores</h4>

@@ -14,6 +14,12 @@ import './dashboard.css';
 
 const NEW_ACCOUNT_MS = 7 * 24 * 3600 * 1000;
 
+/** Said to the person by their first name, in words that fit whoever reads them; no name, no comma. */
+function greeting(firstName: string, firstRun: boolean): string {
+  if (firstRun) return firstName ? `Te damos la bienvenida, ${firstName}` : 'Te damos la bienvenida';
+  return firstName ? `Hola, ${firstName}` : 'Hola';
+}
+
 export function DashboardPage() {
   const { user } = useSession();
   const { data, stale, updatedAt, reload } = useDashboard();
@@ -26,11 +32,11 @@ export function DashboardPage() {
   // greeting does not flip while the status loads).
   const newAccount = user ? Date.now() - Date.parse(user.createdAt) < NEW_ACCOUNT_MS : false;
   const firstRun = newAccount && (done === null || done === 0);
-  const email = user?.email ?? '';
+  const firstName = user?.firstName.trim() ?? '';
 
   return (
     <>
-      <PageHeader title="Dashboard" subtitle={firstRun ? `Te damos la bienvenida, ${email}` : `Bienvenido de nuevo, ${email}`} />
+      <PageHeader title="Dashboard" subtitle={greeting(firstName, firstRun)} />
       {firstRun && (
         <p className="first-run-intro">
           Empieza conectando tus canales: cada paso de la lista se marca solo cuando queda listo.

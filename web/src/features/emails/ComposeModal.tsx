@@ -7,7 +7,8 @@ import { Modal } from '../../ui/Modal';
 import { TextField } from '../../ui/TextField';
 import { forwardEmail, replyEmail, saveDraft, sendEmail, UNRESOLVED_VARIABLES, type EmailDetail, type EmailIntegration, type EmailTemplate, type OutgoingAttachment } from './api';
 import { formatSize, readAsAttachment } from './format';
-import { hasVariables, VariablePreview } from './VariablePreview';
+import { VariablePreview } from './VariablePreview';
+import { hasVariables } from './variables';
 
 export type ComposeMode = { kind: 'new'; template?: EmailTemplate; draft?: EmailDetail } | { kind: 'reply'; email: EmailDetail } | { kind: 'forward'; email: EmailDetail };
 

@@ -5,6 +5,7 @@ import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { TextField } from '../../ui/TextField';
 import { createTemplate } from './api';
+import { unknownVariables } from './variables';
 
 /** A new template; the assistant's variables ({nombre_cliente}…) are filled when it is used for a contact. */
 export function TemplateModal({ onClose, onSaved }: { onClose: () => void; onSaved: () => void }) {
@@ -13,6 +14,8 @@ export function TemplateModal({ onClose, onSaved }: { onClose: () => void; onSav
   const [body, setBody] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  // Flagged while typing: a send would leave them as written (and ask first), so the owner fixes them here.
+  const unknown = unknownVariables(subject, body);
 
   const save = async () => {
     if (!name.trim() || !subject.trim() || !body.trim()) {
@@ -55,6 +58,13 @@ export function TemplateModal({ onClose, onSaved }: { onClose: () => void; onSav
           Variables: {'{nombre_cliente}'}, {'{nombre}'}, {'{apellido}'}, {'{empresa}'}, {'{correo}'}, {'{telefono}'}. Se rellenan al enviar con los
           datos de cada destinatario en Contactos.
         </p>
+        {unknown.length > 0 && (
+          <p className="field-error" role="status">
+            {unknown.length === 1
+              ? `Variable desconocida: ${unknown[0]}. Ningún contacto la rellena: se quedaría sin completar al enviar.`
+              : `Variables desconocidas: ${unknown.join(', ')}. Ningún contacto las rellena: se quedarían sin completar al enviar.`}
+          </p>
+        )}
       </div>
       {error && (
         <p className="alert-warning" role="alert">

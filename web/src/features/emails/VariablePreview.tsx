@@ -3,11 +3,6 @@ import { errorMessage } from '../../lib/errors';
 import { useDebounced } from '../../lib/use-debounced';
 import { previewEmail, type EmailPreview } from './api';
 
-/** `{palabra}` as the server reads a variable. */
-const VARIABLE = /\{[\p{L}\p{N}_]+\}/u;
-
-export const hasVariables = (...texts: string[]) => texts.some((text) => VARIABLE.test(text));
-
 interface VariablePreviewProps {
   to: string;
   subject: string;

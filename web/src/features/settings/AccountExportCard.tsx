@@ -4,7 +4,7 @@ import { saveBlob } from '../../lib/download';
 import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
-import { downloadExport, EXPORT_POLL_MS, fetchExport, formatSize, formatUntil, startExport } from './account-export';
+import { downloadExport, EXPORT_POLL_MS, fetchCurrentExport, fetchExport, formatSize, formatUntil, startExport } from './account-export';
 import './account-export.css';
 
 /**
@@ -17,6 +17,17 @@ export function AccountExportCard({ workspace }: { workspace: boolean }) {
   const [starting, setStarting] = useState(false);
   const [downloading, setDownloading] = useState(false);
 
+  // A reload finds the build still running or the archive still downloadable where it was left.
+  useEffect(() => {
+    let open = true;
+    fetchCurrentExport()
+      .then((found) => open && found && setCurrent((shown) => shown ?? found))
+      .catch((err: unknown) => console.error('No se pudo leer la exportación de datos en curso', err));
+    return () => {
+      open = false;
+    };
+  }, []);
+
   // While the build runs, its progress is asked again every second.
   useEffect(() => {
     if (current?.status !== 'running') return;
@@ -25,6 +36,13 @@ export function AccountExportCard({ workspace }: { workspace: boolean }) {
         .then(setCurrent)
         .catch((err: unknown) => toast.error(errorMessage(err)));
     }, EXPORT_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [current]);
+
+  // Past its expiry the server refuses the download: the link goes with it.
+  useEffect(() => {
+    if (current?.status !== 'ready' || !current.expiresAt) return;
+    const timer = setTimeout(() => setCurrent(null), Math.max(0, Date.parse(current.expiresAt) - Date.now()));
     return () => clearTimeout(timer);
   }, [current]);
 

@@ -4,7 +4,7 @@ import type { AccountDeletionProgress } from '@asistente/contracts';
 import type { AccountDeleted } from '../../lib/account-deletion';
 import { errorMessage } from '../../lib/errors';
 import { clearSession, forgetToken } from '../../lib/session-state';
-import { toast } from '../../lib/toasts';
+import { dismissAllToasts, toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { PasswordField } from '../../ui/PasswordField';
@@ -34,6 +34,8 @@ export function DeleteAccountCard({ canExport }: { canExport: boolean }) {
     if (progress?.status === 'done') {
       const timer = setTimeout(() => {
         clearSession();
+        // The login page says goodbye alone: a refusal raised on the way (a mistyped password) is over.
+        dismissAllToasts();
         const state: AccountDeleted = { accountDeleted: true };
         navigate('/login', { replace: true, state });
       }, DELETION_POLL_MS);

@@ -85,7 +85,8 @@ export function PersonalTokensCard() {
       )}
       {failed && <p role="alert">No se pudieron cargar los tokens de acceso. Inténtalo de nuevo.</p>}
       {!tokens && !failed && <p className="muted">Cargando...</p>}
-      {tokens && tokens.length === 0 && <p className="muted">Todavía no has creado ningún token.</p>}
+      {/* A revoked token is deleted, so the list cannot tell "never made one" from "revoked them all": both are true of this. */}
+      {tokens && tokens.length === 0 && <p className="muted">No tienes tokens activos.</p>}
       {tokens && tokens.length > 0 && (
         <ul className="personal-tokens-list">
           {tokens.map((token) => (

@@ -1,7 +1,8 @@
-import type { AccountExport, AccountExportStarted } from '@asistente/contracts';
+import type { AccountExport, AccountExportStarted, CurrentAccountExport } from '@asistente/contracts';
 import { getFile, getJson, sendJson } from '../../lib/http';
 
 export const startExport = () => sendJson<AccountExportStarted>('post', 'account/export', {});
+export const fetchCurrentExport = async () => (await getJson<CurrentAccountExport>('account/export')).export;
 export const fetchExport = (id: string) => getJson<AccountExport>(`account/export/${encodeURIComponent(id)}`);
 export const downloadExport = (id: string) => getFile(`account/export/${encodeURIComponent(id)}/download`);
 
