@@ -17,6 +17,13 @@ export interface RecentEvent {
   data: unknown;
 }
 
+/**
+ * What events carry for the webhooks' receivers alone (a person's details, a message's text and sender):
+ * analytics counts without them and keeps no copy, which would outlive the owner's retention.
+ */
+const FOR_RECEIVERS_ONLY = new Set(['contact', 'text', 'from', 'senderName']);
+const keptData = (data: object) => JSON.stringify(Object.fromEntries(Object.entries(data).filter(([key]) => !FOR_RECEIVERS_ONLY.has(key))));
+
 export class RollupsRepository {
   constructor(private readonly sql: Sql) {}
 
@@ -27,7 +34,7 @@ export class RollupsRepository {
       -- data travels as text and is parsed here: a text[] cast to jsonb[] would store JSON strings.
       select id, user_id, type, occurred_at, data::jsonb, actor_id from unnest(
         ${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.userId)}::uuid[], ${events.map((e) => e.type)}::text[],
-        ${events.map((e) => e.occurredAt)}::timestamptz[], ${events.map((e) => JSON.stringify(e.data))}::text[],
+        ${events.map((e) => e.occurredAt)}::timestamptz[], ${events.map((e) => keptData(e.data))}::text[],
         ${events.map((e) => e.actorId ?? null)}::uuid[]
       ) as r(id, user_id, type, occurred_at, data, actor_id)
       on conflict (id) do nothing

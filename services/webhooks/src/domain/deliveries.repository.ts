@@ -34,6 +34,17 @@ export interface ClaimedDelivery extends DeliveryRow {
   secretEnc: string;
 }
 
+/** One attempt as it ended (`webhooks.delivery_attempts`). */
+export interface AttemptRow {
+  deliveryId: string;
+  attempt: number;
+  status: 'delivered' | 'failed';
+  responseStatus: number | null;
+  latencyMs: number | null;
+  error: string | null;
+  attemptedAt: Date;
+}
+
 export interface Outcome {
   responseStatus: number | null;
   latencyMs: number;
@@ -100,30 +111,53 @@ export class DeliveriesRepository {
     });
   }
 
-  /** Records an attempt's outcome, only if this claim still holds it (a lease that ran out was taken over). */
+  /**
+   * Records an attempt's outcome, only if this claim still holds it (a lease that ran out was taken over): the
+   * delivery's last outcome and the attempt's own row, which later attempts leave as it is.
+   */
   async record(tx: Db, claim: Pick<ClaimedDelivery, 'id' | 'claimId'>, outcome: Outcome, status: WebhookDeliveryStatus, nextAttemptAt: Date | null): Promise<boolean> {
     const rows = await tx`
-      update webhooks.deliveries set
-        status = ${status}, response_status = ${outcome.responseStatus}, latency_ms = ${outcome.latencyMs}, error = ${outcome.error},
-        next_attempt_at = ${nextAttemptAt}, claim_id = null
-      where id = ${claim.id} and claim_id = ${claim.claimId}
-      returning id`;
+      with recorded as (
+        update webhooks.deliveries set
+          status = ${status}, response_status = ${outcome.responseStatus}, latency_ms = ${outcome.latencyMs}, error = ${outcome.error},
+          next_attempt_at = ${nextAttemptAt}, claim_id = null
+        where id = ${claim.id} and claim_id = ${claim.claimId}
+        returning id, user_id, attempts, last_attempt_at
+      )
+      insert into webhooks.delivery_attempts (delivery_id, user_id, attempt, status, response_status, latency_ms, error, attempted_at)
+      select id, user_id, attempts, ${outcome.error === null ? 'delivered' : 'failed'}, ${outcome.responseStatus}, ${outcome.latencyMs}, ${outcome.error}, last_attempt_at
+      from recorded
+      returning delivery_id`;
     return rows.length > 0;
   }
 
-  /** Successful attempts, many in one statement; each only if its claim still holds it. */
+  /** Successful attempts, many in one statement; each only if its claim still holds it, with its attempt's row. */
   async recordDelivered(tx: Db, rows: { id: string; claimId: string; responseStatus: number | null; latencyMs: number }[]): Promise<void> {
     if (rows.length === 0) return;
     await tx`
-      update webhooks.deliveries d set
-        status = 'delivered', response_status = v.response_status, latency_ms = v.latency_ms, error = null, next_attempt_at = null, claim_id = null
-      from (
-        select unnest(${tx.array(rows.map((r) => r.id))}::uuid[]) as id,
-               unnest(${tx.array(rows.map((r) => r.claimId))}::uuid[]) as claim_id,
-               unnest(${tx.array(rows.map((r) => r.responseStatus ?? 0))}::int[]) as response_status,
-               unnest(${tx.array(rows.map((r) => r.latencyMs))}::int[]) as latency_ms
-      ) as v
-      where d.id = v.id and d.claim_id = v.claim_id`;
+      with recorded as (
+        update webhooks.deliveries d set
+          status = 'delivered', response_status = v.response_status, latency_ms = v.latency_ms, error = null, next_attempt_at = null, claim_id = null
+        from (
+          select unnest(${tx.array(rows.map((r) => r.id))}::uuid[]) as id,
+                 unnest(${tx.array(rows.map((r) => r.claimId))}::uuid[]) as claim_id,
+                 unnest(${tx.array(rows.map((r) => r.responseStatus ?? 0))}::int[]) as response_status,
+                 unnest(${tx.array(rows.map((r) => r.latencyMs))}::int[]) as latency_ms
+        ) as v
+        where d.id = v.id and d.claim_id = v.claim_id
+        returning d.id, d.user_id, d.attempts, d.last_attempt_at, v.response_status, v.latency_ms
+      )
+      insert into webhooks.delivery_attempts (delivery_id, user_id, attempt, status, response_status, latency_ms, attempted_at)
+      select id, user_id, attempts, 'delivered', response_status, latency_ms, last_attempt_at from recorded`;
+  }
+
+  /** The attempts of these deliveries of the owner's, oldest first. */
+  attemptsOf(userId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
+    if (deliveryIds.length === 0) return Promise.resolve([]);
+    return this.sql<AttemptRow[]>`
+      select delivery_id, attempt, status, response_status, latency_ms, error, attempted_at from webhooks.delivery_attempts
+      where user_id = ${userId} and delivery_id = any(${this.sql.array(deliveryIds)}::uuid[])
+      order by delivery_id, attempt`;
   }
 
   /** An endpoint disabled: what waits for it will not be sent. */

@@ -11,7 +11,7 @@ import {
   type WebhookMessage,
 } from '@asistente/contracts';
 import { AppError, conflict, currentTraceparent, notFound, type HostGuard, type SecretBox } from '@asistente/kit';
-import type { DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
+import type { AttemptRow, DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
 import type { Clock, Dispatcher } from './dispatcher.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import type { EndpointRow, EndpointsRepository } from './endpoints.repository.js';
@@ -48,6 +48,7 @@ export class EndpointsService {
         url,
         events: body.events,
         description: body.description?.trim() ?? '',
+        idsOnly: body.idsOnly ?? false,
         secretEnc: this.secrets.seal(secret, this.endpoints.secretContext(userId)),
       },
       WEBHOOK_ENDPOINTS_MAX,
@@ -62,6 +63,7 @@ export class EndpointsService {
       ...(url !== undefined ? { url } : {}),
       ...(patch.events ? { events: patch.events } : {}),
       ...(patch.description !== undefined ? { description: patch.description.trim() } : {}),
+      ...(patch.idsOnly !== undefined ? { idsOnly: patch.idsOnly } : {}),
       ...(patch.enabled !== undefined ? { enabled: patch.enabled, disabledReason: patch.enabled ? null : DISABLED_BY_OWNER } : {}),
     });
     if (!row) throw notFound(NOT_FOUND);
@@ -83,7 +85,7 @@ export class EndpointsService {
     return this.sendNow(userId, id, deliveryId);
   }
 
-  /** "Reenviar": the same message (same `webhook-id`) again, now. */
+  /** "Reenviar": the same message (same `webhook-id`) again, now, as one more attempt of the delivery. */
   async retry(userId: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
     return this.sendNow(userId, id, deliveryId);
   }
@@ -92,14 +94,18 @@ export class EndpointsService {
     if (!(await this.endpoints.find(userId, id))) throw notFound(NOT_FOUND);
     const since = new Date(this.now().getTime() - WEBHOOK_DELIVERY_RETENTION_DAYS * DAY_MS);
     const { rows, total } = await this.deliveries.page(userId, id, since, page, limit);
-    return { data: rows.map(deliveryView), pagination: { total, page, limit } };
+    const attempts = await this.deliveries.attemptsOf(
+      userId,
+      rows.map((row) => row.id),
+    );
+    return { data: rows.map((row) => deliveryView(row, attempts)), pagination: { total, page, limit } };
   }
 
   private async sendNow(userId: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
     const row = await this.dispatcher.sendNow(userId, id, deliveryId);
     if (row === 'busy') throw new AppError(409, 'WEBHOOK_DELIVERY_BUSY', 'Esta entrega se está enviando ahora mismo. Espera unos segundos');
     if (!row) throw notFound('Entrega no encontrada');
-    return deliveryView(row);
+    return deliveryView(row, await this.deliveries.attemptsOf(userId, [row.id]));
   }
 }
 
@@ -110,13 +116,15 @@ export function endpointView(row: EndpointRow): WebhookEndpoint {
     events: row.events,
     description: row.description,
     enabled: row.enabled,
+    idsOnly: row.idsOnly,
     disabledReason: row.enabled ? null : row.disabledReason,
     failingSince: row.failingSince?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }
 
-export function deliveryView(row: DeliveryRow): WebhookDelivery {
+/** A delivery with its attempts (those of `attempts` that are its own), as the log shows it. */
+export function deliveryView(row: DeliveryRow, attempts: AttemptRow[]): WebhookDelivery {
   return {
     id: row.id,
     endpointId: row.endpointId,
@@ -131,5 +139,15 @@ export function deliveryView(row: DeliveryRow): WebhookDelivery {
     lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     payload: JSON.parse(row.body) as WebhookMessage,
+    attemptLog: attempts
+      .filter((a) => a.deliveryId === row.id)
+      .map((a) => ({
+        attempt: a.attempt,
+        at: a.attemptedAt.toISOString(),
+        status: a.status,
+        responseStatus: a.responseStatus,
+        latencyMs: a.latencyMs,
+        error: a.error,
+      })),
   };
 }
