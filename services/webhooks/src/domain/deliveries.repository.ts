@@ -34,15 +34,19 @@ export interface ClaimedDelivery extends DeliveryRow {
   secretEnc: string;
 }
 
-/** One attempt as it ended (`webhooks.delivery_attempts`). */
+/** One attempt as it ended (`webhooks.delivery_attempts`), as the log reads it (JSON: `at` is text). */
 export interface AttemptRow {
-  deliveryId: string;
   attempt: number;
   status: 'delivered' | 'failed';
   responseStatus: number | null;
   latencyMs: number | null;
   error: string | null;
-  attemptedAt: Date;
+  at: string;
+}
+
+/** A delivery as the log shows it: the row and its attempts, read in one statement (one snapshot). */
+export interface LoggedDelivery extends DeliveryRow {
+  attemptLog: AttemptRow[];
 }
 
 export interface Outcome {
@@ -151,13 +155,14 @@ export class DeliveriesRepository {
       select id, user_id, attempts, 'delivered', response_status, latency_ms, last_attempt_at from recorded`;
   }
 
-  /** The attempts of these deliveries of the owner's, oldest first. */
-  attemptsOf(userId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
-    if (deliveryIds.length === 0) return Promise.resolve([]);
-    return this.sql<AttemptRow[]>`
-      select delivery_id, attempt, status, response_status, latency_ms, error, attempted_at from webhooks.delivery_attempts
-      where user_id = ${userId} and delivery_id = any(${this.sql.array(deliveryIds)}::uuid[])
-      order by delivery_id, attempt`;
+  /** A delivery's attempts as a JSON array, oldest first: a column of the same statement as the row it belongs to. */
+  private attemptLog() {
+    return this.sql`
+      coalesce((
+        select json_agg(json_build_object('attempt', a.attempt, 'status', a.status, 'responseStatus', a.response_status,
+          'latencyMs', a.latency_ms, 'error', a.error, 'at', a.attempted_at) order by a.attempt)
+        from webhooks.delivery_attempts a where a.delivery_id = d.id
+      ), '[]'::json) as attempt_log`;
   }
 
   /** An endpoint disabled: what waits for it will not be sent. */
@@ -167,18 +172,18 @@ export class DeliveriesRepository {
       where endpoint_id = ${endpointId} and status = 'pending' and claim_id is null`;
   }
 
-  async find(userId: string, id: string): Promise<DeliveryRow | undefined> {
-    const [row] = await this.sql<DeliveryRow[]>`select * from webhooks.deliveries where id = ${id} and user_id = ${userId}`;
+  async find(userId: string, id: string): Promise<LoggedDelivery | undefined> {
+    const [row] = await this.sql<LoggedDelivery[]>`select d.*, ${this.attemptLog()} from webhooks.deliveries d where d.id = ${id} and d.user_id = ${userId}`;
     return row;
   }
 
   /** The endpoint's log, newest first, within the retention window. */
-  async page(userId: string, endpointId: string, since: Date, page: number, limit: number): Promise<{ rows: DeliveryRow[]; total: number }> {
+  async page(userId: string, endpointId: string, since: Date, page: number, limit: number): Promise<{ rows: LoggedDelivery[]; total: number }> {
     const [rows, [count]] = await Promise.all([
-      this.sql<DeliveryRow[]>`
-        select * from webhooks.deliveries
-        where endpoint_id = ${endpointId} and user_id = ${userId} and created_at >= ${since}
-        order by created_at desc, id desc
+      this.sql<LoggedDelivery[]>`
+        select d.*, ${this.attemptLog()} from webhooks.deliveries d
+        where d.endpoint_id = ${endpointId} and d.user_id = ${userId} and d.created_at >= ${since}
+        order by d.created_at desc, d.id desc
         limit ${limit} offset ${(page - 1) * limit}`,
       this.sql<{ n: number }[]>`
         select count(*)::int as n from webhooks.deliveries where endpoint_id = ${endpointId} and user_id = ${userId} and created_at >= ${since}`,

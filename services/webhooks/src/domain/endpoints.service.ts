@@ -11,7 +11,7 @@ import {
   type WebhookMessage,
 } from '@asistente/contracts';
 import { AppError, conflict, currentTraceparent, notFound, type HostGuard, type SecretBox } from '@asistente/kit';
-import type { AttemptRow, DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
+import type { DeliveriesRepository, LoggedDelivery } from './deliveries.repository.js';
 import type { Clock, Dispatcher } from './dispatcher.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import type { EndpointRow, EndpointsRepository } from './endpoints.repository.js';
@@ -94,18 +94,14 @@ export class EndpointsService {
     if (!(await this.endpoints.find(userId, id))) throw notFound(NOT_FOUND);
     const since = new Date(this.now().getTime() - WEBHOOK_DELIVERY_RETENTION_DAYS * DAY_MS);
     const { rows, total } = await this.deliveries.page(userId, id, since, page, limit);
-    const attempts = await this.deliveries.attemptsOf(
-      userId,
-      rows.map((row) => row.id),
-    );
-    return { data: rows.map((row) => deliveryView(row, attempts)), pagination: { total, page, limit } };
+    return { data: rows.map(deliveryView), pagination: { total, page, limit } };
   }
 
   private async sendNow(userId: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
     const row = await this.dispatcher.sendNow(userId, id, deliveryId);
     if (row === 'busy') throw new AppError(409, 'WEBHOOK_DELIVERY_BUSY', 'Esta entrega se está enviando ahora mismo. Espera unos segundos');
     if (!row) throw notFound('Entrega no encontrada');
-    return deliveryView(row, await this.deliveries.attemptsOf(userId, [row.id]));
+    return deliveryView(row);
   }
 }
 
@@ -123,8 +119,7 @@ export function endpointView(row: EndpointRow): WebhookEndpoint {
   };
 }
 
-/** A delivery with its attempts (those of `attempts` that are its own), as the log shows it. */
-export function deliveryView(row: DeliveryRow, attempts: AttemptRow[]): WebhookDelivery {
+export function deliveryView(row: LoggedDelivery): WebhookDelivery {
   return {
     id: row.id,
     endpointId: row.endpointId,
@@ -139,15 +134,6 @@ export function deliveryView(row: DeliveryRow, attempts: AttemptRow[]): WebhookD
     lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     payload: JSON.parse(row.body) as WebhookMessage,
-    attemptLog: attempts
-      .filter((a) => a.deliveryId === row.id)
-      .map((a) => ({
-        attempt: a.attempt,
-        at: a.attemptedAt.toISOString(),
-        status: a.status,
-        responseStatus: a.responseStatus,
-        latencyMs: a.latencyMs,
-        error: a.error,
-      })),
+    attemptLog: row.attemptLog.map((a) => ({ ...a, at: new Date(a.at).toISOString() })),
   };
 }
