@@ -24,6 +24,11 @@ select id, user_id, attempts, case when status = 'delivered' then 'delivered' el
 from webhooks.deliveries
 where attempts > 0 and last_attempt_at is not null and claim_id is null and (status <> 'pending' or error is not null);
 
+-- WhatsApp events now carry a message's text and sender for the webhooks; the owner's retention strips them
+-- from the outbox with the messages. This index holds only the rows still carrying a text.
+create index whatsapp_outbox_texts on whatsapp.outbox (user_id, occurred_at) where data ? 'text';
+
 -- Down Migration
+drop index whatsapp.whatsapp_outbox_texts;
 drop table webhooks.delivery_attempts;
 alter table webhooks.endpoints drop column ids_only;
