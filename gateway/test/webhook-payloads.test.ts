@@ -40,7 +40,7 @@ const { secret } = added.json<{ secret: string }>();
 
 /** The messages the receiver got from `from` on, verified with the endpoint's secret. */
 const verified = (from: number) =>
-  receiver.requests.slice(from).map((r) => new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+  receiver.requests.slice(from).map((r) => new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as { type: string; timestamp: string; data: Record<string, unknown> });
 
 t.test('a 5-row CSV import delivers 5 contact.created, each with its name and email', async (t) => {
   const before = receiver.requests.length;
