@@ -27,12 +27,52 @@ const MailProvider = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'),
 export const EVENT_TITLE_MAX = 200;
 const Title = Type.String({ maxLength: EVENT_TITLE_MAX });
 const Uuid = Type.String({ format: 'uuid' });
+/**
+ * When a calendar entry happens: instants (ISO 8601, UTC); an all-day entry's are midnight UTC of its first day
+ * and of the day after its last. Optional: events written before they existed lack them.
+ */
+const EventTimes = {
+  startAt: Type.Optional(Type.String({ format: 'date-time' })),
+  endAt: Type.Optional(Type.String({ format: 'date-time' })),
+  allDay: Type.Optional(Type.Boolean()),
+};
 const SentBy = Type.Union([Type.Literal('member'), Type.Literal('assistant'), Type.Literal('keyword'), Type.Literal('phone')]);
+
+/** Characters of a message's text an event carries (a WhatsApp text's own limit): what a webhook receiver reads. */
+export const EVENT_TEXT_MAX = 4096;
+const Text = Type.String({ maxLength: EVENT_TEXT_MAX });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * A contact as it stood when the event was written, for the webhooks' payloads (a receiver needs the name
+ * without calling back). Optional on every contact event: the events written before it existed lack it.
+ */
+// Bounds looser than the API's: a merge unions tags past the form's 50, and an event that fails its schema is parked for every consumer.
+const Field = Type.String({ maxLength: 1000 });
+export const ContactSnapshot = Type.Object({
+  firstName: Field,
+  lastName: Field,
+  email: Nullable(Field),
+  phone: Nullable(Field),
+  company: Nullable(Field),
+  tags: Type.Array(Field, { maxItems: 1000 }),
+});
+export type ContactSnapshot = Static<typeof ContactSnapshot>;
+/**
+ * `imported`: written by a CSV import, whose `contacts.contact.imported` already counts it (analytics counts
+ * the batch, the webhooks announce each contact).
+ */
+const Imported = Type.Optional(Type.Boolean());
 
 export const EVENT_DATA = {
   'auth.user.registered': Type.Object({}),
 
-  'contacts.contact.created': Type.Object({ contactId: Type.String({ format: 'uuid' }), hasEmail: Type.Boolean() }),
+  'contacts.contact.created': Type.Object({
+    contactId: Type.String({ format: 'uuid' }),
+    hasEmail: Type.Boolean(),
+    contact: Type.Optional(ContactSnapshot),
+    imported: Imported,
+  }),
   /**
    * `changed`: the names of the fields the write changed (firstName, lastName, email, phone, company, notes,
    * tags), never their values. Optional only because events written before it existed stay valid on a replay;
@@ -41,8 +81,11 @@ export const EVENT_DATA = {
   'contacts.contact.updated': Type.Object({
     contactId: Type.String({ format: 'uuid' }),
     changed: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 20 })),
+    contact: Type.Optional(ContactSnapshot),
+    imported: Imported,
   }),
-  'contacts.contact.deleted': Type.Object({ contactId: Type.String({ format: 'uuid' }) }),
+  /** `contact`: the contact as it was before it went (a receiver can no longer ask for it). */
+  'contacts.contact.deleted': Type.Object({ contactId: Type.String({ format: 'uuid' }), contact: Type.Optional(ContactSnapshot) }),
   'contacts.contact.imported': Type.Object({ created: Count, updated: Count, skipped: Count, failed: Count }),
 
   'email.message.sent': Type.Object({ messageId: Id, provider: MailProvider }),
@@ -59,6 +102,8 @@ export const EVENT_DATA = {
     messageId: Id,
     chatId: Id,
     origin: Type.Optional(Type.Union([Type.Literal('app'), Type.Literal('phone'), Type.Literal('keyword'), Type.Literal('ai')])),
+    /** The message's text (cut to EVENT_TEXT_MAX; '' for media without a caption). */
+    text: Type.Optional(Text),
   }),
   /**
    * keywordAnswered: a keyword rule already answered it; isGroup: a group chat (never answered automatically);
@@ -70,6 +115,10 @@ export const EVENT_DATA = {
     keywordAnswered: Type.Optional(Type.Boolean()),
     isGroup: Type.Optional(Type.Boolean()),
     live: Type.Optional(Type.Boolean()),
+    /** The text, and who wrote it: their JID and the name their phone shows (pushName), when known. */
+    text: Type.Optional(Text),
+    from: Type.Optional(Id),
+    senderName: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   }),
   /** Emitted beside the message.sent of an automatic answer (keyword rule or AI). */
   'whatsapp.autoreply.sent': Type.Object({ messageId: Id, chatId: Id, kind: Type.Union([Type.Literal('keyword'), Type.Literal('ai')]) }),
@@ -106,8 +155,8 @@ export const EVENT_DATA = {
    * counted by the meeting's own event, once (analytics' isMeetingEntry; a Teams entry before `meetingId`
    * is known by its source 'msteams').
    */
-  'calendar.event.created': Type.Object({ eventId: Id, source: CalendarSource, title: Type.Optional(Title), meetingId: Type.Optional(Id) }),
-  'calendar.event.updated': Type.Object({ eventId: Id, source: CalendarSource, title: Type.Optional(Title) }),
+  'calendar.event.created': Type.Object({ eventId: Id, source: CalendarSource, title: Type.Optional(Title), meetingId: Type.Optional(Id), ...EventTimes }),
+  'calendar.event.updated': Type.Object({ eventId: Id, source: CalendarSource, title: Type.Optional(Title), ...EventTimes }),
   'calendar.event.deleted': Type.Object({ eventId: Id, source: CalendarSource }),
 
   'meet.meeting.created': Type.Object({ meetingId: Id, title: Type.Optional(Title) }),

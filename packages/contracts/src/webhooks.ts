@@ -1,12 +1,14 @@
-import { Type, type Static, type TObject } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { ConversationChannel } from './conversations.js';
 import { CalendarEventSource } from './events.js';
 
 /**
  * Outbound webhooks (services/webhooks): what a user's endpoint may subscribe to, the body it receives for
  * each type (Standard Webhooks: `{ type, timestamp, data }`, signed), and the API of Configuración →
- * "Webhooks". Payloads carry ids and the few fields a receiver needs to decide what to fetch; never a
- * secret, a token or a whole message body.
+ * "Webhooks". Payloads carry the ids and the record's own fields (a contact's name, email, phone, company and
+ * tags; a message's text and sender; an entry's title and times), so a receiver needs no call back; never a
+ * secret or a token. An endpoint set to "Solo identificadores" (`idsOnly`) gets the ids alone: every field
+ * marked optional below is then absent (it is also absent from an event written before it existed).
  */
 
 /** Endpoints one user may register. */
@@ -22,27 +24,55 @@ const CalendarSource = CalendarEventSource;
 const MailProvider = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'), Type.Literal('imap')]);
 const Status = Type.Union([Type.Literal('open'), Type.Literal('pending'), Type.Literal('resolved')]);
 
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** A contact's own fields, as it stood when the event happened (before it went, for a deletion). */
+const ContactFields = {
+  firstName: Type.Optional(Type.String()),
+  lastName: Type.Optional(Type.String()),
+  email: Type.Optional(Nullable(Type.String())),
+  phone: Type.Optional(Nullable(Type.String())),
+  company: Type.Optional(Nullable(Type.String())),
+  tags: Type.Optional(Type.Array(Type.String())),
+};
+/** When a calendar entry happens (ISO 8601, UTC; an all-day entry's midnights, the end exclusive). */
+const EventTimes = {
+  startAt: Type.Optional(Type.String({ format: 'date-time' })),
+  endAt: Type.Optional(Type.String({ format: 'date-time' })),
+  allDay: Type.Optional(Type.Boolean()),
+};
+
 /** The `data` of each event type an endpoint may subscribe to. */
 export const WEBHOOK_EVENT_DATA = {
-  'contact.created': Type.Object({ contactId: Uuid, hasEmail: Type.Boolean() }),
+  'contact.created': Type.Object({ contactId: Uuid, hasEmail: Type.Boolean(), ...ContactFields }),
   /**
    * `changed`: the names of the fields that changed (firstName, lastName, email, phone, company, notes, tags),
    * no values; absent only for an update recorded before the field existed.
    */
-  'contact.updated': Type.Object({ contactId: Uuid, changed: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 20 })) }),
-  'contact.deleted': Type.Object({ contactId: Uuid }),
-  /** `chatId` is the WhatsApp JID of the conversation; history synced from the phone is not sent. */
-  'whatsapp.message.received': Type.Object({ messageId: Id, chatId: Id, isGroup: Type.Boolean() }),
+  'contact.updated': Type.Object({ contactId: Uuid, changed: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 20 })), ...ContactFields }),
+  'contact.deleted': Type.Object({ contactId: Uuid, ...ContactFields }),
+  /**
+   * `chatId` is the WhatsApp JID of the conversation; history synced from the phone is not sent. `from`: the
+   * sender's JID; `senderName`: the name their phone shows, null when it shows none.
+   */
+  'whatsapp.message.received': Type.Object({
+    messageId: Id,
+    chatId: Id,
+    isGroup: Type.Boolean(),
+    text: Type.Optional(Type.String()),
+    from: Type.Optional(Id),
+    senderName: Type.Optional(Nullable(Type.String())),
+  }),
   /** `origin`: who wrote it (the owner in the app or on the phone, a keyword rule, the assistant); null when unknown. */
   'whatsapp.message.sent': Type.Object({
     messageId: Id,
     chatId: Id,
     origin: Type.Union([Type.Literal('app'), Type.Literal('phone'), Type.Literal('keyword'), Type.Literal('ai'), Type.Null()]),
+    text: Type.Optional(Type.String()),
   }),
   'email.received': Type.Object({ messageId: Id, provider: MailProvider }),
   'email.sent': Type.Object({ messageId: Id, provider: MailProvider }),
-  'calendar.event.created': Type.Object({ eventId: Id, source: CalendarSource, title: Type.Union([Type.String(), Type.Null()]) }),
-  'calendar.event.updated': Type.Object({ eventId: Id, source: CalendarSource, title: Type.Union([Type.String(), Type.Null()]) }),
+  'calendar.event.created': Type.Object({ eventId: Id, source: CalendarSource, title: Type.Union([Type.String(), Type.Null()]), ...EventTimes }),
+  'calendar.event.updated': Type.Object({ eventId: Id, source: CalendarSource, title: Type.Union([Type.String(), Type.Null()]), ...EventTimes }),
   'calendar.event.deleted': Type.Object({ eventId: Id, source: CalendarSource }),
   /** The assistant answered a customer by itself (today: on WhatsApp). */
   'ai.answer.sent': Type.Object({ channel: Type.Literal('whatsapp'), messageId: Id, chatId: Id }),
@@ -118,17 +148,26 @@ export const WebhookMessage = Type.Union([
 ]);
 export type WebhookMessage = Static<typeof WebhookMessage>;
 
+/**
+ * What a receiver's URL may be, said the same by the form's hint, its check and the server: https, or plain
+ * http only to an address the operator allowed (ALLOWED_PRIVATE_ADDRESSES: a self-hosted n8n, a test receiver).
+ */
+export const WEBHOOK_URL_RULE = 'Debe empezar por https:// (http:// solo hacia una dirección de tu red que el administrador haya permitido)';
+/** The scheme part of that rule, as the form checks it before sending. */
+export const WEBHOOK_URL_PATTERN = '^https?://[^\\s]+$';
 const Url = Type.String({
   minLength: 1,
   maxLength: 2000,
-  pattern: '^https?://[^\\s]+$',
+  pattern: WEBHOOK_URL_PATTERN,
   messages: {
     required: 'La URL es obligatoria',
     minLength: 'La URL es obligatoria',
     maxLength: 'La URL admite como máximo 2000 caracteres',
-    pattern: 'La URL debe empezar por https://',
+    pattern: `La URL no es válida. ${WEBHOOK_URL_RULE}`,
   },
 });
+/** "Solo identificadores": the payloads carry ids alone (the shape before they carried the record's fields). */
+const IdsOnly = Type.Boolean({ messages: { type: '«Solo identificadores» debe ser verdadero o falso' } });
 const Events = Type.Array(WebhookEventTypeSchema, {
   minItems: 1,
   maxItems: WEBHOOK_EVENT_TYPES.length,
@@ -146,11 +185,20 @@ const Description = Type.String({
   messages: { maxLength: 'La descripción admite como máximo 200 caracteres', pattern: 'La descripción contiene caracteres no válidos' },
 });
 
-export const WebhookEndpointBody = Type.Object({ url: Url, events: Events, description: Type.Optional(Description) }, { additionalProperties: false });
+export const WebhookEndpointBody = Type.Object(
+  { url: Url, events: Events, description: Type.Optional(Description), idsOnly: Type.Optional(IdsOnly) },
+  { additionalProperties: false },
+);
 export type WebhookEndpointBody = Static<typeof WebhookEndpointBody>;
 
 export const WebhookEndpointPatch = Type.Object(
-  { url: Type.Optional(Url), events: Type.Optional(Events), description: Type.Optional(Description), enabled: Type.Optional(Type.Boolean()) },
+  {
+    url: Type.Optional(Url),
+    events: Type.Optional(Events),
+    description: Type.Optional(Description),
+    enabled: Type.Optional(Type.Boolean()),
+    idsOnly: Type.Optional(IdsOnly),
+  },
   { additionalProperties: false, minProperties: 1, messages: { minProperties: 'No hay nada que cambiar' } },
 );
 export type WebhookEndpointPatch = Static<typeof WebhookEndpointPatch>;
@@ -161,6 +209,8 @@ export const WebhookEndpoint = Type.Object({
   events: Type.Array(WebhookEventTypeSchema),
   description: Type.String(),
   enabled: Type.Boolean(),
+  /** "Solo identificadores": its payloads carry ids only. */
+  idsOnly: Type.Boolean(),
   /** Why it was disabled (by the owner, or after a day of failed deliveries); null while enabled. */
   disabledReason: Type.Union([Type.String(), Type.Null()]),
   /** Since when deliveries fail without a success in between; null when the last one succeeded. */
@@ -179,6 +229,17 @@ export type WebhookEndpointList = Static<typeof WebhookEndpointList>;
 export const WebhookDeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]);
 export type WebhookDeliveryStatus = Static<typeof WebhookDeliveryStatus>;
 
+/** One attempt of a delivery, as it ended: every one is kept ("Reenviar" adds one), the first first. */
+export const WebhookDeliveryAttempt = Type.Object({
+  attempt: Type.Integer({ minimum: 1 }),
+  at: Type.String({ format: 'date-time' }),
+  status: Type.Union([Type.Literal('delivered'), Type.Literal('failed')]),
+  responseStatus: Type.Union([Type.Integer(), Type.Null()]),
+  latencyMs: Type.Union([Type.Integer(), Type.Null()]),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+export type WebhookDeliveryAttempt = Static<typeof WebhookDeliveryAttempt>;
+
 export const WebhookDelivery = Type.Object({
   id: Uuid,
   endpointId: Uuid,
@@ -195,6 +256,8 @@ export const WebhookDelivery = Type.Object({
   lastAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   payload: WebhookMessage,
+  /** Every attempt that ended, oldest first (the fields above repeat the last one's). */
+  attemptLog: Type.Array(WebhookDeliveryAttempt),
 });
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 

@@ -114,7 +114,11 @@ t.test('events: create, read normalised, update, delete; Google first, then the 
   const outbox = await sql<{ type: string; data: { eventId: string; source: string } }[]>`
     select type, data from calendar.outbox where user_id = ${userId} and type like 'calendar.%' order by occurred_at, type`;
   t.same(outbox.map((r) => r.type), ['calendar.event.created', 'calendar.event.updated', 'calendar.event.deleted']);
-  t.same(outbox[0]!.data, { eventId: event.id, source: 'google', title: 'Revisión trimestral' }, 'the title names the event in the activity feed');
+  t.same(
+    outbox[0]!.data,
+    { eventId: event.id, source: 'google', title: 'Revisión trimestral', startAt: '2026-12-02T10:00:00.000Z', endAt: '2026-12-02T11:00:00.000Z', allDay: false },
+    'the title names the event in the activity feed; its times are for the webhooks',
+  );
 });
 
 t.test('all-day events from the grid: Google gets date and the exclusive end, the view the last day', async (t) => {

@@ -3,7 +3,7 @@ import { EventValidator } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
 import contactsService from '../src/app.js';
 
-/** `contacts.contact.updated` names the fields a write changed (never their values), from every producer. */
+/** `contacts.contact.updated` names the fields a write changed, from every producer; the values travel apart, never the notes. */
 const platform = await createTestPlatform(t);
 const app = await buildServiceApp(t, contactsService, platform);
 const sql = platform.db.sql;
@@ -32,6 +32,9 @@ t.test('a PUT, a bulk tag change and a merge each say what changed', async (t) =
   t.equal((await send('POST', `/contacts/${ana.id}/merge`, { ids: [dup.id] })).statusCode, 200);
 
   t.same(await updates(me.userId, ana.id), [['firstName', 'email', 'tags'], [], ['tags'], ['company']], 'names only, in a fixed order; nothing for a write that changed nothing');
-  const data = await sql<{ data: Record<string, unknown> }[]>`select data from contacts.outbox where user_id = ${me.userId} and type = 'contacts.contact.updated'`;
-  t.notMatch(JSON.stringify(data), /anabel@x\.es|Panadería/, 'no value reaches the event');
+  const data = await sql<{ data: { changed: string[]; contact: Record<string, unknown> } }[]>`
+    select data from contacts.outbox where user_id = ${me.userId} and type = 'contacts.contact.updated' order by seq`;
+  t.notMatch(JSON.stringify(data.map((row) => row.data.changed)), /anabel@x\.es|Panadería/, 'no value in `changed`');
+  t.match(data.at(-1)?.data.contact, { firstName: 'Anabel', email: 'anabel@x.es', company: 'Panadería Sol', tags: ['cliente', 'vip', 'proveedor'] }, 'the contact as it is now, for the webhooks');
+  t.notMatch(JSON.stringify(data), /notes|Fusionado/, 'never the notes');
 });

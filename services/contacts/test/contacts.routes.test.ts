@@ -164,7 +164,12 @@ t.test('every write leaves its event in the outbox, in the same transaction', as
     events.map((e) => e.type),
     ['contacts.contact.created', 'contacts.contact.updated', 'contacts.contact.deleted', 'contacts.contact.created'],
   );
-  t.same(events[0]!.data, { contactId: contact.id, hasEmail: true });
+  t.same(events[0]!.data, {
+    contactId: contact.id,
+    hasEmail: true,
+    contact: { firstName: 'Eva', lastName: 'Luna', email: 'eva@x.es', phone: null, company: null, tags: [] },
+  });
+  t.same(events[2]!.data, { contactId: contact.id, contact: { firstName: 'Eva', lastName: 'Sol', email: null, phone: null, company: null, tags: [] } }, 'a deletion tells who went');
   t.same(events[3]!.data.hasEmail, false);
   const failed = await api.post('/contacts', { firstName: 'Sin', lastName: 'Email', email: 'eva@x.es' });
   t.equal(failed.statusCode, 201);

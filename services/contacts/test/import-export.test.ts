@@ -16,7 +16,7 @@ function importCsv(authorization: string, body: string | Buffer, query = '') {
 
 async function listAll(authorization: string) {
   const res = await app.inject({ url: '/contacts?limit=100', headers: { authorization } });
-  return res.json() as { total: number; contacts: { firstName: string; lastName: string; email: string | null; phone: string | null; company: string | null; tags: string[] }[] };
+  return res.json() as { total: number; contacts: { id: string; firstName: string; lastName: string; email: string | null; phone: string | null; company: string | null; tags: string[] }[] };
 }
 
 t.test('English headers, tags split on ";", bad lines reported with their line number', async (t) => {
@@ -130,11 +130,29 @@ t.test('dry run reports exact counts and writes nothing', async (t) => {
   t.equal(Number(events!.n), 0);
 });
 
-t.test('one imported event with the counts', async (t) => {
+t.test('one imported event with the counts, and each contact written announced with its fields (marked imported)', async (t) => {
   const me = signToken(app);
   await importCsv(me.authorization, 'nombre,apellido,correo\nUno,Dos,uno@x.es\nTres,,\n');
-  const events = await platform.db.sql<{ type: string; data: unknown }[]>`select type, data from contacts.outbox where user_id = ${me.userId}`;
-  t.same(events, [{ type: 'contacts.contact.imported', data: { created: 1, updated: 0, skipped: 0, failed: 1 } }]);
+  const events = await platform.db.sql<{ type: string; data: Record<string, unknown> }[]>`select type, data from contacts.outbox where user_id = ${me.userId} order by seq`;
+  const [contact] = (await listAll(me.authorization)).contacts;
+  t.same(events, [
+    { type: 'contacts.contact.imported', data: { created: 1, updated: 0, skipped: 0, failed: 1 } },
+    {
+      type: 'contacts.contact.created',
+      data: {
+        contactId: contact!.id,
+        hasEmail: true,
+        contact: { firstName: 'Uno', lastName: 'Dos', email: 'uno@x.es', phone: null, company: null, tags: [] },
+        imported: true,
+      },
+    },
+  ]);
+
+  // The same address again with a new name: an update, naming what changed.
+  await importCsv(me.authorization, 'nombre,apellido,correo\nUna,Dos,uno@x.es\n');
+  const [updated] = await platform.db.sql<{ data: Record<string, unknown> }[]>`
+    select data from contacts.outbox where user_id = ${me.userId} and type = 'contacts.contact.updated'`;
+  t.match(updated?.data, { contactId: contact!.id, changed: ['firstName'], contact: { firstName: 'Una', lastName: 'Dos' }, imported: true });
 });
 
 t.test('files without the name columns, empty files and non-CSV bodies are refused', async (t) => {

@@ -97,3 +97,56 @@ t.test('a disabled endpoint gets nothing; an old mailbox sync is not news', asyn
   t.match(JSON.parse(receiver.requests[before]!.body), { type: 'contact.deleted' });
   t.ok(on.id);
 });
+
+t.test('a payload carries the contact\'s fields; an endpoint set to "Solo identificadores" gets the ids alone', async (t) => {
+  const me = signToken(app);
+  const full = await endpoint(me.authorization, ['contact.created']);
+  const created = await app.inject({ method: 'POST', url: '/webhooks', headers: { authorization: me.authorization }, payload: { url: receiver.url, events: ['contact.created'], idsOnly: true } });
+  t.equal(created.statusCode, 201);
+  t.equal(created.json().idsOnly, true, 'the option is kept');
+  const listed = (await app.inject({ url: '/webhooks', headers: { authorization: me.authorization } })).json();
+  t.same(
+    listed.endpoints.map((e: { id: string; idsOnly: boolean }) => [e.id, e.idsOnly]),
+    [[full.id, false], [created.json().id, true]],
+  );
+  const before = receiver.requests.length;
+  const contactId = randomUUID();
+  const contact = { firstName: 'Lucía', lastName: 'Pérez', email: 'lucia@ejemplo.es', phone: '+34 600 111 222', company: 'Panadería Sol', tags: ['cliente'] };
+  await commit([createEvent('contacts.contact.created', me.userId, { contactId, hasEmail: true, contact })]);
+  await receiver.received(before + 2);
+  const bodies = receiver.requests.slice(before, before + 2).map((r) => JSON.parse(r.body) as { data: Record<string, unknown> });
+  const withFields = bodies.find((b) => 'firstName' in b.data);
+  const idsOnly = bodies.find((b) => !('firstName' in b.data));
+  t.same(withFields?.data, { contactId, hasEmail: true, ...contact }, 'name, email, phone, company and tags beside the ids');
+  t.same(idsOnly?.data, { contactId, hasEmail: true }, 'the ids alone: the shape before the fields');
+
+  const patched = await app.inject({ method: 'PATCH', url: `/webhooks/${full.id}`, headers: { authorization: me.authorization }, payload: { idsOnly: true } });
+  t.equal(patched.json().idsOnly, true, 'switched on by a PATCH');
+  const bad = await app.inject({ method: 'PATCH', url: `/webhooks/${full.id}`, headers: { authorization: me.authorization }, payload: { idsOnly: 'sí' } });
+  t.equal(bad.statusCode, 400);
+  t.match(bad.json().message, /Solo identificadores/);
+});
+
+t.test('the log keeps every attempt: a failed delivery and its "Reenviar" are two attempts, the failure kept', async (t) => {
+  const me = signToken(app);
+  const { id } = await endpoint(me.authorization, ['contact.deleted']);
+  const before = receiver.requests.length;
+  receiver.status = 500;
+  await commit([createEvent('contacts.contact.deleted', me.userId, { contactId: randomUUID() })]);
+  await receiver.received(before + 1);
+  const log = async () => (await app.inject({ url: `/webhooks/${id}/deliveries`, headers: { authorization: me.authorization } })).json();
+  let page = await log();
+  while (page.data[0]?.attemptLog.length !== 1) page = await log();
+  receiver.status = 204;
+  t.match(page.data[0], { status: 'pending', attempts: 1, responseStatus: 500 }, 'retrying after the failure');
+
+  const resent = await app.inject({ method: 'POST', url: `/webhooks/${id}/deliveries/${page.data[0].id}/retry`, headers: { authorization: me.authorization } });
+  t.equal(resent.statusCode, 200);
+  const after = resent.json();
+  t.match(after, { status: 'delivered', responseStatus: 204 });
+  t.equal(after.attemptLog.length, after.attempts, 'one row per attempt');
+  t.match(after.attemptLog[0], { attempt: 1, status: 'failed', responseStatus: 500, error: 'El receptor respondió HTTP 500' }, 'the first failure is still there');
+  t.match(after.attemptLog.at(-1), { attempt: after.attempts, status: 'delivered', responseStatus: 204, error: null });
+  t.ok(after.attemptLog.every((a: { at: string }) => !Number.isNaN(Date.parse(a.at))), 'each with its time');
+  t.same((await log()).data[0].attemptLog, after.attemptLog, 'the log lists the same attempts');
+});

@@ -32,7 +32,7 @@ function dispatcher(p: Platform, clock: Clock, allowed = '127.0.0.1') {
 async function endpointFor(userId: string, events: WebhookEventType[] = ['contact.created']) {
   const secret = newSecret();
   const row = await endpoints.create(
-    { id: randomUUID(), userId, url: receiver.url, events, description: '', secretEnc: platform.secrets.seal(secret, endpoints.secretContext(userId)) },
+    { id: randomUUID(), userId, url: receiver.url, events, description: '', idsOnly: false, secretEnc: platform.secrets.seal(secret, endpoints.secretContext(userId)) },
     10,
   );
   return { ...row!, secret };

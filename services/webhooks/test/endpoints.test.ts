@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { WEBHOOK_ENDPOINTS_MAX } from '@asistente/contracts';
+import { WEBHOOK_ENDPOINTS_MAX, WEBHOOK_URL_RULE } from '@asistente/contracts';
 import { createEvent, HostGuard } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
 import webhooksService, { HttpSender } from '../src/app.js';
@@ -153,4 +153,16 @@ t.test('user.deleted erases the user’s endpoints and their deliveries, and no 
       select (select count(*) from webhooks.endpoints where user_id = ${userId}) + (select count(*) from webhooks.deliveries where user_id = ${userId}) as n`)[0]!.n;
   t.equal(Number(await count(gone.userId)), 0);
   t.equal(Number(await count(kept.userId)), 1);
+});
+
+t.test('the URL rule the form shows is the one the server applies: https, http only to an address the operator allowed', async (t) => {
+  const me = signToken(app);
+  t.equal(WEBHOOK_URL_RULE, 'Debe empezar por https:// (http:// solo hacia una dirección de tu red que el administrador haya permitido)');
+  for (const url of ['ftp://example.com/hook', 'example.com/hook', 'http://93.184.215.14/hook']) {
+    const refused = await call(me.authorization, 'POST', '/webhooks', { url, events: ['contact.created'] });
+    t.equal(refused.statusCode, 400, url);
+    t.ok(refused.json().message.endsWith(WEBHOOK_URL_RULE), `${url}: ${refused.json().message}`);
+  }
+  const allowed = await call(me.authorization, 'POST', '/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['contact.created'] });
+  t.equal(allowed.statusCode, 201, 'http:// to an allowed local address is accepted, as the rule says');
 });

@@ -67,11 +67,21 @@ t.test('the job erases only older messages of owners who chose days, in batches;
   await sql`insert into analytics.totals (user_id, metric, value) values (${ana}, 'whatsapp.received', 17)`;
   await sql`insert into analytics.hourly (user_id, metric, hour, value) values (${ana}, 'whatsapp.received', ${daysAgo(40)}, 14)`;
   await sql`insert into analytics.whatsapp_chats (user_id, chat_id, last_seen) values (${ana}, 'a@s.whatsapp.net', ${daysAgo(40)})`;
+  // The events of an old message and of a recent one, each with the text and sender it carried for the webhooks.
+  const said = (at: Date) => createEvent('whatsapp.message.received', ana, { messageId: randomUUID(), chatId: 'a@s.whatsapp.net', text: 'Hola', from: 'a@s.whatsapp.net', senderName: 'Ana' }, at);
+  await sql.begin((tx) => platform.outbox('whatsapp').append(tx, [said(daysAgo(40)), said(daysAgo(10))]));
 
   const reports: RetentionReport[] = [];
   t.equal(await job(reports).runOnce(), 'ran');
   t.equal(reports[0]!.erased.messages, 14);
-  t.equal(reports[0]!.statements, 3 + 1, '14 messages in batches of 5 (5, 5, 4), then one statement for the chat previews');
+  t.equal(reports[0]!.statements, 3 + 1 + 1, '14 messages in batches of 5 (5, 5, 4), then one statement for the chat previews, one for the events\' texts');
+  const events = await sql<{ data: Record<string, unknown> }[]>`
+    select data from whatsapp.outbox where user_id = ${ana} and type = 'whatsapp.message.received' order by occurred_at`;
+  t.same(
+    events.map((e) => [e.data.text, e.data.from, e.data.senderName]),
+    [[undefined, undefined, undefined], ['Hola', 'a@s.whatsapp.net', 'Ana']],
+    'the old event keeps its ids, not what was said or by whom; the recent one keeps both',
+  );
   t.equal(await count(ana), 3, "ana's 3 recent messages stay");
   t.equal(await newer(ana), 3);
   t.equal(await count(luis), 5, 'an owner who never chose keeps everything');

@@ -2,6 +2,7 @@ import type { DomainEvent } from '@asistente/contracts';
 import type { EventValidator, Logger, Sql } from '@asistente/kit';
 import type { ConversationFollower } from '../domain/conversation-follower.js';
 import { Tally } from '../domain/tally.js';
+import { isImportedContact } from '../domain/metrics.js';
 import type { RollupsRepository } from '../domain/rollups.repository.js';
 
 export interface ApplyReport {
@@ -41,6 +42,8 @@ export class RollupConsumer {
       if (checked.ok && checked.event.type === 'security.activity.recorded') continue;
       // A deletion and its progress are no activity; kept, the deleted user's id would be written here again.
       if (checked.ok && (checked.event.type === 'user.deleted' || checked.event.type === 'account.erasure.progressed')) continue;
+      // An import's contacts one by one (for the webhooks): its batches' contacts.contact.imported count them.
+      if (checked.ok && isImportedContact(checked.event)) continue;
       if (checked.ok) valid.set(checked.event.id, checked.event);
       else {
         parked++;

@@ -48,10 +48,11 @@ export function incrementsFor(event: DomainEvent): Increment[] {
     case 'conversation.assigned':
     case 'conversation.status_changed':
       return [];
+    // An import's contacts are counted by its batches' `contacts.contact.imported`, not one by one.
     case 'contacts.contact.created':
-      return [activity, [METRIC.contactsCreated, 1], [METRIC.contactsNet, 1]];
+      return isImportedContact(event) ? [] : [activity, [METRIC.contactsCreated, 1], [METRIC.contactsNet, 1]];
     case 'contacts.contact.updated':
-      return [activity, [METRIC.contactsUpdated, 1]];
+      return isImportedContact(event) ? [] : [activity, [METRIC.contactsUpdated, 1]];
     case 'contacts.contact.deleted':
       return [activity, [METRIC.contactsDeleted, 1], [METRIC.contactsNet, -1]];
     case 'contacts.contact.imported': {
@@ -96,6 +97,11 @@ export function incrementsFor(event: DomainEvent): Increment[] {
  */
 export function isMeetingEntry(event: DomainEvent): boolean {
   return event.type === 'calendar.event.created' && (event.data.meetingId !== undefined || event.data.source === 'msteams');
+}
+
+/** A contact event an import wrote beside its batch's `contacts.contact.imported`, which counts it. */
+export function isImportedContact(event: DomainEvent): boolean {
+  return (event.type === 'contacts.contact.created' || event.type === 'contacts.contact.updated') && event.data.imported === true;
 }
 
 /** The conversation an event shows activity in, for "active WhatsApp contacts". */

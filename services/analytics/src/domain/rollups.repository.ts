@@ -17,6 +17,24 @@ export interface RecentEvent {
   data: unknown;
 }
 
+/**
+ * What events carry for the webhooks' receivers alone (a person's details, a message's text and sender), by
+ * type: analytics counts without them and keeps no copy, which would outlive the owner's retention. (Other
+ * types' fields of the same names, such as a status change's `from`, are kept.)
+ */
+const MESSAGE_FIELDS = ['text', 'from', 'senderName'];
+const FOR_RECEIVERS_ONLY: Partial<Record<DomainEvent['type'], readonly string[]>> = {
+  'contacts.contact.created': ['contact'],
+  'contacts.contact.updated': ['contact'],
+  'contacts.contact.deleted': ['contact'],
+  'whatsapp.message.received': MESSAGE_FIELDS,
+  'whatsapp.message.sent': MESSAGE_FIELDS,
+};
+function keptData(event: DomainEvent): string {
+  const dropped = FOR_RECEIVERS_ONLY[event.type] ?? [];
+  return JSON.stringify(Object.fromEntries(Object.entries(event.data).filter(([key]) => !dropped.includes(key))));
+}
+
 export class RollupsRepository {
   constructor(private readonly sql: Sql) {}
 
@@ -27,7 +45,7 @@ export class RollupsRepository {
       -- data travels as text and is parsed here: a text[] cast to jsonb[] would store JSON strings.
       select id, user_id, type, occurred_at, data::jsonb, actor_id from unnest(
         ${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.userId)}::uuid[], ${events.map((e) => e.type)}::text[],
-        ${events.map((e) => e.occurredAt)}::timestamptz[], ${events.map((e) => JSON.stringify(e.data))}::text[],
+        ${events.map((e) => e.occurredAt)}::timestamptz[], ${events.map(keptData)}::text[],
         ${events.map((e) => e.actorId ?? null)}::uuid[]
       ) as r(id, user_id, type, occurred_at, data, actor_id)
       on conflict (id) do nothing

@@ -7,7 +7,7 @@ import { caldavAppError, makeCalendarError } from './caldav-errors.js';
 import type { CaldavRepository, StoredCalendar } from './caldav.repository.js';
 import type { Range } from './dates.js';
 import { eventInput } from './event-form.js';
-import type { EventRecord } from './event-record.js';
+import { entryTimes, type EventRecord } from './event-record.js';
 import { changeObject, expandObject, indexObject, newObject, splitEventId } from './icalendar.js';
 import { overrideOccurrence, withoutOccurrence } from './icalendar-occurrence.js';
 import { toCalendarEvent, toGoogleEvent } from './normalize.js';
@@ -221,7 +221,7 @@ export class CaldavEventsService {
     if (!index) throw eventNotFound();
     await this.sql.begin(async (tx) => {
       await this.repository.saveObject(tx, userId, calendarId, object, index);
-      await this.outbox.append(tx, [createEvent(type, userId, { eventId: event.id, source: 'caldav', title: (event.summary ?? '').slice(0, EVENT_TITLE_MAX) })]);
+      await this.outbox.append(tx, [createEvent(type, userId, { eventId: event.id, source: 'caldav', title: (event.summary ?? '').slice(0, EVENT_TITLE_MAX), ...entryTimes(event) })]);
     });
   }
 }

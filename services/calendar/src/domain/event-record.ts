@@ -27,6 +27,11 @@ export interface EventRecord {
   updatedAt: Date | null;
 }
 
+/** When an entry happens, as its `calendar.event.*` event tells the webhooks (an all-day one's UTC midnights). */
+export function entryTimes(record: Pick<EventRecord, 'startAt' | 'endAt' | 'allDay'>): { startAt: string; endAt: string; allDay: boolean } {
+  return { startAt: record.startAt.toISOString(), endAt: record.endAt.toISOString(), allDay: record.allDay };
+}
+
 /** What the product writes to a provider's calendar. */
 export interface EventInput {
   title: string;

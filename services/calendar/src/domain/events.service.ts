@@ -3,7 +3,7 @@ import { createEvent, type Outbox, type Sql } from '@asistente/kit';
 import type { CalendarSyncService } from './calendar-sync.service.js';
 import type { Range } from './dates.js';
 import { eventInput } from './event-form.js';
-import type { EventRecord } from './event-record.js';
+import { entryTimes, type EventRecord } from './event-record.js';
 import type { GoogleConnectionService } from './google-connection.service.js';
 import type { MirroredCalendar, MirrorRepository } from './mirror.repository.js';
 import { toGoogleEvent } from './normalize.js';
@@ -128,7 +128,7 @@ export class EventsService {
   private async record(userId: string, event: EventRecord, type: 'calendar.event.created' | 'calendar.event.updated'): Promise<void> {
     await this.sql.begin(async (tx) => {
       await this.mirror.upsertEvents(tx, userId, [event]);
-      await this.outbox.append(tx, [createEvent(type, userId, { eventId: event.id, source: 'google', title: (event.summary ?? '').slice(0, EVENT_TITLE_MAX) })]);
+      await this.outbox.append(tx, [createEvent(type, userId, { eventId: event.id, source: 'google', title: (event.summary ?? '').slice(0, EVENT_TITLE_MAX), ...entryTimes(event) })]);
     });
   }
 }

@@ -1,5 +1,6 @@
-import { createEvent, type Platform } from '@asistente/kit';
+import type { Platform } from '@asistente/kit';
 import type { ContactFields } from './contact.js';
+import { contactCreated, type SnapshotRow } from './contact-events.js';
 import { phoneE164 } from './phone.js';
 
 export interface DatedContact extends Omit<ContactFields, 'phoneE164'> {
@@ -14,7 +15,7 @@ export interface DatedContact extends Omit<ContactFields, 'phoneE164'> {
 export async function insertBackdatedContacts(platform: Platform, userId: string, contacts: DatedContact[]): Promise<number> {
   const outbox = platform.outbox('contacts');
   return platform.db.sql.begin(async (tx) => {
-    const rows = await tx<{ id: string; email: string | null; createdAt: Date }[]>`
+    const rows = await tx<(SnapshotRow & { createdAt: Date })[]>`
       insert into contacts.contacts (user_id, first_name, last_name, email, phone, company, tags, phone_e164, created_at, updated_at)
       select ${userId}, c.first_name, c.last_name, c.email, c.phone, c.company,
         coalesce(string_to_array(nullif(c.tags, ''), '|'), '{}'), c.phone_e164, c.created_at, c.created_at
@@ -25,10 +26,10 @@ export async function insertBackdatedContacts(platform: Platform, userId: string
         ${contacts.map((c) => c.createdAt.toISOString())}::timestamptz[], ${contacts.map((c) => phoneE164(c.phone))}::text[]
       ) as c(first_name, last_name, email, phone, company, tags, created_at, phone_e164)
       on conflict (user_id, lower(email)) where email is not null do nothing
-      returning id, email, created_at`;
+      returning id, first_name, last_name, email, phone, company, tags, created_at`;
     await outbox.append(
       tx,
-      rows.map((r) => createEvent('contacts.contact.created', userId, { contactId: r.id, hasEmail: r.email !== null }, r.createdAt)),
+      rows.map((row) => contactCreated(userId, row, false, row.createdAt)),
     );
     return rows.length;
   });

@@ -5,8 +5,8 @@ const TRACKED = ['firstName', 'lastName', 'email', 'phone', 'company', 'notes', 
 export type ContactField = (typeof TRACKED)[number];
 
 /**
- * The names of the fields that differ between a contact before and after a write (never their values: the
- * event reaches analytics and webhooks, which need to know what changed, not the person's data).
+ * The names of the fields that differ between a contact before and after a write (the event's `contact`
+ * snapshot carries the values after it, for the webhooks; never the notes).
  */
 export function changedFields(before: Pick<ContactRow, ContactField>, after: Pick<ContactRow, ContactField>): ContactField[] {
   return TRACKED.filter((field) =>

@@ -4,8 +4,9 @@ import {
   type BulkDeleteResult,
   type ContactSelection,
 } from '@asistente/contracts';
-import { badRequest, createEvent, notFound, type Outbox, type Sql, type TransactionSql } from '@asistente/kit';
+import { badRequest, notFound, type Outbox, type Sql, type TransactionSql } from '@asistente/kit';
 import { normalizeTags } from './contact.js';
+import { contactCreated, contactDeleted, contactUpdated, type SnapshotRow } from './contact-events.js';
 import type { ContactsRepository } from './contacts.repository.js';
 import { writingMember } from './writing-member.js';
 
@@ -29,7 +30,7 @@ export class ContactsBulk {
     if (adding.length === 0 && removing.length === 0) throw badRequest('Indica al menos una etiqueta que añadir o quitar', 'VALIDATION_ERROR');
     return this.sql.begin(async (tx) => {
       await this.checkIds(tx, userId, selection);
-      const changed = await tx<{ id: string }[]>`
+      const changed = await tx<SnapshotRow[]>`
         with target as (
           select id, array(
             select t from (
@@ -42,8 +43,8 @@ export class ContactsBulk {
         )
         update contacts.contacts c set tags = target.next, updated_at = now(), updated_by = ${writingMember()}
         from target where c.id = target.id and c.tags is distinct from target.next
-        returning c.id`;
-      await this.outbox.append(tx, changed.map(({ id }) => createEvent('contacts.contact.updated', userId, { contactId: id, changed: ['tags'] })));
+        returning c.id, c.first_name, c.last_name, c.email, c.phone, c.company, c.tags`;
+      await this.outbox.append(tx, changed.map((row) => contactUpdated(userId, row, ['tags'])));
       return changed.length;
     });
   }
@@ -54,15 +55,15 @@ export class ContactsBulk {
     return this.sql.begin(async (tx) => {
       await tx`delete from contacts.trash where deleted_at < now() - make_interval(secs => ${CONTACTS_UNDO_SECONDS})`;
       await this.checkIds(tx, userId, selection);
-      const gone = await tx<{ id: string; deletedAt: Date }[]>`
+      const gone = await tx<(SnapshotRow & { deletedAt: Date })[]>`
         with gone as (
           delete from contacts.contacts where ${this.contacts.selection(userId, selection)}
           returning id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at, created_by
         )
         insert into contacts.trash (batch_id, user_id, id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at, created_by)
         select ${undoToken}, ${userId}, id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at, created_by from gone
-        returning id, deleted_at`;
-      await this.outbox.append(tx, gone.map(({ id }) => createEvent('contacts.contact.deleted', userId, { contactId: id })));
+        returning id, first_name, last_name, email, phone, company, tags, deleted_at`;
+      await this.outbox.append(tx, gone.map((row) => contactDeleted(userId, row)));
       const since = gone[0]?.deletedAt ?? new Date();
       return { deleted: gone.length, undoToken, undoUntil: new Date(since.getTime() + CONTACTS_UNDO_SECONDS * 1000).toISOString() };
     });
@@ -81,16 +82,16 @@ export class ContactsBulk {
           and deleted_at >= now() - make_interval(secs => ${CONTACTS_UNDO_SECONDS})
         limit 1`;
       if (batch.length === 0) throw notFound('No hay nada que deshacer: el plazo terminó o ya se deshizo');
-      const back = await tx<{ id: string; email: string | null }[]>`
+      const back = await tx<SnapshotRow[]>`
         insert into contacts.contacts (id, user_id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at, created_by, updated_by)
         select id, user_id, first_name, last_name, email, phone, company, tags, phone_e164, notes, merged_keys, created_at, updated_at, created_by, ${writingMember()}::uuid
         from contacts.trash where batch_id = ${undoToken} and user_id = ${userId}
         on conflict do nothing
-        returning id, email`;
+        returning id, first_name, last_name, email, phone, company, tags`;
       await tx`delete from contacts.trash where batch_id = ${undoToken} and id = any(${back.map((r) => r.id)}::uuid[])`;
       await this.outbox.append(
         tx,
-        back.map((r) => createEvent('contacts.contact.created', userId, { contactId: r.id, hasEmail: r.email !== null })),
+        back.map((row) => contactCreated(userId, row)),
       );
       return back.length;
     });

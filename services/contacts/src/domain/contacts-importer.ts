@@ -1,5 +1,8 @@
 import type { ImportReport } from '@asistente/contracts';
 import { allowLongStatements, badRequest, createEvent, type Database, type EventEnvelope, type Logger, type Outbox, type Sql, type TextRow, type TransactionSql } from '@asistente/kit';
+import { changedFields } from './contact-changes.js';
+import { contactCreated, contactUpdated, type SnapshotRow } from './contact-events.js';
+import type { ContactRow } from './contact.js';
 import { readCsv, type ColumnMapping } from './csv-records.js';
 import { ImportDuplicates } from './import-duplicates.js';
 import { importRow, TAG_SEPARATOR } from './import-row.js';
@@ -44,6 +47,31 @@ interface BatchOutcome {
   insertedWithoutEmail: number;
 }
 
+/** A contact an import wrote, with what it held before when it was an update (for its event's `changed`). */
+type Written = SnapshotRow &
+  Pick<ContactRow, 'notes'> & {
+    key: string | null;
+    inserted: boolean;
+    // Null for a row the batch inserted; absent for one without an email (always inserted).
+    wasFirstName?: string | null;
+    wasLastName?: string | null;
+    wasPhone?: string | null;
+    wasCompany?: string | null;
+    wasTags?: string[] | null;
+  };
+
+/**
+ * Each contact a batch wrote, announced as a single write would be (`imported` marks it: the batch's own
+ * event already counts it for analytics), so a webhook hears of every contact an import adds or changes.
+ */
+function writtenEvents(userId: string, written: Written[]) {
+  return written.map((row) => {
+    if (row.inserted) return contactCreated(userId, row, true);
+    const before = { ...row, firstName: row.wasFirstName ?? '', lastName: row.wasLastName ?? '', phone: row.wasPhone ?? null, company: row.wasCompany ?? null, tags: row.wasTags ?? [] };
+    return contactUpdated(userId, row, changedFields(before, row), true);
+  });
+}
+
 /** Lets the event loop serve other requests between batches. */
 const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -56,7 +84,8 @@ const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve)
  * across the whole file: an address seen in several batches counts once.
  * An import stopped midway (a crash) leaves the batches already merged, each
  * with its event (appended in the batch's transaction, so analytics counts
- * exactly what was written); importing the same file again completes it,
+ * exactly what was written, and each contact written has its own created or
+ * updated event beside it); importing the same file again completes it,
  * since the merge is an upsert and unchanged rows are skipped. The member who
  * imports is recorded as the creator of the rows it adds and the last to
  * change the rows it rewrites.
@@ -206,8 +235,14 @@ export class ContactsImporter {
     return this.db.sql.begin(async (tx) => {
       // An import's batch may outlast the requests' statement timeout on a busy server.
       await allowLongStatements(tx);
-      const keys = await tx<{ key: string; inserted: boolean }[]>`
-        with source as (${this.source(tx, batch)})
+      // `before` reads the rows as they stood (one snapshot for the whole statement), for each update's `changed`.
+      const upserted = await tx<Written[]>`
+        with source as (${this.source(tx, batch)}),
+        before as (
+          select c.id, c.first_name, c.last_name, c.phone, c.company, c.tags from contacts.contacts c join source s on lower(c.email) = lower(s.email)
+          where c.user_id = ${userId} and c.email is not null
+        ),
+        written as (
         insert into contacts.contacts as c (user_id, first_name, last_name, email, phone, company, tags, phone_e164, created_by, updated_by)
         select ${userId}, first_name, last_name, email, phone, company, tags, phone_e164, ${member}::uuid, ${member}::uuid from source
         on conflict (user_id, lower(email)) where email is not null do update set
@@ -222,17 +257,21 @@ export class ContactsImporter {
         where (c.first_name, c.last_name, c.phone, c.company) is distinct from
               (excluded.first_name, excluded.last_name, coalesce(excluded.phone, c.phone), coalesce(excluded.company, c.company))
            or not (c.tags @> excluded.tags)
-        returning lower(c.email) as key, (xmax = 0) as inserted`;
+        returning c.id, c.first_name, c.last_name, c.email, c.phone, c.company, c.tags, c.notes, lower(c.email) as key, (xmax = 0) as inserted
+        )
+        select w.*, b.first_name as was_first_name, b.last_name as was_last_name, b.phone as was_phone, b.company as was_company, b.tags as was_tags
+        from written w left join before b on b.id = w.id`;
       const added = pick(batch, withoutEmail);
-      const inserted = await tx`
+      const inserted = await tx<Written[]>`
         insert into contacts.contacts (user_id, first_name, last_name, email, phone, company, tags, phone_e164, created_by, updated_by)
         select ${userId}, first_name, last_name, null, phone, company,
           coalesce(string_to_array(nullif(tags, ''), ${TAG_SEPARATOR}), '{}'), phone_e164, ${member}::uuid, ${member}::uuid
         from unnest(${added.firstName}::text[], ${added.lastName}::text[],
           ${added.phone}::text[], ${added.company}::text[], ${added.tags}::text[], ${added.phoneE164}::text[])
-          as r(first_name, last_name, phone, company, tags, phone_e164)`;
-      const outcome = { keys: [...keys], insertedWithoutEmail: inserted.count };
-      await this.outbox.append(tx, [announce(outcome)]);
+          as r(first_name, last_name, phone, company, tags, phone_e164)
+        returning id, first_name, last_name, email, phone, company, tags, notes, null as key, true as inserted`;
+      const outcome = { keys: upserted.map(({ key, inserted }) => ({ key: key!, inserted })), insertedWithoutEmail: inserted.length };
+      await this.outbox.append(tx, [announce(outcome), ...writtenEvents(userId, [...upserted, ...inserted])]);
       return outcome;
     });
   }

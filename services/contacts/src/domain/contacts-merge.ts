@@ -1,7 +1,8 @@
 import type { Contact } from '@asistente/contracts';
-import { badRequest, createEvent, notFound, type Outbox, type Sql } from '@asistente/kit';
+import { badRequest, notFound, type Outbox, type Sql } from '@asistente/kit';
 import { normalizeTags, toContact, type ContactRow } from './contact.js';
 import { changedFields } from './contact-changes.js';
+import { contactDeleted, contactUpdated } from './contact-events.js';
 import { writingMember } from './writing-member.js';
 
 /** At most this many duplicate groups are listed at once. */
@@ -84,8 +85,8 @@ export class ContactsMerge {
         where id = ${keepId} and user_id = ${userId}
         returning *`;
       await this.outbox.append(tx, [
-        ...others.map((id) => createEvent('contacts.contact.deleted', userId, { contactId: id })),
-        createEvent('contacts.contact.updated', userId, { contactId: keepId, changed: changedFields(kept, row!) }),
+        ...merged.map((gone) => contactDeleted(userId, gone)),
+        contactUpdated(userId, row!, changedFields(kept, row!)),
       ]);
       return toContact(row!);
     });

@@ -326,9 +326,10 @@ export class ContactsRepository {
     return row;
   }
 
-  async delete(tx: TransactionSql, userId: string, id: string): Promise<boolean> {
-    const rows = await tx`delete from contacts.contacts where id = ${id} and user_id = ${userId} returning id`;
-    return rows.length > 0;
+  /** The row deleted (what its event tells of it), undefined when there was none. */
+  async delete(tx: TransactionSql, userId: string, id: string): Promise<ContactRow | undefined> {
+    const [row] = await tx<ContactRow[]>`delete from contacts.contacts where id = ${id} and user_id = ${userId} returning *`;
+    return row;
   }
 
   async stats(userId: string): Promise<ContactStats> {

@@ -1,7 +1,8 @@
 import type { Contact, ContactBody, ContactList, ContactListQuery, ContactMatches, ContactStats } from '@asistente/contracts';
-import { conflict, createEvent, notFound, type Outbox, type Sql } from '@asistente/kit';
+import { conflict, notFound, type Outbox, type Sql } from '@asistente/kit';
 import { contactFields, toContact } from './contact.js';
 import { changedFields } from './contact-changes.js';
+import { contactCreated, contactDeleted, contactUpdated } from './contact-events.js';
 import { DEFAULT_ORDER, type ContactsRepository } from './contacts.repository.js';
 import { handleNumbers } from './whatsapp-match.js';
 
@@ -49,9 +50,7 @@ export class ContactsService {
     const row = await this.sql
       .begin(async (tx) => {
         const created = await this.contacts.insert(tx, userId, fields);
-        await this.outbox.append(tx, [
-          createEvent('contacts.contact.created', userId, { contactId: created.id, hasEmail: created.email !== null }),
-        ]);
+        await this.outbox.append(tx, [contactCreated(userId, created)]);
         return created;
       })
       .catch(duplicateEmail);
@@ -65,7 +64,7 @@ export class ContactsService {
         const before = await this.contacts.lock(tx, userId, id);
         if (!before) return undefined;
         const updated = await this.contacts.update(tx, userId, id, fields);
-        if (updated) await this.outbox.append(tx, [createEvent('contacts.contact.updated', userId, { contactId: id, changed: changedFields(before, updated) })]);
+        if (updated) await this.outbox.append(tx, [contactUpdated(userId, updated, changedFields(before, updated))]);
         return updated;
       })
       .catch(duplicateEmail);
@@ -76,8 +75,8 @@ export class ContactsService {
   async delete(userId: string, id: string): Promise<void> {
     const deleted = await this.sql.begin(async (tx) => {
       const gone = await this.contacts.delete(tx, userId, id);
-      if (gone) await this.outbox.append(tx, [createEvent('contacts.contact.deleted', userId, { contactId: id })]);
-      return gone;
+      if (gone) await this.outbox.append(tx, [contactDeleted(userId, gone)]);
+      return gone !== undefined;
     });
     if (!deleted) throw notFound(NOT_FOUND);
   }

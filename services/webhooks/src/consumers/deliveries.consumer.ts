@@ -7,7 +7,8 @@ import type { Clock } from '../domain/dispatcher.js';
 
 /**
  * Turns the event stream into delivery rows: each event a user's enabled endpoints subscribe to becomes one
- * row per endpoint, the whole batch in one transaction, and the bus acks only after it commits. A
+ * row per endpoint (its body with the record's fields, or the ids alone for an endpoint set to "Solo
+ * identificadores"), the whole batch in one transaction, and the bus acks only after it commits. A
  * redelivered event (a lost ack, a replay) meets the (event, endpoint) key and adds nothing: at least
  * once in, one delivery out. After the commit the dispatcher is poked, so a new delivery leaves at once.
  */
@@ -40,7 +41,7 @@ export class DeliveriesConsumer {
             userId: event.userId,
             eventId: event.eventId,
             type: event.type,
-            body: webhookBody(event.type, event.occurredAt, event.data),
+            body: webhookBody(event.type, event.occurredAt, endpoint.idsOnly ? event.ids : event.data),
             nextAttemptAt: now,
             // Each attempt's span links back to the consumer span that handled this event (and through it the request).
             traceparent: consumedTraceparent(event.eventId) ?? null,

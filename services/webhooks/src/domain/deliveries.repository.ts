@@ -34,6 +34,21 @@ export interface ClaimedDelivery extends DeliveryRow {
   secretEnc: string;
 }
 
+/** One attempt as it ended (`webhooks.delivery_attempts`), as the log reads it (JSON: `at` is text). */
+export interface AttemptRow {
+  attempt: number;
+  status: 'delivered' | 'failed';
+  responseStatus: number | null;
+  latencyMs: number | null;
+  error: string | null;
+  at: string;
+}
+
+/** A delivery as the log shows it: the row and its attempts, read in one statement (one snapshot). */
+export interface LoggedDelivery extends DeliveryRow {
+  attemptLog: AttemptRow[];
+}
+
 export interface Outcome {
   responseStatus: number | null;
   latencyMs: number;
@@ -100,30 +115,54 @@ export class DeliveriesRepository {
     });
   }
 
-  /** Records an attempt's outcome, only if this claim still holds it (a lease that ran out was taken over). */
+  /**
+   * Records an attempt's outcome, only if this claim still holds it (a lease that ran out was taken over): the
+   * delivery's last outcome and the attempt's own row, which later attempts leave as it is.
+   */
   async record(tx: Db, claim: Pick<ClaimedDelivery, 'id' | 'claimId'>, outcome: Outcome, status: WebhookDeliveryStatus, nextAttemptAt: Date | null): Promise<boolean> {
     const rows = await tx`
-      update webhooks.deliveries set
-        status = ${status}, response_status = ${outcome.responseStatus}, latency_ms = ${outcome.latencyMs}, error = ${outcome.error},
-        next_attempt_at = ${nextAttemptAt}, claim_id = null
-      where id = ${claim.id} and claim_id = ${claim.claimId}
-      returning id`;
+      with recorded as (
+        update webhooks.deliveries set
+          status = ${status}, response_status = ${outcome.responseStatus}, latency_ms = ${outcome.latencyMs}, error = ${outcome.error},
+          next_attempt_at = ${nextAttemptAt}, claim_id = null
+        where id = ${claim.id} and claim_id = ${claim.claimId}
+        returning id, user_id, attempts, last_attempt_at
+      )
+      insert into webhooks.delivery_attempts (delivery_id, user_id, attempt, status, response_status, latency_ms, error, attempted_at)
+      select id, user_id, attempts, ${outcome.error === null ? 'delivered' : 'failed'}, ${outcome.responseStatus}, ${outcome.latencyMs}, ${outcome.error}, last_attempt_at
+      from recorded
+      returning delivery_id`;
     return rows.length > 0;
   }
 
-  /** Successful attempts, many in one statement; each only if its claim still holds it. */
+  /** Successful attempts, many in one statement; each only if its claim still holds it, with its attempt's row. */
   async recordDelivered(tx: Db, rows: { id: string; claimId: string; responseStatus: number | null; latencyMs: number }[]): Promise<void> {
     if (rows.length === 0) return;
     await tx`
-      update webhooks.deliveries d set
-        status = 'delivered', response_status = v.response_status, latency_ms = v.latency_ms, error = null, next_attempt_at = null, claim_id = null
-      from (
-        select unnest(${tx.array(rows.map((r) => r.id))}::uuid[]) as id,
-               unnest(${tx.array(rows.map((r) => r.claimId))}::uuid[]) as claim_id,
-               unnest(${tx.array(rows.map((r) => r.responseStatus ?? 0))}::int[]) as response_status,
-               unnest(${tx.array(rows.map((r) => r.latencyMs))}::int[]) as latency_ms
-      ) as v
-      where d.id = v.id and d.claim_id = v.claim_id`;
+      with recorded as (
+        update webhooks.deliveries d set
+          status = 'delivered', response_status = v.response_status, latency_ms = v.latency_ms, error = null, next_attempt_at = null, claim_id = null
+        from (
+          select unnest(${tx.array(rows.map((r) => r.id))}::uuid[]) as id,
+                 unnest(${tx.array(rows.map((r) => r.claimId))}::uuid[]) as claim_id,
+                 unnest(${tx.array(rows.map((r) => r.responseStatus ?? 0))}::int[]) as response_status,
+                 unnest(${tx.array(rows.map((r) => r.latencyMs))}::int[]) as latency_ms
+        ) as v
+        where d.id = v.id and d.claim_id = v.claim_id
+        returning d.id, d.user_id, d.attempts, d.last_attempt_at, v.response_status, v.latency_ms
+      )
+      insert into webhooks.delivery_attempts (delivery_id, user_id, attempt, status, response_status, latency_ms, attempted_at)
+      select id, user_id, attempts, 'delivered', response_status, latency_ms, last_attempt_at from recorded`;
+  }
+
+  /** A delivery's attempts as a JSON array, oldest first: a column of the same statement as the row it belongs to. */
+  private attemptLog() {
+    return this.sql`
+      coalesce((
+        select json_agg(json_build_object('attempt', a.attempt, 'status', a.status, 'responseStatus', a.response_status,
+          'latencyMs', a.latency_ms, 'error', a.error, 'at', a.attempted_at) order by a.attempt)
+        from webhooks.delivery_attempts a where a.delivery_id = d.id
+      ), '[]'::json) as attempt_log`;
   }
 
   /** An endpoint disabled: what waits for it will not be sent. */
@@ -133,18 +172,18 @@ export class DeliveriesRepository {
       where endpoint_id = ${endpointId} and status = 'pending' and claim_id is null`;
   }
 
-  async find(userId: string, id: string): Promise<DeliveryRow | undefined> {
-    const [row] = await this.sql<DeliveryRow[]>`select * from webhooks.deliveries where id = ${id} and user_id = ${userId}`;
+  async find(userId: string, id: string): Promise<LoggedDelivery | undefined> {
+    const [row] = await this.sql<LoggedDelivery[]>`select d.*, ${this.attemptLog()} from webhooks.deliveries d where d.id = ${id} and d.user_id = ${userId}`;
     return row;
   }
 
   /** The endpoint's log, newest first, within the retention window. */
-  async page(userId: string, endpointId: string, since: Date, page: number, limit: number): Promise<{ rows: DeliveryRow[]; total: number }> {
+  async page(userId: string, endpointId: string, since: Date, page: number, limit: number): Promise<{ rows: LoggedDelivery[]; total: number }> {
     const [rows, [count]] = await Promise.all([
-      this.sql<DeliveryRow[]>`
-        select * from webhooks.deliveries
-        where endpoint_id = ${endpointId} and user_id = ${userId} and created_at >= ${since}
-        order by created_at desc, id desc
+      this.sql<LoggedDelivery[]>`
+        select d.*, ${this.attemptLog()} from webhooks.deliveries d
+        where d.endpoint_id = ${endpointId} and d.user_id = ${userId} and d.created_at >= ${since}
+        order by d.created_at desc, d.id desc
         limit ${limit} offset ${(page - 1) * limit}`,
       this.sql<{ n: number }[]>`
         select count(*)::int as n from webhooks.deliveries where endpoint_id = ${endpointId} and user_id = ${userId} and created_at >= ${since}`,

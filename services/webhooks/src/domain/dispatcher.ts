@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WEBHOOK_DELIVERY_RETENTION_DAYS, WEBHOOK_RETRY_WINDOW_MS, WEBHOOK_TEST_TYPE } from '@asistente/contracts';
 import { traceLinkedWork, type Logger, type SecretBox, type Sql } from '@asistente/kit';
 import type { SendResult, WebhookSender } from './webhook-sender.js';
-import type { ClaimedDelivery, DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
+import type { ClaimedDelivery, DeliveriesRepository, LoggedDelivery } from './deliveries.repository.js';
 import type { EndpointsRepository } from './endpoints.repository.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { signedHeaders } from './signature.js';
@@ -158,7 +158,7 @@ export class Dispatcher {
   }
 
   /** "Probar" and "Reenviar": one delivery sent now, its row as it ends; 'busy' if a replica is sending it. */
-  async sendNow(userId: string, endpointId: string, deliveryId: string): Promise<DeliveryRow | 'busy' | undefined> {
+  async sendNow(userId: string, endpointId: string, deliveryId: string): Promise<LoggedDelivery | 'busy' | undefined> {
     const now = this.now();
     const claimed = await this.deliveries.claimOne(userId, endpointId, deliveryId, now, new Date(now.getTime() + this.leaseMs), randomUUID());
     if (!claimed || claimed === 'busy') return claimed;

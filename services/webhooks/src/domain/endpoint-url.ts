@@ -1,3 +1,4 @@
+import { WEBHOOK_URL_RULE } from '@asistente/contracts';
 import { badRequest, HostNotAllowedError, type HostGuard } from '@asistente/kit';
 
 export const PORT_OUT_OF_RANGE = 'El puerto de la URL debe estar entre 1 y 65535';
@@ -24,7 +25,7 @@ export async function checkEndpointUrl(guard: HostGuard, typed: string): Promise
   }
   // Port 0 parses, but nothing listens there: a delivery would only ever fail.
   if (url.port === '0') throw badRequest(PORT_OUT_OF_RANGE, 'WEBHOOK_URL_PORT');
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest('La URL debe empezar por https://', 'WEBHOOK_URL_INVALID');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest(`La URL no es válida. ${WEBHOOK_URL_RULE}`, 'WEBHOOK_URL_INVALID');
   if (url.username || url.password) throw badRequest('La URL no puede llevar usuario ni contraseña', 'WEBHOOK_URL_INVALID');
   let plaintextAllowed: boolean;
   try {
@@ -33,7 +34,7 @@ export async function checkEndpointUrl(guard: HostGuard, typed: string): Promise
     if (error instanceof HostNotAllowedError) throw error;
     throw badRequest('No se encontró el servidor de esa URL', 'WEBHOOK_HOST_NOT_FOUND');
   }
-  if (url.protocol === 'http:' && !plaintextAllowed) throw badRequest('La URL debe usar https://', 'WEBHOOK_URL_NOT_HTTPS');
+  if (url.protocol === 'http:' && !plaintextAllowed) throw badRequest(`Esta URL debe usar https://. ${WEBHOOK_URL_RULE}`, 'WEBHOOK_URL_NOT_HTTPS');
   url.hash = '';
   return url.toString();
 }

@@ -9,6 +9,8 @@ export interface EndpointRow {
   description: string;
   secretEnc: string;
   enabled: boolean;
+  /** "Solo identificadores": payloads carry ids alone. */
+  idsOnly: boolean;
   disabledReason: string | null;
   failingSince: Date | null;
   createdAt: Date;
@@ -20,6 +22,7 @@ export interface EndpointChanges {
   description?: string;
   enabled?: boolean;
   disabledReason?: string | null;
+  idsOnly?: boolean;
 }
 
 type Db = Sql | TransactionSql;
@@ -49,8 +52,8 @@ export class EndpointsRepository {
       const [count] = await tx<{ n: number }[]>`select count(*)::int as n from webhooks.endpoints where user_id = ${row.userId}`;
       if ((count?.n ?? 0) >= max) return undefined;
       const [created] = await tx<EndpointRow[]>`
-        insert into webhooks.endpoints (id, user_id, url, events, description, secret_enc)
-        values (${row.id}, ${row.userId}, ${row.url}, ${tx.array(row.events)}, ${row.description}, ${row.secretEnc})
+        insert into webhooks.endpoints (id, user_id, url, events, description, secret_enc, ids_only)
+        values (${row.id}, ${row.userId}, ${row.url}, ${tx.array(row.events)}, ${row.description}, ${row.secretEnc}, ${row.idsOnly})
         returning *`;
       return created;
     });
@@ -64,6 +67,7 @@ export class EndpointsRepository {
         events = coalesce(${changes.events ? this.sql.array(changes.events) : null}::text[], events),
         description = coalesce(${changes.description ?? null}, description),
         enabled = coalesce(${changes.enabled ?? null}, enabled),
+        ids_only = coalesce(${changes.idsOnly ?? null}, ids_only),
         disabled_reason = case when ${changes.enabled ?? null}::boolean is null then disabled_reason else ${changes.disabledReason ?? null} end,
         failing_since = case when ${changes.enabled ?? null}::boolean then null else failing_since end,
         updated_at = now()
@@ -78,9 +82,9 @@ export class EndpointsRepository {
   }
 
   /** The enabled endpoints of these users (the consumer's fan-out, inside its transaction). */
-  enabledOf(tx: Db, userIds: string[]): Promise<Pick<EndpointRow, 'id' | 'userId' | 'events' | 'createdAt'>[]> {
-    return tx<Pick<EndpointRow, 'id' | 'userId' | 'events' | 'createdAt'>[]>`
-      select id, user_id, events, created_at from webhooks.endpoints where enabled and user_id = any(${tx.array(userIds)}::uuid[])`;
+  enabledOf(tx: Db, userIds: string[]): Promise<Pick<EndpointRow, 'id' | 'userId' | 'events' | 'idsOnly' | 'createdAt'>[]> {
+    return tx<Pick<EndpointRow, 'id' | 'userId' | 'events' | 'idsOnly' | 'createdAt'>[]>`
+      select id, user_id, events, ids_only, created_at from webhooks.endpoints where enabled and user_id = any(${tx.array(userIds)}::uuid[])`;
   }
 
   /** Account erasure: every endpoint of the user, and with them (cascade) their delivery log. */

@@ -11,7 +11,7 @@ import {
   type WebhookMessage,
 } from '@asistente/contracts';
 import { AppError, conflict, currentTraceparent, notFound, type HostGuard, type SecretBox } from '@asistente/kit';
-import type { DeliveriesRepository, DeliveryRow } from './deliveries.repository.js';
+import type { DeliveriesRepository, LoggedDelivery } from './deliveries.repository.js';
 import type { Clock, Dispatcher } from './dispatcher.js';
 import { checkEndpointUrl } from './endpoint-url.js';
 import type { EndpointRow, EndpointsRepository } from './endpoints.repository.js';
@@ -48,6 +48,7 @@ export class EndpointsService {
         url,
         events: body.events,
         description: body.description?.trim() ?? '',
+        idsOnly: body.idsOnly ?? false,
         secretEnc: this.secrets.seal(secret, this.endpoints.secretContext(userId)),
       },
       WEBHOOK_ENDPOINTS_MAX,
@@ -62,6 +63,7 @@ export class EndpointsService {
       ...(url !== undefined ? { url } : {}),
       ...(patch.events ? { events: patch.events } : {}),
       ...(patch.description !== undefined ? { description: patch.description.trim() } : {}),
+      ...(patch.idsOnly !== undefined ? { idsOnly: patch.idsOnly } : {}),
       ...(patch.enabled !== undefined ? { enabled: patch.enabled, disabledReason: patch.enabled ? null : DISABLED_BY_OWNER } : {}),
     });
     if (!row) throw notFound(NOT_FOUND);
@@ -83,7 +85,7 @@ export class EndpointsService {
     return this.sendNow(userId, id, deliveryId);
   }
 
-  /** "Reenviar": the same message (same `webhook-id`) again, now. */
+  /** "Reenviar": the same message (same `webhook-id`) again, now, as one more attempt of the delivery. */
   async retry(userId: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
     return this.sendNow(userId, id, deliveryId);
   }
@@ -110,13 +112,14 @@ export function endpointView(row: EndpointRow): WebhookEndpoint {
     events: row.events,
     description: row.description,
     enabled: row.enabled,
+    idsOnly: row.idsOnly,
     disabledReason: row.enabled ? null : row.disabledReason,
     failingSince: row.failingSince?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }
 
-export function deliveryView(row: DeliveryRow): WebhookDelivery {
+export function deliveryView(row: LoggedDelivery): WebhookDelivery {
   return {
     id: row.id,
     endpointId: row.endpointId,
@@ -131,5 +134,6 @@ export function deliveryView(row: DeliveryRow): WebhookDelivery {
     lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     payload: JSON.parse(row.body) as WebhookMessage,
+    attemptLog: row.attemptLog.map((a) => ({ ...a, at: new Date(a.at).toISOString() })),
   };
 }

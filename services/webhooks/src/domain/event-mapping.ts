@@ -8,6 +8,8 @@ export interface WebhookEvent<T extends WebhookEventType = WebhookEventType> {
   type: T;
   occurredAt: string;
   data: WebhookEventData<T>;
+  /** The same event with its ids alone, for an endpoint set to "Solo identificadores". */
+  ids: WebhookEventData<T>;
   /**
    * Only to endpoints that existed when it happened: a first mailbox sync announces a month of old mail as
    * received, which is history, not news (the WhatsApp history sync is dropped outright by `live`).
@@ -32,10 +34,42 @@ const uuid = (value: unknown): value is string => typeof value === 'string' && U
 
 /**
  * How an internal event (packages/contracts/src/events.ts) becomes a webhook: fields are copied by name, never
- * the whole `data`, so nothing a producer adds later leaks out by accident. Undefined for a malformed event (the
- * bus is not trusted to hold only well-formed ones).
+ * the whole `data`, so nothing a producer adds later leaks out by accident. `data` is the ids ("Solo
+ * identificadores" gets it alone), `fields` the record's own fields the others get beside them. Undefined for
+ * a malformed event (the bus is not trusted to hold only well-formed ones).
  */
-type Mapper = (data: Data, actorId: string | null) => { type: WebhookEventType; data: unknown; newerOnly?: boolean } | undefined;
+type Mapper = (data: Data, actorId: string | null) => { type: WebhookEventType; data: unknown; fields?: Data | undefined; newerOnly?: boolean } | undefined;
+
+const str = (value: unknown): value is string => typeof value === 'string';
+const strOrNull = (value: unknown): value is string | null => value === null || str(value);
+
+/** A contact event's snapshot as the payload's fields, each copied by name; nothing when it is absent or malformed. */
+function contactFields(snapshot: unknown): Data | undefined {
+  if (typeof snapshot !== 'object' || snapshot === null) return undefined;
+  const c = snapshot as Data;
+  if (!str(c.firstName) || !str(c.lastName) || !strOrNull(c.email) || !strOrNull(c.phone) || !strOrNull(c.company)) return undefined;
+  if (!Array.isArray(c.tags) || !c.tags.every(str)) return undefined;
+  return { firstName: c.firstName, lastName: c.lastName, email: c.email, phone: c.phone, company: c.company, tags: c.tags };
+}
+
+/** A calendar entry's times, those that are well-formed. */
+function eventTimes(d: Data): Data {
+  const instant = (value: unknown) => str(value) && !Number.isNaN(Date.parse(value));
+  return {
+    ...(instant(d.startAt) ? { startAt: d.startAt } : {}),
+    ...(instant(d.endAt) ? { endAt: d.endAt } : {}),
+    ...(typeof d.allDay === 'boolean' ? { allDay: d.allDay } : {}),
+  };
+}
+
+/** The fields a message event carries beside its ids: its text and, for a received one, who sent it. */
+function messageFields(d: Data): Data {
+  return {
+    ...(str(d.text) ? { text: d.text } : {}),
+    ...(text(d.from) ? { from: d.from } : {}),
+    ...(d.senderName === null || str(d.senderName) ? { senderName: d.senderName } : {}),
+  };
+}
 
 /**
  * Every event type of the catalogue decides here: its mapper, or null for what no endpoint hears (internal
@@ -59,31 +93,42 @@ const MAPPERS: { readonly [T in EventType]: Mapper | null } = {
   'user.deleted': null,
   'account.erasure.progressed': null,
   'contacts.contact.created': (d) =>
-    typeof d.contactId === 'string' && UUID.test(d.contactId) ? { type: 'contact.created', data: { contactId: d.contactId, hasEmail: d.hasEmail === true } } : undefined,
+    typeof d.contactId === 'string' && UUID.test(d.contactId)
+      ? { type: 'contact.created', data: { contactId: d.contactId, hasEmail: d.hasEmail === true }, fields: contactFields(d.contact) }
+      : undefined,
   // An event recorded before `changed` existed goes out without it (never as an empty, wrong "nothing changed").
   'contacts.contact.updated': (d) =>
     typeof d.contactId === 'string' && UUID.test(d.contactId) && (d.changed === undefined || fieldNames(d.changed))
-      ? { type: 'contact.updated', data: { contactId: d.contactId, ...(d.changed === undefined ? {} : { changed: d.changed }) } }
+      ? {
+          type: 'contact.updated',
+          data: { contactId: d.contactId, ...(d.changed === undefined ? {} : { changed: d.changed }) },
+          fields: contactFields(d.contact),
+        }
       : undefined,
-  'contacts.contact.deleted': (d) => (typeof d.contactId === 'string' && UUID.test(d.contactId) ? { type: 'contact.deleted', data: { contactId: d.contactId } } : undefined),
+  'contacts.contact.deleted': (d) =>
+    typeof d.contactId === 'string' && UUID.test(d.contactId) ? { type: 'contact.deleted', data: { contactId: d.contactId }, fields: contactFields(d.contact) } : undefined,
   'whatsapp.message.received': (d) =>
     text(d.messageId) && text(d.chatId) && d.live !== false
-      ? { type: 'whatsapp.message.received', data: { messageId: d.messageId, chatId: d.chatId, isGroup: d.isGroup === true } }
+      ? { type: 'whatsapp.message.received', data: { messageId: d.messageId, chatId: d.chatId, isGroup: d.isGroup === true }, fields: messageFields(d) }
       : undefined,
   'whatsapp.message.sent': (d) =>
     text(d.messageId) && text(d.chatId)
-      ? { type: 'whatsapp.message.sent', data: { messageId: d.messageId, chatId: d.chatId, origin: oneOf(d.origin, ORIGINS) ? d.origin : null } }
+      ? {
+          type: 'whatsapp.message.sent',
+          data: { messageId: d.messageId, chatId: d.chatId, origin: oneOf(d.origin, ORIGINS) ? d.origin : null },
+          fields: str(d.text) ? { text: d.text } : {},
+        }
       : undefined,
   'email.message.received': (d) =>
     text(d.messageId) && oneOf(d.provider, PROVIDERS) ? { type: 'email.received', data: { messageId: d.messageId, provider: d.provider }, newerOnly: true } : undefined,
   'email.message.sent': (d) => (text(d.messageId) && oneOf(d.provider, PROVIDERS) ? { type: 'email.sent', data: { messageId: d.messageId, provider: d.provider } } : undefined),
   'calendar.event.created': (d) =>
     text(d.eventId) && oneOf(d.source, SOURCES)
-      ? { type: 'calendar.event.created', data: { eventId: d.eventId, source: d.source, title: typeof d.title === 'string' ? d.title : null } }
+      ? { type: 'calendar.event.created', data: { eventId: d.eventId, source: d.source, title: typeof d.title === 'string' ? d.title : null }, fields: eventTimes(d) }
       : undefined,
   'calendar.event.updated': (d) =>
     text(d.eventId) && oneOf(d.source, SOURCES)
-      ? { type: 'calendar.event.updated', data: { eventId: d.eventId, source: d.source, title: typeof d.title === 'string' ? d.title : null } }
+      ? { type: 'calendar.event.updated', data: { eventId: d.eventId, source: d.source, title: typeof d.title === 'string' ? d.title : null }, fields: eventTimes(d) }
       : undefined,
   'calendar.event.deleted': (d) =>
     text(d.eventId) && oneOf(d.source, SOURCES) ? { type: 'calendar.event.deleted', data: { eventId: d.eventId, source: d.source } } : undefined,
@@ -123,7 +168,8 @@ export function toWebhookEvent(event: EventEnvelope): WebhookEvent | undefined {
     userId: event.userId,
     type: mapped.type,
     occurredAt: occurred.toISOString(),
-    data: mapped.data as WebhookEventData<WebhookEventType>,
+    data: { ...(mapped.data as Data), ...mapped.fields } as WebhookEventData<WebhookEventType>,
+    ids: mapped.data as WebhookEventData<WebhookEventType>,
     onlyNewerThanEndpoint: mapped.newerOnly === true,
   };
 }

@@ -1,3 +1,4 @@
+import { EVENT_TEXT_MAX } from '@asistente/contracts';
 import { createEvent, type EventEnvelope, type Outbox, type Sql, type TransactionSql } from '@asistente/kit';
 import type { ContactInfo, InboundMessage } from './whatsapp-socket.js';
 import type { AutoRepliesRepository, AutoReplyRow } from './auto-replies.repository.js';
@@ -80,7 +81,9 @@ export class InboundService {
         const m = byWaId.get(row.waId)!;
         const chat = chatOf.get(m)!;
         if (m.fromMe) {
-          events.push(createEvent('whatsapp.message.sent', userId, { messageId: row.id, chatId: chat.jid, origin: 'phone' as const }, m.timestamp));
+          events.push(
+            createEvent('whatsapp.message.sent', userId, { messageId: row.id, chatId: chat.jid, origin: 'phone' as const, text: m.text.slice(0, EVENT_TEXT_MAX) }, m.timestamp),
+          );
           continue;
         }
         const keywordAnswered = rules.length > 0 && !m.isGroup && m.text !== '' && (await this.answer(tx, userId, chat, m, rules));
@@ -89,7 +92,17 @@ export class InboundService {
           createEvent(
             'whatsapp.message.received',
             userId,
-            { messageId: row.id, chatId: chat.jid, keywordAnswered, isGroup: m.isGroup, live },
+            {
+              messageId: row.id,
+              chatId: chat.jid,
+              keywordAnswered,
+              isGroup: m.isGroup,
+              live,
+              // For the webhooks' receivers: what was said and by whom (a group's member, or the chat's person).
+              text: m.text.slice(0, EVENT_TEXT_MAX),
+              from: (m.senderJid || chat.jid).slice(0, 200),
+              senderName: m.pushName?.slice(0, 200) ?? null,
+            },
             m.timestamp,
           ),
         );

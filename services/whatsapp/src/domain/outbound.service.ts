@@ -1,4 +1,4 @@
-import type { SendMessageBody, WhatsAppMessage } from '@asistente/contracts';
+import { EVENT_TEXT_MAX, type SendMessageBody, type WhatsAppMessage } from '@asistente/contracts';
 import { badRequest, conflict, createEvent, currentMemberId, withDeadline, type EventEnvelope, type Logger, type Outbox, type Sql } from '@asistente/kit';
 import type { WhatsAppSocket } from './whatsapp-socket.js';
 import type { AccountsRepository } from './accounts.repository.js';
@@ -170,7 +170,8 @@ export class OutboundService {
           const origin = next.origin === 'contact' ? 'app' : next.origin;
           // Written outside the sender's request, maybe on another replica: the message names who sent it, or no one.
           const by = (event: EventEnvelope): EventEnvelope => (next.sentBy ? { ...event, actorId: next.sentBy } : event);
-          const events = [by(createEvent('whatsapp.message.sent', userId, { messageId: next.id, chatId: next.chatJid, origin }))];
+          const text = next.body.slice(0, EVENT_TEXT_MAX);
+          const events = [by(createEvent('whatsapp.message.sent', userId, { messageId: next.id, chatId: next.chatJid, origin, text }))];
           if (origin === 'keyword' || origin === 'ai') {
             events.push(by(createEvent('whatsapp.autoreply.sent', userId, { messageId: next.id, chatId: next.chatJid, kind: origin })));
           }

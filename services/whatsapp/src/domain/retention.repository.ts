@@ -3,8 +3,9 @@ import type { ErasedBatch, RetentionCount, RetentionStep } from '@asistente/kit'
 /**
  * What WhatsApp retention erases, one batch per statement, newest first: the user's messages older than the
  * cut-off (a pending outgoing message is still being sent and stays), then the preview text of chats whose
- * last message was older. The chats themselves stay (their name, phone and order in the inbox); analytics
- * counts live in the analytics service and nothing here reaches them.
+ * last message was older, then the text and sender its events carried for the webhooks (the outbox keeps
+ * its rows: only those fields go). The chats themselves stay (their name, phone and order in the inbox);
+ * analytics counts live in the analytics service and nothing here reaches them.
  */
 export const WHATSAPP_RETENTION_STEPS: readonly RetentionStep[] = [
   {
@@ -32,6 +33,21 @@ export const WHATSAPP_RETENTION_STEPS: readonly RetentionStep[] = [
             order by last_at desc limit ${limit})
           returning last_at)
         select count(*)::int as count, min(last_at) as oldest from emptied`;
+      return batch!;
+    },
+  },
+  {
+    name: 'eventTexts',
+    erase: async (sql, userId, before, limit) => {
+      // The partial index whatsapp_outbox_texts holds exactly the rows still carrying a text.
+      const [batch] = await sql<ErasedBatch[]>`
+        with emptied as (
+          update whatsapp.outbox set data = data - 'text' - 'from' - 'senderName' where id in (
+            select id from whatsapp.outbox
+            where user_id = ${userId} and occurred_at < ${before} and data ? 'text'
+            order by occurred_at desc limit ${limit})
+          returning occurred_at)
+        select count(*)::int as count, min(occurred_at) as oldest from emptied`;
       return batch!;
     },
   },

@@ -4,9 +4,12 @@ import { errorMessage } from '../../lib/errors';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
 import { Pagination } from '../../ui/Pagination';
-import { DELIVERIES_PAGE_SIZE, describeDelivery, fetchDeliveries, formatDeliveryAt, resendDelivery } from './webhooks';
+import { DELIVERIES_PAGE_SIZE, describeAttempt, describeDelivery, fetchDeliveries, formatDeliveryAt, resendDelivery } from './webhooks';
 
-/** One endpoint's delivery log (30 days, newest first): status, latency, time, the payload on demand, "Reenviar". */
+/**
+ * One endpoint's delivery log (30 days, newest first): status, latency, time, every attempt under it (a
+ * "Reenviar" adds one, the first failure stays), the payload on demand, "Reenviar".
+ */
 export function WebhookDeliveries({ endpointId, reload }: { endpointId: string; reload: number }) {
   const [page, setPage] = useState(1);
   const [result, setResult] = useState<WebhookDeliveryPage | null>(null);
@@ -62,6 +65,15 @@ export function WebhookDeliveries({ endpointId, reload }: { endpointId: string; 
               </Button>
             </div>
             {delivery.error && <p className="webhook-delivery-error">{delivery.error}</p>}
+            {delivery.attemptLog.length > 0 && (
+              <ol className="webhook-attempts" aria-label="Intentos">
+                {delivery.attemptLog.map((attempt) => (
+                  <li key={attempt.attempt} className={`webhook-attempt-${attempt.status}`} title={attempt.error ?? undefined}>
+                    <time dateTime={attempt.at}>{describeAttempt(attempt)}</time>
+                  </li>
+                ))}
+              </ol>
+            )}
             <details>
               <summary>Ver contenido</summary>
               <pre>{JSON.stringify(delivery.payload, null, 2)}</pre>

@@ -125,6 +125,7 @@ export function WebhooksCard() {
                   <p className="webhook-url">{endpoint.url}</p>
                   {endpoint.description && <p className="muted">{endpoint.description}</p>}
                   <p className="muted webhook-item-events">{endpoint.events.map((type) => EVENT_LABELS[type]).join(' · ')}</p>
+                  {endpoint.idsOnly && <p className="muted webhook-item-events">Solo identificadores</p>}
                 </div>
                 <span className={`badge ${endpoint.enabled ? 'badge-connected' : 'badge-disconnected'}`}>{endpoint.enabled ? 'Activo' : 'Desactivado'}</span>
               </div>

@@ -1,5 +1,6 @@
 import type {
   WebhookDelivery,
+  WebhookDeliveryAttempt,
   WebhookDeliveryPage,
   WebhookEndpoint,
   WebhookEndpointBody,
@@ -9,6 +10,7 @@ import type {
   WebhookEventType,
 } from '@asistente/contracts';
 import { getJson, sendDelete, sendJson } from '../../lib/http';
+import { timeAgo } from '../../lib/time-ago';
 
 export const DELIVERIES_PAGE_SIZE = 10;
 
@@ -53,6 +55,11 @@ export function describeDelivery(delivery: WebhookDelivery): string {
   if (delivery.status === 'delivered') return `${STATUS_LABELS.delivered}${code}`;
   if (delivery.status === 'pending' && delivery.attempts > 0) return `Reintentando${code}`;
   return `${STATUS_LABELS[delivery.status]}${code}`;
+}
+
+/** One line of a delivery's attempts: "Intento 2 · 200 · hace 1 minuto", "Intento 1 · sin respuesta · hace 3 minutos". */
+export function describeAttempt(attempt: WebhookDeliveryAttempt, now = Date.now()): string {
+  return `Intento ${attempt.attempt} · ${attempt.responseStatus ?? 'sin respuesta'} · ${timeAgo(attempt.at, now)}`;
 }
 
 const AT = new Intl.DateTimeFormat('es-ES', { dateStyle: 'medium', timeStyle: 'medium' });
