@@ -140,7 +140,9 @@ t.test("a visitor's details link their conversation to a contact: found by email
   const first = String((await visitorCall(team, 'POST', `/widget/${key}/visitors`, {})).body.token);
   await visitorCall(team, 'POST', `/widget/${key}/messages`, { token: first, text: 'Quiero una cita' });
   t.equal((await visitorCall(team, 'POST', `/widget/${key}/profile`, { token: first })).body.message, 'Déjanos al menos tu nombre, tu correo o tu teléfono');
-  t.equal((await visitorCall(team, 'POST', `/widget/${key}/profile`, { token: first, email: 'no-es-correo' })).body.message, 'Correo inválido');
+  const refused = await visitorCall(team, 'POST', `/widget/${key}/profile`, { token: first, email: 'no-es-correo' });
+  t.equal(refused.body.message, 'Correo inválido');
+  t.equal(refused.allowOrigin, SITE, 'the page can read why its body was refused');
   const profile = await visitorCall(team, 'POST', `/widget/${key}/profile`, { token: first, name: 'Carmen Ruiz', email: 'Carmen@Ejemplo.es' });
   t.same(profile.body, { name: 'Carmen Ruiz', email: 'carmen@ejemplo.es', phone: null, contactLinked: true });
   const [conversation] = (await team.owner.call('GET', '/conversations?channel=web')).body.data ?? [];

@@ -12,7 +12,7 @@ import {
   WidgetVisitor,
 } from '@asistente/contracts';
 import { badRequest, type App, type EventBus, type LiveStreams } from '@asistente/kit';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { ConversationsRepository } from '../domain/conversations.repository.js';
 import type { EntriesRepository } from '../domain/entries.repository.js';
 import { CONVERSATION_CHANGED, type ChangedSignal } from '../domain/live-signals.js';
@@ -25,8 +25,6 @@ const STREAM_BATCH = 50;
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
 const PUBLIC = { public: true };
 
-/** What the checks read of a request: the widget's key and the page's origin. */
-type Caller = Pick<FastifyRequest, 'headers'> & { params: WidgetKeyParams };
 
 interface Deps {
   visitors: WidgetVisitors;
@@ -57,41 +55,44 @@ export async function widgetPublicRoutes(app: App, deps: Deps): Promise<void> {
 }
 
 function routes(app: App, { visitors, conversations, entries, bus, streams }: Deps): void {
-  /** The widget of the key, its origin allowed, and that origin named on the answer so the page may read it. */
-  const widgetFor = async (request: Caller, reply: FastifyReply): Promise<WidgetRow> => {
+  // Before the body is parsed or checked: a page not allowed is refused first, and an allowed page can read
+  // every answer, a refused body's Spanish message included.
+  const widgets = new WeakMap<FastifyRequest, WidgetRow>();
+  app.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
-    const widget = await visitors.widget(request.params.key, origin);
+    const widget = await visitors.widget((request.params as Partial<WidgetKeyParams>).key ?? '', origin);
     if (origin) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
-    return widget;
-  };
-  const callOf = async (request: Caller, reply: FastifyReply, token: string): Promise<VisitorCall> => {
-    const widget = await widgetFor(request, reply);
+    widgets.set(request, widget);
+  });
+  const widgetOf = (request: FastifyRequest): WidgetRow => widgets.get(request)!;
+  const callOf = async (request: FastifyRequest, token: string): Promise<VisitorCall> => {
+    const widget = widgetOf(request);
     return { widget, visitor: await visitors.visitor(widget, token) };
   };
 
   app.get('/widget/:key/config', {
     config: PUBLIC,
     schema: { summary: 'Chat web: nombre, color y saludo (lo pide el widget; público)', params: WidgetKeyParams, response: { 200: WidgetPublicConfig, ...errors } },
-    handler: async (request, reply) => visitors.config(await widgetFor(request, reply)),
+    handler: async (request) => visitors.config(widgetOf(request)),
   });
 
   app.post('/widget/:key/visitors', {
     config: PUBLIC,
     schema: { summary: 'Chat web: un visitante nuevo, con su identificador firmado (público)', params: WidgetKeyParams, response: { 201: WidgetVisitor, ...errors } },
-    handler: async (request, reply) => reply.code(201).send(await visitors.start(await widgetFor(request, reply), request.clientIp)),
+    handler: async (request, reply) => reply.code(201).send(await visitors.start(widgetOf(request), request.clientIp)),
   });
 
   app.get('/widget/:key/messages', {
     config: PUBLIC,
     schema: { summary: 'Chat web: los últimos mensajes del visitante y del negocio (público)', params: WidgetKeyParams, querystring: WidgetTokenQuery, response: { 200: WidgetThread, ...errors } },
-    handler: async (request, reply) => visitors.thread(await callOf(request, reply, request.query.token)),
+    handler: async (request) => visitors.thread(await callOf(request, request.query.token)),
   });
 
   app.post('/widget/:key/messages', {
     config: PUBLIC,
     schema: { summary: 'Chat web: el visitante escribe al negocio; llega a la bandeja con canal web (público)', params: WidgetKeyParams, body: WidgetMessageBody, response: { 201: WidgetMessage, ...errors } },
     handler: async (request, reply) => {
-      const call = await callOf(request, reply, request.body.token);
+      const call = await callOf(request, request.body.token);
       return reply.code(201).send(await visitors.write(call, request.body.text, request.clientIp));
     },
   });
@@ -99,9 +100,9 @@ function routes(app: App, { visitors, conversations, entries, bus, streams }: De
   app.post('/widget/:key/profile', {
     config: PUBLIC,
     schema: { summary: 'Chat web: el visitante deja su nombre, correo o teléfono; se enlaza a un contacto (público)', params: WidgetKeyParams, body: WidgetProfileBody, response: { 200: WidgetProfile, ...errors } },
-    handler: async (request, reply) => {
+    handler: async (request) => {
       const { token, ...details } = request.body;
-      return visitors.profile(await callOf(request, reply, token), details, request.clientIp);
+      return visitors.profile(await callOf(request, token), details, request.clientIp);
     },
   });
 
@@ -114,7 +115,7 @@ function routes(app: App, { visitors, conversations, entries, bus, streams }: De
       response: { 200: FileResponse(['text/event-stream'], 'Un evento `ready` al abrir (vuelve a leer los mensajes) y un `message` por cada mensaje nuevo'), ...errors },
     },
     handler: async (request, reply) => {
-      const { widget, visitor } = await callOf(request, reply, request.query.token);
+      const { widget, visitor } = await callOf(request, request.query.token);
       const origin = request.headers.origin;
       if (origin) reply.raw.setHeader('access-control-allow-origin', origin);
       const stream = streams.open(request, reply, { id: visitor.id, workspaceId: widget.userId });
