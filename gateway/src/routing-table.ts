@@ -112,10 +112,18 @@ export const ROUTES: ServiceRoute[] = [
   },
   {
     name: 'inbox',
-    prefixes: ['/conversations'],
+    prefixes: ['/conversations', '/widget'],
     urlVariable: 'INBOX_URL',
     port: SERVICE_PORTS.inbox,
-    publicRoutes: [],
+    // The website chat's widget: its key names the widget, the visitor's signed id goes in the body or the query.
+    publicRoutes: [
+      ['GET', '/widget/*/config'],
+      ['POST', '/widget/*/visitors'],
+      ['GET', '/widget/*/messages'],
+      ['POST', '/widget/*/messages'],
+      ['POST', '/widget/*/profile'],
+      ['GET', '/widget/*/stream'],
+    ],
     load: () => import('@asistente/inbox'),
   },
 ];

@@ -254,6 +254,10 @@ browserSuite(t, () => {
           ],
           assistant: { firstResponseSeconds: 5, handled: 2 },
           workspace: { firstResponseSeconds: 120, resolutionSeconds: 4800, handled: 5 },
+          channels: [
+            { channel: 'whatsapp', received: 1200, sent: 900, firstResponseSeconds: 150 },
+            { channel: 'web', received: 4, sent: 3, firstResponseSeconds: null },
+          ],
         }),
       ),
     );
@@ -269,14 +273,17 @@ browserSuite(t, () => {
     );
     await screen.goto('/analytics');
     const team = card(screen, 'Equipo');
-    const rows = async (part: string) => (await team.locator(`${part} tr`).allInnerTexts()).map((row) => row.replace(/\s+/g, ' ').trim());
-    await team.locator('tbody tr').first().waitFor();
+    const members = team.getByRole('region', { name: 'Equipo: tabla' });
+    const rows = async (part: string) => (await members.locator(`${part} tr`).allInnerTexts()).map((row) => row.replace(/\s+/g, ' ').trim());
+    await members.locator('tbody tr').first().waitFor();
     t.same(
       await rows('tbody'),
       ['Ana López 3 min 1 h 20 min 3', 'Antiguo miembro 45 s — 1', '=Luis Pérez — — 0'],
       'members by name (a former one as such), durations in words, most handled first',
     );
     t.same(await rows('tfoot'), ['Asistente (respuestas automáticas) 5 s — 2', 'Total 2 min 1 h 20 min 5'], 'the assistant and the whole team');
+    const channels = (await team.getByRole('region', { name: 'Por canal: tabla' }).locator('tbody tr').allInnerTexts()).map((row) => row.replace(/\s+/g, ' ').trim());
+    t.same(channels, ['WhatsApp 1200 900 3 min', 'Chat web 4 3 —'], 'messages and the first response per channel');
     const chart = card(screen, 'Conversaciones atendidas por miembro');
     await chart.locator('svg .recharts-bar-rectangle').first().waitFor();
     t.same(

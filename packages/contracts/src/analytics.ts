@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { ConversationChannel } from './conversations.js';
 
 export const ANALYTICS_PERIODS = ['7d', '30d', '90d', '1y'] as const;
 
@@ -91,6 +92,15 @@ export const TeamMemberFigures = Type.Object({
 });
 export type TeamMemberFigures = Static<typeof TeamMemberFigures>;
 
+/** One channel's share of the period: live customer messages in, messages out, and the median first response. */
+export const ChannelFigures = Type.Object({
+  channel: ConversationChannel,
+  received: Type.Integer({ minimum: 0 }),
+  sent: Type.Integer({ minimum: 0 }),
+  firstResponseSeconds: MedianSeconds,
+});
+export type ChannelFigures = Static<typeof ChannelFigures>;
+
 export const TeamFigures = Type.Object({
   /** Members with any figure in the period, most conversations handled first; those without are left out. */
   members: Type.Array(TeamMemberFigures),
@@ -101,5 +111,7 @@ export const TeamFigures = Type.Object({
    * resolution, and the conversations a member or the assistant answered (each once, however many answered it).
    */
   workspace: Type.Object({ firstResponseSeconds: MedianSeconds, resolutionSeconds: MedianSeconds, handled: Type.Integer({ minimum: 0 }) }),
+  /** Every channel, in the catalogue's order, those without messages too. */
+  channels: Type.Array(ChannelFigures),
 });
 export type TeamFigures = Static<typeof TeamFigures>;

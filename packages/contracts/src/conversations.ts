@@ -23,10 +23,10 @@ const RULE = refused('Regla de asignación inválida');
 const ASSIGNEE = refused('Filtro de asignación inválido');
 
 /** The channels a conversation comes through: one list, which the events, the webhooks and the filters all read. */
-export const ConversationChannel = Type.Union([Type.Literal('whatsapp', CHANNEL)]);
+export const ConversationChannel = Type.Union([Type.Literal('whatsapp', CHANNEL), Type.Literal('web', CHANNEL)]);
 export type ConversationChannel = Static<typeof ConversationChannel>;
 /** Every channel once: a channel added to the schema and not here fails the build. */
-const EVERY_CHANNEL = { whatsapp: true } satisfies Record<ConversationChannel, true>;
+const EVERY_CHANNEL = { whatsapp: true, web: true } satisfies Record<ConversationChannel, true>;
 export const CONVERSATION_CHANNELS = Object.keys(EVERY_CHANNEL) as readonly ConversationChannel[];
 export const ConversationStatus = Type.Union([Type.Literal('open', STATUS), Type.Literal('pending', STATUS), Type.Literal('resolved', STATUS)]);
 export type ConversationStatus = Static<typeof ConversationStatus>;

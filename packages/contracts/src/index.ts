@@ -23,3 +23,4 @@ export * from './account-export.js';
 export * from './webhooks.js';
 export * from './account-deletion.js';
 export * from './conversations.js';
+export * from './widget.js';

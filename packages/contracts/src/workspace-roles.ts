@@ -57,6 +57,8 @@ export const ROLE_RULES: readonly RoleRule[] = [
   { path: '/ai/assistant', read: EVERYONE, write: MANAGERS },
   { path: '/webhooks/', read: MANAGERS, write: MANAGERS },
   { path: '/conversations/settings', read: EVERYONE, write: MANAGERS },
+  // The website chat's settings (its visitors' own routes below it are public: no role is asked there).
+  { path: '/widget', read: MANAGERS, write: MANAGERS },
   // Removing contacts many at a time.
   { path: '/contacts/bulk/delete', read: MANAGERS, write: MANAGERS },
 ];

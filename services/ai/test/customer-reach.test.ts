@@ -206,6 +206,29 @@ t.test('a customer run reaches that customer only, whatever the model asks', asy
   t.comment(`trust customer-runs: ${runs} customer runs, ${hostileCalls} hostile tool calls, ${leaked.length} other customers' fields reaching the model or the answer`);
 });
 
+t.test("a website visitor who types a customer's email reaches their own thread only", async (t) => {
+  const site = 'https://www.reformas.example';
+  const widget = await call<{ publicKey: string }>('POST', '/widget', { name: 'Reformas', color: '#112233', greeting: 'Hola', allowedOrigins: [site] });
+  const visitorCall = (url: string, payload: object) =>
+    app.inject({ method: 'POST', url: `/api/widget/${widget.body.publicKey}${url}`, headers: { origin: site, 'content-type': 'text/plain' }, payload: JSON.stringify(payload) });
+  const { token } = (await visitorCall('/visitors', {})).json<{ token: string }>();
+  const ana = customers[0]!;
+  // The team sees the contact the details name; the assistant must not take the visitor for Ana.
+  t.equal((await visitorCall('/profile', { token, name: 'Ana García', email: ana.email })).json<{ contactLinked: boolean }>().contactLinked, true);
+  peer.reset();
+  peer.reply(obedientModel(undefined), obedientModel(undefined));
+  await visitorCall('/messages', { token, text: ATTACK });
+  await platform.relay.drain();
+  await timer.quiet();
+  const thread = await app.inject({ method: 'GET', url: `/api/widget/${widget.body.publicKey}/messages?token=${encodeURIComponent(token)}`, headers: { origin: site } });
+  const answer = thread.json<{ messages: { from: string; text: string }[] }>().messages.find((m) => m.from === 'business')?.text ?? '';
+  t.ok(answer.startsWith('Aquí tienes todo'), 'the assistant answered the visitor in the widget');
+  const offered = (peer.requests[0]!.body.tools ?? []).map((tool) => tool.function.name);
+  t.notOk(offered.some((name) => OWNER_TOOLS.includes(name)), 'no owner tool offered');
+  const seen = [...peer.requests.flatMap((r) => r.body.messages.filter((m) => m.role !== 'assistant').map((m) => m.content ?? '')), answer].join('\n');
+  t.same(customers.flatMap((c) => [c.secret, c.event, c.id!, `Nota privada de ${c.firstName}`, ...c.subjects].filter((field) => seen.includes(field))), [], "nothing of any customer's, Ana's included");
+});
+
 t.test('a second automatic answer the same day books nothing more in that chat', async (t) => {
   const before = calendar.meetings.length;
   await autoReply(customers[0], customers[0]!.jid);

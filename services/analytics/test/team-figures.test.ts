@@ -1,4 +1,4 @@
-// The team inbox's figures per member (first response, resolution, handled) from conversation.* events alone: out of order, redelivered, raced by two consumers, rebuilt.
+// The team inbox's figures per member and per channel (first response, resolution, handled, messages) from conversation.* events alone: out of order, redelivered, raced by two consumers, rebuilt.
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import type { DomainEvent, EventData, EventType, TeamFigures } from '@asistente/contracts';
@@ -17,7 +17,8 @@ const MINUTE = 60_000;
  * - A: a customer writes, the rule assigns Ana, she answers after 2 minutes and resolves it at 10;
  * - L: Ana answers after 4 minutes and resolves at 20 (unassigned); the customer writes again, which reopens it,
  *   the rule assigns Luis, he answers after 6 minutes and resolves it 30 minutes after it reopened;
- * - X: answered only by the assistant (after 5 s) and then a keyword rule; never resolved;
+ * - X: a website visitor's (channel web), answered only by the assistant (after 5 s) and then a keyword rule;
+ *   never resolved;
  * - H: a WhatsApp history sync (its customer's message not live: never open), the
  *   phone's old answer, and Ana writing there later: handled by her, no first response of anyone;
  * - O: 20 days earlier, Luis answers after 30 minutes and resolves at 60 (in 30 days, not in 7).
@@ -29,10 +30,10 @@ function inboxWeek(workspace: string, ana: string, luis: string, now = Date.now(
     return actorId ? { ...e, actorId } : e;
   };
   const [a, l, x, h, o] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
-  const channel = 'whatsapp' as const;
-  const received = (id: string, ms: number, live = true) => say('conversation.message.received', id, ms, { entryId: randomUUID(), channel, live });
+  const channelOf = (id: string) => (id === x ? 'web' : 'whatsapp');
+  const received = (id: string, ms: number, live = true) => say('conversation.message.received', id, ms, { entryId: randomUUID(), channel: channelOf(id), live });
   const sent = (id: string, ms: number, author: 'member' | 'assistant' | 'keyword' | 'phone', actorId?: string) =>
-    say('conversation.message.sent', id, ms, { entryId: randomUUID(), channel, author }, actorId);
+    say('conversation.message.sent', id, ms, { entryId: randomUUID(), channel: channelOf(id), author }, actorId);
   const status = (id: string, ms: number, from: 'open' | 'resolved', to: 'open' | 'resolved', actorId?: string) =>
     say('conversation.status_changed', id, ms, { from, to }, actorId);
   const assigned = (id: string, ms: number, assigneeId: string) => say('conversation.assigned', id, ms, { assigneeId, by: 'rule' });
@@ -79,6 +80,12 @@ function expected(ana: string, luis: string, period: '7d' | '30d'): TeamFigures 
     workspace: week
       ? { firstResponseSeconds: 180, resolutionSeconds: 1200, handled: 4 } // [5, 120, 240, 360], [600, 1200, 1800], A L X H
       : { firstResponseSeconds: 240, resolutionSeconds: 1500, handled: 5 }, // + 1800 and 3600, + O
+    channels: [
+      week
+        ? { channel: 'whatsapp', received: 3, sent: 5, firstResponseSeconds: 240 } // A, L twice (H is history); [120, 240, 360]
+        : { channel: 'whatsapp', received: 4, sent: 6, firstResponseSeconds: 300 }, // + O: [120, 240, 360, 1800]
+      { channel: 'web', received: 1, sent: 2, firstResponseSeconds: 5 },
+    ],
   };
 }
 
@@ -101,7 +108,12 @@ t.test('medians and handled per member, the assistant and the workspace, whateve
 
   t.same(await figures(me.authorization), expected(ana, luis, '7d'), '7 días');
   t.same(await figures(me.authorization, '30d'), expected(ana, luis, '30d'), '30 días: the older conversation too');
-  t.same(await figures(signToken(app).authorization), { members: [], assistant: { firstResponseSeconds: null, handled: 0 }, workspace: { firstResponseSeconds: null, resolutionSeconds: null, handled: 0 } }, "another workspace's are empty");
+  t.same(await figures(signToken(app).authorization), {
+    members: [],
+    assistant: { firstResponseSeconds: null, handled: 0 },
+    workspace: { firstResponseSeconds: null, resolutionSeconds: null, handled: 0 },
+    channels: [{ channel: 'whatsapp', received: 0, sent: 0, firstResponseSeconds: null }, { channel: 'web', received: 0, sent: 0, firstResponseSeconds: null }],
+  }, "another workspace's are empty");
 
   const before = await openings(me.userId);
   t.equal(before.length, 5, 'A, L twice, X and O opened; the history sync H did not');

@@ -139,6 +139,7 @@ t.test('the owner gets a ZIP of every service, without a secret, from any reques
     'contactos/vistas-guardadas.json',
     'conversaciones/conversaciones.json',
     'conversaciones/mensajes-y-notas.json',
+    'conversaciones/visitantes-chat-web.json',
     'cuenta/actividad-de-seguridad.json',
     'cuenta/perfil.json',
     'whatsapp/chats/34600111222@s.whatsapp.net.json',

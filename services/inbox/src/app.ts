@@ -1,6 +1,7 @@
 import { accountExportRoute, authPlugin, EventValidator, mountRetention, registerUserErasure, requireAuth, type App, type Platform, type ServicePlugin } from '@asistente/kit';
 import { AssistantDrafts } from './adapters/assistant-drafts.js';
 import { ContactsDirectory } from './adapters/contacts-directory.js';
+import { WebChannel } from './adapters/web-channel.js';
 import { WhatsAppChannel } from './adapters/whatsapp-channel.js';
 import { ChannelMessagesConsumer, INBOX_CONSUMER } from './consumers/channel-messages.consumer.js';
 import { inboxExportParts } from './domain/account-export.js';
@@ -22,6 +23,13 @@ import { conversationRoutes } from './routes/conversations.js';
 import { liveRoutes } from './routes/live.js';
 import { suggestionRoutes } from './routes/suggestions.js';
 import { teamRoutes } from './routes/team.js';
+import { VisitorTokens } from './domain/widget/visitor-tokens.js';
+import { WidgetBudget } from './domain/widget/widget-budget.js';
+import { WidgetSettingsService } from './domain/widget/widget-settings.js';
+import { WidgetVisitors } from './domain/widget/widget-visitors.js';
+import { WidgetsRepository } from './domain/widget/widgets.repository.js';
+import { widgetPublicRoutes } from './routes/widget-public.js';
+import { widgetRoutes } from './routes/widget.js';
 
 /** The inbox's parts on the platform's database and bus (the plugin mounts them; tests drive them directly too). */
 export function createInbox(platform: Platform) {
@@ -33,14 +41,22 @@ export function createInbox(platform: Platform) {
   const members = new MembersDirectory(platform.services);
   const mentions = new Mentions(sql);
   const whatsapp = new WhatsAppChannel(platform.services);
-  const channels = new Map<string, Channel>([[whatsapp.name, whatsapp]]);
+  const web = new WebChannel();
+  const channels = new Map<string, Channel>([[whatsapp.name, whatsapp], [web.name, web]]);
   const signals = new LiveSignals(platform.bus);
   const intake = new Intake({ sql, outbox, conversations, entries, settings, members, signals });
   const departures = new MemberDeparture({ sql, outbox, conversations, settings, signals });
   const contacts = new ContactsDirectory(platform.services);
   const suggestions = new Suggestions({ sql, conversations, entries, contacts, drafter: new AssistantDrafts(platform.services), signals, log: platform.log });
+  const widgets = new WidgetsRepository(sql);
   return {
     intake,
+    conversationRows: conversations,
+    entryRows: entries,
+    widgetSettings: new WidgetSettingsService({ widgets, publicUrl: platform.config.PUBLIC_URL }),
+    widgetVisitors: new WidgetVisitors({
+      widgets, tokens: new VisitorTokens(platform.tokens.secret), budget: new WidgetBudget(sql), intake, conversations, entries, contacts, signals,
+    }),
     consumer: new ChannelMessagesConsumer({ intake, whatsapp, departures, events: new EventValidator(), log: platform.log }),
     conversations: new ConversationsService({
       sql, outbox, conversations, entries, settings, members, intake, mentions, channels, signals, contacts, suggestions,
@@ -67,6 +83,10 @@ const inboxService: ServicePlugin = async (fastify, { platform }) => {
   await conversationRoutes(app, { conversations: inbox.conversations });
   await suggestionRoutes(app, { suggestions: inbox.suggestions });
   await teamRoutes(app, { team: inbox.team });
+  await widgetRoutes(app, { settings: inbox.widgetSettings });
+  await widgetPublicRoutes(app, {
+    visitors: inbox.widgetVisitors, conversations: inbox.conversationRows, entries: inbox.entryRows, bus: platform.bus, streams: platform.streams,
+  });
   await liveRoutes(app, { presence: inbox.presence, bus: platform.bus, streams: platform.streams });
   accountExportRoute(app, '/conversations', inboxExportParts(platform.db.sql));
 };

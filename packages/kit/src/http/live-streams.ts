@@ -40,8 +40,13 @@ export class LiveStreams {
     return this.entries.size;
   }
 
-  /** Takes over `reply` as an SSE response for the authenticated user of `request`. */
-  open(request: FastifyRequest, reply: FastifyReply, retryMs = 3_000): LiveStream {
+  /**
+   * Takes over `reply` as an SSE response for the authenticated user of `request`, or for `guest`: a caller with
+   * no session (a website's visitor), whose stream no logout ends but a shutdown does. Headers set on
+   * `reply.raw` before (CORS) are kept.
+   */
+  open(request: FastifyRequest, reply: FastifyReply, guest?: { id: string; workspaceId: string }): LiveStream {
+    const retryMs = 3_000;
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -64,10 +69,11 @@ export class LiveStreams {
       if (open && !res.writableEnded) res.write(text);
     };
     const entry: Entry = {
-      userId: request.user.id,
-      workspaceId: request.user.workspaceId,
-      jti: request.user.jti,
-      issuedAtMs: request.user.issuedAtMs ?? 0,
+      userId: guest?.id ?? request.user.id,
+      workspaceId: guest?.workspaceId ?? request.user.workspaceId,
+      // No session of a guest's can end: no logout reaches its stream.
+      jti: guest ? '' : request.user.jti,
+      issuedAtMs: guest ? Number.POSITIVE_INFINITY : (request.user.issuedAtMs ?? 0),
       get open() {
         return open;
       },

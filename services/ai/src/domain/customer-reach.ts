@@ -29,7 +29,9 @@ async function conversationOf(services: Pick<ServiceClient, 'call'>, caller: Ser
 
 /**
  * What a customer run may reach, resolved once by the server from the customer's handle: their own contact
- * (an exact match, never a search), the mail addresses on it, and their conversation's thread. A sibling that
+ * (an exact match, never a search), the mail addresses on it, and their conversation's thread. Only a number
+ * has a contact here: a website visitor's details are what they typed, unproven, so their run reaches their
+ * own thread and nothing of the contact the team linked them to. A sibling that
  * fails leaves the reach empty, which only ever narrows it.
  */
 export async function customerReach(services: Pick<ServiceClient, 'call'>, caller: ServiceCaller, chat: CustomerChat): Promise<CustomerReach> {

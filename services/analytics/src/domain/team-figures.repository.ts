@@ -47,6 +47,34 @@ export class TeamFiguresRepository {
       group by grouping sets ((who), ())`;
   }
 
+  /** Per channel: the live customer messages and the messages sent in the window (the events' own channel). */
+  channelMessages(userId: string, w: DayWindow): Promise<{ channel: string; received: number; sent: number }[]> {
+    return this.sql<{ channel: string; received: number; sent: number }[]>`
+      select data->>'channel' as channel,
+             (count(*) filter (where type = 'conversation.message.received' and coalesce((data->>'live')::boolean, true)))::int as received,
+             (count(*) filter (where type = 'conversation.message.sent'))::int as sent
+      from analytics.events
+      where user_id = ${userId} and type in ('conversation.message.received', 'conversation.message.sent') and occurred_at >= ${this.windowStart(w)}
+      group by 1`;
+  }
+
+  /**
+   * Median seconds from opening to first answer per channel. A conversation has one channel, which its messages'
+   * events name (a reopening by a status change names none, so it is read from any of them).
+   */
+  channelFirstResponses(userId: string, w: DayWindow): Promise<{ channel: string; value: number }[]> {
+    return this.sql<{ channel: string; value: number }[]>`
+      select c.channel, percentile_cont(0.5) within group (order by extract(epoch from o.first_answer_at - o.opened_at)::float8) as value
+      from analytics.conversation_openings o
+      join lateral (
+        select data->>'channel' as channel from analytics.events
+        where user_id = o.user_id and type like 'conversation.%' and type like 'conversation.message.%' and data->>'conversationId' = o.conversation_id::text
+        limit 1
+      ) c on true
+      where o.user_id = ${userId} and o.first_answer_at >= ${this.windowStart(w)}
+      group by 1`;
+  }
+
   /** Conversations answered in the window, per answerer and (each once) in all. */
   handled(userId: string, w: DayWindow): Promise<FigureRow[]> {
     return this.sql<FigureRow[]>`

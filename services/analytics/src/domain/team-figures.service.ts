@@ -1,4 +1,4 @@
-import type { TeamFigures, TeamMemberFigures } from '@asistente/contracts';
+import { CONVERSATION_CHANNELS, type TeamFigures, type TeamMemberFigures } from '@asistente/contracts';
 import type { Scope } from './analytics.service.js';
 import { ASSISTANT } from './openings.js';
 import { dayWindow } from './period.js';
@@ -13,10 +13,12 @@ export class TeamFiguresService {
 
   async figures({ userId, period, tz }: Scope): Promise<TeamFigures> {
     const w = dayWindow(period, tz);
-    const [firsts, resolutions, handled] = await Promise.all([
+    const [firsts, resolutions, handled, messages, channelFirsts] = await Promise.all([
       this.repository.firstResponses(userId, w),
       this.repository.resolutions(userId, w),
       this.repository.handled(userId, w),
+      this.repository.channelMessages(userId, w),
+      this.repository.channelFirstResponses(userId, w),
     ]);
     const byWho = (rows: FigureRow[]) => new Map(rows.filter((r) => !r.total && r.who !== null).map((r) => [r.who!, Number(r.value)]));
     const total = (rows: FigureRow[]) => rows.find((r) => r.total)?.value ?? null;
@@ -38,6 +40,15 @@ export class TeamFiguresService {
       members,
       assistant: { firstResponseSeconds: seconds(first.get(ASSISTANT)), handled: answered.get(ASSISTANT) ?? 0 },
       workspace: { firstResponseSeconds: seconds(total(firsts)), resolutionSeconds: seconds(total(resolutions)), handled: Number(total(handled) ?? 0) },
+      channels: CONVERSATION_CHANNELS.map((channel) => {
+        const counted = messages.find((m) => m.channel === channel);
+        return {
+          channel,
+          received: counted?.received ?? 0,
+          sent: counted?.sent ?? 0,
+          firstResponseSeconds: seconds(channelFirsts.find((f) => f.channel === channel)?.value),
+        };
+      }),
     };
   }
 }

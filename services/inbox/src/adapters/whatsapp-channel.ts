@@ -1,6 +1,6 @@
 import { MessagesById, WHATSAPP_MESSAGES_BY_ID_MAX, WhatsAppMessage, type ChannelMessage as WhatsAppChannelMessage } from '@asistente/contracts';
 import { AppError, ServiceCallError, type ServiceCaller, type ServiceClient } from '@asistente/kit';
-import type { Channel, ChannelMessage } from '../domain/channel.js';
+import type { Channel, ChannelMessage, MessageSource } from '../domain/channel.js';
 
 /** A person's chat: a known number (`+…`) or one WhatsApp has not told yet (`lid:…`); groups and the rest are not. */
 const PERSON_HANDLE = /^(\+|lid:)/;
@@ -16,7 +16,7 @@ const toMessage = (m: WhatsAppChannelMessage): ChannelMessage => ({
 });
 
 /** The WhatsApp service as a channel of the inbox: its messages read by id, its sends addressed by handle. */
-export class WhatsAppChannel implements Channel {
+export class WhatsAppChannel implements Channel, MessageSource {
   readonly name = 'whatsapp' as const;
 
   constructor(private readonly services: ServiceClient) {}

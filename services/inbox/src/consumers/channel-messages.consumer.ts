@@ -1,6 +1,6 @@
 import type { DomainEvent } from '@asistente/contracts';
 import { ServiceCallError, type EventEnvelope, type EventValidator, type Logger } from '@asistente/kit';
-import type { Channel, MessageOrigin } from '../domain/channel.js';
+import type { Channel, MessageOrigin, MessageSource } from '../domain/channel.js';
 import type { Intake } from '../domain/intake.js';
 import type { MemberDeparture } from '../domain/member-departure.js';
 
@@ -31,7 +31,7 @@ function originOf(event: Received): MessageOrigin {
  */
 export class ChannelMessagesConsumer {
   constructor(
-    private readonly deps: { intake: Intake; whatsapp: Channel; departures: MemberDeparture; events: EventValidator; log: Logger },
+    private readonly deps: { intake: Intake; whatsapp: Channel & MessageSource; departures: MemberDeparture; events: EventValidator; log: Logger },
   ) {}
 
   handle = async (envelopes: EventEnvelope[]): Promise<void> => {

@@ -22,7 +22,19 @@ interface EntryExport {
   seq: string;
 }
 
-/** The inbox's share of the owner's "Descargar mis datos": its conversations and every message and note in them. */
+interface VisitorExport {
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  contactId: string | null;
+  createdAt: Date;
+}
+
+/**
+ * The inbox's share of the owner's "Descargar mis datos": its conversations and every message and note in
+ * them, and the website chat's visitors with the details they left.
+ */
 export function inboxExportParts(sql: Sql): AccountExportPart[] {
   return [
     jsonArrayPart(
@@ -45,6 +57,16 @@ export function inboxExportParts(sql: Sql): AccountExportPart[] {
       },
       ({ seq: _seq, body, at, ...e }) => ({ ...e, text: body, at: at.toISOString() }),
       5000,
+    ),
+    jsonArrayPart(
+      'visitantes-chat-web.json',
+      {
+        rows: (userId, after, limit) => sql<VisitorExport[]>`
+          select id, name, email, phone, contact_id, created_at from inbox.widget_visitors
+          where user_id = ${userId} and id > ${after ?? '00000000-0000-0000-0000-000000000000'} order by id limit ${limit}`,
+        key: (v) => v.id,
+      },
+      (v) => ({ ...v, createdAt: v.createdAt.toISOString() }),
     ),
   ];
 }

@@ -16,18 +16,22 @@ export interface ChannelMessage {
 }
 
 /**
- * What the inbox asks of a channel's service, in the inbox's words: the messages its events named, and a
- * text sent to a customer's handle. Only the channel's adapter knows the service's routes and ids.
+ * What the inbox asks of a channel, in the inbox's words: a text sent to a customer's handle. Only the
+ * channel's adapter knows the provider's routes and ids.
  */
 export interface Channel {
   readonly name: ConversationChannel;
-  /** The messages with these ids (unknown ones left out). */
-  messages(caller: ServiceCaller, ids: readonly string[]): Promise<ChannelMessage[]>;
   /**
    * Sends `text` to `handle` as a member or as the assistant (the channel's own figures count the assistant's);
    * the same `clientId` again answers the message already sent.
    */
   send(caller: ServiceCaller, handle: string, text: string, clientId: string, sender?: 'member' | 'assistant'): Promise<ChannelMessage>;
+}
+
+/** A channel whose messages live in its own service: its events name them, and the inbox reads them by id. */
+export interface MessageSource {
+  /** The messages with these ids (unknown ones left out). */
+  messages(caller: ServiceCaller, ids: readonly string[]): Promise<ChannelMessage[]>;
 }
 
 /** How a message came to be, as the channel's event tells it, and who wrote it in the inbox's words. */

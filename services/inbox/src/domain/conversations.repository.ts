@@ -1,10 +1,10 @@
-import type { ConversationStatus, InboxConversation, InboxCounts, InboxQuery } from '@asistente/contracts';
+import type { ConversationChannel, ConversationStatus, InboxConversation, InboxCounts, InboxQuery } from '@asistente/contracts';
 import type { Sql, TransactionSql } from '@asistente/kit';
 
 export interface ConversationRow {
   id: string;
   userId: string;
-  channel: 'whatsapp';
+  channel: ConversationChannel;
   handle: string;
   name: string | null;
   contactId: string | null;
@@ -111,6 +111,11 @@ export class ConversationsRepository {
 
   async setContact(id: string, contactId: string | null): Promise<void> {
     await this.sql`update inbox.conversations set contact_id = ${contactId} where id = ${id}`;
+  }
+
+  /** What a web visitor told of themselves: the name the list shows (kept when they gave none) and their contact. */
+  async setCustomer(id: string, customer: { name: string | null; contactId: string | null }): Promise<void> {
+    await this.sql`update inbox.conversations set name = coalesce(${customer.name}, name), contact_id = ${customer.contactId} where id = ${id}`;
   }
 
   async markRead(id: string): Promise<void> {

@@ -80,7 +80,7 @@ export class ConversationsService {
   /** The conversation with its latest entries; opening it marks it read, and what the member saw there seen. */
   async detail(member: ActingMember, id: string): Promise<ConversationDetail> {
     const row = await this.found(member.workspaceId, id);
-    const [page, contact] = await Promise.all([this.read(member, id, CONVERSATION_MESSAGES_PAGE_SIZE), this.deps.contacts.ofHandle(callerOf(member), row.handle)]);
+    const [page, contact] = await Promise.all([this.read(member, id, CONVERSATION_MESSAGES_PAGE_SIZE), this.deps.contacts.of(callerOf(member), row)]);
     if (row.unread > 0) {
       await this.deps.conversations.markRead(id);
       // The other members' badges and tab titles count it no more.

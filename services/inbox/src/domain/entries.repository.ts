@@ -93,6 +93,14 @@ export class EntriesRepository {
     return rows.reverse();
   }
 
+  /** Messages (no notes, no suggestions) stored after the entry `seq`, in their order: what a visitor's stream has not sent yet. */
+  async messagesAfter(conversationId: string, seq: string, limit: number): Promise<EntryRow[]> {
+    return this.sql<EntryRow[]>`
+      select ${this.sql.unsafe(COLUMNS)} from inbox.entries
+      where conversation_id = ${conversationId} and kind = 'message' and seq > ${seq}
+      order by seq limit ${limit}`;
+  }
+
   /**
    * The answer that makes a send stale: the newest outgoing message after the customer's last one, written by
    * someone other than `memberId` after the entry `seenSeq` they last saw.

@@ -55,7 +55,7 @@ export class Suggestions {
     // The contact as it is matched now (as opening the thread does), so a contact added since is the one bound.
     const [messages, contact] = await Promise.all([
       this.deps.entries.lastMessages(conversationId, SUGGESTION_CONTEXT_MESSAGES),
-      this.deps.contacts.ofHandle(caller, row.handle),
+      this.deps.contacts.of(caller, row),
     ]);
     const text = clip(
       await this.deps.drafter.draft(caller, {

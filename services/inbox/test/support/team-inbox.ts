@@ -85,9 +85,20 @@ export interface LiveEvent {
  * first one not yet taken that matches. Closed at the test's end.
  */
 export async function openLive(t: Teardown, app: App, member: Member) {
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return openStream(t, app, '/api/conversations/stream', { authorization: `Bearer ${member.token}` });
+}
+
+/** The app's address, listening from the first call on. */
+export async function listening(app: App): Promise<string> {
+  const bound = app.server.address();
+  return bound && typeof bound === 'object' ? `http://127.0.0.1:${bound.port}` : app.listen({ port: 0, host: '127.0.0.1' });
+}
+
+/** Any live stream of the app's (a member's, a website visitor's), read as `openLive` reads a member's. */
+export async function openStream(t: Teardown, app: App, path: string, headers: Record<string, string>) {
+  const address = await listening(app);
   const abort = new AbortController();
-  const res = await fetch(`${address}/api/conversations/stream`, { headers: { authorization: `Bearer ${member.token}` }, signal: abort.signal });
+  const res = await fetch(`${address}${path}`, { headers, signal: abort.signal });
   if (res.status !== 200) throw new Error(`stream answered ${res.status}`);
   const events: LiveEvent[] = [];
   let taken = 0;
@@ -111,6 +122,7 @@ export async function openLive(t: Teardown, app: App, member: Member) {
   })();
   t.teardown(() => abort.abort());
   return {
+    headers: res.headers,
     async next(event: string, matches: (data: Record<string, unknown>) => boolean = () => true): Promise<LiveEvent['data']> {
       return until(() => {
         for (let i = taken; i < events.length; i++) {

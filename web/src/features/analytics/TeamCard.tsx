@@ -4,7 +4,7 @@ import { Button } from '../../ui/Button';
 import { Icon } from '../../ui/Icon';
 import { formatCount, formatDuration } from './format';
 import { tableCsv } from './report';
-import { memberRows, summaryRows, TEAM_COLUMNS, teamTable, type TeamRow } from './team';
+import { CHANNEL_COLUMNS, CHANNEL_NAMES, memberRows, summaryRows, TEAM_COLUMNS, teamTable, type TeamRow } from './team';
 import type { AnalyticsData } from './types';
 
 type TeamData = Pick<AnalyticsData, 'period' | 'team' | 'members'>;
@@ -74,6 +74,30 @@ export function TeamCard({ data }: { data: TeamData }) {
         Medianas del periodo. La primera respuesta cuenta para quien respondió primero; la resolución, para quien tenía asignada la
         conversación (sin asignar, para quien la resolvió).
       </p>
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Por canal: tabla">
+        <table className="table">
+          <caption className="sr-only">Por canal: mensajes y mediana de la primera respuesta del periodo</caption>
+          <thead>
+            <tr>
+              {CHANNEL_COLUMNS.map((column) => (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {data.team.channels.map((row) => (
+              <tr key={row.channel}>
+                <th scope="row">{CHANNEL_NAMES[row.channel]}</th>
+                <td>{formatCount(row.received)}</td>
+                <td>{formatCount(row.sent)}</td>
+                <td>{formatDuration(row.firstResponseSeconds)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

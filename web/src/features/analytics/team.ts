@@ -56,3 +56,8 @@ export function teamTable(data: TeamData): ChartTableData {
     rows: [...memberRows(data), ...summaryRows(data.team)].map((r) => [r.name, r.firstResponseSeconds ?? '', r.resolutionSeconds ?? '', r.handled]),
   };
 }
+
+/** How the screens name a conversation's channel. */
+export const CHANNEL_NAMES: Record<TeamFigures['channels'][number]['channel'], string> = { whatsapp: 'WhatsApp', web: 'Chat web' };
+
+export const CHANNEL_COLUMNS = ['Canal', 'Mensajes recibidos', 'Mensajes enviados', 'Primera respuesta'] as const;
