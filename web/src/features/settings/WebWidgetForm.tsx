@@ -4,7 +4,7 @@ import { errorMessage } from '../../lib/errors';
 import { Button } from '../../ui/Button';
 import { FormError } from '../../ui/FormError';
 import { TextField } from '../../ui/TextField';
-import { DEFAULT_WIDGET_COLOR, originsFromText, originsToText } from './web-widget';
+import { DEFAULT_WIDGET_COLOR, originsFromText, originsToText } from './web-widget-fields';
 
 interface WebWidgetFormProps {
   /** The chat being edited; absent when creating it. */

@@ -5,17 +5,3 @@ import { getJsonIfAvailable, sendJson } from '../../lib/http';
 export const fetchWidget = () => getJsonIfAvailable<WidgetSettings>('widget');
 export const createWidget = (body: WidgetBody) => sendJson<WidgetSettings>('post', 'widget', body);
 export const updateWidget = (patch: WidgetPatch) => sendJson<WidgetSettings>('patch', 'widget', patch);
-
-/** The colour a new chat starts with: the app's own blue. */
-export const DEFAULT_WIDGET_COLOR = '#2563eb';
-
-/** «Orígenes permitidos», one a line, as the API takes them: trimmed, without a trailing slash, blank lines and repeats gone. */
-export function originsFromText(text: string): string[] {
-  const origins = text
-    .split('\n')
-    .map((line) => line.trim().replace(/\/+$/, ''))
-    .filter(Boolean);
-  return [...new Set(origins)];
-}
-
-export const originsToText = (origins: readonly string[]) => origins.join('\n');
