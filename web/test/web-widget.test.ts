@@ -1,6 +1,5 @@
-// The chat web's pure pieces: where widget.js finds its server, the colours it draws with, the card's origins list and the inbox's visitor name.
+// The chat web's pure pieces: where widget.js finds its server, the colours it draws with, and the card's origins list.
 import t from 'tap';
-import { displayName } from '../src/features/conversations/format.js';
 import { originsFromText } from '../src/features/settings/web-widget-fields.js';
 import { safeColor, textOn } from '../widget/colors.js';
 import { serverBase } from '../widget/script-source.js';
@@ -26,10 +25,4 @@ t.test('the owner’s colour reaches the stylesheet only as #RRGGBB, with text t
 t.test('«Orígenes permitidos» one a line become the API’s list', async (t) => {
   t.same(originsFromText(' https://www.tu-negocio.es/ \n\nhttp://localhost:8080\nhttps://www.tu-negocio.es\n'), ['https://www.tu-negocio.es', 'http://localhost:8080']);
   t.same(originsFromText('  \n '), []);
-});
-
-t.test('a website visitor without a name is «Visitante web», never their raw handle', async (t) => {
-  t.equal(displayName({ channel: 'web', handle: 'visitor:5f0c9a52-8d1e-4a57-9f7b-0a8c3d2e1b44', name: null }), 'Visitante web');
-  t.equal(displayName({ channel: 'web', handle: 'visitor:5f0c9a52-8d1e-4a57-9f7b-0a8c3d2e1b44', name: 'Lucía' }), 'Lucía');
-  t.equal(displayName({ channel: 'whatsapp', handle: '+34600111222', name: null }), '+34600111222');
 });

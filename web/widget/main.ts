@@ -6,7 +6,7 @@ import { mountWidget } from './widget';
 
 /**
  * widget.js: the owner pastes `<script src="PUBLIC_URL/widget.js" data-key="wk_…" async></script>` in their
- * website. It leaks no global: everything lives in this file's scope and in a closed shadow root.
+ * website. It leaks no global: everything lives in this file's scope and in a shadow root.
  */
 
 /** Read now: `document.currentScript` is only set while this file first runs. */

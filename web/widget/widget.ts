@@ -12,11 +12,13 @@ const isStaleToken = (err: unknown) => err instanceof WidgetError && (err.status
 const messageOf = (err: unknown) => (err instanceof WidgetError ? err.message : 'Algo salió mal. Inténtalo de nuevo.');
 
 /**
- * The chat in `host`'s closed shadow root: the bubble opens the panel, the visitor writes (their first message
+ * The chat in `host`'s shadow root: the bubble opens the panel, the visitor writes (their first message
  * makes them a visitor), and the business's answers arrive live by the stream, each message drawn once by id.
  */
 export function mountWidget(host: HTMLElement, api: WidgetApi, tokens: TokenStore, config: WidgetPublicConfig): void {
-  const root = host.attachShadow({ mode: 'closed' });
+  // Open: the page's styles stop at the border either way, and a closed root hides nothing from the page's own
+  // scripts while hiding the chat from assistive tools and tests.
+  const root = host.attachShadow({ mode: 'open' });
   applyStyles(root, widgetCss(config.color));
   const view = chatView(config);
   root.append(view.bubble, view.panel);
