@@ -152,10 +152,23 @@ browserSuite(t, () => {
     const owner = await registerUser(stage.app);
     const widget = await widgetOf(stage.app, owner, { name: 'Panadería Lucía', color: '#0f766e', greeting: '¡Hola!', allowedOrigins: [website.origin] });
     const { page } = await visitorPage(t, stage.browser, { viewport: LAPTOP });
+    // A response the browser refuses to the page (no Access-Control-Allow-Origin) reaches Playwright as a failed
+    // request; the DevTools protocol still sees the server's status.
+    const network = await page.context().newCDPSession(page);
+    await network.send('Network.enable');
+    const configUrl = `${stage.app.url}/api/widget/${widget.publicKey}/config`;
+    const configIds = new Set<string>();
+    network.on('Network.requestWillBeSent', (event) => {
+      if (event.request.url === configUrl) configIds.add(event.requestId);
+    });
+    const configStatus = new Promise<number>((resolve) => {
+      network.on('Network.responseReceivedExtraInfo', (event) => {
+        if (configIds.has(event.requestId)) resolve(event.statusCode);
+      });
+    });
     const warned = page.waitForEvent('console', (message) => message.text().startsWith('Mi Asistente.IA (chat web)'));
-    const config = page.waitForResponse((response) => response.url().endsWith(`/api/widget/${widget.publicKey}/config`));
     await page.goto(elsewhere.page('/ajena', widget.snippet));
-    t.equal((await config).status(), 403, 'the config is refused to that origin');
+    t.equal(await configStatus, 403, 'the server refuses the config to that origin');
     await warned;
     t.equal(await chat(page).count(), 0, 'no bubble');
 

@@ -36,7 +36,11 @@ export function mountWidget(host: HTMLElement, api: WidgetApi, tokens: TokenStor
   function draw(message: WidgetMessage): void {
     if (drawn.has(message.id)) return;
     drawn.add(message.id);
-    view.log.append(line(message));
+    // In the order they were written: a reply on the stream may overtake the answer to the visitor's own POST.
+    const node = line(message);
+    node.dataset.at = message.at;
+    const later = [...view.log.querySelectorAll<HTMLElement>('[data-at]')].find((other) => (other.dataset.at ?? '') > message.at);
+    view.log.insertBefore(node, later ?? null);
     view.log.scrollTop = view.log.scrollHeight;
     if (message.from === 'business' && !isOpen()) view.dot.hidden = false;
   }
