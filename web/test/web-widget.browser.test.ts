@@ -91,7 +91,7 @@ browserSuite(t, () => {
     const snippet = (await code.textContent()) ?? '';
     t.match(snippet, new RegExp(`^<script src="${stage.app.url}/widget\\.js" data-key="wk_[A-Za-z0-9_-]{22}" async></script>$`), 'the snippet names the app and the key');
     t.match(await card(settings).getByLabel('Clave pública').textContent(), /^wk_/);
-    await card(settings).locator('.copyable-value', { has: code }).getByRole('button', { name: 'Copiar' }).click();
+    await card(settings).locator('.copyable-value', { has: settings.getByLabel('Código del chat web') }).getByRole('button', { name: 'Copiar' }).click();
     t.equal(await settings.evaluate(() => navigator.clipboard.readText()), snippet, '«Copiar» copies the snippet');
 
     // The same fields change it (PATCH), and stay changed.
