@@ -1,4 +1,5 @@
 import type { InboxConversation } from './api';
+import { ChannelBadge } from './ChannelBadge';
 import { displayName, listTime, STATUS_LABELS } from './format';
 
 interface ConversationListProps {
@@ -30,6 +31,7 @@ export function ConversationList({ rows, selectedId, nameOf, onOpen }: Conversat
                 </span>
               )}
               <span className="inbox-item-meta">
+                <ChannelBadge channel={c.channel} />{' '}
                 {c.assigneeId ? (nameOf(c.assigneeId) ?? 'Asignada') : 'Sin asignar'}
                 {c.status !== 'open' && ` · ${STATUS_LABELS[c.status]}`}
               </span>

@@ -7,6 +7,7 @@ import { Button } from '../../ui/Button';
 import type { InboxConversation } from './api';
 import { AssigneeSelect } from './AssigneeSelect';
 import { AssistantState } from './AssistantState';
+import { ChannelBadge } from './ChannelBadge';
 import { Composer, type ComposerDraft } from './Composer';
 import { contactName, displayName, STATUS_LABELS } from './format';
 import { typingText, viewingText } from './presence';
@@ -97,7 +98,11 @@ export function ThreadPane({ thread, members, myId, presence, onBack, update, on
           <header className="inbox-thread-head">
             <div className="inbox-thread-who">
               <h2>{displayName(c)}</h2>
-              <p className="muted">{c.name ? `${c.handle} · WhatsApp` : 'WhatsApp'}</p>
+              <p className="muted">
+                <ChannelBadge channel={c.channel} />
+                {/* A WhatsApp number is worth reading; a visitor's handle is only an id. */}
+                {c.channel === 'whatsapp' && c.name && ` ${c.handle}`}
+              </p>
               {contact && (
                 <p className="inbox-contact">
                   Contacto: <Link href={`/contacts/${encodeURIComponent(contact.id)}`}>{contactName(contact)}</Link>

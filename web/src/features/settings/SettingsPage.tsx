@@ -15,6 +15,7 @@ import { RetentionCard } from './RetentionCard';
 import { SecurityActivityCard } from './SecurityActivityCard';
 import { TeamCard } from './TeamCard';
 import { WebhooksCard } from './WebhooksCard';
+import { WebWidgetCard } from './WebWidgetCard';
 import './settings.css';
 
 export function SettingsPage() {
@@ -36,6 +37,7 @@ export function SettingsPage() {
       <PersonalTokensCard key={passwordChanges} />
       <ApiAccessCard />
       {can?.webhooks && <WebhooksCard />}
+      {can?.webWidget && <WebWidgetCard />}
       {can?.securityActivity && <SecurityActivityCard />}
       {can?.inboxRules && <InboxRulesCard editable={can.changeInboxRules} />}
       {can?.retention && <RetentionCard editable={can.changeRetention} />}

@@ -8,6 +8,8 @@ export function settingsPermissions(role: WorkspaceRole) {
   return {
     // The card is for managing endpoints: without changing them, listing them serves nothing.
     webhooks: roleAllows(role, 'GET', '/webhooks') && roleAllows(role, 'POST', '/webhooks'),
+    // Creating the website's chat and changing it: the owner's and the admins' (the role table's /widget rule).
+    webWidget: roleAllows(role, 'GET', '/widget') && roleAllows(role, 'POST', '/widget') && roleAllows(role, 'PATCH', '/widget'),
     securityActivity: roleAllows(role, 'GET', '/account/activity'),
     retention: roleAllows(role, 'GET', '/account/retention'),
     changeRetention: roleAllows(role, 'PUT', '/account/retention'),
