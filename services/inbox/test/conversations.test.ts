@@ -8,7 +8,7 @@ import { createTestPlatform } from '@asistente/kit/testing';
 import { waMessage } from '../../whatsapp/test/support/fake-socket.js';
 import { ChannelMessagesConsumer } from '../src/consumers/channel-messages.consumer.js';
 import { pickAssignee } from '../src/domain/assignment-rule.js';
-import type { Channel } from '../src/domain/channel.js';
+import type { MessageSource } from '../src/domain/channel.js';
 import type { Intake } from '../src/domain/intake.js';
 import type { MemberDeparture } from '../src/domain/member-departure.js';
 import { mentioned } from '../src/domain/mentions.js';
@@ -326,7 +326,7 @@ t.test("the owner's WhatsApp retention erases the inbox's old messages and their
 
 t.test("the consumer skips what the channel cannot read (ids that are not its messages, a refusal) and retries what failed", async (t) => {
   const recorded: string[] = [];
-  const consumerWith = (messages: Channel['messages']) =>
+  const consumerWith = (messages: MessageSource['messages']) =>
     new ChannelMessagesConsumer({
       intake: { record: async (_w: string, _c: string, m: { id: string }) => void recorded.push(m.id) } as unknown as Intake,
       whatsapp: { name: 'whatsapp', messages, send: async () => Promise.reject(new Error('not used')) },
