@@ -59,8 +59,11 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
   const accounts = new GoogleAccountsRepository(sql);
   const mirror = new MirrorRepository(sql);
   const calls = registerCalendarMetrics(platform);
+  const google = googleOAuth(platform.config, calls.google);
+  // The owner's screen asks them to ask the administrator; the setting names are for whoever reads this log.
+  if (!google) platform.log.info('Google Calendar not configured: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET to connect it');
   const connection = new GoogleConnectionService(
-    googleOAuth(platform.config, calls.google),
+    google,
     accounts,
     mirror,
     platform.secrets,

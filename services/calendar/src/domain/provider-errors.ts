@@ -2,8 +2,8 @@ import { AppError } from '@asistente/kit';
 import { ProviderError } from './calendar-provider.js';
 
 export const RECONNECT_MESSAGE = 'Vuelve a conectar Google';
-export const NOT_CONFIGURED_MESSAGE =
-  'Google Calendar no está configurado: el administrador debe definir GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET en la configuración del servidor';
+// The owner cannot set the server's variables: they are named for the administrator (the screen folds them, the log says them).
+export const NOT_CONFIGURED_MESSAGE = 'Google Calendar no está configurado en este servidor. Pide al administrador que configure la conexión con Google Calendar.';
 
 export const notConfigured = () => new AppError(503, 'GOOGLE_NOT_CONFIGURED', NOT_CONFIGURED_MESSAGE);
 export const notConnected = () => new AppError(409, 'GOOGLE_NOT_CONNECTED', 'Conecta Google Calendar para ver y crear eventos');

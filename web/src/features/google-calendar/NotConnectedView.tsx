@@ -1,4 +1,5 @@
 import { ProviderConnect, type ProviderFeature } from '../../ui/ProviderConnect';
+import { NotConfiguredNote } from '../../ui/NotConfiguredNote';
 
 interface NotConnectedViewProps {
   configured: boolean;
@@ -22,9 +23,16 @@ export function NotConnectedView({ configured, needsReconnect, connecting, waiti
       id="gcal-connect"
       title="Conecta tu cuenta de Google"
       intro="Ve tus calendarios, crea eventos y programa reuniones de Google Meet sin salir de Mi Asistente.IA."
+      notice={
+        !configured && (
+          <NotConfiguredNote
+            message="Google Calendar no está configurado en este servidor. Pide al administrador que configure la conexión con Google Calendar."
+            variables={['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET']}
+          />
+        )
+      }
       alerts={[
         needsReconnect && 'Vuelve a conectar Google: el permiso que diste caducó o se retiró desde tu cuenta de Google.',
-        !configured && 'Google Calendar no está configurado: el administrador debe definir GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET en la configuración del servidor.',
         error,
       ]}
       connectLabel="Conectar Google Calendar"
