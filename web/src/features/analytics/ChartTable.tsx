@@ -1,3 +1,5 @@
+import { ColumnHeads } from './ColumnHeads';
+
 export interface ChartTableData {
   caption: string;
   columns: string[];
@@ -15,15 +17,7 @@ export function ChartTable({ caption, columns, rows }: ChartTableData) {
       <div className="table-wrap" tabIndex={0} role="region" aria-label={`${caption}: tabla`}>
         <table className="table">
           <caption className="sr-only">{caption}</caption>
-          <thead>
-            <tr>
-              {columns.map((column) => (
-                <th key={column} scope="col">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ColumnHeads columns={columns} />
           <tbody>
             {rows.map((row) => (
               <tr key={String(row[0])}>

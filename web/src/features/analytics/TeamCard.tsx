@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { saveBlob } from '../../lib/download';
 import { Button } from '../../ui/Button';
 import { Icon } from '../../ui/Icon';
+import { ColumnHeads } from './ColumnHeads';
 import { formatCount, formatDuration } from './format';
 import { tableCsv } from './report';
 import { CHANNEL_COLUMNS, CHANNEL_NAMES, memberRows, summaryRows, TEAM_COLUMNS, teamTable, type TeamRow } from './team';
@@ -49,15 +50,7 @@ export function TeamCard({ data }: { data: TeamData }) {
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Equipo: tabla">
         <table className="table">
           <caption className="sr-only">Equipo: medianas del periodo</caption>
-          <thead>
-            <tr>
-              {TEAM_COLUMNS.map((column) => (
-                <th key={column} scope="col">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ColumnHeads columns={TEAM_COLUMNS} />
           <tbody>
             {members.map((row) => (
               <Row key={row.key} row={row} />
@@ -77,15 +70,7 @@ export function TeamCard({ data }: { data: TeamData }) {
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Por canal: tabla">
         <table className="table">
           <caption className="sr-only">Por canal: mensajes y mediana de la primera respuesta del periodo</caption>
-          <thead>
-            <tr>
-              {CHANNEL_COLUMNS.map((column) => (
-                <th key={column} scope="col">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ColumnHeads columns={CHANNEL_COLUMNS} />
           <tbody>
             {data.team.channels.map((row) => (
               <tr key={row.channel}>
