@@ -1,11 +1,12 @@
 import { useId } from 'react';
+import { CHANNEL_NAMES } from '../../lib/channels';
 import { saveBlob } from '../../lib/download';
 import { Button } from '../../ui/Button';
 import { Icon } from '../../ui/Icon';
 import { ColumnHeads } from './ColumnHeads';
 import { formatCount, formatDuration } from './format';
 import { tableCsv } from './report';
-import { CHANNEL_COLUMNS, CHANNEL_NAMES, memberRows, summaryRows, TEAM_COLUMNS, teamTable, type TeamRow } from './team';
+import { CHANNEL_COLUMNS, memberRows, summaryRows, TEAM_COLUMNS, teamTable, type TeamRow } from './team';
 import type { AnalyticsData } from './types';
 
 type TeamData = Pick<AnalyticsData, 'period' | 'team' | 'members'>;

@@ -57,7 +57,4 @@ export function teamTable(data: TeamData): ChartTableData {
   };
 }
 
-/** How the screens name a conversation's channel. */
-export const CHANNEL_NAMES: Record<TeamFigures['channels'][number]['channel'], string> = { whatsapp: 'WhatsApp', web: 'Chat web' };
-
 export const CHANNEL_COLUMNS = ['Canal', 'Mensajes recibidos', 'Mensajes enviados', 'Primera respuesta'] as const;

@@ -3,11 +3,6 @@ import type { ConversationContact, ConversationEntry, InboxConversation, StatusF
 /** The customer as the list and the thread name them: the channel's name for them, else their number (a website's visitor has none). */
 export const displayName = (c: Pick<InboxConversation, 'name' | 'handle' | 'channel'>) => c.name?.trim() || (c.channel === 'web' ? 'Visitante web' : c.handle);
 
-export const CHANNEL_LABELS: Record<InboxConversation['channel'], string> = {
-  whatsapp: 'WhatsApp',
-  web: 'Chat web',
-};
-
 /** The customer's contact as Contactos names them (a contact with no name yet by its phone). */
 export const contactName = (c: ConversationContact) => `${c.firstName} ${c.lastName}`.trim() || c.phone || 'Ver contacto';
 
