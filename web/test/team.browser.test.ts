@@ -45,6 +45,8 @@ async function whatsAppAsAgent(t: Test, page: Page) {
   await connection.getByText('Solo un administrador puede conectar WhatsApp').waitFor();
   t.same(await connection.getByRole('button').allTextContents(), [], 'no Conectar, Actualizar QR nor Restablecer sesión');
 
+  // Conversaciones is the screen's first tab: the assistant's settings are under «Prompts IA».
+  await page.getByRole('tab', { name: 'Prompts IA' }).click();
   const assistant = page.getByRole('region', { name: 'Asistente IA', exact: true });
   await assistant.getByText(NOTE).waitFor();
   t.same(await assistant.getByRole('button').allTextContents(), ['Copiar prompt'], 'the prompt may be copied, not saved nor restored');
