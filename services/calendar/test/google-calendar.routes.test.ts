@@ -8,15 +8,15 @@ import { connectGoogle } from './connect.js';
 const PUBLIC_URL = 'http://app.ejemplo.test';
 const { peer, platform, app, sql } = await calendarWithPeer(t, PUBLIC_URL);
 
-t.test('not configured: status says so and connect answers 503 naming the variables', async (t) => {
+t.test('not configured: status says so and connect answers 503 asking the owner to ask the administrator', async (t) => {
   const bare = await buildServiceApp(t, calendarService, { ...platform, config: { ...platform.config, GOOGLE_CLIENT_ID: undefined, GOOGLE_CLIENT_SECRET: undefined } });
   const { authorization } = signToken(bare);
   const status = await bare.inject({ url: '/google/google-calendar/status', headers: { authorization } });
   t.same(status.json(), { connected: false, email: null, configured: false, needsReconnect: false, message: null });
   const connect = await bare.inject({ url: '/google/redirect', headers: { authorization } });
   t.equal(connect.statusCode, 503);
-  t.match(connect.json().message, /GOOGLE_CLIENT_ID/);
-  t.match(connect.json().message, /GOOGLE_CLIENT_SECRET/);
+  t.equal(connect.json().message, 'Google Calendar no está configurado en este servidor. Pide al administrador que configure la conexión con Google Calendar.');
+  t.notMatch(connect.json().message, /GOOGLE_CLIENT_ID|GOOGLE_CLIENT_SECRET/, 'the setting names are for the administrator, not the owner');
   const calendars = await bare.inject({ url: '/google/google-calendar/calendars', headers: { authorization } });
   t.equal(calendars.statusCode, 503, 'calendars too');
 });
