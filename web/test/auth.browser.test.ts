@@ -191,7 +191,7 @@ browserSuite(t, () => {
     await waiting.waitFor();
     t.ok(await waiting.isDisabled(), 'the button is disabled while waiting');
     release();
-    await toast(page, '¡Hola de nuevo!').waitFor();
+    await toast(page, '¡Bienvenido!').waitFor();
     await page.waitForURL('**/settings');
     await page.getByRole('heading', { name: 'Configuración', level: 1 }).waitFor();
     t.pass('origin restored');

@@ -22,7 +22,7 @@ export async function restoreSession(): Promise<void> {
 export async function login(credentials: LoginBody): Promise<void> {
   const { user, token, workspace } = await sendJson<AuthResult>('post', 'auth/login', credentials);
   saveSession(user, token, workspace);
-  toast.success('¡Hola de nuevo!');
+  toast.success('¡Bienvenido!');
 }
 
 export async function register(registration: RegisterBody): Promise<void> {
