@@ -86,3 +86,18 @@ export { accountExportRoute, readAccountExportPage, keysetPart, jsonArrayPart, s
 export { csvCell, csvLine, neutralizeFormula } from './csv.js';
 export { withDeadline } from './deadline.js';
 export { checkEventForm, parseDay, parseInstant, type CheckedEventForm } from './calendar-form.js';
+export type {
+  ChannelIntake,
+  IncomingMessage,
+  Media,
+  MediaKind,
+  MessagingProvider,
+  OutgoingContent,
+  OutgoingMessage,
+  ProviderCapabilities,
+  ProviderState,
+  ProviderStatus,
+  Receipt,
+  ReceiptStatus,
+  SentMessage,
+} from './messaging/messaging-port.js';
