@@ -20,6 +20,9 @@ export const CSP = [
   "form-action 'self'",
 ].join('; ');
 
+const WIDGET_SCRIPT = 'widget.js';
+export const WIDGET_SCRIPT_MAX_AGE_S = 300;
+
 type NotFound = (request: FastifyRequest, reply: FastifyReply) => FastifyReply;
 
 const jsonNotFound: NotFound = (request, reply) =>
@@ -41,7 +44,7 @@ export async function serveWeb(app: App, root: string): Promise<void> {
     // A wildcard route looks files up per request, so a rebuilt web/dist is served without a restart.
     wildcard: true,
     index: ['index.html'],
-    // Our setHeaders decides caching: hashed assets forever, HTML never.
+    // Our setHeaders decides caching: hashed assets forever, HTML never, the widget briefly.
     cacheControl: false,
     setHeaders: (res, file) => {
       if (file.endsWith('.html')) {
@@ -49,6 +52,9 @@ export async function serveWeb(app: App, root: string): Promise<void> {
         res.setHeader('cache-control', 'no-cache');
       }
       if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      // Owners paste widget.js's fixed address in their sites: visitors' browsers keep it a few minutes and then
+      // ask again with its ETag, so a new version reaches every site within WIDGET_SCRIPT_MAX_AGE_S.
+      if (file === path.join(root, WIDGET_SCRIPT)) res.setHeader('cache-control', `public, max-age=${WIDGET_SCRIPT_MAX_AGE_S}`);
     },
   });
   app.setNotFoundHandler((request, reply) => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import t from 'tap';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { buildGateway } from '../src/gateway.js';
+import { WIDGET_SCRIPT_MAX_AGE_S } from '../src/static-web.js';
 
 const web = mkdtempSync(path.join(tmpdir(), 'web-dist-'));
 mkdirSync(path.join(web, 'assets'));
@@ -64,6 +65,11 @@ t.test('the SPA is served with a fallback to index.html and a strict CSP', async
   t.equal(asset.statusCode, 200);
   t.match(asset.headers['cache-control'], /immutable/);
   t.equal((await app.inject({ url: '/assets/missing.js' })).statusCode, 404, 'missing files are not the SPA');
+  writeFileSync(path.join(web, 'widget.js'), 'console.log("chat")');
+  const widget = await app.inject({ url: '/widget.js' });
+  t.equal(widget.headers['cache-control'], `public, max-age=${WIDGET_SCRIPT_MAX_AGE_S}`, 'the pasted widget is kept minutes, not forever');
+  t.ok(widget.headers.etag, 'and asked again with its ETag');
+  t.equal((await app.inject({ url: '/widget.js', headers: { 'if-none-match': String(widget.headers.etag) } })).statusCode, 304);
 });
 
 t.test('request ids: taken from the client when sane, generated otherwise', async (t) => {
