@@ -3,7 +3,8 @@ import type { Sql } from '@asistente/kit';
 export interface WebhookRow {
   id: string;
   userId: string;
-  payload: unknown;
+  /** As Meta wrote it, read as text: the camel-case transform of the driver would rename its keys (`wa_id`). */
+  payload: string;
   attempts: number;
 }
 
@@ -43,7 +44,7 @@ export class CloudWebhooksRepository {
         where claimed_by is null or claimed_until < now()
         order by id limit ${limit}
         for update skip locked)
-      returning id, user_id, payload, attempts`;
+      returning id, user_id, payload::text as payload, attempts`;
   }
 
   async done(id: string): Promise<void> {

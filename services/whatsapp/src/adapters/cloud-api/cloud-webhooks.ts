@@ -93,7 +93,7 @@ export class CloudWebhooks {
     do {
       this.again = false;
       for (let rows = await this.claim(); rows.length > 0; rows = await this.claim()) {
-        for (const row of rows) await this.processOne(row.id, row.userId, row.payload as StoredPart, row.attempts);
+        for (const row of rows) await this.processOne(row.id, row.userId, JSON.parse(row.payload) as StoredPart, row.attempts);
       }
     } while (this.again);
   }
