@@ -104,11 +104,11 @@ export class CloudApiPeer {
   ) {}
 
   static async start(options: { appSecret: string; target?: WebhookTarget; number?: PeerNumber }): Promise<CloudApiPeer> {
-    let peer: CloudApiPeer | undefined;
-    const server = createServer((request, response) => void peer!.handle(request, response));
+    const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    peer = new CloudApiPeer(server, `http://127.0.0.1:${port}`, options.appSecret, options.target);
+    const peer = new CloudApiPeer(server, `http://127.0.0.1:${port}`, options.appSecret, options.target);
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => void peer.handle(request, response));
     const number = options.number ?? PEER_NUMBER;
     peer.numbers.set(number.phoneNumberId, number);
     return peer;
