@@ -61,7 +61,11 @@ export const ROUTES: ServiceRoute[] = [
     prefixes: ['/whatsapp'],
     urlVariable: 'WHATSAPP_URL',
     port: SERVICE_PORTS.whatsapp,
-    publicRoutes: [],
+    // The Cloud API's webhook: Meta's handshake (the verify token) and its signed POSTs (the app secret).
+    publicRoutes: [
+      ['GET', '/whatsapp/cloud/webhook'],
+      ['POST', '/whatsapp/cloud/webhook'],
+    ],
     load: () => import('@asistente/whatsapp'),
   },
   {

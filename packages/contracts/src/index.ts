@@ -7,6 +7,7 @@ export * from './ai-prices.js';
 export * from './email.js';
 export * from './analytics.js';
 export * from './whatsapp.js';
+export * from './whatsapp-cloud.js';
 export * from './calendar.js';
 export * from './caldav.js';
 export * from './teams.js';

@@ -24,7 +24,15 @@ export const WhatsAppState = Type.Union([
 ]);
 export type WhatsAppState = Static<typeof WhatsAppState>;
 
+/** Who carries a workspace's WhatsApp: a linked phone (Baileys, WhatsApp Web) or Meta's official Cloud API. */
+export const WhatsAppProvider = Type.Union([Type.Literal('baileys'), Type.Literal('cloud')]);
+export type WhatsAppProvider = Static<typeof WhatsAppProvider>;
+
 export const WhatsAppStatus = Type.Object({
+  /** 'cloud' while the workspace has a Cloud API number connected (then it sends through it), else 'baileys'. */
+  provider: WhatsAppProvider,
+  /** The Cloud API number's quality rating as Meta last told it (GREEN, YELLOW, RED…); null for Baileys. */
+  qualityRating: Type.Optional(Nullable(Type.String())),
   connected: Type.Boolean(),
   qrCode: Nullable(Type.String()),
   state: WhatsAppState,

@@ -52,6 +52,9 @@ export const ROLE_RULES: readonly RoleRule[] = [
   { path: '/whatsapp/connect', read: MANAGERS, write: MANAGERS },
   { path: '/whatsapp/disconnect', read: MANAGERS, write: MANAGERS },
   { path: '/whatsapp/logout', read: MANAGERS, write: MANAGERS },
+  // The official Cloud API's number: connected and disconnected by managers; its templates are everyone's to send.
+  { path: '/whatsapp/cloud/connect', read: MANAGERS, write: MANAGERS },
+  { path: '/whatsapp/cloud/disconnect', read: MANAGERS, write: MANAGERS },
   { path: '/whatsapp/auto-replies/', read: EVERYONE, write: MANAGERS },
   { path: '/ai/provider/', read: EVERYONE, write: MANAGERS },
   { path: '/ai/assistant', read: EVERYONE, write: MANAGERS },

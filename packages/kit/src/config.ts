@@ -135,6 +135,12 @@ export const ConfigSchema = Type.Object({
   WHATSAPP_CONNECT_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
   /** …or once this long has passed since its first failed attempt, whichever comes first (3 minutes). */
   WHATSAPP_CONNECT_MAX_MS: Type.Integer({ minimum: 1_000, maximum: 3_600_000, default: 180_000 }),
+  /** WhatsApp's official Cloud API (Meta's Graph host), overridable for proxies and tests. */
+  WHATSAPP_CLOUD_API_URL: Type.String({ pattern: '^https?://', default: 'https://graph.facebook.com' }),
+  /** The token Meta echoes in the webhook's verification handshake (set the same in Meta's app dashboard). */
+  WHATSAPP_CLOUD_VERIFY_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  /** The Meta app's secret: every webhook POST is signed with it (`X-Hub-Signature-256`). */
+  WHATSAPP_CLOUD_APP_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   /**
    * The system mailer, for password reset links: `smtp://user:pass@host:587` (STARTTLS when the server offers
    * it) or `smtps://user:pass@host:465` (TLS). Unset: no mail is sent; the owner asks the administrator, who

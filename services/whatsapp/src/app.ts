@@ -1,4 +1,4 @@
-import { accountExportRoute, authPlugin, mountRetention, registerUserErasure, requireAuth, retentionPreviewRoute, type App, type ServicePlugin } from '@asistente/kit';
+import { accountExportRoute, authPlugin, conflict, mountRetention, registerUserErasure, requireAuth, retentionPreviewRoute, type App, type ServicePlugin } from '@asistente/kit';
 import { whatsappExportParts } from './domain/account-export.js';
 import { whatsappErasure } from './consumers/user-erasure.js';
 import { AccountExportRepository } from './domain/account-export.repository.js';
@@ -22,6 +22,11 @@ import { messageRoutes } from './routes/messages.js';
 import { chatHandlesRoutes } from './routes/chat-handles.js';
 import { messagesByIdRoutes } from './routes/messages-by-id.js';
 import { registerWhatsAppMetrics } from './metrics.js';
+import { CloudApiProvider, type CloudTiming } from './adapters/cloud-api/cloud-provider.js';
+import type { GraphTiming } from './adapters/cloud-api/graph-client.js';
+import { ServiceIntake } from './domain/cloud-intake.js';
+import { cloudRoutes } from './routes/cloud.js';
+import { cloudWebhookRoutes } from './routes/cloud-webhook.js';
 
 export interface WhatsAppServiceOptions {
   /** Replaces the real socket (tests: a fake built on Baileys' makeEventBuffer). */
@@ -37,7 +42,16 @@ export interface WhatsAppServiceOptions {
   exclusive?: boolean;
   /** Receives the session manager, so tests can wait for a socket's work to finish. */
   onSessions?: (sessions: SessionManager) => void;
+  /** The Cloud API's timings (tests shorten them). */
+  cloudTiming?: Partial<CloudTiming>;
+  graphTiming?: Partial<GraphTiming>;
+  /** Receives the Cloud API provider, so tests can wait for its work. */
+  onCloud?: (cloud: CloudApiProvider) => void;
 }
+
+/** Connecting the Cloud API while a phone is linked over WhatsApp Web: one number, one provider. */
+export const PHONE_LINKED =
+  'WhatsApp ya está vinculado con un teléfono (código QR). Desvincúlalo antes de conectar la API oficial de WhatsApp';
 
 /**
  * WHATSAPP_TEST_SOCKET_MODULE (tests only, never set in production): a module whose `makeSocket` export
@@ -85,13 +99,37 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
     );
     options.onSessions?.(sessions);
 
-    await connectionRoutes(app, { sessions });
+    const cloud = new CloudApiProvider({
+      sql,
+      secrets: platform.secrets,
+      outbox,
+      intake: new ServiceIntake(inbound, messages),
+      log,
+      apiUrl: platform.config.WHATSAPP_CLOUD_API_URL,
+      appSecret: platform.config.WHATSAPP_CLOUD_APP_SECRET,
+      graph: options.graphTiming,
+      timing: options.cloudTiming,
+      outbound,
+      messages,
+      mayConnect: async (workspaceId) => {
+        const account = await accounts.find(workspaceId);
+        if (account?.linked) throw conflict(PHONE_LINKED, 'WHATSAPP_PHONE_LINKED');
+        // A QR being shown (nothing linked yet) gives way to the Cloud number.
+        if (account?.wanted) await sessions.disconnect(workspaceId);
+      },
+    });
+    options.onCloud?.(cloud);
+
+    await connectionRoutes(app, { sessions, cloud });
+    await cloudRoutes(app, { cloud, outbound });
+    await cloudWebhookRoutes(app, { cloud, verifyToken: platform.config.WHATSAPP_CLOUD_VERIFY_TOKEN });
     await registerUserErasure(platform, whatsappErasure(sessions));
     const conversations = new ConversationsService(messages, accounts);
     await messageRoutes(app, {
       conversations,
       outbound,
       sessions,
+      cloud,
       contactsSync: new ContactsSyncService(sql, messages, accounts, platform.services, outbox),
     });
     await messagesByIdRoutes(app, { conversations });
@@ -105,7 +143,9 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
     app.addHook('onClose', async () => retention.stop());
     retentionPreviewRoute(app, '/whatsapp', sql, countWhatsAppRetention);
     app.addHook('onReady', async () => sessions.start());
+    app.addHook('onReady', async () => cloud.start());
     app.addHook('preClose', async () => sessions.close());
+    app.addHook('preClose', async () => cloud.close());
   };
 }
 

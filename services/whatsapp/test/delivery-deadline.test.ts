@@ -40,7 +40,7 @@ function stage(stall: 'next' | 'markSent') {
   const log: Logger = createLogger('silent', 'test');
   const outbound = new OutboundService(sql, messages, {} as AccountsRepository, outbox, () => 'id', log, { automatedGapMs: 0 }, DEADLINE_MS);
   const socket = { sendText: async (_jid: string, _text: string, waId: string) => void sent.push(waId) } as unknown as WhatsAppSocket;
-  const drain = () => outbound.drain('u1', socket, () => true);
+  const drain = () => outbound.drain('u1', (next) => socket.sendText(next.chatJid, next.body, next.waId), () => true);
   return { drain, sent, isPending: () => pending };
 }
 

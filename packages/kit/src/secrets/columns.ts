@@ -35,6 +35,14 @@ export const WHATSAPP_QR_COLUMN = {
   userIdColumn: 'user_id',
 } as const satisfies RegisteredSecretColumn;
 
+/** A workspace's WhatsApp Cloud API access token (services/whatsapp). */
+export const WHATSAPP_CLOUD_TOKEN_COLUMN = {
+  table: 'whatsapp.cloud_accounts',
+  column: 'access_token_enc',
+  idColumn: 'user_id',
+  userIdColumn: 'user_id',
+} as const satisfies RegisteredSecretColumn;
+
 /** The user's Google OAuth tokens (services/calendar). */
 export const GOOGLE_ACCESS_TOKEN_COLUMN = {
   table: 'calendar.google_accounts',
@@ -107,6 +115,7 @@ export const SECRET_COLUMNS: readonly RegisteredSecretColumn[] = [
   CALDAV_PASSWORD_COLUMN,
   WHATSAPP_AUTH_STATE_COLUMN,
   WHATSAPP_QR_COLUMN,
+  WHATSAPP_CLOUD_TOKEN_COLUMN,
   WEBHOOK_SECRET_COLUMN,
   INVITATION_TOKEN_COLUMN,
 ];

@@ -163,7 +163,7 @@ export class AccountSession {
     this.delivering = runAsNoOne(async () => {
       do {
         this.deliverAgain = false;
-        await this.deps.outbound.drain(this.userId, socket, () => this.open && this.socket === socket);
+        await this.deps.outbound.drain(this.userId, (next) => socket.sendText(next.chatJid, next.body, next.waId), () => this.open && this.socket === socket);
       } while (this.deliverAgain && this.open);
     })
       .catch((error: unknown) => this.deps.log.error({ err: error }, 'whatsapp delivery failed'))

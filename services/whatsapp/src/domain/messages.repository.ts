@@ -1,6 +1,7 @@
 import type { Sql, TransactionSql } from '@asistente/kit';
 import type { MessageOrigin, MessageStatus } from '@asistente/contracts';
 import type { MediaInfo } from './whatsapp-socket.js';
+import type { CloudContent } from './cloud-content.js';
 import { isLidJid, isPhoneJid, phoneOfJid } from './phone.js';
 
 type Db = Sql | TransactionSql;
@@ -35,6 +36,8 @@ export interface MessageRow {
   attempts: number;
   /** The member who sent it from the app; null for the customer, the phone, a rule and the assistant. */
   sentBy: string | null;
+  /** A Cloud API send's template or media; null for text. */
+  cloudContent: CloudContent | null;
 }
 
 /** A message with what names its chat outside WhatsApp (its handle and name). */
@@ -61,6 +64,7 @@ export interface NewMessage {
   clientId?: string | null;
   /** The member whose send this is: its event, written later by the socket's owner, names them. */
   sentBy?: string | null;
+  cloudContent?: CloudContent | null;
 }
 
 const CHAT_COLUMNS = ['id', 'jid', 'lid', 'name', 'phone', 'is_group', 'last_at', 'last_text', 'last_direction', 'unread'];
@@ -195,10 +199,11 @@ export class MessagesRepository {
   async insertMessage(tx: Db, userId: string, m: NewMessage): Promise<MessageRow | undefined> {
     const [row] = await tx<MessageRow[]>`
       insert into whatsapp.messages
-        (user_id, chat_id, wa_id, direction, origin, from_jid, to_jid, body, media, sent_at, status, auto_reply_id, client_id, sent_by)
+        (user_id, chat_id, wa_id, direction, origin, from_jid, to_jid, body, media, sent_at, status, auto_reply_id, client_id, sent_by,
+         cloud_content)
       values (${userId}, ${m.chatId}, ${m.waId}, ${m.direction}, ${m.origin}, ${m.fromJid}, ${m.toJid}, ${m.body},
               ${m.media ? tx.json(m.media as never) : null}, ${m.sentAt}, ${m.status}, ${m.autoReplyId ?? null}, ${m.clientId ?? null},
-              ${m.sentBy ?? null})
+              ${m.sentBy ?? null}, ${m.cloudContent ? tx.json(m.cloudContent as never) : null})
       on conflict (user_id, wa_id) do nothing
       returning *`;
     return row;
@@ -331,6 +336,17 @@ export class MessagesRepository {
   async markFailed(id: string, error: string): Promise<void> {
     const result = await this.sql`update whatsapp.messages set status = 'failed', error = ${error} where id = ${id} and status = 'pending'`;
     if (result.count > 0) this.sendFailed();
+  }
+
+  /** Meta's own id for a Cloud API send, once Meta accepted it: its status webhooks name that id. */
+  async setProviderId(id: string, waId: string): Promise<void> {
+    await this.sql`update whatsapp.messages set wa_id = ${waId} where id = ${id}`;
+  }
+
+  /** Why a send failed, as it was written with it. */
+  async errorOf(id: string): Promise<string | null> {
+    const [row] = await this.sql<{ error: string | null }[]>`select error from whatsapp.messages where id = ${id}`;
+    return row?.error ?? null;
   }
 
   async countAttempt(id: string): Promise<number> {

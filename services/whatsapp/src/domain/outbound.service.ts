@@ -1,9 +1,10 @@
 import { EVENT_TEXT_MAX, type SendMessageBody, type WhatsAppMessage } from '@asistente/contracts';
 import { badRequest, conflict, createEvent, currentMemberId, withDeadline, type EventEnvelope, type Logger, type Outbox, type Sql } from '@asistente/kit';
-import type { WhatsAppSocket } from './whatsapp-socket.js';
+import type { MediaInfo } from './whatsapp-socket.js';
+import type { CloudContent } from './cloud-content.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { toMessage } from './message-view.js';
-import type { MessagesRepository } from './messages.repository.js';
+import type { MessageRow, MessagesRepository } from './messages.repository.js';
 import { jidsOfHandle } from './handle.js';
 import { jidCandidates, phoneOfJid, toE164 } from './phone.js';
 
@@ -24,6 +25,31 @@ export interface Pacing {
 type Lookup = (digits: string) => Promise<string | null>;
 
 const isAutomated = (origin: string) => origin === 'keyword' || origin === 'ai';
+
+/** One recipient, named one of three ways (exactly one is given). */
+export interface Recipient {
+  jid?: string;
+  phoneNumber?: string;
+  handle?: string;
+}
+
+export interface QueuedSend {
+  body: string;
+  origin: 'app' | 'ai';
+  clientId: string | null;
+  media?: MediaInfo | null;
+  cloudContent?: CloudContent | null;
+}
+
+/** A stored send on its way out, with its chat's JID. */
+export type PendingSend = MessageRow & { chatJid: string };
+
+/** Exactly one recipient, or a 400 in Spanish. */
+export function checkOneRecipient(body: Recipient): void {
+  const recipients = [body.jid, body.phoneNumber, body.handle].filter(Boolean).length;
+  if (recipients === 0) throw badRequest('Indica el chat o el número de teléfono', 'VALIDATION_ERROR');
+  if (recipients > 1) throw badRequest('Indica un solo destinatario', 'VALIDATION_ERROR');
+}
 
 /**
  * The longest a database step of the drain may take: its statement timeout (5 s by default), a wait for a
@@ -64,34 +90,40 @@ export class OutboundService {
   ): Promise<WhatsAppMessage> {
     const text = (body.text ?? body.message ?? '').trim();
     if (!text) throw badRequest('Escribe un mensaje', 'VALIDATION_ERROR');
-    const recipients = [body.jid, body.phoneNumber, body.handle].filter(Boolean).length;
-    if (recipients === 0) throw badRequest('Indica el chat o el número de teléfono', 'VALIDATION_ERROR');
-    if (recipients > 1) throw badRequest('Indica un solo destinatario', 'VALIDATION_ERROR');
+    checkOneRecipient(body);
     const account = await this.accounts.find(userId);
     if (!account?.linked) throw conflict(NOT_CONNECTED, 'WHATSAPP_NOT_CONNECTED');
     const jid = await this.recipient(userId, body, account.region, lookup);
-    const origin = body.origin ?? 'app';
+    return this.store(userId, jid, { body: text, origin: body.origin ?? 'app', clientId: body.clientMessageId ?? null });
+  }
+
+  /**
+   * Stores a send as pending in its chat, for whoever delivers the account's queue (the socket's owner, or the
+   * Cloud API's delivery): the same client id again answers the message already stored.
+   */
+  async store(userId: string, jid: string, send: QueuedSend): Promise<WhatsAppMessage> {
     // Kept with the message: its event is written by the drain, outside this request. The assistant's answers
     // come under the workspace's own id (its founder's), yet no member wrote them.
-    const sentBy = isAutomated(origin) ? null : (currentMemberId() ?? null);
+    const sentBy = isAutomated(send.origin) ? null : (currentMemberId() ?? null);
     const row = await this.sql.begin(async (tx) => {
       // ensureChat locks the chat's row: two sends under one client id (two replicas retrying) queue one message.
       const chat = await this.messages.ensureChat(tx, userId, [jid], null, jid.endsWith('@g.us'));
-      const earlier = body.clientMessageId ? await this.messages.findByClientId(tx, userId, body.clientMessageId) : undefined;
+      const earlier = send.clientId ? await this.messages.findByClientId(tx, userId, send.clientId) : undefined;
       if (earlier) return earlier;
       const inserted = await this.messages.insertMessage(tx, userId, {
         chatId: chat.id,
         waId: this.newMessageId(),
         direction: 'outgoing',
-        origin,
+        origin: send.origin,
         fromJid: 'me',
         toJid: chat.jid,
-        body: text,
-        media: null,
+        body: send.body,
+        media: send.media ?? null,
         sentAt: new Date(),
         status: 'pending',
-        clientId: body.clientMessageId ?? null,
+        clientId: send.clientId,
         sentBy,
+        cloudContent: send.cloudContent ?? null,
       });
       await this.messages.touchChat(tx, chat.id, inserted!, false);
       return { ...inserted!, chatJid: chat.jid };
@@ -100,7 +132,7 @@ export class OutboundService {
   }
 
   /** The JID the one recipient given names: a JID as it is, a typed number or a handle through its chat. */
-  private async recipient(userId: string, body: SendMessageBody, region: string, lookup: Lookup | undefined): Promise<string> {
+  async recipient(userId: string, body: Recipient, region: string, lookup: Lookup | undefined): Promise<string> {
     if (body.jid) return this.checkJid(body.jid);
     if (body.phoneNumber) {
       const e164 = toE164(body.phoneNumber, region);
@@ -136,8 +168,8 @@ export class OutboundService {
     return jids[0]!;
   }
 
-  /** Delivers this account's pending messages in order while the socket accepts them. */
-  async drain(userId: string, socket: WhatsAppSocket, isOpen: () => boolean): Promise<void> {
+  /** Delivers this account's pending messages in order while the socket (or the Cloud API) accepts them. */
+  async drain(userId: string, send: (next: PendingSend) => Promise<void>, isOpen: () => boolean): Promise<void> {
     // The send has its own deadline (the adapter's); each database step gets this one, named in the failure.
     const bounded = <T>(step: string, work: Promise<T>) => withDeadline(work, this.stepDeadlineMs, `whatsapp delivery stalled ${step}`);
     for (;;) {
@@ -149,7 +181,7 @@ export class OutboundService {
         for (let wait = this.waitBeforeAnswer(userId); wait > 0; wait = this.waitBeforeAnswer(userId)) await pause(wait);
         if (!isOpen()) return;
       }
-      const failure = await socket.sendText(next.chatJid, next.body, next.waId).then(
+      const failure = await send(next).then(
         () => undefined,
         (error: unknown) => ({ error }),
       );

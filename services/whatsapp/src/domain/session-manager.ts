@@ -324,6 +324,7 @@ export class SessionManager {
     const account = await this.accounts.find(userId);
     if (!account) {
       return {
+        provider: 'baileys',
         connected: false,
         qrCode: null,
         state: 'disconnected',
@@ -337,6 +338,7 @@ export class SessionManager {
       };
     }
     return {
+      provider: 'baileys',
       connected: account.state === 'connected',
       qrCode: account.state === 'qr' && account.qrEnc ? this.openQr(userId, account.qrEnc) : null,
       state: account.state,

@@ -1,14 +1,44 @@
 import { Type } from '@sinclair/typebox';
 import { ErrorResponse, SuccessResponse, WhatsAppConnectResult, WhatsAppHealth, WhatsAppStatus } from '@asistente/contracts';
-import type { App } from '@asistente/kit';
+import { conflict, type App } from '@asistente/kit';
+import type { WhatsAppStatus as Status } from '@asistente/contracts';
+import type { CloudApiProvider } from '../adapters/cloud-api/cloud-provider.js';
+import type { CloudAccountRow } from '../domain/cloud-accounts.repository.js';
 import type { SessionManager } from '../domain/session-manager.js';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 503: ErrorResponse };
+/** Linking a phone by QR while the workspace's number is on the Cloud API: one number, one provider. */
+export const CLOUD_IN_USE = 'Este espacio de trabajo usa la API oficial de WhatsApp. Desconéctala antes de vincular un teléfono con código QR';
 
-export async function connectionRoutes(app: App, { sessions }: { sessions: SessionManager }): Promise<void> {
+function cloudStatus(account: CloudAccountRow): Status {
+  return {
+    provider: 'cloud',
+    qualityRating: account.qualityRating,
+    connected: true,
+    qrCode: null,
+    state: 'connected',
+    phone: account.displayPhone,
+    name: account.verifiedName,
+    since: account.connectedAt.toISOString(),
+    lastEventAt: null,
+    error: null,
+    qrShown: false,
+    hasSession: false,
+  };
+}
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 409: ErrorResponse, 503: ErrorResponse };
+
+export async function connectionRoutes(app: App, { sessions, cloud }: { sessions: SessionManager; cloud: CloudApiProvider }): Promise<void> {
+  const refuseWhileCloud = async (workspaceId: string) => {
+    if (await cloud.account(workspaceId)) throw conflict(CLOUD_IN_USE, 'WHATSAPP_CLOUD_IN_USE');
+  };
+
   app.get('/whatsapp/status', {
     schema: { summary: 'Estado de la conexión de WhatsApp (y el QR)', response: { 200: WhatsAppStatus, ...errors } },
-    handler: (request) => sessions.status(request.user.workspaceId),
+    handler: async (request) => {
+      const account = await cloud.account(request.user.workspaceId);
+      return account ? cloudStatus(account) : sessions.status(request.user.workspaceId);
+    },
   });
 
   app.get('/whatsapp/health-panel', {
@@ -18,7 +48,10 @@ export async function connectionRoutes(app: App, { sessions }: { sessions: Sessi
 
   app.post('/whatsapp/connect', {
     schema: { summary: 'Conecta WhatsApp (genera el QR)', response: { 200: WhatsAppConnectResult, ...errors } },
-    handler: (request) => sessions.connect(request.user.workspaceId),
+    handler: async (request) => {
+      await refuseWhileCloud(request.user.workspaceId);
+      return sessions.connect(request.user.workspaceId);
+    },
   });
 
   app.post('/whatsapp/disconnect', {
@@ -31,6 +64,9 @@ export async function connectionRoutes(app: App, { sessions }: { sessions: Sessi
 
   app.post('/whatsapp/logout', {
     schema: { summary: 'Cierra la sesión de WhatsApp en el teléfono', response: { 200: Type.Composite([SuccessResponse, WhatsAppConnectResult]), ...errors } },
-    handler: async (request) => ({ success: true as const, ...(await sessions.logout(request.user.workspaceId)) }),
+    handler: async (request) => {
+      await refuseWhileCloud(request.user.workspaceId);
+      return { success: true as const, ...(await sessions.logout(request.user.workspaceId)) };
+    },
   });
 }

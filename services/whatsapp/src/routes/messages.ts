@@ -14,6 +14,9 @@ import type { ContactsSyncService } from '../domain/contacts-sync.service.js';
 import type { ConversationsService } from '../domain/conversations.service.js';
 import type { OutboundService } from '../domain/outbound.service.js';
 import type { SessionManager } from '../domain/session-manager.js';
+import type { CloudApiProvider } from '../adapters/cloud-api/cloud-provider.js';
+import { checkOneRecipient } from '../domain/outbound.service.js';
+import { badRequest } from '@asistente/kit';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 409: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse };
 
@@ -21,10 +24,11 @@ interface Deps {
   conversations: ConversationsService;
   outbound: OutboundService;
   sessions: SessionManager;
+  cloud: CloudApiProvider;
   contactsSync: ContactsSyncService;
 }
 
-export async function messageRoutes(app: App, { conversations, outbound, sessions, contactsSync }: Deps): Promise<void> {
+export async function messageRoutes(app: App, { conversations, outbound, sessions, cloud, contactsSync }: Deps): Promise<void> {
   app.get('/whatsapp/conversations', {
     schema: { summary: 'Lista las conversaciones de WhatsApp', querystring: ConversationsQuery, response: { 200: ConversationList, ...errors } },
     handler: (request) => conversations.list(request.user.workspaceId, request.query),
@@ -39,6 +43,15 @@ export async function messageRoutes(app: App, { conversations, outbound, session
     schema: { summary: 'Envía un mensaje de WhatsApp', body: SendMessageBody, response: { 201: WhatsAppMessage, ...errors } },
     handler: async (request, reply) => {
       const userId = request.user.workspaceId;
+      // A workspace whose number is on the Cloud API sends through it (free text only inside the 24-hour window).
+      if (await cloud.account(userId)) {
+        const body = request.body;
+        const text = (body.text ?? body.message ?? '').trim();
+        if (!text) throw badRequest('Escribe un mensaje', 'VALIDATION_ERROR');
+        checkOneRecipient(body);
+        const jid = await outbound.recipient(userId, body, 'ES', undefined);
+        return reply.code(201).send(await cloud.queueFree(userId, jid, text, body.origin ?? 'app', body.clientMessageId ?? null));
+      }
       const session = sessions.local(userId);
       const message = await outbound.enqueue(userId, request.body, session ? (digits) => session.lookup(digits) : undefined);
       // The owner delivers it: this replica's socket at once, or the replica holding it, woken by a notification.

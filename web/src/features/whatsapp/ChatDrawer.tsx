@@ -1,7 +1,9 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode, type UIEvent } from 'react';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
-import { sendText, type Conversation, type WhatsAppMessage } from './api';
+import { ApiError } from '../../lib/errors';
+import { sendText, WINDOW_CLOSED_CODE, type Conversation, type WhatsAppMessage } from './api';
+import { TemplatePicker } from './TemplatePicker';
 import { useChatHistory } from './use-chat-history';
 
 /** Spec section 9: scrolling within 40 px of the top loads older messages. */
@@ -39,6 +41,8 @@ export function ChatDrawer({ conversation, onClose, headerExtra }: ChatDrawerPro
   const restore = useRef<{ height: number; top: number } | null>(null);
   const stickToBottom = useRef(true);
   const [text, setText] = useState('');
+  /** The Cloud API refused free text (the customer's window closed): its reason, shown above the templates. */
+  const [windowClosed, setWindowClosed] = useState<string | null>(null);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
@@ -93,8 +97,10 @@ export function ChatDrawer({ conversation, onClose, headerExtra }: ChatDrawerPro
       history.replace(tempId, await sendText(conversation.id, body));
     } catch (err) {
       console.error('No se pudo enviar el mensaje', err);
-      toast.error('No se pudo enviar el mensaje');
       history.replace(tempId, { ...temp, status: 'failed' });
+      // The Cloud API's 24-hour window has closed: only an approved template may go; the box offers them.
+      if (err instanceof ApiError && err.code === WINDOW_CLOSED_CODE) setWindowClosed(err.message);
+      else toast.error('No se pudo enviar el mensaje');
     }
   };
 
@@ -140,6 +146,16 @@ export function ChatDrawer({ conversation, onClose, headerExtra }: ChatDrawerPro
           </div>
         ))}
       </div>
+      {windowClosed && (
+        <TemplatePicker
+          jid={conversation.id}
+          reason={windowClosed}
+          onSent={(message) => {
+            history.add(message);
+            setWindowClosed(null);
+          }}
+        />
+      )}
       <form className="wa-sendbox" onSubmit={(e) => void send(e)}>
         <label htmlFor="wa-text" className="sr-only">
           Mensaje

@@ -32,6 +32,7 @@ export function ConnectionCard({ connection }: { connection: Connection }) {
           <span className={`badge ${connected ? 'badge-connected' : 'badge-disconnected'}`}>{connected ? 'Conectado' : 'Desconectado'}</span>
         )}
       </div>
+      {status?.provider === 'cloud' && <p className="muted">Proveedor: API oficial de WhatsApp (Cloud API)</p>}
       {connected && status?.phone && (
         <p className="muted">
           {status.name ? `${status.name} · ` : ''}
@@ -50,7 +51,8 @@ export function ConnectionCard({ connection }: { connection: Connection }) {
       <div className="wa-actions">
         {connected ? (
           <>
-            {can?.disconnect && (
+            {/* The Cloud API's number is disconnected from its own card: this button unlinks a phone. */}
+            {can?.disconnect && status?.provider !== 'cloud' && (
               <Button variant="secondary" disabled={busy !== null} onClick={() => void connection.disconnectNow()}>
                 {busy === 'disconnect' ? 'Desconectando...' : 'Desconectar'}
               </Button>

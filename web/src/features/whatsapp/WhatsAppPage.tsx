@@ -4,6 +4,7 @@ import type { Conversation } from './api';
 import { AssistantTester, AutoReplySettings, ChatAssistantControl, VariableValues } from './assistant';
 import { AutoRepliesView } from './AutoRepliesView';
 import { ChatDrawer } from './ChatDrawer';
+import { CloudApiCard } from './CloudApiCard';
 import { ConnectionCard } from './ConnectionCard';
 import { ConversationsView } from './ConversationsView';
 import { HealthPanel } from './HealthPanel';
@@ -39,6 +40,7 @@ export function WhatsAppPage() {
         <ConnectionCard connection={connection} />
         <HealthPanel version={`${version}-${connection.status?.state ?? ''}`} />
       </div>
+      <CloudApiCard status={connection.status} onChanged={() => void connection.reload()} />
       <StatCards stats={stats} failed={statsFailed} />
       <div className="wa-tabs" role="tablist" aria-label="Secciones de WhatsApp">
         {TABS.map((t) => (

@@ -1,5 +1,9 @@
 import {
   roleAllows,
+  type CloudConnectBody,
+  type CloudConnectResult,
+  type CloudTemplate,
+  type CloudTemplateList,
   type AutoReply,
   type AutoReplyList,
   type ConversationList,
@@ -14,6 +18,7 @@ import {
 } from '@asistente/contracts';
 import { getJson, sendDelete, sendJson } from '../../lib/http';
 
+export type { CloudTemplate };
 export type { AutoReply, WhatsAppConnectResult, WhatsAppHealth, WhatsAppMessage, WhatsAppStats, WhatsAppStatus };
 export type Conversation = ConversationList['data'][number];
 
@@ -33,6 +38,16 @@ export const getMessages = (jid: string, page: number, limit: number) =>
 
 export const sendText = (jid: string, text: string) => sendJson<WhatsAppMessage>('post', 'whatsapp/messages', { jid, type: 'text', text });
 
+/** The official Cloud API's number: connected with the three values of Meta's dashboard. */
+export const connectCloud = (body: CloudConnectBody) => sendJson<CloudConnectResult>('post', 'whatsapp/cloud/connect', body);
+export const disconnectCloud = () => sendJson<{ success: boolean }>('post', 'whatsapp/cloud/disconnect', {});
+export const getTemplates = () => getJson<CloudTemplateList>('whatsapp/cloud/templates').then((answer) => answer.data);
+export const sendTemplate = (jid: string, template: CloudTemplate, variables: string[]) =>
+  sendJson<WhatsAppMessage>('post', 'whatsapp/cloud/templates/send', { jid, name: template.name, language: template.language, variables });
+
+/** The refusal of free text once the customer's 24-hour window has closed: the send box then offers templates. */
+export const WINDOW_CLOSED_CODE = 'WHATSAPP_CLOUD_WINDOW_CLOSED';
+
 export const getAutoReplies = () => getJson<AutoReplyList>('whatsapp/auto-replies').then((answer) => answer.data);
 
 /** The spec allows a create that answers only an id: the caller completes the record from what it sent. */
@@ -49,6 +64,8 @@ export function whatsappPermissions(role: WorkspaceRole) {
     connect: roleAllows(role, 'POST', '/whatsapp/connect'),
     disconnect: roleAllows(role, 'POST', '/whatsapp/disconnect'),
     resetSession: roleAllows(role, 'POST', '/whatsapp/logout'),
+    connectCloud: roleAllows(role, 'POST', '/whatsapp/cloud/connect'),
+    disconnectCloud: roleAllows(role, 'POST', '/whatsapp/cloud/disconnect'),
     editAutoReplies:
       roleAllows(role, 'POST', '/whatsapp/auto-replies') &&
       roleAllows(role, 'PATCH', '/whatsapp/auto-replies/:id') &&
