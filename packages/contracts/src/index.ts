@@ -8,6 +8,7 @@ export * from './email.js';
 export * from './analytics.js';
 export * from './whatsapp.js';
 export * from './calendar.js';
+export * from './meetings.js';
 export * from './caldav.js';
 export * from './teams.js';
 export * from './contact-views.js';
