@@ -2,10 +2,10 @@
 import t from 'tap';
 import calendarService from '@asistente/calendar';
 import teamsService from '@asistente/teams';
-import type { App } from '@asistente/kit';
-import { buildServicesApp, createTestPlatform, oauthCookie, signToken } from '@asistente/kit/testing';
+import { buildServicesApp, createTestPlatform, signToken } from '@asistente/kit/testing';
 import { GraphPeer } from '../../teams/test/peer/graph-peer.js';
 import { trustedPeerTls } from '../../teams/test/peer/trusted.js';
+import { connectMicrosoft } from '../../calendar/test/support/meeting-harnesses.js';
 import { offeredTools } from '../src/domain/tools/registry.js';
 import type { ToolContext } from '../src/domain/tools/tool.js';
 
@@ -57,11 +57,3 @@ async function suite(peerTls: NonNullable<typeof tls>): Promise<void> {
   });
 }
 
-/** The authorization-code round trip through the gateway's paths: connect, the peer's consent, the callback. */
-async function connectMicrosoft(app: App, authorization: string): Promise<void> {
-  const started = await app.inject({ method: 'POST', url: '/api/teams/connect', headers: { authorization } });
-  const consent = await fetch(started.json<{ authUrl: string }>().authUrl, { redirect: 'manual' });
-  const back = new URL(consent.headers.get('location') ?? '');
-  const callback = await app.inject({ url: `${back.pathname}${back.search}`, headers: { cookie: oauthCookie(started.headers['set-cookie']) } });
-  if (!String(callback.headers.location).endsWith('microsoft=connected')) throw new Error(`Microsoft not connected: ${String(callback.headers.location)}`);
-}

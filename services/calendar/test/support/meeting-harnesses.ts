@@ -63,7 +63,7 @@ export async function teamsHarness(t: Test, tls: PeerTls): Promise<MeetingHarnes
 }
 
 /** The authorization-code round trip through the gateway's paths: connect, the peer's consent, the callback. */
-async function connectMicrosoft(app: App, authorization: string): Promise<void> {
+export async function connectMicrosoft(app: App, authorization: string): Promise<void> {
   const started = await app.inject({ method: 'POST', url: '/api/teams/connect', headers: { authorization } });
   const consent = await fetch(started.json<{ authUrl: string }>().authUrl, { redirect: 'manual' });
   const back = new URL(consent.headers.get('location') ?? '');
