@@ -50,7 +50,7 @@ export const ROUTES: ServiceRoute[] = [
   },
   {
     name: 'calendar',
-    prefixes: ['/google', '/events', '/caldav'],
+    prefixes: ['/google', '/events', '/caldav', '/meetings'],
     urlVariable: 'CALENDAR_URL',
     port: SERVICE_PORTS.calendar,
     publicRoutes: [['GET', '/google/callback'], ['POST', '/google/notifications']],

@@ -17,5 +17,6 @@ t.test('public route patterns: exact paths, one-segment wildcards, and a tail wi
   t.equal(isPublic(calendar!, 'GET', '/google/callback'), true);
   t.equal(isPublic(calendar!, 'GET', '/google/calendars'), false);
   t.equal(routeFor('/msteams/calendar/events')?.name, 'teams');
+  t.equal(routeFor('/meetings')?.name, 'calendar', 'the meeting port lives in the calendar service');
   t.equal(routeFor('/googles'), undefined, 'a prefix matches whole segments only');
 });

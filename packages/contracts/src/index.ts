@@ -9,6 +9,7 @@ export * from './analytics.js';
 export * from './whatsapp.js';
 export * from './whatsapp-cloud.js';
 export * from './calendar.js';
+export * from './meetings.js';
 export * from './caldav.js';
 export * from './teams.js';
 export * from './contact-views.js';

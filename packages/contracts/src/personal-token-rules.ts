@@ -54,6 +54,8 @@ const RULES: readonly ScopeRule[] = [
   { path: '/emails/', read: 'emails:read', write: 'emails:send' },
   { path: '/google/', read: 'calendar:read', write: 'calendar:write' },
   { path: '/events/', read: 'calendar:read', write: 'calendar:write' },
+  // Video meetings with the provider connected (Google Meet, or Teams: an Outlook event with a join link).
+  { path: '/meetings/', read: 'calendar:read', write: 'calendar:write' },
   // CalDAV's status and calendar list; its events go through /events.
   { path: '/caldav/', read: 'calendar:read', write: undefined },
   { path: '/msteams/calendar/', read: 'calendar:read', write: 'calendar:write' },

@@ -280,7 +280,7 @@ t.test('canBookMeetings: free slots offered and a confirmed one booked with Goog
     ['listar_reuniones_del_cliente', 'buscar_huecos_libres', 'agendar_reunion', 'pasar_a_persona'],
   );
   t.same(calendar.meetings, [
-    { userId: o.userId, title: 'Llamada con Marta', startTime: start.toISOString(), endTime: end.toISOString(), attendees: ['marta@example.com'], description: 'Reunión agendada por el asistente de WhatsApp' },
+    { userId: o.userId, provider: 'google-meet', title: 'Llamada con Marta', startTime: start.toISOString(), endTime: end.toISOString(), attendees: ['marta@example.com'], description: 'Reunión agendada por el asistente de WhatsApp' },
   ], "the address the model wrote is ignored: the chat contact's own is invited");
   t.match(peer.requests[1]!.body.messages.at(-1)!.content, 'meet.google.com');
   t.equal(o.sent().at(-1)!.text, 'Listo, te espero: https://meet.google.com/abc-defg-hij');

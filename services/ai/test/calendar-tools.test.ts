@@ -11,8 +11,8 @@ import { CalendarSibling } from './fixtures/siblings.js';
 
 /**
  * The calendar tools follow the calendar service's registry: offered when any provider is connected (Google,
- * CalDAV or Outlook, as GET /events/providers says), reading the provider-neutral /events; the Google Meet
- * booking only with Google itself.
+ * CalDAV or Outlook, as GET /events/providers says), reading the provider-neutral /events; the booking only
+ * with a meeting provider (Google Meet or Teams, as GET /meetings/provider says).
  */
 const KEY = 'sk-proj-CalendarToolsKey0123456789abcdEF';
 
@@ -59,7 +59,7 @@ t.test('an owner with no calendar provider connected gets no calendar tools', as
   t.same(peer.requests[0]!.body.tools ?? [], []);
 });
 
-t.test("a customer's chat may book a Google Meet meeting only when Google itself is connected", async (t) => {
+t.test("a customer's chat may book a meeting only when Google or Microsoft is connected (the meeting port's providers)", async (t) => {
   const toolsFor = async (...sources: ('google' | 'caldav' | 'msteams')[]) => {
     const { userId } = signToken(app);
     for (const source of sources) calendar.connect(userId, source);
@@ -69,7 +69,7 @@ t.test("a customer's chat may book a Google Meet meeting only when Google itself
     return tools.map((tool) => tool.name);
   };
   t.same(await toolsFor('caldav'), ['listar_reuniones_del_cliente', 'buscar_huecos_libres'], 'CalDAV: meetings and free slots, no booking');
-  t.same(await toolsFor('msteams'), ['listar_reuniones_del_cliente', 'buscar_huecos_libres'], 'Outlook: the same');
+  t.same(await toolsFor('msteams'), ['listar_reuniones_del_cliente', 'buscar_huecos_libres', 'agendar_reunion'], 'Outlook: booking with Teams');
   t.same(await toolsFor('caldav', 'google'), ['listar_reuniones_del_cliente', 'buscar_huecos_libres', 'agendar_reunion'], 'with Google: booking too');
   t.same(await toolsFor(), [], 'nothing connected: nothing');
 });

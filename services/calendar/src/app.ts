@@ -1,4 +1,5 @@
-import { accountExportRoute, authPlugin, HostGuard, OAuthFlows, registerUserErasure, requireAuth, type App, type CallObserver, type Config, type ServicePlugin } from '@asistente/kit';
+import { accountExportRoute, authPlugin, HostGuard, OAuthFlows, registerUserErasure, requireAuth, type App, type CallObserver, type Config, type Platform } from '@asistente/kit';
+import type { FastifyPluginAsync } from 'fastify';
 import { caldavConnector } from './adapters/caldav.js';
 import { teamsOutlook } from './adapters/teams-outlook.js';
 import { calendarErasure } from './consumers/user-erasure.js';
@@ -16,6 +17,10 @@ import { GoogleAccountsRepository } from './domain/google-accounts.repository.js
 import { GoogleConnectionService } from './domain/google-connection.service.js';
 import { MeetingsRepository } from './domain/meetings.repository.js';
 import { MeetingsService } from './domain/meetings.service.js';
+import type { MeetingProvider } from './domain/meetings/meeting-port.js';
+import { GoogleMeetProvider } from './domain/meetings/providers/google-meet.js';
+import { TeamsMeetingProvider } from './domain/meetings/providers/teams.js';
+import { VideoMeetings } from './domain/meetings/video-meetings.service.js';
 import { MirrorRepository } from './domain/mirror.repository.js';
 import { PushChannelsService, SWEEP_MS } from './domain/push-channels.service.js';
 import { WatchChannelsRepository } from './domain/watch-channels.repository.js';
@@ -26,6 +31,7 @@ import { googleCalendarRoutes } from './routes/google-calendar.js';
 import { googleConnectionRoutes } from './routes/google-connection.js';
 import { googleMeetRoutes } from './routes/google-meet.js';
 import { googleNotificationRoutes } from './routes/google-notifications.js';
+import { meetingRoutes } from './routes/meetings.js';
 import { registerCalendarMetrics } from './metrics.js';
 
 /** Each request to a user's CalDAV server gives up after this long (the user waits on a connect). */
@@ -49,8 +55,14 @@ function googleOAuth(config: Config, onCall: CallObserver): GoogleOAuth | undefi
   });
 }
 
+export interface CalendarServiceOptions {
+  platform: Platform;
+  /** Meeting providers after Google Meet and Teams: adding one is one registration here (a test's in-memory one). */
+  meetingProviders?: readonly MeetingProvider[];
+}
+
 /** The calendar service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
-const calendarService: ServicePlugin = async (fastify, { platform }) => {
+const calendarService: FastifyPluginAsync<CalendarServiceOptions> = async (fastify, { platform, meetingProviders = [] }) => {
   const app = fastify as unknown as App;
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
   requireAuth(app);
@@ -83,7 +95,9 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
     sweep.unref();
     app.addHook('onClose', async () => clearInterval(sweep));
   }
-  const meetings = new MeetingsService(sql, connection, sync, mirror, new MeetingsRepository(sql), outbox);
+  const meetingsRepository = new MeetingsRepository(sql);
+  const googleMeet = new GoogleMeetProvider(sql, connection, sync, mirror, meetingsRepository, outbox);
+  const meetings = new MeetingsService(sql, connection, googleMeet, mirror, meetingsRepository, outbox);
   await googleConnectionRoutes(app, { connection, publicUrl: platform.config.PUBLIC_URL, disconnecting: (userId, forget) => push.disconnect(userId, forget) });
   await googleNotificationRoutes(app, { push });
   await registerUserErasure(platform, calendarErasure(connection, push));
@@ -99,15 +113,19 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
   const caldavEvents = new CaldavEventsService(sql, caldavConnection, caldavRepository, outbox, platform.log);
   // The providers behind /events: Google first (it answers for ids no other provider claims), then CalDAV, then
   // Microsoft (Outlook, through the teams service that keeps the Microsoft connection).
+  const outlook = teamsOutlook(platform.services);
   const sources = new CalendarRegistry(
     googleSource(events, connection),
     caldavSource(caldavConnection, caldavEvents),
-    microsoftSource(teamsOutlook(platform.services), platform.log),
+    microsoftSource(outlook, platform.log),
   );
+  // The meeting providers, the first connected one taking a new meeting: Google Meet, then Teams.
+  const videoMeetings = new VideoMeetings([googleMeet, new TeamsMeetingProvider(platform.services, (userId) => outlook.confirmed(userId)), ...meetingProviders]);
   await caldavRoutes(app, { connection: caldavConnection, events: caldavEvents });
   await calendarScreenRoutes(app, { sync, events, sources });
   await agendaRoutes(app, { sources });
   await googleMeetRoutes(app, { meetings });
+  await meetingRoutes(app, { meetings: videoMeetings });
   accountExportRoute(app, '/events', calendarExportParts(new AccountExportRepository(sql)), 'person');
 };
 

@@ -96,6 +96,8 @@ export class GooglePeer {
   consentAs = '';
   /** When set, the authorization endpoint answers error=access_denied. */
   denyConsent = false;
+  /** When set, every Calendar API request has its connection dropped unanswered (Google unreachable). */
+  hangUp = false;
   url = '';
 
   async start(): Promise<this> {
@@ -231,7 +233,10 @@ export class GooglePeer {
     if (url.pathname === '/o/oauth2/v2/auth') return this.authorize(query, res);
     if (url.pathname === '/token' && req.method === 'POST') return this.token(body as Record<string, string>, req, res);
     if (url.pathname === '/revoke') return this.revoke(query.token ?? (body as Record<string, string> | undefined)?.token, res);
-    if (url.pathname.startsWith('/calendar/v3/')) return this.api(req, url, query, body as GEvent | undefined, res);
+    if (url.pathname.startsWith('/calendar/v3/')) {
+      if (this.hangUp) return void req.socket.destroy();
+      return this.api(req, url, query, body as GEvent | undefined, res);
+    }
     json(res, 404, { error: 'not_found' });
   }
 

@@ -1,9 +1,10 @@
-import { EVENT_TITLE_MAX, type Meeting, type MeetingBody, type MeetingList, type MeetingListQuery } from '@asistente/contracts';
+import { type Meeting, type MeetingBody, type MeetingList, type MeetingListQuery } from '@asistente/contracts';
 import { AppError, createEvent, notFound, type Outbox, type Sql } from '@asistente/kit';
-import type { CalendarSyncService } from './calendar-sync.service.js';
 import { eventInput } from './event-form.js';
 import type { GoogleConnectionService } from './google-connection.service.js';
 import type { MeetingRow, MeetingsRepository } from './meetings.repository.js';
+import type { GoogleMeetProvider } from './meetings/providers/google-meet.js';
+import { attendeeList } from './meetings/video-meetings.service.js';
 import type { MirrorRepository } from './mirror.repository.js';
 import { eventNotFound, toAppError } from './provider-errors.js';
 
@@ -25,46 +26,25 @@ function toMeeting(row: MeetingRow): Meeting {
   };
 }
 
-/** Google Meet meetings: a calendar event with a Meet conference, invitations sent to the attendees. */
+/**
+ * The Google Meet screen's meetings (calendar.meetings): created through the meeting port's Google provider,
+ * then listed, joined and ended here.
+ */
 export class MeetingsService {
   constructor(
     private readonly sql: Sql,
     private readonly connection: GoogleConnectionService,
-    private readonly sync: CalendarSyncService,
+    private readonly googleMeet: GoogleMeetProvider,
     private readonly mirror: MirrorRepository,
     private readonly meetings: MeetingsRepository,
     private readonly outbox: Outbox,
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The Google Meet screen's form: through the meeting port's Google provider, in the calendar it names. */
   async create(userId: string, body: MeetingBody): Promise<Meeting> {
     const input = eventInput(body);
-    const attendees = [...new Set((body.attendees ?? []).map((a) => a.trim().toLowerCase()).filter(Boolean))];
-    const calendar = await this.sync.calendar(userId, body.calendarId ?? 'primary');
-    const provider = await this.connection.provider(userId);
-    const event = await this.connection
-      .guard(userId, () => provider.createEvent(calendar.id, { ...input, attendees }, { conference: true, notifyAttendees: true }))
-      .catch((e: unknown) => Promise.reject(toAppError(e)));
-    const row = await this.sql.begin(async (tx) => {
-      await this.mirror.upsertEvents(tx, userId, [event]);
-      const meeting = await this.meetings.insert(tx, userId, {
-        calendarId: calendar.id,
-        eventId: event.id,
-        title: input.title,
-        description: input.description ?? null,
-        startTime: input.startTime,
-        endTime: input.endTime,
-        attendees,
-        meetingUrl: event.hangoutLink,
-      });
-      await this.outbox.append(tx, [
-        createEvent('meet.meeting.created', userId, { meetingId: meeting.id, title: input.title.slice(0, EVENT_TITLE_MAX) }),
-        // The meeting's calendar entry: counted by the meeting's event above, not a second time.
-        createEvent('calendar.event.created', userId, { eventId: event.id, source: 'google', meetingId: meeting.id }),
-      ]);
-      return meeting;
-    });
-    return toMeeting(row);
+    return toMeeting(await this.googleMeet.createIn(userId, body.calendarId ?? 'primary', { ...input, attendees: attendeeList(body.attendees) }));
   }
 
   async list(userId: string, query: MeetingListQuery): Promise<MeetingList> {

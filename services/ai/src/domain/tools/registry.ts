@@ -71,7 +71,7 @@ export async function offeredTools(
   const offered = sources.filter((_, i) => answers[i]);
   const tools = offered.flatMap((source) => source.tools);
   // Booking is for a customer's chat and rides on the calendar source: offered only when that one is, and
-  // only with Google connected (it creates a Google Meet meeting).
+  // only with a meeting provider connected (Google Meet or Teams, as the calendar service's meeting port says).
   const booking = options.booking && offered.includes(CUSTOMER_SOURCES.calendar) && (await usable.check(bookingSource, context));
   return booking ? [...tools, ...bookingSource.tools] : tools;
 }

@@ -1,10 +1,13 @@
-import { Meeting } from '@asistente/contracts';
+import { MeetingProviderChoice, VideoMeeting, type VideoMeetingBody } from '@asistente/contracts';
 import { ServiceCallError } from '@asistente/kit';
-import { connectedProviders, freeSlots } from '../calendar.tools.js';
+import { freeSlots } from '../calendar.tools.js';
 import { customerOf, dateTime, text, type AssistantTool, type ToolSource } from '../tool.js';
 
 /** Meetings the assistant books per chat and UTC day; more is for a person of the team to decide. */
 export const CUSTOMER_BOOKINGS_PER_DAY = 1;
+
+/** Longer than the calendar service waits on a provider (Teams: 15 s), so its own answer arrives first. */
+const BOOKING_TIMEOUT_MS = 20_000;
 
 /**
  * The one tool that writes, offered to automatic answers with canBookMeetings on and the calendar offered.
@@ -14,7 +17,8 @@ export const CUSTOMER_BOOKINGS_PER_DAY = 1;
 export const bookingTool: AssistantTool = {
   name: 'agendar_reunion',
   description:
-    'Agenda una reunión con Google Meet con el cliente de este chat en un hueco libre que eligió (compruébalo antes con buscar_huecos_libres). ' +
+    'Agenda una reunión por videollamada (Google Meet o Microsoft Teams, según el calendario conectado) con el cliente de este chat ' +
+    'en un hueco libre que eligió (compruébalo antes con buscar_huecos_libres). ' +
     'Úsala solo cuando el cliente haya confirmado el día y la hora.',
   parameters: {
     type: 'object',
@@ -44,18 +48,17 @@ export const bookingTool: AssistantTool = {
         summary: 'Intentó agendar otra reunión hoy en este chat (límite diario)',
       };
     }
+    const body: VideoMeetingBody = {
+      title: text(args, 'titulo', 200) ?? 'Reunión',
+      startTime: start,
+      endTime: end,
+      attendees: customer.addresses,
+      description: 'Reunión agendada por el asistente de WhatsApp',
+    };
     try {
-      const meeting = await context.services.call('calendar', context.caller, '/google/google-meet/create', Meeting, {
-        method: 'POST',
-        body: {
-          title: text(args, 'titulo', 200) ?? 'Reunión',
-          startTime: start,
-          endTime: end,
-          attendees: customer.addresses,
-          description: 'Reunión agendada por el asistente de WhatsApp',
-        },
-      });
-      return { result: { agendada: true, inicio: start, fin: end, enlace: meeting.meetingUrl }, summary: `Agendó una reunión el ${start}` };
+      // The meeting port: the calendar service picks the provider connected (Google Meet, else Teams).
+      const meeting = await context.services.call('calendar', context.caller, '/meetings', VideoMeeting, { method: 'POST', body, timeoutMs: BOOKING_TIMEOUT_MS });
+      return { result: { agendada: true, inicio: start, fin: end, enlace: meeting.joinUrl }, summary: `Agendó una reunión el ${start}` };
     } catch (error) {
       // Given back only when the calendar surely created nothing (it refused); a timeout may have booked.
       if (error instanceof ServiceCallError && error.statusCode < 500) await context.bookings.release(context.workspaceId, customer.chatKey);
@@ -65,11 +68,11 @@ export const bookingTool: AssistantTool = {
 };
 
 /**
- * The booking tool creates a Google Meet meeting: offered only when Google itself is connected (the calendar
- * tools, offered for any provider, do not bring it along on their own).
+ * The booking tool creates a video meeting: offered only when the calendar service has a meeting provider
+ * connected for the owner (a CalDAV calendar alone has none).
  */
 export const bookingSource: ToolSource = {
   name: 'calendar-booking',
-  isAvailable: async (context) => (await connectedProviders(context)).includes('google'),
+  isAvailable: async ({ services, caller }) => (await services.call('calendar', caller, '/meetings/provider', MeetingProviderChoice)).provider !== null,
   tools: [bookingTool],
 };
