@@ -21,9 +21,9 @@ import type {
 /** The part of tap's Test the suite uses, so the kit does not depend on tap. */
 export interface ConformanceTest {
   test(name: string, fn: (t: ConformanceTest) => Promise<void>): Promise<unknown>;
-  ok(value: unknown, message?: string): unknown;
-  equal(found: unknown, wanted: unknown, message?: string): unknown;
-  same(found: unknown, wanted: unknown, message?: string): unknown;
+  ok(value: unknown, message: string): unknown;
+  equal(found: unknown, wanted: unknown, message: string): unknown;
+  same(found: unknown, wanted: unknown, message: string): unknown;
   teardown(fn: () => unknown): void;
 }
 
@@ -143,7 +143,7 @@ export async function messagingConformance<Settings>(t: ConformanceTest, harness
     }, `message ${id} reaching the customer`);
 
   await t.test(title('it declares what it truly does beyond text'), async (t) => {
-    t.same(provider.capabilities, harness.capabilities);
+    t.same(provider.capabilities, harness.capabilities, 'media and receipts as the harness knows them');
     t.ok(provider.channel.length > 0 && provider.name.length > 0, 'it names its channel and itself');
   });
 
@@ -155,7 +155,7 @@ export async function messagingConformance<Settings>(t: ConformanceTest, harness
   await t.test(title('connect reaches connected, naming the account'), async (t) => {
     const workspaceId = await connected(t);
     const status = await provider.status(workspaceId);
-    t.equal(status.state, 'connected');
+    t.equal(status.state, 'connected', 'connected');
     t.ok(status.account, `account ${status.account}`);
   });
 
@@ -163,11 +163,11 @@ export async function messagingConformance<Settings>(t: ConformanceTest, harness
     const workspaceId = await connected(t);
     const customer = await harness.customer(workspaceId);
     const sent = await provider.send(workspaceId, { handle: handleOf(customer), content: text('Su cita es el martes a las 10:00'), clientId: randomUUID() });
-    t.equal(sent.handle, handleOf(customer));
+    t.equal(sent.handle, handleOf(customer), 'sent to the handle asked');
     t.ok(sent.at instanceof Date, 'it says when');
     const got = await arrived(customer, sent.id);
     t.equal(got.length, 1, 'once');
-    t.equal(got[0]!.text, 'Su cita es el martes a las 10:00');
+    t.equal(got[0]!.text, 'Su cita es el martes a las 10:00', 'with its text');
   });
 
   await t.test(title('the same client id again is the same message, not sent twice'), async (t) => {
@@ -192,8 +192,8 @@ export async function messagingConformance<Settings>(t: ConformanceTest, harness
       const found = (intake.messages.get(workspaceId) ?? []).filter((m) => m.text === 'Hola, ¿tenéis hueco el jueves?');
       return found.length > 0 ? found : undefined;
     }, 'the message reaching the intake');
-    t.equal(message!.handle, handleOf(customer));
-    t.equal(message!.name, customer.name);
+    t.equal(message!.handle, handleOf(customer), 'the customer\'s handle');
+    t.equal(message!.name, customer.name, 'the customer\'s name');
     t.ok(message!.id, 'with the provider id');
     t.equal(message!.media, null, 'a text carries no media');
   });
@@ -203,7 +203,7 @@ export async function messagingConformance<Settings>(t: ConformanceTest, harness
     const customer = await harness.customer(workspaceId);
     await customer.write(text('¿Me llamáis?'));
     const message = await until(async () => (intake.messages.get(workspaceId) ?? []).find((m) => m.text === '¿Me llamáis?'), 'the message reaching the intake');
-    t.equal(provider.handleOf(customer.address), message.handle);
+    t.equal(provider.handleOf(customer.address), message.handle, 'the same handle');
     t.equal(provider.handleOf(''), null, 'an empty address names no customer');
     t.equal(provider.handleOf('esto no es nadie'), null, 'nor does a sentence');
   });
@@ -217,7 +217,7 @@ export async function messagingConformance<Settings>(t: ConformanceTest, harness
       await arrived(customer, sent.id);
       await customer.read!(sent.id);
       const read = await until(async () => (intake.receiptsOf.get(workspaceId) ?? []).find((r) => r.id === sent.id && r.status === 'read'), 'the read receipt');
-      t.equal(read.id, sent.id);
+      t.equal(read.id, sent.id, 'the receipt names the sent id');
     });
   } else {
     await t.test(title('no receipts declared: none reach the intake'), async (t) => {
@@ -229,7 +229,7 @@ export async function messagingConformance<Settings>(t: ConformanceTest, harness
       // Answered after the read: a receipt it caused would have come before this message's arrival.
       await customer.write(text('Sí, perfecto'));
       await until(async () => (intake.messages.get(workspaceId) ?? []).some((m) => m.text === 'Sí, perfecto'), 'the answer reaching the intake');
-      t.same(intake.receiptsOf.get(workspaceId) ?? [], []);
+      t.same(intake.receiptsOf.get(workspaceId) ?? [], [], 'no receipt reached the intake');
     });
   }
 
@@ -239,11 +239,11 @@ export async function messagingConformance<Settings>(t: ConformanceTest, harness
       const customer = await harness.customer(workspaceId);
       const sent = await provider.send(workspaceId, { handle: handleOf(customer), content: IMAGE, clientId: randomUUID() });
       const [got] = await arrived(customer, sent.id);
-      t.same(got!.media, { kind: 'image', caption: 'La foto del presupuesto' });
+      t.same(got!.media, { kind: 'image', caption: 'La foto del presupuesto' }, 'the customer got the image with its caption');
       await customer.write(DOCUMENT);
       const message = await until(async () => (intake.messages.get(workspaceId) ?? []).find((m) => m.media?.caption === 'Mi DNI'), 'the media reaching the intake');
-      t.equal(message.media!.kind, 'document');
-      t.equal(message.handle, handleOf(customer));
+      t.equal(message.media!.kind, 'document', 'the intake got a document');
+      t.equal(message.handle, handleOf(customer), 'from the customer\'s handle');
     });
   } else {
     await t.test(title('no media declared: a media send is refused in Spanish'), async (t) => {
