@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TLiteral } from '@sinclair/typebox';
 
 /**
  * The team's inbox: a conversation is a record of its own, whatever channel brought it. The model names no
@@ -22,12 +22,15 @@ const STATUS = refused('Estado inválido');
 const RULE = refused('Regla de asignación inválida');
 const ASSIGNEE = refused('Filtro de asignación inválido');
 
-/** The channels a conversation comes through: one list, which the events, the webhooks and the filters all read. */
-export const ConversationChannel = Type.Union([Type.Literal('whatsapp', CHANNEL), Type.Literal('web', CHANNEL)]);
-export type ConversationChannel = Static<typeof ConversationChannel>;
-/** Every channel once: a channel added to the schema and not here fails the build. */
-const EVERY_CHANNEL = { whatsapp: true, web: true } satisfies Record<ConversationChannel, true>;
-export const CONVERSATION_CHANNELS = Object.keys(EVERY_CHANNEL) as readonly ConversationChannel[];
+/**
+ * The product's channels, written once: the events, the webhooks, the filters, analytics and the screen's
+ * labels read this list, and the inbox's registry (services/inbox/src/channels.ts) must build each one.
+ */
+export const CONVERSATION_CHANNELS = ['whatsapp', 'web'] as const;
+export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];
+/** One literal schema per name, in the list's order and with the list's types. */
+type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };
+export const ConversationChannel = Type.Union(CONVERSATION_CHANNELS.map((name) => Type.Literal(name, CHANNEL)) as Literals<typeof CONVERSATION_CHANNELS>);
 export const ConversationStatus = Type.Union([Type.Literal('open', STATUS), Type.Literal('pending', STATUS), Type.Literal('resolved', STATUS)]);
 export type ConversationStatus = Static<typeof ConversationStatus>;
 

@@ -50,7 +50,14 @@ export const WidgetBody = Type.Object(
 export type WidgetBody = Static<typeof WidgetBody>;
 
 export const WidgetPatch = Type.Object(
-  { name: Type.Optional(Name), color: Type.Optional(Color), greeting: Type.Optional(Greeting), allowedOrigins: Type.Optional(Origins) },
+  {
+    name: Type.Optional(Name),
+    color: Type.Optional(Color),
+    greeting: Type.Optional(Greeting),
+    allowedOrigins: Type.Optional(Origins),
+    /** Switched off, visitors get no chat and members cannot answer; the key and the snippet stay. */
+    enabled: Type.Optional(Type.Boolean({ messages: { type: 'Indica si el chat web está activo (true o false)' } })),
+  },
   { additionalProperties: false, minProperties: 1, messages: { minProperties: 'Indica qué quieres cambiar' } },
 );
 export type WidgetPatch = Static<typeof WidgetPatch>;
@@ -62,6 +69,7 @@ export const WidgetSettings = Type.Object({
   color: Type.String(),
   greeting: Type.String(),
   allowedOrigins: Type.Array(Type.String()),
+  enabled: Type.Boolean(),
   snippet: Type.String(),
   createdAt: DateTime,
   updatedAt: DateTime,

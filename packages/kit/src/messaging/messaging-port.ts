@@ -34,6 +34,11 @@ export interface OutgoingMessage {
   content: OutgoingContent;
   /** The sender's own id for the message: the same id again is the same message, sent once. */
   clientId: string;
+  /**
+   * Who wrote it (a member unless said): a provider paces or counts the assistant's answers apart, and one
+   * that records the thread itself (the website's chat) names the author. The acting member is the request's.
+   */
+  sender?: 'member' | 'assistant';
 }
 
 export interface SentMessage {

@@ -18,6 +18,7 @@ export { readZip } from './zip-reader.js';
 export { readAccountExportPart } from './account-export-pages.js';
 export { schemasThatDoNotCompile, type RouteWithSchema } from './route-schemas.js';
 export { takeServerTurn, type ServerShare, type TimedTest } from './server-turn.js';
+export { messagingConformance, type ConformanceTest, type DeliveredMessage, type FarCustomer, type MessagingHarness } from './messaging-conformance.js';
 
 /** The part of tap's Test the helpers use, so the kit does not depend on tap. */
 export interface Teardown {

@@ -1,5 +1,5 @@
-import type { ConversationChannel, EntryAuthor } from '@asistente/contracts';
-import type { ServiceCaller } from '@asistente/kit';
+import type { EntryAuthor } from '@asistente/contracts';
+import type { ChannelIntake, MessagingProvider, ServiceCaller, ServiceClient, Sql } from '@asistente/kit';
 
 /** A message as a channel tells it: who the customer is (`handle`), which way it went, what it said. */
 export interface ChannelMessage {
@@ -20,7 +20,8 @@ export interface ChannelMessage {
  * channel's adapter knows the provider's routes and ids.
  */
 export interface Channel {
-  readonly name: ConversationChannel;
+  /** The name its conversations carry (`whatsapp`, `web`…): the key it is registered under in `channels.ts`. */
+  readonly name: string;
   /**
    * Sends `text` to `handle` as a member or as the assistant (the channel's own figures count the assistant's);
    * the same `clientId` again answers the message already sent.
@@ -44,3 +45,22 @@ export interface MessageOrigin {
   /** A keyword rule answered it already: the assistant leaves it be. */
   autoAnswered?: boolean;
 }
+
+/** The inbox's intake as a channel that keeps its thread in the inbox records its own sends (the Intake). */
+export interface ThreadRecorder {
+  record(workspaceId: string, channel: string, message: ChannelMessage, origin: MessageOrigin): Promise<{ entry: { channelMessageId: string | null; at: Date } }>;
+}
+
+/** What the inbox gives each channel it registers (`channels.ts`), whichever way the channel reaches its customers. */
+export interface ChannelParts {
+  sql: Sql;
+  services: ServiceClient;
+  /** This channel's intake: a provider in the inbox's process hands it what its customers write. */
+  intake: ChannelIntake;
+  /** The inbox's record of every thread: a channel whose thread lives in the inbox (the website's chat) writes its sends there. */
+  threads: ThreadRecorder;
+  publicUrl: string;
+}
+
+/** One line of the registry: how the inbox builds a channel, as the inbox's own `Channel` or as a port's provider. */
+export type ChannelRegistration = (parts: ChannelParts) => Channel | MessagingProvider;

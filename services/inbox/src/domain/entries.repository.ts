@@ -10,6 +10,8 @@ export interface EntryRow {
   authorId: string | null;
   authorName: string | null;
   body: string;
+  /** The channel's own id of a message (what the web channel's visitors see); null for notes and suggestions. */
+  channelMessageId: string | null;
   at: Date;
   seq: string;
 }
@@ -40,7 +42,7 @@ export interface NewEntry {
   at: Date;
 }
 
-const COLUMNS = 'id, conversation_id, kind, direction, author, author_id, author_name, body, at, seq';
+const COLUMNS = 'id, conversation_id, kind, direction, author, author_id, author_name, body, channel_message_id, at, seq';
 
 /** inbox.entries: a thread's messages, notes and the assistant's suggestions. */
 export class EntriesRepository {

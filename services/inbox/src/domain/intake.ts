@@ -36,8 +36,13 @@ type Events = EventEnvelope[];
 export class Intake {
   constructor(private readonly deps: IntakeDeps) {}
 
-  async record(workspaceId: string, channel: ConversationChannel, message: ChannelMessage, origin: MessageOrigin): Promise<Recorded> {
+  async record(workspaceId: string, channelName: string, message: ChannelMessage, origin: MessageOrigin): Promise<Recorded> {
     const { sql, conversations, settings } = this.deps;
+    // Every channel the inbox has registered is recorded under its name. The contracts list the product's
+    // channels (the API's filters, the events, the webhooks and the screen's labels read that list); a channel
+    // registered but not listed there (a test's in-memory one) still lists and answers as itself, and the
+    // event consumers that check the catalogue leave its events aside.
+    const channel = channelName as ConversationChannel;
     const incoming = message.direction === 'incoming';
     const opens = origin.live && incoming;
     // Who the rule may pick and the author's name are auth's, asked before the transaction holds any lock.

@@ -54,7 +54,7 @@ export class Mentions {
       const [entry] = await tx<EntryRow[]>`
         insert into inbox.entries (id, user_id, conversation_id, kind, direction, author, author_id, author_name, body, at)
         values (${randomUUID()}, ${note.workspaceId}, ${note.conversationId}, 'note', null, 'member', ${note.authorId}, ${note.authorName}, ${note.text}, now())
-        returning id, conversation_id, kind, direction, author, author_id, author_name, body, at, seq`;
+        returning id, conversation_id, kind, direction, author, author_id, author_name, body, channel_message_id, at, seq`;
       if (named.length > 0) {
         const rows = named.map((memberId) => ({ id: randomUUID(), userId: note.workspaceId, entryId: entry!.id, memberId }));
         await tx`insert into inbox.mentions ${tx(rows, 'id', 'userId', 'entryId', 'memberId')}`;

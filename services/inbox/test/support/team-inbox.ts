@@ -22,9 +22,9 @@ export interface Member {
 
 /**
  * A workspace as a team uses it: auth (its members), WhatsApp on a fake phone, contacts and the inbox (and any
- * `more` services), in one process. `member()` adds a person with a role and signs them in to the workspace.
+ * `more` services), in one process; `inbox` is the inbox built with other channels. `member()` adds a person with a role and signs them in to the workspace.
  */
-export async function teamInbox(t: Teardown, platform: Platform, more: ServicePlugin[] = []) {
+export async function teamInbox(t: Teardown, platform: Platform, more: ServicePlugin[] = [], inbox: ServicePlugin = inboxService) {
   const phone = new FakePhone();
   const whatsapp = createWhatsAppService({
     makeSocket: phone.makeSocket,
@@ -32,7 +32,7 @@ export async function teamInbox(t: Teardown, platform: Platform, more: ServicePl
     lease: { ttlMs: 2_000, tickMs: 100, connectWaitMs: 5_000 },
     pacing: { automatedGapMs: 0 },
   });
-  const app: App = await buildServicesApp(t, [authService, whatsapp, contactsService, inboxService, ...more], platform);
+  const app: App = await buildServicesApp(t, [authService, whatsapp, contactsService, inbox, ...more], platform);
   t.teardown(() => platform.db.sql`update whatsapp.accounts set wanted = false`);
   const { sql } = platform.db;
   const workspaceId = await insertAccount(sql);

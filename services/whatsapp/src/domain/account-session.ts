@@ -1,5 +1,5 @@
 import { runAsNoOne, WHATSAPP_QR_COLUMN, type Logger, type SecretBox } from '@asistente/kit';
-import type { CloseKind, InboundMessage, SocketFactory, SocketHandlers, WhatsAppSocket } from './whatsapp-socket.js';
+import type { CloseKind, DeliveryStatus, InboundMessage, SocketFactory, SocketHandlers, WhatsAppSocket } from './whatsapp-socket.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { GAVE_UP_REASON } from './connect-advice.js';
 import type { AuthStateRepository } from './auth-state.repository.js';
@@ -31,6 +31,17 @@ export const DEFAULT_TIMING: SessionTiming = {
   giveUpMs: 180_000,
 };
 
+/**
+ * Told what a session stored once it is stored: a provider of the messaging port (adapters/baileys-provider.ts)
+ * hands it to its intake. Its failure is logged and never stops the session.
+ */
+export interface SessionObserver {
+  /** Real-time messages just stored, the number's own included (`fromMe`); history syncs are not told. */
+  stored(userId: string, messages: InboundMessage[]): Promise<void>;
+  /** Delivery statuses just written for sent messages (by WhatsApp id). */
+  statuses(userId: string, updates: { waId: string; status: DeliveryStatus }[]): Promise<void>;
+}
+
 export interface SessionDeps {
   factory: SocketFactory;
   accounts: AccountsRepository;
@@ -41,6 +52,8 @@ export interface SessionDeps {
   box: SecretBox;
   log: Logger;
   timing: SessionTiming;
+  /** Who hears what the sessions stored (the session manager's `observe`). */
+  observers?: readonly SessionObserver[];
 }
 
 export const qrContext = (userId: string) => ({ userId, table: WHATSAPP_QR_COLUMN.table, column: WHATSAPP_QR_COLUMN.column });
@@ -193,6 +206,13 @@ export class AccountSession {
     }
   }
 
+  /** Each observer in turn; one that fails is logged and the session goes on. */
+  private async tell(news: (observer: SessionObserver) => Promise<void>): Promise<void> {
+    for (const observer of this.deps.observers ?? []) {
+      await news(observer).catch((error: unknown) => this.deps.log.warn({ err: error }, 'whatsapp session observer failed'));
+    }
+  }
+
   private handlers(generation: number): SocketHandlers {
     const { accounts, inbound, messages, box, log } = this.deps;
     const current = () => generation === this.generation && !this.stopped;
@@ -237,12 +257,14 @@ export class AccountSession {
             // Storing is idempotent (one transaction, unique ids): a failed write is retried, not dropped.
             const result = await retrying(() => inbound.store(this.userId, group.messages, group.live), log);
             if (result.autoReplies > 0) this.kick();
+            if (group.live) await this.tell((observer) => observer.stored(this.userId, group.messages));
           }
         });
       },
       statuses: (updates) =>
         when(async () => {
           for (const { waId, status } of updates) await messages.advanceStatus(this.userId, waId, status);
+          await this.tell((observer) => observer.statuses(this.userId, updates));
         }),
       contacts: (contacts) => when(() => inbound.contacts(this.userId, contacts)),
       lidMappings: (mappings) => when(() => inbound.mapLids(this.userId, mappings)),

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { WhatsAppConnectResult, WhatsAppHealth, WhatsAppStatus } from '@asistente/contracts';
 import { AppError, type Logger, type SecretBox } from '@asistente/kit';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';
-import { AccountSession, qrContext, type SessionDeps } from './account-session.js';
+import { AccountSession, qrContext, type SessionDeps, type SessionObserver } from './account-session.js';
 import type { AuthStateRepository } from './auth-state.repository.js';
 import type { MessagesRepository } from './messages.repository.js';
 import { notLinkedYet } from './connect-advice.js';
@@ -45,6 +45,7 @@ export class SessionManager {
   private ticking: Promise<void> | undefined;
   private closed = false;
   private readonly unlisten: (() => Promise<void>)[] = [];
+  private readonly observers: SessionObserver[] = [];
 
   private readonly accounts: AccountsRepository;
   private readonly authState: AuthStateRepository;
@@ -208,10 +209,20 @@ export class SessionManager {
     }
   }
 
+  /** What a provider of the messaging port wraps (adapters/baileys-provider.ts): the parts the sessions use. */
+  get parts(): Pick<SessionDeps, 'accounts' | 'messages' | 'outbound'> {
+    return this.deps;
+  }
+
+  /** From now on, `observer` hears what this replica's sessions store (those started before included). */
+  observe(observer: SessionObserver): void {
+    this.observers.push(observer);
+  }
+
   /** Starts the account's socket unless one runs already (the tick and a connect call may both get here). */
   private async startSession(userId: string): Promise<void> {
     if (this.sessions.has(userId)) return;
-    const session = new AccountSession(userId, this.deps);
+    const session = new AccountSession(userId, { ...this.deps, observers: this.observers });
     this.sessions.set(userId, session);
     await session.start();
   }

@@ -42,6 +42,7 @@ export class WidgetSettingsService {
       color: row.color,
       greeting: row.greeting,
       allowedOrigins: row.allowedOrigins,
+      enabled: row.enabled,
       snippet: snippetOf(this.deps.publicUrl, row.publicKey),
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),

@@ -9,11 +9,10 @@ import {
   type WidgetThread,
   type WidgetVisitor,
 } from '@asistente/contracts';
-import { AppError, badRequest } from '@asistente/kit';
+import { AppError, badRequest, type IncomingMessage } from '@asistente/kit';
 import type { ConversationsRepository } from '../conversations.repository.js';
 import type { CustomerContacts } from '../customer-contact.js';
 import type { EntriesRepository, EntryRow } from '../entries.repository.js';
-import type { Intake } from '../intake.js';
 import type { LiveSignals } from '../live-signals.js';
 import type { VisitorTokens } from './visitor-tokens.js';
 import type { WidgetBudget } from './widget-budget.js';
@@ -23,6 +22,7 @@ import type { VisitorRow, WidgetRow, WidgetsRepository } from './widgets.reposit
 export const VISITOR_THREAD_LENGTH = 50;
 
 export const WIDGET_UNKNOWN = 'Chat web no encontrado';
+export const WIDGET_OFF = 'El chat de este negocio no está disponible ahora mismo';
 export const ORIGIN_REFUSED = 'Este sitio web no puede usar este chat: el negocio no lo ha autorizado';
 export const VISITOR_INVALID = 'Tu sesión de chat no es válida: recarga la página';
 export const TOO_MANY_MESSAGES = 'Has enviado demasiados mensajes seguidos. Espera un momento y vuelve a intentarlo';
@@ -38,8 +38,9 @@ export interface VisitorCall {
   visitor: VisitorRow;
 }
 
+/** A line of the visitor's thread, under the channel's id of it (what the web channel's sends answer). */
 export const toWidgetMessage = (entry: EntryRow): WidgetMessage => ({
-  id: entry.id,
+  id: entry.channelMessageId ?? entry.id,
   from: entry.direction === 'incoming' ? 'visitor' : 'business',
   text: entry.body,
   at: entry.at.toISOString(),
@@ -56,7 +57,8 @@ export class WidgetVisitors {
       widgets: WidgetsRepository;
       tokens: VisitorTokens;
       budget: WidgetBudget;
-      intake: Intake;
+      /** The web channel's provider: what a visitor writes reaches the inbox through it. */
+      channel: { arrived(workspaceId: string, message: IncomingMessage): Promise<void> };
       conversations: ConversationsRepository;
       entries: EntriesRepository;
       contacts: Pick<CustomerContacts, 'linkVisitor'>;
@@ -69,6 +71,7 @@ export class WidgetVisitors {
     const widget = await this.deps.widgets.byKey(key);
     if (!widget) throw new AppError(404, 'WIDGET_NOT_FOUND', WIDGET_UNKNOWN);
     if (origin !== undefined && !widget.allowedOrigins.includes(origin)) throw new AppError(403, 'WIDGET_ORIGIN_REFUSED', ORIGIN_REFUSED);
+    if (!widget.enabled) throw new AppError(403, 'WIDGET_DISABLED', WIDGET_OFF);
     return widget;
   }
 
@@ -101,9 +104,9 @@ export class WidgetVisitors {
   async write({ widget, visitor }: VisitorCall, text: string, address: string): Promise<WidgetMessage> {
     await this.spendAddress(widget, address);
     await this.deps.budget.spend(widget.userId, `visitor:${visitor.id}`, WIDGET_MESSAGES_PER_MINUTE, TOO_MANY_MESSAGES);
-    const message = { id: randomUUID(), handle: visitorHandle(visitor.id), name: visitor.name, direction: 'incoming' as const, direct: true, text, at: new Date() };
-    const { entry } = await this.deps.intake.record(widget.userId, 'web', message, { author: 'customer', authorId: null, live: true });
-    return toWidgetMessage(entry);
+    const message: IncomingMessage = { id: randomUUID(), handle: visitorHandle(visitor.id), name: visitor.name, text, media: null, at: new Date() };
+    await this.deps.channel.arrived(widget.userId, message);
+    return { id: message.id, from: 'visitor', text, at: message.at.toISOString() };
   }
 
   /** The visitor's name, email or phone: kept with them, linked to a contact (found or created), shown on their conversation. */

@@ -8,6 +8,7 @@ export interface WidgetRow {
   color: string;
   greeting: string;
   allowedOrigins: string[];
+  enabled: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -21,7 +22,7 @@ export interface VisitorRow {
   contactId: string | null;
 }
 
-const WIDGET = 'user_id, public_key, name, color, greeting, allowed_origins, created_at, updated_at';
+const WIDGET = 'user_id, public_key, name, color, greeting, allowed_origins, enabled, created_at, updated_at';
 const VISITOR = 'id, user_id, name, email, phone, contact_id';
 
 /** inbox.widgets (one per workspace) and inbox.widget_visitors. */
@@ -55,6 +56,7 @@ export class WidgetsRepository {
         color = coalesce(${patch.color?.toLowerCase() ?? null}, color),
         greeting = coalesce(${patch.greeting?.trim() ?? null}, greeting),
         allowed_origins = coalesce(${patch.allowedOrigins ?? null}::text[], allowed_origins),
+        enabled = coalesce(${patch.enabled ?? null}::boolean, enabled),
         updated_at = now()
       where user_id = ${workspaceId}
       returning ${this.sql.unsafe(WIDGET)}`;
