@@ -4,6 +4,7 @@ import type { DeliveriesRepository, NewDelivery } from '../domain/deliveries.rep
 import type { EndpointsRepository } from '../domain/endpoints.repository.js';
 import { toWebhookEvent, webhookBody, type WebhookEvent } from '../domain/event-mapping.js';
 import type { Clock } from '../domain/dispatcher.js';
+import { IMPORT_WRITTEN, importedContacts, importedTypesHeard } from '../domain/imported-contacts.js';
 
 /**
  * Turns the event stream into delivery rows: each event a user's enabled endpoints subscribe to becomes one
@@ -11,6 +12,8 @@ import type { Clock } from '../domain/dispatcher.js';
  * identificadores"), the whole batch in one transaction, and the bus acks only after it commits. A
  * redelivered event (a lost ack, a replay) meets the (event, endpoint) key and adds nothing: at least
  * once in, one delivery out. After the commit the dispatcher is poked, so a new delivery leaves at once.
+ * An import's batch event becomes one contact.created or contact.updated per contact it carries, worked out
+ * only for an owner with an endpoint that hears them: an import nobody subscribes to costs one lookup.
  */
 export class DeliveriesConsumer {
   constructor(
@@ -22,16 +25,28 @@ export class DeliveriesConsumer {
   ) {}
 
   handle = async (events: EventEnvelope[]): Promise<number> => {
-    // One per event id: a batch may carry the same event twice.
-    const byId = new Map<string, WebhookEvent>();
-    for (const event of events.map(toWebhookEvent)) if (event) byId.set(event.eventId, event);
-    const mapped = [...byId.values()];
-    if (mapped.length === 0) return 0;
+    // One per event id: a batch may carry the same event twice. Each with the id of the event it came from (its trace).
+    const byId = new Map<string, { event: WebhookEvent; from: string }>();
+    const imports: EventEnvelope[] = [];
+    for (const event of events) {
+      if (event.type === IMPORT_WRITTEN) imports.push(event);
+      else {
+        const mapped = toWebhookEvent(event);
+        if (mapped) byId.set(mapped.eventId, { event: mapped, from: event.id });
+      }
+    }
+    if (byId.size === 0 && imports.length === 0) return 0;
     const now = this.now();
     const inserted = await this.sql.begin(async (tx) => {
-      const endpoints = await this.endpoints.enabledOf(tx, [...new Set(mapped.map((e) => e.userId))]);
+      const owners = new Set([...[...byId.values()].map(({ event }) => event.userId), ...imports.map((e) => e.userId)]);
+      const endpoints = await this.endpoints.enabledOf(tx, [...owners]);
+      for (const batch of imports) {
+        const heard = importedTypesHeard(endpoints.filter((endpoint) => endpoint.userId === batch.userId));
+        if (heard.size === 0) continue;
+        for (const event of importedContacts(batch, heard)) byId.set(event.eventId, { event, from: batch.id });
+      }
       const rows: NewDelivery[] = [];
-      for (const event of mapped) {
+      for (const { event, from } of byId.values()) {
         for (const endpoint of endpoints) {
           if (endpoint.userId !== event.userId || !endpoint.events.includes(event.type)) continue;
           if (event.onlyNewerThanEndpoint && new Date(event.occurredAt) < endpoint.createdAt) continue;
@@ -44,7 +59,7 @@ export class DeliveriesConsumer {
             body: webhookBody(event.type, event.occurredAt, endpoint.idsOnly ? event.ids : event.data),
             nextAttemptAt: now,
             // Each attempt's span links back to the consumer span that handled this event (and through it the request).
-            traceparent: consumedTraceparent(event.eventId) ?? null,
+            traceparent: consumedTraceparent(from) ?? null,
           });
         }
       }
