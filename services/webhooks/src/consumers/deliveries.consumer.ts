@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { consumedTraceparent, type EventEnvelope, type Sql } from '@asistente/kit';
 import type { DeliveriesRepository, NewDelivery } from '../domain/deliveries.repository.js';
-import type { EndpointsRepository } from '../domain/endpoints.repository.js';
+import type { EnabledEndpoint, EndpointsRepository } from '../domain/endpoints.repository.js';
 import { toWebhookEvent, webhookBody, type WebhookEvent } from '../domain/event-mapping.js';
 import type { Clock } from '../domain/dispatcher.js';
 import { IMPORT_WRITTEN, importedContacts, importedTypesHeard } from '../domain/imported-contacts.js';
@@ -26,46 +26,61 @@ export class DeliveriesConsumer {
 
   handle = async (events: EventEnvelope[]): Promise<number> => {
     // One per event id: a batch may carry the same event twice. Each with the id of the event it came from (its trace).
-    const byId = new Map<string, { event: WebhookEvent; from: string }>();
-    const imports: EventEnvelope[] = [];
+    const singles = new Map<string, Sourced>();
+    const imports = new Map<string, EventEnvelope>();
     for (const event of events) {
-      if (event.type === IMPORT_WRITTEN) imports.push(event);
+      if (event.type === IMPORT_WRITTEN) imports.set(event.id, event);
       else {
         const mapped = toWebhookEvent(event);
-        if (mapped) byId.set(mapped.eventId, { event: mapped, from: event.id });
+        if (mapped) singles.set(mapped.eventId, { event: mapped, from: event.id });
       }
     }
-    if (byId.size === 0 && imports.length === 0) return 0;
+    if (singles.size === 0 && imports.size === 0) return 0;
     const now = this.now();
     const inserted = await this.sql.begin(async (tx) => {
-      const owners = new Set([...[...byId.values()].map(({ event }) => event.userId), ...imports.map((e) => e.userId)]);
+      const owners = new Set([...[...singles.values()].map(({ event }) => event.userId), ...[...imports.values()].map((e) => e.userId)]);
       const endpoints = await this.endpoints.enabledOf(tx, [...owners]);
-      for (const batch of imports) {
+      let count = await this.deliveries.insert(rowsFor([...singles.values()], endpoints, now), now, tx);
+      // Each import's batch event queued apart: it holds a few hundred contacts at most, so however many
+      // arrive together, the rows held at once stay few.
+      for (const batch of imports.values()) {
         const heard = importedTypesHeard(endpoints.filter((endpoint) => endpoint.userId === batch.userId));
         if (heard.size === 0) continue;
-        for (const event of importedContacts(batch, heard)) byId.set(event.eventId, { event, from: batch.id });
+        const contacts = importedContacts(batch, heard).map((event) => ({ event, from: batch.id }));
+        count += await this.deliveries.insert(rowsFor(contacts, endpoints, now), now, tx);
       }
-      const rows: NewDelivery[] = [];
-      for (const { event, from } of byId.values()) {
-        for (const endpoint of endpoints) {
-          if (endpoint.userId !== event.userId || !endpoint.events.includes(event.type)) continue;
-          if (event.onlyNewerThanEndpoint && new Date(event.occurredAt) < endpoint.createdAt) continue;
-          rows.push({
-            id: randomUUID(),
-            endpointId: endpoint.id,
-            userId: event.userId,
-            eventId: event.eventId,
-            type: event.type,
-            body: webhookBody(event.type, event.occurredAt, endpoint.idsOnly ? event.ids : event.data),
-            nextAttemptAt: now,
-            // Each attempt's span links back to the consumer span that handled this event (and through it the request).
-            traceparent: consumedTraceparent(from) ?? null,
-          });
-        }
-      }
-      return this.deliveries.insert(rows, now, tx);
+      return count;
     });
     if (inserted > 0) this.afterCommit();
     return inserted;
   };
+}
+
+/** A webhook event and the id of the event it came from (whose consumer span its attempts link to). */
+interface Sourced {
+  event: WebhookEvent;
+  from: string;
+}
+
+/** One delivery per event and endpoint of its owner that hears its type. */
+function rowsFor(events: Sourced[], endpoints: EnabledEndpoint[], now: Date): NewDelivery[] {
+  const rows: NewDelivery[] = [];
+  for (const { event, from } of events) {
+    for (const endpoint of endpoints) {
+      if (endpoint.userId !== event.userId || !endpoint.events.includes(event.type)) continue;
+      if (event.onlyNewerThanEndpoint && new Date(event.occurredAt) < endpoint.createdAt) continue;
+      rows.push({
+        id: randomUUID(),
+        endpointId: endpoint.id,
+        userId: event.userId,
+        eventId: event.eventId,
+        type: event.type,
+        body: webhookBody(event.type, event.occurredAt, endpoint.idsOnly ? event.ids : event.data),
+        nextAttemptAt: now,
+        // Each attempt's span links back to the consumer span that handled this event (and through it the request).
+        traceparent: consumedTraceparent(from) ?? null,
+      });
+    }
+  }
+  return rows;
 }
