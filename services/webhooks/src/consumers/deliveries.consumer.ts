@@ -41,8 +41,8 @@ export class DeliveriesConsumer {
       const owners = new Set([...[...singles.values()].map(({ event }) => event.userId), ...[...imports.values()].map((e) => e.userId)]);
       const endpoints = await this.endpoints.enabledOf(tx, [...owners]);
       let count = await this.deliveries.insert(rowsFor([...singles.values()], endpoints, now), now, tx);
-      // Each import's batch event queued apart: it holds a few hundred contacts at most, so however many
-      // arrive together, the rows held at once stay few.
+      // Each import's batch event queued apart: it holds 250 contacts at most, so however many arrive together
+      // the rows held at once stay few, and one statement's parameters (250 × 10 endpoints × 9) within 65,535.
       for (const batch of imports.values()) {
         const heard = importedTypesHeard(endpoints.filter((endpoint) => endpoint.userId === batch.userId));
         if (heard.size === 0) continue;

@@ -3,9 +3,6 @@ import type { Sql, TransactionSql } from '@asistente/kit';
 
 type Db = Sql | TransactionSql;
 
-/** Rows per insert statement: nine parameters each, well under PostgreSQL's 65,535 per statement. */
-const INSERT_ROWS = 2000;
-
 export interface NewDelivery {
   id: string;
   endpointId: string;
@@ -62,22 +59,15 @@ export interface Outcome {
 export class DeliveriesRepository {
   constructor(private readonly sql: Sql) {}
 
-  /**
-   * One row per (event, endpoint): a redelivered event inserts nothing. Returns how many are new. Written in
-   * statements of INSERT_ROWS: an import's batch events can make tens of thousands of rows at once, and a
-   * statement takes at most 65,535 parameters.
-   */
+  /** One row per (event, endpoint): a redelivered event inserts nothing. Returns how many are new. */
   async insert(rows: NewDelivery[], now: Date, tx: Db = this.sql): Promise<number> {
-    let count = 0;
-    for (let i = 0; i < rows.length; i += INSERT_ROWS) {
-      const values = rows.slice(i, i + INSERT_ROWS).map((r) => ({ ...r, traceparent: r.traceparent ?? null, createdAt: now }));
-      const inserted = await tx`
-        insert into webhooks.deliveries ${tx(values, 'id', 'endpointId', 'userId', 'eventId', 'type', 'body', 'nextAttemptAt', 'traceparent', 'createdAt')}
-        on conflict (event_id, endpoint_id) do nothing
-        returning id`;
-      count += inserted.length;
-    }
-    return count;
+    if (rows.length === 0) return 0;
+    const values = rows.map((r) => ({ ...r, traceparent: r.traceparent ?? null, createdAt: now }));
+    const inserted = await tx`
+      insert into webhooks.deliveries ${tx(values, 'id', 'endpointId', 'userId', 'eventId', 'type', 'body', 'nextAttemptAt', 'traceparent', 'createdAt')}
+      on conflict (event_id, endpoint_id) do nothing
+      returning id`;
+    return inserted.length;
   }
 
   /**
