@@ -59,10 +59,30 @@ export const ContactSnapshot = Type.Object({
 });
 export type ContactSnapshot = Static<typeof ContactSnapshot>;
 /**
- * `imported`: written by a CSV import, whose `contacts.contact.imported` already counts it (analytics counts
- * the batch, the webhooks announce each contact).
+ * `imported`: written by a CSV import, whose `contacts.contact.imported` already counts it. Only events recorded
+ * before `contacts.import.written` existed carry it (an import no longer writes one event per contact); it stays
+ * valid so that they replay, and analytics still leaves them out.
  */
 const Imported = Type.Optional(Type.Boolean());
+
+/**
+ * Contacts one `contacts.import.written` carries at most: an import's batch is announced in events of up to this
+ * many contacts (the embedded import's batch is one event), and of at most IMPORT_EVENT_MAX_BYTES of JSON.
+ */
+export const IMPORT_EVENT_MAX_CONTACTS = 250;
+/**
+ * The JSON size an import's event is cut at (its contacts' snapshots; a single contact larger than this still
+ * travels alone). NATS refuses a message over its `max_payload` (1 MiB unless configured), and a JetStream
+ * consumer buffers up to a thousand messages: an eighth of that limit keeps both far away.
+ */
+export const IMPORT_EVENT_MAX_BYTES = 128 * 1024;
+/** A contact an import wrote: `created` (it added it) or not (it changed a stored one, naming the fields). */
+const ImportedContact = Type.Object({
+  contactId: Uuid,
+  created: Type.Boolean(),
+  changed: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 20 })),
+  contact: ContactSnapshot,
+});
 
 export const EVENT_DATA = {
   'auth.user.registered': Type.Object({}),
@@ -87,6 +107,12 @@ export const EVENT_DATA = {
   /** `contact`: the contact as it was before it went (a receiver can no longer ask for it). */
   'contacts.contact.deleted': Type.Object({ contactId: Type.String({ format: 'uuid' }), contact: Type.Optional(ContactSnapshot) }),
   'contacts.contact.imported': Type.Object({ created: Count, updated: Count, skipped: Count, failed: Count }),
+  /**
+   * The contacts one batch of a CSV import wrote, with their fields, for the webhooks: they expand it into one
+   * contact.created or contact.updated per contact for the endpoints that hear those (and do nothing otherwise).
+   * Written beside the batch's `contacts.contact.imported`, which counts them; no other consumer reads it.
+   */
+  'contacts.import.written': Type.Object({ contacts: Type.Array(ImportedContact, { minItems: 1, maxItems: IMPORT_EVENT_MAX_CONTACTS }) }),
 
   'email.message.sent': Type.Object({ messageId: Id, provider: MailProvider }),
   'email.message.received': Type.Object({ messageId: Id, provider: MailProvider }),

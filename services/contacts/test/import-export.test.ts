@@ -130,7 +130,7 @@ t.test('dry run reports exact counts and writes nothing', async (t) => {
   t.equal(Number(events!.n), 0);
 });
 
-t.test('one imported event with the counts, and each contact written announced with its fields (marked imported)', async (t) => {
+t.test('one imported event with the counts, and the contacts written with their fields in the batch\'s written event', async (t) => {
   const me = signToken(app);
   await importCsv(me.authorization, 'nombre,apellido,correo\nUno,Dos,uno@x.es\nTres,,\n');
   const events = await platform.db.sql<{ type: string; data: Record<string, unknown> }[]>`select type, data from contacts.outbox where user_id = ${me.userId} order by seq`;
@@ -138,21 +138,21 @@ t.test('one imported event with the counts, and each contact written announced w
   t.same(events, [
     { type: 'contacts.contact.imported', data: { created: 1, updated: 0, skipped: 0, failed: 1 } },
     {
-      type: 'contacts.contact.created',
-      data: {
-        contactId: contact!.id,
-        hasEmail: true,
-        contact: { firstName: 'Uno', lastName: 'Dos', email: 'uno@x.es', phone: null, company: null, tags: [] },
-        imported: true,
-      },
+      type: 'contacts.import.written',
+      data: { contacts: [{ contactId: contact!.id, created: true, contact: { firstName: 'Uno', lastName: 'Dos', email: 'uno@x.es', phone: null, company: null, tags: [] } }] },
     },
   ]);
 
   // The same address again with a new name: an update, naming what changed.
   await importCsv(me.authorization, 'nombre,apellido,correo\nUna,Dos,uno@x.es\n');
-  const [updated] = await platform.db.sql<{ data: Record<string, unknown> }[]>`
-    select data from contacts.outbox where user_id = ${me.userId} and type = 'contacts.contact.updated'`;
-  t.match(updated?.data, { contactId: contact!.id, changed: ['firstName'], contact: { firstName: 'Una', lastName: 'Dos' }, imported: true });
+  const [written] = await platform.db.sql<{ data: Record<string, unknown> }[]>`
+    select data from contacts.outbox where user_id = ${me.userId} and type = 'contacts.import.written' order by seq desc limit 1`;
+  t.same(written?.data, {
+    contacts: [{ contactId: contact!.id, created: false, changed: ['firstName'], contact: { firstName: 'Una', lastName: 'Dos', email: 'uno@x.es', phone: null, company: null, tags: [] } }],
+  });
+  const [perContact] = await platform.db.sql<{ n: number }[]>`
+    select count(*)::int as n from contacts.outbox where user_id = ${me.userId} and type in ('contacts.contact.created', 'contacts.contact.updated')`;
+  t.equal(perContact!.n, 0, 'no event per contact');
 });
 
 t.test('files without the name columns, empty files and non-CSV bodies are refused', async (t) => {

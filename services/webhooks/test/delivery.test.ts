@@ -3,7 +3,7 @@ import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { createEvent, type EventEnvelope } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
-import webhooksService from '../src/app.js';
+import webhooksService, { DeliveriesConsumer, DeliveriesRepository, EndpointsRepository } from '../src/app.js';
 import { Receiver } from './receiver.js';
 
 // JetStream when NATS_URL is set (the second pass), the in-process bus otherwise: the same path from commit.
@@ -125,6 +125,35 @@ t.test('a payload carries the contact\'s fields; an endpoint set to "Solo identi
   const bad = await app.inject({ method: 'PATCH', url: `/webhooks/${full.id}`, headers: { authorization: me.authorization }, payload: { idsOnly: 'sí' } });
   t.equal(bad.statusCode, 400);
   t.match(bad.json().message, /Solo identificadores/);
+});
+
+t.test("an import's batch event: a delivery per contact of the types an endpoint hears, none without one, none again when redelivered", async (t) => {
+  const me = signToken(app);
+  const other = signToken(app);
+  await endpoint(me.authorization, ['contact.updated']);
+  const before = receiver.requests.length;
+  const added = { contactId: randomUUID(), created: true, contact: { firstName: 'Lucía', lastName: 'Pérez', email: null, phone: null, company: null, tags: [] } };
+  const changed = {
+    contactId: randomUUID(),
+    created: false,
+    changed: ['company'],
+    contact: { firstName: 'Pedro', lastName: 'Gil', email: 'pedro@ejemplo.es', phone: null, company: 'Talleres Norte', tags: ['proveedor'] },
+  };
+  const batch = createEvent('contacts.import.written', me.userId, { contacts: [added, changed] });
+  // The owner without an endpoint first: once the other's delivery arrives, this one was handled too.
+  await commit([createEvent('contacts.import.written', other.userId, { contacts: [added, changed] }), batch]);
+  await receiver.received(before + 1);
+  t.same(
+    JSON.parse(receiver.requests[before]!.body),
+    { type: 'contact.updated', timestamp: batch.occurredAt, data: { contactId: changed.contactId, changed: ['company'], ...changed.contact } },
+    'the same payload as a single update of the contact',
+  );
+  const queued = async (userId: string) => (await platform.db.sql<{ n: number }[]>`select count(*)::int as n from webhooks.deliveries where user_id = ${userId}`)[0]!.n;
+  t.equal(await queued(me.userId), 1, 'the added contact is not news to an endpoint hearing updates only');
+  t.equal(await queued(other.userId), 0, 'nothing for an owner without an endpoint');
+  const sql = platform.db.sql;
+  const consumer = new DeliveriesConsumer(sql, new EndpointsRepository(sql), new DeliveriesRepository(sql), () => {});
+  t.equal(await consumer.handle([batch]), 0, 'a redelivered batch queues nothing new');
 });
 
 t.test('the log keeps every attempt: a failed delivery and its "Reenviar" are two attempts, the failure kept', async (t) => {

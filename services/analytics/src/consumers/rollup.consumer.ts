@@ -42,8 +42,9 @@ export class RollupConsumer {
       if (checked.ok && checked.event.type === 'security.activity.recorded') continue;
       // A deletion and its progress are no activity; kept, the deleted user's id would be written here again.
       if (checked.ok && (checked.event.type === 'user.deleted' || checked.event.type === 'account.erasure.progressed')) continue;
-      // An import's contacts one by one (for the webhooks): its batches' contacts.contact.imported count them.
-      if (checked.ok && isImportedContact(checked.event)) continue;
+      // An import's contacts with their fields, for the webhooks (or, recorded before those, one by one): its
+      // batches' contacts.contact.imported count them, and analytics keeps no copy of a person's details.
+      if (checked.ok && (checked.event.type === 'contacts.import.written' || isImportedContact(checked.event))) continue;
       if (checked.ok) valid.set(checked.event.id, checked.event);
       else {
         parked++;

@@ -49,6 +49,8 @@ export function incrementsFor(event: DomainEvent): Increment[] {
     case 'conversation.status_changed':
       return [];
     // An import's contacts are counted by its batches' `contacts.contact.imported`, not one by one.
+    case 'contacts.import.written':
+      return [];
     case 'contacts.contact.created':
       return isImportedContact(event) ? [] : [activity, [METRIC.contactsCreated, 1], [METRIC.contactsNet, 1]];
     case 'contacts.contact.updated':
@@ -99,7 +101,10 @@ export function isMeetingEntry(event: DomainEvent): boolean {
   return event.type === 'calendar.event.created' && (event.data.meetingId !== undefined || event.data.source === 'msteams');
 }
 
-/** A contact event an import wrote beside its batch's `contacts.contact.imported`, which counts it. */
+/**
+ * A contact event an import wrote beside its batch's `contacts.contact.imported`, which counts it (imports
+ * before `contacts.import.written` announced each contact so; such events may still be in the stream).
+ */
 export function isImportedContact(event: DomainEvent): boolean {
   return (event.type === 'contacts.contact.created' || event.type === 'contacts.contact.updated') && event.data.imported === true;
 }

@@ -29,7 +29,7 @@ export async function insertBackdatedContacts(platform: Platform, userId: string
       returning id, first_name, last_name, email, phone, company, tags, created_at`;
     await outbox.append(
       tx,
-      rows.map((row) => contactCreated(userId, row, false, row.createdAt)),
+      rows.map((row) => contactCreated(userId, row, row.createdAt)),
     );
     return rows.length;
   });

@@ -1,7 +1,7 @@
 import type { ImportReport } from '@asistente/contracts';
 import { allowLongStatements, badRequest, createEvent, type Database, type EventEnvelope, type Logger, type Outbox, type Sql, type TextRow, type TransactionSql } from '@asistente/kit';
 import { changedFields } from './contact-changes.js';
-import { contactCreated, contactUpdated, type SnapshotRow } from './contact-events.js';
+import { importWritten, type SnapshotRow } from './contact-events.js';
 import type { ContactRow } from './contact.js';
 import { readCsv, type ColumnMapping } from './csv-records.js';
 import { ImportDuplicates } from './import-duplicates.js';
@@ -61,15 +61,19 @@ type Written = SnapshotRow &
   };
 
 /**
- * Each contact a batch wrote, announced as a single write would be (`imported` marks it: the batch's own
- * event already counts it for analytics), so a webhook hears of every contact an import adds or changes.
+ * Each contact a batch wrote with its fields, in a few batch events (contact-events.ts) beside the batch's
+ * counts: the webhooks turn them into one contact.created or contact.updated per contact for the endpoints
+ * that hear those, so a receiver hears of every contact an import adds or changes.
  */
-function writtenEvents(userId: string, written: Written[]) {
-  return written.map((row) => {
-    if (row.inserted) return contactCreated(userId, row, true);
-    const before = { ...row, firstName: row.wasFirstName ?? '', lastName: row.wasLastName ?? '', phone: row.wasPhone ?? null, company: row.wasCompany ?? null, tags: row.wasTags ?? [] };
-    return contactUpdated(userId, row, changedFields(before, row), true);
-  });
+function writtenEvents(userId: string, written: Written[]): EventEnvelope[] {
+  return importWritten(
+    userId,
+    written.map((row) => {
+      if (row.inserted) return { row };
+      const before = { ...row, firstName: row.wasFirstName ?? '', lastName: row.wasLastName ?? '', phone: row.wasPhone ?? null, company: row.wasCompany ?? null, tags: row.wasTags ?? [] };
+      return { row, changed: changedFields(before, row) };
+    }),
+  );
 }
 
 /** Lets the event loop serve other requests between batches. */
@@ -84,8 +88,8 @@ const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve)
  * across the whole file: an address seen in several batches counts once.
  * An import stopped midway (a crash) leaves the batches already merged, each
  * with its event (appended in the batch's transaction, so analytics counts
- * exactly what was written, and each contact written has its own created or
- * updated event beside it); importing the same file again completes it,
+ * exactly what was written, and the contacts it wrote travel beside it, with
+ * their fields, for the webhooks); importing the same file again completes it,
  * since the merge is an upsert and unchanged rows are skipped. The member who
  * imports is recorded as the creator of the rows it adds and the last to
  * change the rows it rewrites.

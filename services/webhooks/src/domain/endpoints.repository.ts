@@ -16,6 +16,9 @@ export interface EndpointRow {
   createdAt: Date;
 }
 
+/** What the consumer's fan-out reads of an enabled endpoint. */
+export type EnabledEndpoint = Pick<EndpointRow, 'id' | 'userId' | 'events' | 'idsOnly' | 'createdAt'>;
+
 export interface EndpointChanges {
   url?: string;
   events?: WebhookEventType[];
@@ -82,8 +85,8 @@ export class EndpointsRepository {
   }
 
   /** The enabled endpoints of these users (the consumer's fan-out, inside its transaction). */
-  enabledOf(tx: Db, userIds: string[]): Promise<Pick<EndpointRow, 'id' | 'userId' | 'events' | 'idsOnly' | 'createdAt'>[]> {
-    return tx<Pick<EndpointRow, 'id' | 'userId' | 'events' | 'idsOnly' | 'createdAt'>[]>`
+  enabledOf(tx: Db, userIds: string[]): Promise<EnabledEndpoint[]> {
+    return tx<EnabledEndpoint[]>`
       select id, user_id, events, ids_only, created_at from webhooks.endpoints where enabled and user_id = any(${tx.array(userIds)}::uuid[])`;
   }
 

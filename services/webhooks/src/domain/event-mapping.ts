@@ -79,6 +79,8 @@ function messageFields(d: Data): Data {
 const MAPPERS: { readonly [T in EventType]: Mapper | null } = {
   'auth.user.registered': null,
   'contacts.contact.imported': null,
+  // Not one webhook but one per contact it carries, and only for the endpoints that hear them: imported-contacts.ts.
+  'contacts.import.written': null,
   'email.message.opened': null,
   'email.message.clicked': null,
   'whatsapp.contacts.synced': null,
