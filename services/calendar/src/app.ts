@@ -1,4 +1,5 @@
-import { accountExportRoute, authPlugin, HostGuard, OAuthFlows, registerUserErasure, requireAuth, type App, type CallObserver, type Config, type ServicePlugin } from '@asistente/kit';
+import { accountExportRoute, authPlugin, HostGuard, OAuthFlows, registerSecretColumns, registerUserErasure, requireAuth, type App, type CallObserver, type Config, type ServicePlugin } from '@asistente/kit';
+import { CALENDAR_SECRET_COLUMNS } from './domain/secret-columns.js';
 import { caldavConnector } from './adapters/caldav.js';
 import { teamsOutlook } from './adapters/teams-outlook.js';
 import { calendarErasure } from './consumers/user-erasure.js';
@@ -87,6 +88,8 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
   await googleConnectionRoutes(app, { connection, publicUrl: platform.config.PUBLIC_URL, disconnecting: (userId, forget) => push.disconnect(userId, forget) });
   await googleNotificationRoutes(app, { push });
   await registerUserErasure(platform, calendarErasure(connection, push));
+  // Its sealed columns, where key rotation (`asistente admin rotate-keys`) finds them.
+  await registerSecretColumns(platform.db.sql, CALENDAR_SECRET_COLUMNS);
   await googleCalendarRoutes(app, { sync, events });
   const caldavRepository = new CaldavRepository(sql);
   const caldavConnection = new CaldavConnectionService(
@@ -112,3 +115,4 @@ const calendarService: ServicePlugin = async (fastify, { platform }) => {
 };
 
 export default calendarService;
+export * from './domain/secret-columns.js';

@@ -1,4 +1,5 @@
-import { accountExportRoute, authPlugin, mountRetention, registerUserErasure, requireAuth, retentionPreviewRoute, type App, type ServicePlugin } from '@asistente/kit';
+import { accountExportRoute, authPlugin, mountRetention, registerSecretColumns, registerUserErasure, requireAuth, retentionPreviewRoute, type App, type ServicePlugin } from '@asistente/kit';
+import { WHATSAPP_SECRET_COLUMNS } from './domain/secret-columns.js';
 import { whatsappExportParts } from './domain/account-export.js';
 import { whatsappErasure } from './consumers/user-erasure.js';
 import { AccountExportRepository } from './domain/account-export.repository.js';
@@ -87,6 +88,8 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
 
     await connectionRoutes(app, { sessions });
     await registerUserErasure(platform, whatsappErasure(sessions));
+    // Its sealed columns, where key rotation (`asistente admin rotate-keys`) finds them.
+    await registerSecretColumns(platform.db.sql, WHATSAPP_SECRET_COLUMNS);
     const conversations = new ConversationsService(messages, accounts);
     await messageRoutes(app, {
       conversations,
@@ -113,3 +116,4 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
 const whatsappService: ServicePlugin = createWhatsAppService();
 
 export default whatsappService;
+export * from './domain/secret-columns.js';
