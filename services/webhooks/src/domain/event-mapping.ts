@@ -26,6 +26,7 @@ interface Mapped<T extends WebhookEventType> {
   fields?: Partial<WebhookEventData<T>> | undefined;
   newerOnly?: boolean;
 }
+/** A webhook of type `T`: its ids and fields typed by that type's payload (a field of another type fails the build). */
 const hook = <T extends WebhookEventType>(type: T, ids: WebhookEventData<T>, fields?: Partial<WebhookEventData<T>>, newerOnly = false): Mapped<T> => ({ type, ids, fields, newerOnly });
 /** The payload's data for an endpoint that wants the fields: the ids and the fields together. */
 const withFields = <T extends WebhookEventType>(m: Mapped<T>): WebhookEventData<T> => ({ ...m.ids, ...m.fields });
@@ -33,7 +34,7 @@ const withFields = <T extends WebhookEventType>(m: Mapped<T>): WebhookEventData<
 /** The field names a `contacts.contact.updated` event lists (names only: nothing that looks like a value). */
 const fieldNames = (names: string[]) => names.every((name) => /^[a-zA-Z]{1,40}$/.test(name));
 
-/** A contact's snapshot as the payload's fields, each copied by name (a field a producer adds later stays in). */
+/** A contact's snapshot as the payload's fields, each copied by name (a field a producer adds later stays out). */
 const contactFields = (c: ContactSnapshot | undefined) =>
   c && { firstName: c.firstName, lastName: c.lastName, email: c.email, phone: c.phone, company: c.company, tags: c.tags };
 
