@@ -127,6 +127,37 @@ const lazySdkRule = {
 };
 
 const serviceOf = (file) => /^services\/([^/]+)(\/|$)/.exec(file)?.[1];
+
+/** The services, by their folders: what the kit may not name. */
+const SERVICES = readdirSync(path.join(root, 'services'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+/** A string that names a service: its name, its package, or a name in its schema (`whatsapp.auth_state`). */
+const NAMES_A_SERVICE = new RegExp(`^(@asistente/)?(${SERVICES.join('|')})(\\.[\\w.]*)?$`);
+
+/**
+ * The kit serves every service and knows none (issue 41): what a service owns (its secret columns, tables,
+ * settings) is registered by the service at boot, never written in the kit. Its imports are already kept out
+ * by no-cross-service; this catches a service named in a string.
+ */
+const kitNamesNoServiceRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'packages/kit names no service in its code' },
+    messages: { named: "'{{value}}' names the service '{{service}}': the kit knows no service; let the service register what it owns at boot" },
+    schema: [],
+  },
+  create(context) {
+    const check = (node, value) => {
+      const match = typeof value === 'string' ? NAMES_A_SERVICE.exec(value) : null;
+      if (match) context.report({ node, messageId: 'named', data: { value, service: match[2] } });
+    };
+    return {
+      Literal: (node) => check(node, node.value),
+      TemplateElement: (node) => check(node, node.value.cooked),
+    };
+  },
+};
 const featureOf = (file) => /^web\/src\/features\/([^/]+)(\/|$)/.exec(file)?.[1];
 
 export const houseRules = {
@@ -169,6 +200,7 @@ export const houseRules = {
       },
     ),
     'lazy-sdk': lazySdkRule,
+    'kit-names-no-service': kitNamesNoServiceRule,
   },
 };
 
@@ -232,6 +264,11 @@ export const houseBoundaries = [
     files: withExtensions(['packages/*/src/**', 'services/*/src/**', 'gateway/src/**']),
     plugins: { house: houseRules },
     rules: { 'house/lazy-sdk': 'error' },
+  },
+  {
+    files: withExtensions(['packages/kit/src/**']),
+    plugins: { house: houseRules },
+    rules: { 'house/kit-names-no-service': 'error' },
   },
   {
     files: withExtensions(sources),

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { OPENAI_KEY_COLUMN, SecretBox, createLogger, generateKey, openDatabase, parseKeyring } from '@asistente/kit';
+import { SecretBox, createLogger, generateKey, openDatabase, parseKeyring } from '@asistente/kit';
+import { OPENAI_KEY_COLUMN } from '@asistente/ai';
 import { createTestDatabase } from '@asistente/kit/testing';
 import { migratedDataDir, TEST_APP_NODE_ARGS } from '@asistente/kit/testing/migrated-data-dir';
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { OPENAI_KEY_COLUMN, SecretBox, generateKey, parseKeyring, type SecretContext } from '@asistente/kit';
+import { SecretBox, generateKey, parseKeyring, registerSecretColumns, type SecretContext } from '@asistente/kit';
+import { OPENAI_KEY_COLUMN } from '@asistente/ai';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { rotateKeys, verifyKeys } from '../src/commands/admin.js';
 
@@ -80,4 +81,24 @@ t.test('a value no key opens is counted and reported, and does not stop the othe
   t.match(counts, { scanned: 3, rotated: 2, failed: 1 });
   t.equal(failures.length, 1);
   t.match(failures[0], /^ai\.provider_keys\.api_key_enc#[0-9a-f-]{36}$/);
+});
+
+t.test('a column a service registers is rotated and verified with no change here', async (t) => {
+  await sql`delete from ai.provider_keys`;
+  await sql`create schema scratch_rotation`;
+  t.teardown(async () => {
+    await sql`delete from platform.secret_columns where table_name = 'scratch_rotation.notes'`;
+    await sql`drop schema scratch_rotation cascade`;
+  });
+  await sql`create table scratch_rotation.notes (id uuid primary key, owner_id uuid not null, note_enc text)`;
+  const notes = { table: 'scratch_rotation.notes', column: 'note_enc', idColumn: 'id', userIdColumn: 'owner_id' };
+  await registerSecretColumns(sql, [notes]);
+  const owner = randomUUID();
+  const context = { userId: owner, table: notes.table, column: notes.column };
+  await sql`insert into scratch_rotation.notes (id, owner_id, note_enc) values (${randomUUID()}, ${owner}, ${oldBox.seal('nota privada', context)})`;
+
+  t.match(await rotateKeys({ sql, box: rotatingBox, batchSize: 10, dryRun: false }), { scanned: 1, rotated: 1, failed: 0 });
+  const [row] = await sql<{ noteEnc: string }[]>`select note_enc from scratch_rotation.notes`;
+  t.equal(newOnlyBox.open(row!.noteEnc, context), 'nota privada');
+  t.match(await verifyKeys({ sql, box: newOnlyBox, batchSize: 10 }), { scanned: 1, ok: 1, failed: 0 });
 });

@@ -3,14 +3,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import type { AccountDeletionProgress } from '@asistente/contracts';
-import {
-  EMAIL_CREDENTIALS_COLUMN,
-  GOOGLE_REFRESH_TOKEN_COLUMN,
-  MICROSOFT_ACCESS_TOKEN_COLUMN,
-  OPENAI_KEY_COLUMN,
-  WEBHOOK_SECRET_COLUMN,
-  WHATSAPP_AUTH_STATE_COLUMN,
-} from '@asistente/kit';
+import { OPENAI_KEY_COLUMN } from '@asistente/ai';
+import { GOOGLE_REFRESH_TOKEN_COLUMN } from '@asistente/calendar';
+import { EMAIL_CREDENTIALS_COLUMN } from '@asistente/email';
+import { MICROSOFT_ACCESS_TOKEN_COLUMN } from '@asistente/teams';
+import { WEBHOOK_SECRET_COLUMN } from '@asistente/webhooks';
+import { WHATSAPP_AUTH_STATE_COLUMN } from '@asistente/whatsapp';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { buildGateway } from '../src/gateway.js';
 

@@ -1,4 +1,4 @@
-// What happens in bulk or in another service reaches a webhook with the record's fields: a CSV import's contacts, a CalDAV entry.
+// What happens in bulk or in another service reaches a webhook with the record's fields: a CSV import's contacts, a CalDAV entry created, moved and deleted.
 import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { createTestPlatform } from '@asistente/kit/testing';
@@ -34,7 +34,7 @@ const { token, user } = registered.json<{ token: string; user: { id: string } }>
 const headers = { authorization: `Bearer ${token}` };
 const userId = user.id;
 const sql = platform.db.sql;
-const added = await gateway.inject({ method: 'POST', url: '/api/webhooks', headers, payload: { url: receiver.url, events: ['contact.created', 'calendar.event.created'] } });
+const added = await gateway.inject({ method: 'POST', url: '/api/webhooks', headers, payload: { url: receiver.url, events: ['contact.created', 'calendar.event.created', 'calendar.event.updated', 'calendar.event.deleted'] } });
 succeeded(added, 'webhook added');
 const { secret } = added.json<{ secret: string }>();
 
@@ -109,4 +109,41 @@ t.test('an entry created in a CalDAV calendar delivers calendar.event.created wi
       allDay: false,
     },
   });
+});
+
+t.test('the same CalDAV entry moved, then deleted, delivers calendar.event.updated and calendar.event.deleted, signed', async (t) => {
+  const before = receiver.requests.length;
+  const created = await gateway.inject({
+    method: 'POST',
+    url: '/api/events',
+    headers,
+    payload: { title: 'Visita al taller', startTime: '2026-11-23T09:00:00.000Z', endTime: '2026-11-23T10:00:00.000Z', calendarId: work },
+  });
+  t.equal(created.statusCode, 201, created.body);
+  const eventId = created.json<{ id: string }>().id;
+  const at = `/api/events/${encodeURIComponent(eventId)}?calendarId=${encodeURIComponent(work)}`;
+  const moved = await gateway.inject({
+    method: 'PUT',
+    url: at,
+    headers,
+    payload: { title: 'Visita al taller (aplazada)', startTime: '2026-11-24T11:00:00.000Z', endTime: '2026-11-24T12:30:00.000Z' },
+  });
+  t.equal(moved.statusCode, 200, moved.body);
+  const deleted = await gateway.inject({ method: 'DELETE', url: at, headers });
+  t.equal(deleted.statusCode, 204, deleted.body);
+  await receiver.received(before + 3);
+  // Each delivery leaves on its own: they may arrive in any order.
+  const got = verified(before);
+  t.same(got.map((m) => m.type).sort(), ['calendar.event.created', 'calendar.event.deleted', 'calendar.event.updated']);
+  const update = got.find((m) => m.type === 'calendar.event.updated');
+  const removal = got.find((m) => m.type === 'calendar.event.deleted');
+  t.same(update?.data, {
+    eventId,
+    source: 'caldav',
+    title: 'Visita al taller (aplazada)',
+    startAt: '2026-11-24T11:00:00.000Z',
+    endAt: '2026-11-24T12:30:00.000Z',
+    allDay: false,
+  });
+  t.same(removal, { type: 'calendar.event.deleted', timestamp: removal?.timestamp, data: { eventId, source: 'caldav' } });
 });

@@ -31,18 +31,20 @@ const count = new Intl.NumberFormat('es-ES');
 const loadKit = () => import('@asistente/kit');
 
 /**
- * Re-encrypts every registered secret column (SECRET_COLUMNS) under the primary key of `box`, in keyset
- * batches with compare-and-set writes: killed at any point, a rerun picks up exactly what is left.
+ * Re-encrypts every secret column the services registered (platform.secret_columns) under the primary key of
+ * `box`, in keyset batches with compare-and-set writes: killed at any point, a rerun picks up exactly what is left.
  */
 export async function rotateKeys({ sql, ...options }: RotationRun): Promise<RotationCounts> {
-  const { SECRET_COLUMNS, rotateSecrets, sqlSecretStore } = await loadKit();
-  return rotateSecrets({ ...options, columns: SECRET_COLUMNS, ...sqlSecretStore(sql, SECRET_COLUMNS) });
+  const { registeredSecretColumns, rotateSecrets, sqlSecretStore } = await loadKit();
+  const columns = await registeredSecretColumns(sql);
+  return rotateSecrets({ ...options, columns, ...sqlSecretStore(sql, columns) });
 }
 
 /** Opens every stored secret with the key ring, e.g. before removing an old key from SECRETS_KEYS. */
 export async function verifyKeys({ sql, ...options }: Omit<RotationRun, 'dryRun' | 'onProgress'>): Promise<VerifyCounts> {
-  const { SECRET_COLUMNS, verifySecrets, sqlSecretStore } = await loadKit();
-  return verifySecrets({ ...options, columns: SECRET_COLUMNS, ...sqlSecretStore(sql, SECRET_COLUMNS) });
+  const { registeredSecretColumns, verifySecrets, sqlSecretStore } = await loadKit();
+  const columns = await registeredSecretColumns(sql);
+  return verifySecrets({ ...options, columns, ...sqlSecretStore(sql, columns) });
 }
 
 export function registerAdminCommands(program: Command): void {

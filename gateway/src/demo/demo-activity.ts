@@ -1,5 +1,5 @@
 import { createEvent, type EventEnvelope } from '@asistente/kit';
-import type { EventData, EventType } from '@asistente/contracts';
+import { MAIL_PROVIDERS, type EventData, type EventType } from '@asistente/contracts';
 import { businessMoment, DEMO_DAYS, isWeekend } from './demo-calendar.js';
 import type { Random } from './random.js';
 
@@ -23,10 +23,10 @@ export function demoActivity(random: Random, userId: string, now: Date): EventEn
     const weekend = isWeekend(new Date(now.getTime() - daysAgo * 86_400_000));
     const volume = (min: number, max: number) => Math.round(random.int(min, max) * growth * (weekend ? 0.25 : 1));
 
-    for (let i = volume(8, 20); i > 0; i--) add('email.message.received', daysAgo, { messageId: `demo-${++n}`, provider: random.pick(['gmail', 'outlook', 'imap'] as const) });
+    for (let i = volume(8, 20); i > 0; i--) add('email.message.received', daysAgo, { messageId: `demo-${++n}`, provider: random.pick(MAIL_PROVIDERS) });
     for (let i = volume(4, 12); i > 0; i--) {
       const messageId = `demo-${++n}`;
-      add('email.message.sent', daysAgo, { messageId, provider: random.pick(['gmail', 'outlook', 'imap'] as const) });
+      add('email.message.sent', daysAgo, { messageId, provider: random.pick(MAIL_PROVIDERS) });
       if (random.chance(0.55)) add('email.message.opened', daysAgo, { messageId });
       if (random.chance(0.15)) add('email.message.clicked', daysAgo, { messageId });
     }

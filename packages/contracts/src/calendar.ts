@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EMAIL_PATTERN } from './common.js';
+import { literalUnion, spokenList } from './literals.js';
 
 /** Google Meet meetings per page (spec: meetings default per page). */
 export const MEETINGS_PAGE_SIZE = 20;
@@ -27,6 +28,15 @@ export const GoogleCalendarEntry = Type.Object({
 export type GoogleCalendarEntry = Static<typeof GoogleCalendarEntry>;
 
 /**
+ * The calendar providers, as events carry them in `source`: one list, which the events' schema, the range
+ * query's filter, the providers' answer and the domain events (packages/contracts/src/events.ts) all read.
+ */
+export const CALENDAR_SOURCES = ['google', 'msteams', 'caldav'] as const;
+/** A calendar provider's name, as events carry it in `source`. */
+export const CalendarSourceName = literalUnion(CALENDAR_SOURCES);
+export type CalendarSourceName = Static<typeof CalendarSourceName>;
+
+/**
  * The normalised calendar event of the spec (section 3), the same for Google and Microsoft. Timed events: ISO
  * instants in startDate/endDate and the same instants in startTime/endTime. All-day events (`allDay: true`,
  * type 'reminder'): YYYY-MM-DD dates in both pairs, the last day inclusive (Google's exclusive end shown one
@@ -46,7 +56,7 @@ export const CalendarEvent = Type.Object({
   status: Type.String(),
   createdAt: Type.Union([Type.String(), Type.Null()]),
   updatedAt: Type.Union([Type.String(), Type.Null()]),
-  source: Type.Union([Type.Literal('google'), Type.Literal('msteams'), Type.Literal('caldav')]),
+  source: CalendarSourceName,
   isRecurring: Type.Boolean(),
   recurrencePattern: Type.Union([Type.String(), Type.Null()]),
   allDay: Type.Boolean(),
@@ -109,7 +119,7 @@ export const EventRangeQuery = Type.Object({
 });
 export type EventRangeQuery = Static<typeof EventRangeQuery>;
 
-const SourceName = <T extends string>(name: T) => Type.Literal(name, { messages: { const: 'Origen inválido: usa google, msteams o caldav' } });
+const SOURCE_REFUSED = { messages: { const: `Origen inválido: usa ${spokenList(CALENDAR_SOURCES)}` } };
 
 export const DateRangeQuery = Type.Object({
   dateFrom: Type.String({ maxLength: 40, messages: { required: 'Indica dateFrom (fecha de inicio)' } }),
@@ -117,7 +127,7 @@ export const DateRangeQuery = Type.Object({
   calendarId: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
   refresh: Type.Optional(Type.Boolean()),
   /** One provider's events only (Calendario's Google and Teams tabs); every connected one by default. */
-  source: Type.Optional(Type.Union([SourceName('google'), SourceName('msteams'), SourceName('caldav')])),
+  source: Type.Optional(literalUnion(CALENDAR_SOURCES, SOURCE_REFUSED)),
 });
 export type DateRangeQuery = Static<typeof DateRangeQuery>;
 
@@ -151,10 +161,6 @@ export type FreeSlotList = Static<typeof FreeSlotList>;
 /** GET /events and /events/with-attendee: every calendar's normalised events (the route's response). */
 export const CalendarEventList = Type.Array(CalendarEvent);
 export type CalendarEventList = Static<typeof CalendarEventList>;
-
-/** A calendar provider's name, as events carry it in `source`. */
-export const CalendarSourceName = Type.Union([Type.Literal('google'), Type.Literal('msteams'), Type.Literal('caldav')]);
-export type CalendarSourceName = Static<typeof CalendarSourceName>;
 
 /**
  * GET /events/providers: the calendar providers the user has connected, in the registry's order (the first

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EMAIL_PATTERN } from './common.js';
+import { literalUnion, spokenList } from './literals.js';
 
 // --- Constants (spec section 9) -------------------------------------------------------------------------
 
@@ -22,8 +23,12 @@ export const MailFolder = Type.Union([
 export type MailFolder = Static<typeof MailFolder>;
 export const MAIL_FOLDERS: MailFolder[] = ['inbox', 'sent', 'drafts', 'trash'];
 
-export const MailProviderName = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'), Type.Literal('imap')]);
+/** The mail providers: one list, which the accounts, the domain events and the webhooks read. */
+export const MAIL_PROVIDERS = ['gmail', 'outlook', 'imap'] as const;
+export const MailProviderName = literalUnion(MAIL_PROVIDERS);
 export type MailProviderName = Static<typeof MailProviderName>;
+/** The providers connected by signing in with the provider (OAuth), not with a server and a password. */
+export const OAUTH_MAIL_PROVIDERS = ['gmail', 'outlook'] as const satisfies readonly MailProviderName[];
 
 // --- Accounts -------------------------------------------------------------------------------------------
 
@@ -84,10 +89,7 @@ export const ImapIntegrationBody = Type.Object(
 export type ImapIntegrationBody = Static<typeof ImapIntegrationBody>;
 
 export const OAuthProviderParams = Type.Object({
-  provider: Type.Union([
-    Type.Literal('gmail', { messages: { const: 'Proveedor inválido: usa gmail u outlook' } }),
-    Type.Literal('outlook', { messages: { const: 'Proveedor inválido: usa gmail u outlook' } }),
-  ]),
+  provider: literalUnion(OAUTH_MAIL_PROVIDERS, { messages: { const: `Proveedor inválido: usa ${spokenList(OAUTH_MAIL_PROVIDERS)}` } }),
 });
 export type OAuthProviderParams = Static<typeof OAuthProviderParams>;
 

@@ -2,7 +2,10 @@ import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox
 import { RetentionSettings } from './retention.js';
 import { ErasureProgressedEventData, UserDeletedEventData } from './account-deletion.js';
 import { SecurityActivityEventData } from './security-activity.js';
+import { CALENDAR_SOURCES } from './calendar.js';
 import { ConversationChannel, ConversationStatus } from './conversations.js';
+import { MailProviderName } from './email.js';
+import { literalUnion } from './literals.js';
 
 /**
  * The product's domain events: subject `<prefix>.<type>`, type
@@ -13,16 +16,23 @@ import { ConversationChannel, ConversationStatus } from './conversations.js';
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 const Count = Type.Integer({ minimum: 0 });
 /**
- * Where a calendar entry came from, as the events and the webhooks name it: one list, so a source added here
+ * Where a calendar entry came from, as the events and the webhooks name it: the calendar providers
+ * (CALENDAR_SOURCES) and the entries of older events written as 'local'. One list, so a provider added there
  * reaches both (CalDAV's changes once never became webhooks, the webhook list having been written apart).
  */
-export const CalendarEventSource = Type.Union([Type.Literal('google'), Type.Literal('msteams'), Type.Literal('local'), Type.Literal('caldav')]);
+export const CALENDAR_EVENT_SOURCES = [...CALENDAR_SOURCES, 'local'] as const;
+export const CalendarEventSource = literalUnion(CALENDAR_EVENT_SOURCES);
 export type CalendarEventSource = Static<typeof CalendarEventSource>;
-/** Every source once: a source added to the schema and not here fails the build. */
-const EVERY_SOURCE = { google: true, msteams: true, local: true, caldav: true } satisfies Record<CalendarEventSource, true>;
-export const CALENDAR_EVENT_SOURCES = Object.keys(EVERY_SOURCE) as readonly CalendarEventSource[];
 const CalendarSource = CalendarEventSource;
-const MailProvider = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'), Type.Literal('imap')]);
+/** Who wrote a WhatsApp message the number sent: the owner in the app or on their phone, a keyword rule, the assistant. */
+export const SENT_MESSAGE_ORIGINS = ['app', 'phone', 'keyword', 'ai'] as const;
+export const SentMessageOrigin = literalUnion(SENT_MESSAGE_ORIGINS);
+/** Who wrote a conversation's message sent to a customer: a member, the assistant, a keyword rule or the number's own phone. */
+export const MESSAGE_SENDERS = ['member', 'assistant', 'keyword', 'phone'] as const;
+export const MessageSender = literalUnion(MESSAGE_SENDERS);
+/** How a conversation came to its assignee: the workspace's rule or a member. */
+export const ASSIGNED_BY = ['rule', 'member'] as const;
+export const AssignedBy = literalUnion(ASSIGNED_BY);
 /** What the owner called an event or meeting, so the activity feed can name it (cut to 200 characters). */
 export const EVENT_TITLE_MAX = 200;
 const Title = Type.String({ maxLength: EVENT_TITLE_MAX });
@@ -36,7 +46,6 @@ const EventTimes = {
   endAt: Type.Optional(Type.String({ format: 'date-time' })),
   allDay: Type.Optional(Type.Boolean()),
 };
-const SentBy = Type.Union([Type.Literal('member'), Type.Literal('assistant'), Type.Literal('keyword'), Type.Literal('phone')]);
 
 /** Characters of a message's text an event carries (a WhatsApp text's own limit): what a webhook receiver reads. */
 export const EVENT_TEXT_MAX = 4096;
@@ -114,8 +123,8 @@ export const EVENT_DATA = {
    */
   'contacts.import.written': Type.Object({ contacts: Type.Array(ImportedContact, { minItems: 1, maxItems: IMPORT_EVENT_MAX_CONTACTS }) }),
 
-  'email.message.sent': Type.Object({ messageId: Id, provider: MailProvider }),
-  'email.message.received': Type.Object({ messageId: Id, provider: MailProvider }),
+  'email.message.sent': Type.Object({ messageId: Id, provider: MailProviderName }),
+  'email.message.received': Type.Object({ messageId: Id, provider: MailProviderName }),
   'email.message.opened': Type.Object({ messageId: Id }),
   'email.message.clicked': Type.Object({ messageId: Id }),
 
@@ -127,7 +136,7 @@ export const EVENT_DATA = {
   'whatsapp.message.sent': Type.Object({
     messageId: Id,
     chatId: Id,
-    origin: Type.Optional(Type.Union([Type.Literal('app'), Type.Literal('phone'), Type.Literal('keyword'), Type.Literal('ai')])),
+    origin: Type.Optional(SentMessageOrigin),
     /** The message's text (cut to EVENT_TEXT_MAX; '' for media without a caption). */
     text: Type.Optional(Text),
   }),
@@ -165,11 +174,11 @@ export const EVENT_DATA = {
     direct: Type.Optional(Type.Boolean()),
     autoAnswered: Type.Optional(Type.Boolean()),
   }),
-  'conversation.message.sent': Type.Object({ conversationId: Uuid, entryId: Uuid, channel: ConversationChannel, author: SentBy }),
+  'conversation.message.sent': Type.Object({ conversationId: Uuid, entryId: Uuid, channel: ConversationChannel, author: MessageSender }),
   'conversation.assigned': Type.Object({
     conversationId: Uuid,
     assigneeId: Type.Union([Uuid, Type.Null()]),
-    by: Type.Union([Type.Literal('rule'), Type.Literal('member')]),
+    by: AssignedBy,
   }),
   'conversation.status_changed': Type.Object({ conversationId: Uuid, from: ConversationStatus, to: ConversationStatus }),
 

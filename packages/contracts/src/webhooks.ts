@@ -1,6 +1,8 @@
-import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
-import { ConversationChannel } from './conversations.js';
-import { CalendarEventSource } from './events.js';
+import { Type, type Static, type TLiteral, type TObject, type TSchema, type TString } from '@sinclair/typebox';
+import { ConversationChannel, ConversationStatus } from './conversations.js';
+import { MailProviderName } from './email.js';
+import { AssignedBy, CalendarEventSource, MessageSender, SentMessageOrigin } from './events.js';
+import { literalUnion } from './literals.js';
 
 /**
  * Outbound webhooks (services/webhooks): what a user's endpoint may subscribe to, the body it receives for
@@ -21,8 +23,8 @@ export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 const Uuid = Type.String({ format: 'uuid' });
 const CalendarSource = CalendarEventSource;
-const MailProvider = Type.Union([Type.Literal('gmail'), Type.Literal('outlook'), Type.Literal('imap')]);
-const Status = Type.Union([Type.Literal('open'), Type.Literal('pending'), Type.Literal('resolved')]);
+const MailProvider = MailProviderName;
+const Status = ConversationStatus;
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 /** A contact's own fields, as it stood when the event happened (before it went, for a deletion). */
@@ -41,7 +43,31 @@ const EventTimes = {
   allDay: Type.Optional(Type.Boolean()),
 };
 
-/** The `data` of each event type an endpoint may subscribe to. */
+/**
+ * The event types an endpoint may subscribe to, in the form's order: the one list, which the subscription's
+ * schema, the delivery bodies' schema and the payloads below read (a tuple, so a schema built from it keeps
+ * each name's type).
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  'contact.created',
+  'contact.updated',
+  'contact.deleted',
+  'whatsapp.message.received',
+  'whatsapp.message.sent',
+  'email.received',
+  'email.sent',
+  'calendar.event.created',
+  'calendar.event.updated',
+  'calendar.event.deleted',
+  'ai.answer.sent',
+  'conversation.message.received',
+  'conversation.message.sent',
+  'conversation.assigned',
+  'conversation.status_changed',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** The `data` of each event type an endpoint may subscribe to: every type of the list, and no other (the build checks both). */
 export const WEBHOOK_EVENT_DATA = {
   'contact.created': Type.Object({ contactId: Uuid, hasEmail: Type.Boolean(), ...ContactFields }),
   /**
@@ -66,7 +92,7 @@ export const WEBHOOK_EVENT_DATA = {
   'whatsapp.message.sent': Type.Object({
     messageId: Id,
     chatId: Id,
-    origin: Type.Union([Type.Literal('app'), Type.Literal('phone'), Type.Literal('keyword'), Type.Literal('ai'), Type.Null()]),
+    origin: Type.Union([...SentMessageOrigin.anyOf, Type.Null()]),
     text: Type.Optional(Type.String()),
   }),
   'email.received': Type.Object({ messageId: Id, provider: MailProvider }),
@@ -85,65 +111,37 @@ export const WEBHOOK_EVENT_DATA = {
     conversationId: Uuid,
     entryId: Uuid,
     channel: ConversationChannel,
-    author: Type.Union([Type.Literal('member'), Type.Literal('assistant'), Type.Literal('keyword'), Type.Literal('phone')]),
+    author: MessageSender,
     actorId: Type.Union([Uuid, Type.Null()]),
   }),
   'conversation.assigned': Type.Object({
     conversationId: Uuid,
     assigneeId: Type.Union([Uuid, Type.Null()]),
-    by: Type.Union([Type.Literal('rule'), Type.Literal('member')]),
+    by: AssignedBy,
     actorId: Type.Union([Uuid, Type.Null()]),
   }),
   'conversation.status_changed': Type.Object({ conversationId: Uuid, from: Status, to: Status, actorId: Type.Union([Uuid, Type.Null()]) }),
-} as const satisfies Record<string, TObject>;
+} as const satisfies { readonly [T in WebhookEventType]: TObject };
 
-export type WebhookEventType = keyof typeof WEBHOOK_EVENT_DATA;
 export type WebhookEventData<T extends WebhookEventType> = Static<(typeof WEBHOOK_EVENT_DATA)[T]>;
-export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENT_DATA) as WebhookEventType[];
 
 /** Sent by "Probar": never subscribed to, always accepted. */
 export const WEBHOOK_TEST_TYPE = 'webhook.test' as const;
 export const WebhookTestData = Type.Object({ endpointId: Uuid, message: Type.String() });
 
-export const WebhookEventTypeSchema = Type.Union([
-  Type.Literal('contact.created'),
-  Type.Literal('contact.updated'),
-  Type.Literal('contact.deleted'),
-  Type.Literal('whatsapp.message.received'),
-  Type.Literal('whatsapp.message.sent'),
-  Type.Literal('email.received'),
-  Type.Literal('email.sent'),
-  Type.Literal('calendar.event.created'),
-  Type.Literal('calendar.event.updated'),
-  Type.Literal('calendar.event.deleted'),
-  Type.Literal('ai.answer.sent'),
-  Type.Literal('conversation.message.received'),
-  Type.Literal('conversation.message.sent'),
-  Type.Literal('conversation.assigned'),
-  Type.Literal('conversation.status_changed'),
-]);
+/** The subscribable types as a schema. */
+export const WebhookEventTypeSchema = literalUnion(WEBHOOK_EVENT_TYPES);
 
 const message = <T extends string, D extends TObject>(type: T, data: D) =>
   Type.Object({ type: Type.Literal(type), timestamp: Type.String({ format: 'date-time' }), data });
-const D = WEBHOOK_EVENT_DATA;
+/** A delivery's body schema for one type: the type, when, and that type's data. */
+type MessageSchema<T extends WebhookEventType> = TObject<{ type: TLiteral<T>; timestamp: TString; data: (typeof WEBHOOK_EVENT_DATA)[T] }>;
+/** One body schema per type of the list, typed as a tuple (as a union written out would be). */
+type MessageSchemas<T extends readonly WebhookEventType[]> = { -readonly [K in keyof T]: MessageSchema<T[K]> };
 
-/** The body of a delivery, exactly as signed and sent: one shape per type. */
+/** The body of a delivery, exactly as signed and sent: one shape per type of the list, and the test's. */
 export const WebhookMessage = Type.Union([
-  message('contact.created', D['contact.created']),
-  message('contact.updated', D['contact.updated']),
-  message('contact.deleted', D['contact.deleted']),
-  message('whatsapp.message.received', D['whatsapp.message.received']),
-  message('whatsapp.message.sent', D['whatsapp.message.sent']),
-  message('email.received', D['email.received']),
-  message('email.sent', D['email.sent']),
-  message('calendar.event.created', D['calendar.event.created']),
-  message('calendar.event.updated', D['calendar.event.updated']),
-  message('calendar.event.deleted', D['calendar.event.deleted']),
-  message('ai.answer.sent', D['ai.answer.sent']),
-  message('conversation.message.received', D['conversation.message.received']),
-  message('conversation.message.sent', D['conversation.message.sent']),
-  message('conversation.assigned', D['conversation.assigned']),
-  message('conversation.status_changed', D['conversation.status_changed']),
+  ...(WEBHOOK_EVENT_TYPES.map((type) => message(type, WEBHOOK_EVENT_DATA[type])) as unknown as MessageSchemas<typeof WEBHOOK_EVENT_TYPES>),
   message(WEBHOOK_TEST_TYPE, WebhookTestData),
 ]);
 export type WebhookMessage = Static<typeof WebhookMessage>;

@@ -8,7 +8,7 @@ import { ESLint } from 'eslint';
 import t from 'tap';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const boundaryRules = new Set(['house/no-cross-service', 'house/domain-no-adapters', 'house/no-cross-feature', 'house/lazy-sdk', 'no-restricted-imports']);
+const boundaryRules = new Set(['house/no-cross-service', 'house/domain-no-adapters', 'house/no-cross-feature', 'house/lazy-sdk', 'house/kit-names-no-service', 'no-restricted-imports']);
 
 // The real config (so the test fails if a rule is dropped from it), running only the boundary rules.
 const eslint = new ESLint({ cwd: root, ruleFilter: ({ ruleId }) => boundaryRules.has(ruleId) });
@@ -64,6 +64,13 @@ const cases: { rule: string; file: string; code: string; fires: boolean }[] = [
   { rule: 'house/lazy-sdk', file: 'services/ai/src/adapters/x.ts', code: "import { type ChatCompletionTool } from 'openai/resources/chat/completions';", fires: false },
   { rule: 'house/lazy-sdk', file: 'services/ai/src/adapters/x.ts', code: "export const load = () => import('openai');", fires: false },
   { rule: 'house/lazy-sdk', file: 'cli/src/x.ts', code: "import { runner } from 'node-pg-migrate';", fires: false },
+  // The kit knows no service: a service registers what it owns at boot (its secret columns), never named in the kit.
+  { rule: 'house/kit-names-no-service', file: 'packages/kit/src/secrets/x.ts', code: "export const c = { table: 'whatsapp.auth_state', column: 'value_enc' };", fires: true },
+  { rule: 'house/kit-names-no-service', file: 'packages/kit/src/x.ts', code: "export const schema = (table: string) => `calendar.${table}`;", fires: true },
+  { rule: 'house/kit-names-no-service', file: 'packages/kit/src/x.ts', code: "export const ports = new Map([['email', 3002]]);", fires: true },
+  { rule: 'house/kit-names-no-service', file: 'packages/kit/src/x.ts', code: "export const load = () => import('@asistente/teams');", fires: true },
+  { rule: 'house/kit-names-no-service', file: 'packages/kit/src/x.ts', code: "// e.g. `ai.provider_keys`\nexport const field = 'emails';", fires: false },
+  { rule: 'house/kit-names-no-service', file: 'services/whatsapp/src/domain/x.ts', code: "export const table = 'whatsapp.auth_state';", fires: false },
   // Web features never import each other; they share through web/src/ui and web/src/lib.
   { rule: 'house/no-cross-feature', file: 'web/src/features/contacts/person/x.tsx', code: "import { a } from '../../teams/api';", fires: true },
   { rule: 'house/no-cross-feature', file: 'web/src/features/login/x.tsx', code: "import '../password-reset/style.css';", fires: true },

@@ -6,12 +6,14 @@ import {
   EventValidator,
   mountRetention,
   PersonalTokenBudget,
+  registerSecretColumns,
   registerUserErasure,
   requireAuth,
   retentionPreviewRoute,
   type App,
   type ServicePlugin,
 } from '@asistente/kit';
+import { AI_SECRET_COLUMNS } from './domain/secret-columns.js';
 import { OPENAI_DEFAULTS, OpenAiLanguageModel } from './adapters/openai.js';
 import type { LanguageModel } from './domain/language-model.js';
 import { AUTO_REPLY_CONSUMER, AutoReplyConsumer } from './consumers/auto-reply.consumer.js';
@@ -100,6 +102,8 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     await platform.bus.subscribe(AUTO_REPLY_CONSUMER, consumer.handle);
     // "Eliminar mi cuenta": the sealed OpenAI key, configuration, runs, chat states, bursts and bookings.
     await registerUserErasure(platform, { service: 'ai' });
+    // Its sealed columns, where key rotation (`asistente admin rotate-keys`) finds them.
+    await registerSecretColumns(platform.db.sql, AI_SECRET_COLUMNS);
     app.addHook('onClose', () => clock.close());
     // Pauses kept under WhatsApp JIDs before the inbox: moved to their chat keys once the siblings answer.
     let legacyPauses: { stop(): Promise<void> } | undefined;
@@ -126,3 +130,4 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
 const aiService: ServicePlugin = createAiService();
 
 export default aiService;
+export * from './domain/secret-columns.js';

@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
-import { authPlugin, EventValidator, FailureWindow, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, EventValidator, FailureWindow, registerSecretColumns, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { AUTH_SECRET_COLUMNS } from './domain/secret-columns.js';
 import { createSystemMailer, systemSender } from './adapters/system-mailer.js';
 import { HashingGate } from './domain/hashing-gate.js';
 import { PasswordAttempts } from './domain/password-attempts.js';
@@ -130,6 +131,9 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
   await platform.bus.subscribe(ERASURE_PROGRESS_CONSUMER, new ErasureProgressConsumer(db.sql, deletionRecords, platform.log).handle);
   // Auth's own part: whatever still names the user in auth and platform (the outbox; what no cascade reached).
   await registerUserErasure(platform, { service: 'auth', schemas: ['auth', 'platform'] });
+  // Its sealed columns, where key rotation (`asistente admin rotate-keys`) finds them.
+  await registerSecretColumns(platform.db.sql, AUTH_SECRET_COLUMNS);
 };
 
 export default authService;
+export * from './domain/secret-columns.js';

@@ -11,13 +11,13 @@ import {
   generateKey,
   MIGRATIONS_DIR,
   migrate,
-  OPENAI_KEY_COLUMN,
   parseKeyring,
   Revocations,
   SecretBox,
   startEmbeddedPostgres,
-  WEBHOOK_SECRET_COLUMN,
 } from '@asistente/kit';
+import { OPENAI_KEY_COLUMN } from '@asistente/ai';
+import { WEBHOOK_SECRET_COLUMN } from '@asistente/webhooks';
 import { createTestDatabase } from '@asistente/kit/testing';
 import { seedEveryTable } from './support/seed-every-table.js';
 

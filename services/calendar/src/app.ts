@@ -1,5 +1,6 @@
-import { accountExportRoute, authPlugin, HostGuard, OAuthFlows, registerUserErasure, requireAuth, type App, type CallObserver, type Config, type Platform } from '@asistente/kit';
+import { accountExportRoute, authPlugin, HostGuard, OAuthFlows, registerSecretColumns, registerUserErasure, requireAuth, type App, type CallObserver, type Config, type Platform } from '@asistente/kit';
 import type { FastifyPluginAsync } from 'fastify';
+import { CALENDAR_SECRET_COLUMNS } from './domain/secret-columns.js';
 import { caldavConnector } from './adapters/caldav.js';
 import { teamsOutlook } from './adapters/teams-outlook.js';
 import { calendarErasure } from './consumers/user-erasure.js';
@@ -101,6 +102,8 @@ const calendarService: FastifyPluginAsync<CalendarServiceOptions> = async (fasti
   await googleConnectionRoutes(app, { connection, publicUrl: platform.config.PUBLIC_URL, disconnecting: (userId, forget) => push.disconnect(userId, forget) });
   await googleNotificationRoutes(app, { push });
   await registerUserErasure(platform, calendarErasure(connection, push));
+  // Its sealed columns, where key rotation (`asistente admin rotate-keys`) finds them.
+  await registerSecretColumns(platform.db.sql, CALENDAR_SECRET_COLUMNS);
   await googleCalendarRoutes(app, { sync, events });
   const caldavRepository = new CaldavRepository(sql);
   const caldavConnection = new CaldavConnectionService(
@@ -130,3 +133,4 @@ const calendarService: FastifyPluginAsync<CalendarServiceOptions> = async (fasti
 };
 
 export default calendarService;
+export * from './domain/secret-columns.js';

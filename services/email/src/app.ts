@@ -5,12 +5,14 @@ import {
   HostGuard,
   mountRetention,
   OAuthFlows,
+  registerSecretColumns,
   registerUserErasure,
   requireAuth,
   retentionPreviewRoute,
   type App,
   type ServicePlugin,
 } from '@asistente/kit';
+import { EMAIL_SECRET_COLUMNS } from './domain/secret-columns.js';
 import { ImapMailProvider } from './adapters/imap-mail-provider.js';
 import { OAuthProvider } from './adapters/oauth-provider.js';
 import { emailExportParts } from './domain/account-export.js';
@@ -146,6 +148,8 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       log,
     });
     await registerUserErasure(platform, emailErasure({ accounts: accountsRepository, credentials, sync, loginFailures, revokers: oauth, log }));
+    // Its sealed columns, where key rotation (`asistente admin rotate-keys`) finds them.
+    await registerSecretColumns(platform.db.sql, EMAIL_SECRET_COLUMNS);
     await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), contacts), personalizer });
     accountExportRoute(app, '/emails', emailExportParts(new AccountExportRepository(sql), mail), 'person');
     await trackingRoutes(app, { tracking: new TrackingService(sql, outbox, signer) });
@@ -171,3 +175,4 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
 const emailService: ServicePlugin = createEmailService();
 
 export default emailService;
+export * from './domain/secret-columns.js';

@@ -1,4 +1,5 @@
-import { authPlugin, OAuthFlows, observeProviderCalls, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, OAuthFlows, observeProviderCalls, registerSecretColumns, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
+import { TEAMS_SECRET_COLUMNS } from './domain/secret-columns.js';
 import { microsoftClients } from './adapters/microsoft-clients.js';
 import { CalendarWritesService } from './domain/calendar-writes.service.js';
 import { CalendarsService } from './domain/calendars.service.js';
@@ -39,6 +40,9 @@ const teamsService: ServicePlugin = async (fastify, { platform }) => {
   // "Eliminar mi cuenta": the sealed Microsoft tokens (Microsoft has no endpoint to revoke them: they are
   // erased), channels and seen messages go with every user_id table of the schema.
   await registerUserErasure(platform, { service: 'teams' });
+  // Its sealed columns, where key rotation (`asistente admin rotate-keys`) finds them.
+  await registerSecretColumns(platform.db.sql, TEAMS_SECRET_COLUMNS);
 };
 
 export default teamsService;
+export * from './domain/secret-columns.js';

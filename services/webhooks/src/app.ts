@@ -1,4 +1,5 @@
-import { authPlugin, HostGuard, registerUserErasure, requireAuth, type App, type Platform, type ServicePlugin } from '@asistente/kit';
+import { authPlugin, HostGuard, registerSecretColumns, registerUserErasure, requireAuth, type App, type Platform, type ServicePlugin } from '@asistente/kit';
+import { WEBHOOKS_SECRET_COLUMNS } from './domain/secret-columns.js';
 import { HttpSender } from './adapters/http-sender.js';
 import { DeliveriesConsumer } from './consumers/deliveries.consumer.js';
 import { DeliveriesRepository } from './domain/deliveries.repository.js';
@@ -46,6 +47,8 @@ export function webhooksService(options: WebhooksOptions = {}): ServicePlugin {
     });
     // Account erasure: every table of the schema with a user_id (endpoints, their deliveries) is swept.
     await registerUserErasure(platform, { service: 'webhooks' });
+    // Its sealed columns, where key rotation (`asistente admin rotate-keys`) finds them.
+    await registerSecretColumns(platform.db.sql, WEBHOOKS_SECRET_COLUMNS);
     registerWebhookBacklog(platform);
     dispatcher.start();
     app.addHook('onClose', () => dispatcher.stop());
@@ -60,3 +63,4 @@ export { DeliveriesRepository } from './domain/deliveries.repository.js';
 export { EndpointsRepository } from './domain/endpoints.repository.js';
 export { Dispatcher, DISABLED_AFTER_FAILURES } from './domain/dispatcher.js';
 export { HttpSender } from './adapters/http-sender.js';
+export * from './domain/secret-columns.js';

@@ -32,8 +32,10 @@ t.test("the inbox's events go out channel-neutral, with the member who acted (or
   t.same(sent?.data, { conversationId, entryId, channel: 'whatsapp', author: 'member', actorId });
   const byRule = toWebhookEvent(createEvent('conversation.assigned', workspaceId, { conversationId, assigneeId: actorId, by: 'rule' }));
   t.same(byRule?.data, { conversationId, assigneeId: actorId, by: 'rule', actorId: null }, 'no member acted');
-  const status = toWebhookEvent({ ...createEvent('conversation.status_changed', workspaceId, { conversationId, from: 'open', to: 'resolved' }), actorId: 'not-an-id' });
-  t.same(status?.data, { conversationId, from: 'open', to: 'resolved', actorId: null }, 'only a real member id is copied');
+  const status = toWebhookEvent(createEvent('conversation.status_changed', workspaceId, { conversationId, from: 'open', to: 'resolved' }));
+  t.same(status?.data, { conversationId, from: 'open', to: 'resolved', actorId: null });
+  const forged = { ...createEvent('conversation.status_changed', workspaceId, { conversationId, from: 'open', to: 'resolved' }), actorId: 'not-an-id' };
+  t.equal(toWebhookEvent(forged), undefined, 'an envelope whose actor is no member id is no event of the catalogue');
   const received = toWebhookEvent(createEvent('conversation.message.received', workspaceId, { conversationId, entryId, channel: 'whatsapp', live: true }));
   t.equal(toWebhookEvent(createEvent('conversation.message.received', workspaceId, { conversationId, entryId, channel: 'whatsapp', live: false })), undefined, 'history is not news');
   for (const mapped of [sent, byRule, status, received]) {
@@ -52,6 +54,19 @@ t.test('every calendar source of the events reaches the webhooks: a CalDAV chang
     t.match(deleted, { type: 'calendar.event.deleted', data: { source } }, `deleted from ${source}`);
   }
   t.ok(CALENDAR_EVENT_SOURCES.includes('caldav'));
+});
+
+t.test('an event is read through its schema: a bad value refuses it whole, and a field the schema does not name never leaks out', async (t) => {
+  const event = createEvent('calendar.event.created', randomUUID(), { eventId: 'ev-1', source: 'caldav', title: 'Visita', startAt: '2026-11-20T15:00:00.000Z' });
+  t.equal(toWebhookEvent({ ...event, data: { ...event.data, source: 'icloud' } }), undefined, 'a source outside the list');
+  t.equal(toWebhookEvent({ ...event, data: { ...event.data, startAt: 'mañana' } }), undefined, 'a time that is no instant');
+  t.equal(toWebhookEvent({ ...event, occurredAt: 'ayer' }), undefined, 'an envelope without its instant');
+  const extra = toWebhookEvent({ ...event, data: { ...event.data, secret: 'x', meetingId: 'm-1' } });
+  t.same(extra?.data, { eventId: 'ev-1', source: 'caldav', title: 'Visita', startAt: '2026-11-20T15:00:00.000Z' }, 'copied by name');
+  t.same(extra?.ids, { eventId: 'ev-1', source: 'caldav', title: 'Visita' }, 'the ids alone, for "Solo identificadores"');
+  const contactId = randomUUID();
+  const contact = { firstName: 'Lucía', lastName: 'Pérez', email: null, phone: null, company: null, tags: [], notes: 'privado' };
+  t.same(toWebhookEvent(createEvent('contacts.contact.deleted', randomUUID(), { contactId, contact }))?.data, { contactId, firstName: 'Lucía', lastName: 'Pérez', email: null, phone: null, company: null, tags: [] }, 'no note');
 });
 
 t.test('an event no endpoint hears, or a type outside the catalogue, becomes no webhook', async (t) => {

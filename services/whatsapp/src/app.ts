@@ -1,4 +1,5 @@
-import { accountExportRoute, authPlugin, conflict, mountRetention, registerUserErasure, requireAuth, retentionPreviewRoute, type App, type ServicePlugin } from '@asistente/kit';
+import { accountExportRoute, authPlugin, conflict, mountRetention, registerSecretColumns, registerUserErasure, requireAuth, retentionPreviewRoute, type App, type ServicePlugin } from '@asistente/kit';
+import { WHATSAPP_SECRET_COLUMNS } from './domain/secret-columns.js';
 import { whatsappExportParts } from './domain/account-export.js';
 import { whatsappErasure } from './consumers/user-erasure.js';
 import { AccountExportRepository } from './domain/account-export.repository.js';
@@ -124,6 +125,8 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
     await cloudRoutes(app, { cloud, outbound });
     await cloudWebhookRoutes(app, { cloud, verifyToken: platform.config.WHATSAPP_CLOUD_VERIFY_TOKEN });
     await registerUserErasure(platform, whatsappErasure(sessions));
+    // Its sealed columns, where key rotation (`asistente admin rotate-keys`) finds them.
+    await registerSecretColumns(platform.db.sql, WHATSAPP_SECRET_COLUMNS);
     const conversations = new ConversationsService(messages, accounts);
     await messageRoutes(app, {
       conversations,
@@ -153,3 +156,4 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
 const whatsappService: ServicePlugin = createWhatsAppService();
 
 export default whatsappService;
+export * from './domain/secret-columns.js';

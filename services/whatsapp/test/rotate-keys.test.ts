@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { SECRET_COLUMNS, SecretBox, generateKey, parseKeyring, rotateSecrets, sqlSecretStore } from '@asistente/kit';
+import { SecretBox, generateKey, parseKeyring, registeredSecretColumns, rotateSecrets, sqlSecretStore } from '@asistente/kit';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { AuthStateRepository } from '../src/domain/auth-state.repository.js';
 import { qrContext } from '../src/domain/account-session.js';
@@ -24,7 +24,8 @@ t.test('rotate-keys re-encrypts the auth-state rows and the pairing QR; the sock
   await new AuthStateRepository(sql, oldBox).storeFor(userId, () => undefined).set(written);
   await sql`insert into whatsapp.accounts (user_id, state, qr_enc) values (${userId}, 'qr', ${oldBox.seal('data:image/png;base64,QR', qrContext(userId))})`;
 
-  const counts = await rotateSecrets({ box: rotatingBox, columns: SECRET_COLUMNS, ...sqlSecretStore(sql, SECRET_COLUMNS) });
+  const columns = await registeredSecretColumns(sql);
+  const counts = await rotateSecrets({ box: rotatingBox, columns, ...sqlSecretStore(sql, columns) });
   t.ok(counts.rotated >= 4, 'three auth-state rows and the QR rotated');
   t.equal(counts.failed, 0);
 

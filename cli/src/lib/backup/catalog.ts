@@ -1,4 +1,4 @@
-import { SECRET_COLUMNS, type Sql } from '@asistente/kit';
+import { registeredSecretColumns, type Sql } from '@asistente/kit';
 
 /** A pool or a transaction: the catalog reads run in either (a backup reads them in its snapshot). */
 export type Queryable = Pick<Sql, 'unsafe'>;
@@ -54,10 +54,8 @@ export async function countRows(sql: Queryable): Promise<Record<string, number>>
 
 /** The key ids in the sealed secrets' envelopes (`v1:<keyId>:…`): which key ring entries a restore will need. */
 export async function secretKeyIdsInUse(sql: Queryable): Promise<string[]> {
-  const tables = new Set(await serviceTables(sql));
   const ids = new Set<string>();
-  for (const { table, column } of SECRET_COLUMNS) {
-    if (!tables.has(table)) continue;
+  for (const { table, column } of await registeredSecretColumns(sql)) {
     const col = `"${column.replaceAll('"', '""')}"`;
     const rows = await sql.unsafe<{ id: string }[]>(`select distinct split_part(${col}, ':', 2) as id from ${quoteTable(table)} where ${col} is not null`);
     for (const { id } of rows) ids.add(id);

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseKeyring, SecretBox, SECRET_COLUMNS, sqlSecretStore, verifySecrets, type Keyring, type Sql } from '@asistente/kit';
+import { parseKeyring, SecretBox, registeredSecretColumns, sqlSecretStore, verifySecrets, type Keyring, type Sql } from '@asistente/kit';
 
 /** What the product keeps secret with the key ring, as an operator would name it. */
 export const SEALED_THINGS = 'las claves de OpenAI, las sesiones de WhatsApp y los accesos a Google, Microsoft y el correo';
@@ -38,7 +38,8 @@ export async function checkKeys(sql: Sql, needed: string[], found: FoundRing | u
   const missing = needed.filter((id) => found.ring.key(id) === undefined);
   if (missing.length > 0) return { status: 'missing', needed, missing, source: found.source };
   // Same ids are not proof: a ring generated afresh may reuse a date id. Open every secret.
-  const counts = await verifySecrets({ box: new SecretBox(found.ring), columns: SECRET_COLUMNS, ...sqlSecretStore(sql, SECRET_COLUMNS) });
+  const columns = await registeredSecretColumns(sql);
+  const counts = await verifySecrets({ box: new SecretBox(found.ring), columns, ...sqlSecretStore(sql, columns) });
   if (counts.failed > 0) return { status: 'unreadable', needed, failed: counts.failed, source: found.source };
   return { status: 'ok', needed, secrets: counts.scanned, source: found.source };
 }

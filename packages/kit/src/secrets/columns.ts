@@ -1,7 +1,9 @@
-// The registry of every database column that holds sealed secrets. The owning service seals with the same
-// table and column names (they are bound into the AAD), and `asistente admin rotate-keys` walks this list,
-// so a service adding a secret column adds it here and rotation covers it with no other change.
+// The registry of the database columns that hold sealed secrets. Each service names its own columns (their
+// table and column are bound into the AAD of what it seals) and registers them when it boots; the registry is
+// a table (`platform.secret_columns`), so `asistente admin rotate-keys`, which boots no service, walks every
+// column registered. The kit names none of them.
 
+import type { Sql } from '../db/sql.js';
 import type { SecretColumn } from './rotation.js';
 
 export interface RegisteredSecretColumn extends SecretColumn {
@@ -11,111 +13,28 @@ export interface RegisteredSecretColumn extends SecretColumn {
   readonly userIdColumn: string;
 }
 
-/** The user's OpenAI API key (services/ai). */
-export const OPENAI_KEY_COLUMN = {
-  table: 'ai.provider_keys',
-  column: 'api_key_enc',
-  idColumn: 'id',
-  userIdColumn: 'user_id',
-} as const satisfies RegisteredSecretColumn;
+/**
+ * At a service's boot: its sealed columns recorded, or their keys brought up to date. Every replica registers
+ * the same rows, so a row that is already right is left unwritten.
+ */
+export async function registerSecretColumns(sql: Sql, columns: readonly RegisteredSecretColumn[]): Promise<void> {
+  if (columns.length === 0) return;
+  const rows = columns.map((c) => ({ table_name: c.table, column_name: c.column, id_column: c.idColumn, owner_column: c.userIdColumn }));
+  await sql`
+    insert into platform.secret_columns ${sql(rows, 'table_name', 'column_name', 'id_column', 'owner_column')}
+    on conflict (table_name, column_name) do update set id_column = excluded.id_column, owner_column = excluded.owner_column
+    where (secret_columns.id_column, secret_columns.owner_column) is distinct from (excluded.id_column, excluded.owner_column)`;
+}
 
-/** Baileys' auth state, one sealed row per key (services/whatsapp). */
-export const WHATSAPP_AUTH_STATE_COLUMN = {
-  table: 'whatsapp.auth_state',
-  column: 'value_enc',
-  idColumn: 'id',
-  userIdColumn: 'user_id',
-} as const satisfies RegisteredSecretColumn;
-
-/** The pairing QR of an account being linked (services/whatsapp); it carries the pairing's secret key. */
-export const WHATSAPP_QR_COLUMN = {
-  table: 'whatsapp.accounts',
-  column: 'qr_enc',
-  idColumn: 'user_id',
-  userIdColumn: 'user_id',
-} as const satisfies RegisteredSecretColumn;
-
-/** A workspace's WhatsApp Cloud API access token (services/whatsapp). */
-export const WHATSAPP_CLOUD_TOKEN_COLUMN = {
-  table: 'whatsapp.cloud_accounts',
-  column: 'access_token_enc',
-  idColumn: 'user_id',
-  userIdColumn: 'user_id',
-} as const satisfies RegisteredSecretColumn;
-
-/** The user's Google OAuth tokens (services/calendar). */
-export const GOOGLE_ACCESS_TOKEN_COLUMN = {
-  table: 'calendar.google_accounts',
-  column: 'access_token_enc',
-  idColumn: 'id',
-  userIdColumn: 'user_id',
-} as const satisfies RegisteredSecretColumn;
-
-export const GOOGLE_REFRESH_TOKEN_COLUMN = {
-  table: 'calendar.google_accounts',
-  column: 'refresh_token_enc',
-  idColumn: 'id',
-  userIdColumn: 'user_id',
-} as const satisfies RegisteredSecretColumn;
-
-/** A CalDAV account's app password (services/calendar). */
-export const CALDAV_PASSWORD_COLUMN = {
-  table: 'calendar.caldav_accounts',
-  column: 'password_enc',
-  idColumn: 'id',
-  userIdColumn: 'user_id',
-} as const satisfies RegisteredSecretColumn;
-
-/** A mailbox's passwords or OAuth tokens, one sealed JSON object (services/email). */
-export const EMAIL_CREDENTIALS_COLUMN = {
-  table: 'email.accounts',
-  column: 'credentials_enc',
-  idColumn: 'id',
-  userIdColumn: 'user_id',
-} as const satisfies RegisteredSecretColumn;
-
-/** A user's Microsoft 365 access and refresh tokens (services/teams). */
-export const MICROSOFT_ACCESS_TOKEN_COLUMN = {
-  table: 'teams.connections',
-  column: 'access_token_enc',
-  idColumn: 'id',
-  userIdColumn: 'user_id',
-} as const satisfies RegisteredSecretColumn;
-
-export const MICROSOFT_REFRESH_TOKEN_COLUMN = {
-  table: 'teams.connections',
-  column: 'refresh_token_enc',
-  idColumn: 'id',
-  userIdColumn: 'user_id',
-} as const satisfies RegisteredSecretColumn;
-
-/** An outbound webhook endpoint's signing secret (services/webhooks). */
-export const WEBHOOK_SECRET_COLUMN = {
-  table: 'webhooks.endpoints',
-  column: 'secret_enc',
-  idColumn: 'id',
-  userIdColumn: 'user_id',
-} as const satisfies RegisteredSecretColumn;
-
-/** A workspace invitation's link token, kept so the pending list can copy the link again (services/auth). */
-export const INVITATION_TOKEN_COLUMN = {
-  table: 'auth.invitations',
-  column: 'token_enc',
-  idColumn: 'id',
-  userIdColumn: 'workspace_id',
-} as const satisfies RegisteredSecretColumn;
-
-export const SECRET_COLUMNS: readonly RegisteredSecretColumn[] = [
-  MICROSOFT_ACCESS_TOKEN_COLUMN,
-  MICROSOFT_REFRESH_TOKEN_COLUMN,
-  OPENAI_KEY_COLUMN,
-  EMAIL_CREDENTIALS_COLUMN,
-  GOOGLE_ACCESS_TOKEN_COLUMN,
-  GOOGLE_REFRESH_TOKEN_COLUMN,
-  CALDAV_PASSWORD_COLUMN,
-  WHATSAPP_AUTH_STATE_COLUMN,
-  WHATSAPP_QR_COLUMN,
-  WHATSAPP_CLOUD_TOKEN_COLUMN,
-  WEBHOOK_SECRET_COLUMN,
-  INVITATION_TOKEN_COLUMN,
-];
+/**
+ * Every registered column this database has, by table and column: a column registered by a version that
+ * has since dropped it is left out. Runs in a pool or in a transaction (a backup reads it in its snapshot).
+ */
+export async function registeredSecretColumns(sql: Pick<Sql, 'unsafe'>): Promise<RegisteredSecretColumn[]> {
+  const rows = await sql.unsafe<{ table: string; column: string; idColumn: string; userIdColumn: string }[]>(`
+    select s.table_name as "table", s.column_name as "column", s.id_column as "idColumn", s.owner_column as "userIdColumn"
+      from platform.secret_columns s
+     where exists (select 1 from pg_attribute a where a.attrelid = to_regclass(s.table_name) and a.attname = s.column_name and not a.attisdropped)
+     order by s.table_name, s.column_name`);
+  return rows.map(({ table, column, idColumn, userIdColumn }) => ({ table, column, idColumn, userIdColumn }));
+}

@@ -21,21 +21,6 @@ export {
   type VerifyOptions,
   type WriteRow,
 } from './rotation.js';
-export {
-  CALDAV_PASSWORD_COLUMN,
-  EMAIL_CREDENTIALS_COLUMN,
-  GOOGLE_ACCESS_TOKEN_COLUMN,
-  GOOGLE_REFRESH_TOKEN_COLUMN,
-  MICROSOFT_ACCESS_TOKEN_COLUMN,
-  MICROSOFT_REFRESH_TOKEN_COLUMN,
-  OPENAI_KEY_COLUMN,
-  SECRET_COLUMNS,
-  WHATSAPP_AUTH_STATE_COLUMN,
-  WHATSAPP_QR_COLUMN,
-  WHATSAPP_CLOUD_TOKEN_COLUMN,
-  WEBHOOK_SECRET_COLUMN,
-  INVITATION_TOKEN_COLUMN,
-  type RegisteredSecretColumn,
-} from './columns.js';
+export { registerSecretColumns, registeredSecretColumns, type RegisteredSecretColumn } from './columns.js';
 export { sqlSecretStore, type SqlSecretStore } from './sql-store.js';
 export { resolveSecretBox, type SecretsSettings } from './boot.js';

@@ -1,6 +1,6 @@
 // The database side of rotation for the registered secret columns: keyset pages and compare-and-set writes.
 
-import type { Sql } from '../db/database.js';
+import type { Sql } from '../db/sql.js';
 import type { RegisteredSecretColumn } from './columns.js';
 import type { FetchBatch, SecretColumn, SecretRow, WriteRow } from './rotation.js';
 
@@ -10,8 +10,8 @@ export interface SqlSecretStore {
 }
 
 /**
- * `fetchBatch` and `writeRow` over `columns` with postgres.js. Identifiers come from the registry (code),
- * never from input; postgres.js quotes them, splitting `schema.table` at the dot.
+ * `fetchBatch` and `writeRow` over `columns` with postgres.js. Identifiers come from the registry (what the
+ * services registered), never from a request; postgres.js quotes them, splitting `schema.table` at the dot.
  */
 export function sqlSecretStore(sql: Sql, columns: readonly RegisteredSecretColumn[]): SqlSecretStore {
   const registered = (col: SecretColumn): RegisteredSecretColumn => {

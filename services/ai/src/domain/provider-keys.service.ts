@@ -1,5 +1,6 @@
 import type { OpenAiKeySaved, OpenAiKeyStatus } from '@asistente/contracts';
-import { OPENAI_KEY_COLUMN, securityActivityEvent, type Outbox, type SecretBox, type SecretContext, type SecurityClient, type Sql } from '@asistente/kit';
+import { securityActivityEvent, type Outbox, type SecretBox, type SecretContext, type SecurityClient, type Sql } from '@asistente/kit';
+import { OPENAI_KEY_COLUMN } from './secret-columns.js';
 import { lastFour, normalizeOpenAiKey } from './api-key.js';
 import type { ProviderKeysRepository } from './provider-keys.repository.js';
 

@@ -13,7 +13,6 @@ import {
   AppError,
   conflict,
   createEvent,
-  INVITATION_TOKEN_COLUMN,
   notFound,
   unauthorized,
   type ActingMember,
@@ -23,6 +22,7 @@ import {
   type Sql,
   type TransactionSql,
 } from '@asistente/kit';
+import { INVITATION_TOKEN_COLUMN } from './secret-columns.js';
 import { invitationMail } from './invitation-mail.js';
 import type { InvitationRow, InvitationsRepository } from './invitations.repository.js';
 import type { PasswordHasher } from './passwords.js';

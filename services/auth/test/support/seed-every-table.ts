@@ -1,19 +1,13 @@
 // One realistic row (or more) in every table the migrations before workspaces made, under an existing account.
 import { randomUUID } from 'node:crypto';
 import type postgres from 'postgres';
-import {
-  CALDAV_PASSWORD_COLUMN,
-  EMAIL_CREDENTIALS_COLUMN,
-  GOOGLE_ACCESS_TOKEN_COLUMN,
-  GOOGLE_REFRESH_TOKEN_COLUMN,
-  MICROSOFT_ACCESS_TOKEN_COLUMN,
-  MICROSOFT_REFRESH_TOKEN_COLUMN,
-  OPENAI_KEY_COLUMN,
-  WEBHOOK_SECRET_COLUMN,
-  WHATSAPP_AUTH_STATE_COLUMN,
-  WHATSAPP_QR_COLUMN,
-  type SecretBox,
-} from '@asistente/kit';
+import { type SecretBox } from '@asistente/kit';
+import { OPENAI_KEY_COLUMN } from '@asistente/ai';
+import { CALDAV_PASSWORD_COLUMN, GOOGLE_ACCESS_TOKEN_COLUMN, GOOGLE_REFRESH_TOKEN_COLUMN } from '@asistente/calendar';
+import { EMAIL_CREDENTIALS_COLUMN } from '@asistente/email';
+import { MICROSOFT_ACCESS_TOKEN_COLUMN, MICROSOFT_REFRESH_TOKEN_COLUMN } from '@asistente/teams';
+import { WEBHOOK_SECRET_COLUMN } from '@asistente/webhooks';
+import { WHATSAPP_AUTH_STATE_COLUMN, WHATSAPP_QR_COLUMN } from '@asistente/whatsapp';
 
 /**
  * Seeds every table of the earlier schema under `userId` (an account already in auth.users), parents before

@@ -1,4 +1,5 @@
-import { CALDAV_PASSWORD_COLUMN, securityActivityEvent, type Outbox, type SecretBox, type SecretContext, type SecurityClient, type Sql } from '@asistente/kit';
+import { securityActivityEvent, type Outbox, type SecretBox, type SecretContext, type SecurityClient, type Sql } from '@asistente/kit';
+import { CALDAV_PASSWORD_COLUMN } from './secret-columns.js';
 import type { CaldavCalendar, CaldavConnector, CaldavSession } from './caldav-port.js';
 import type { CaldavRepository } from './caldav.repository.js';
 import { caldavNotConnected, connectError } from './caldav-errors.js';

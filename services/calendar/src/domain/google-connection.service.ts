@@ -1,5 +1,6 @@
 import type { Logger, OAuthFlow, Outbox, SecretBox, SecretContext, SecurityClient, Sql } from '@asistente/kit';
-import { GOOGLE_ACCESS_TOKEN_COLUMN, GOOGLE_REFRESH_TOKEN_COLUMN, OAuthClient, securityActivityEvent } from '@asistente/kit';
+import { OAuthClient, securityActivityEvent } from '@asistente/kit';
+import { GOOGLE_ACCESS_TOKEN_COLUMN, GOOGLE_REFRESH_TOKEN_COLUMN } from './secret-columns.js';
 import type { GoogleStatus } from '@asistente/contracts';
 import { ProviderError, type CalendarProvider } from './calendar-provider.js';
 import type { GoogleAuthorization, GoogleTokens } from './google-authorization.js';

@@ -1,4 +1,5 @@
-import { EMAIL_CREDENTIALS_COLUMN, renewGrant, type SecretBox, type SecretContext } from '@asistente/kit';
+import { renewGrant, type SecretBox, type SecretContext } from '@asistente/kit';
+import { EMAIL_CREDENTIALS_COLUMN } from './secret-columns.js';
 import type { MailGrantProvider, OAuthProviderName, TokenSet } from './mail-oauth.js';
 import type { ImapAuth, SmtpAuth } from './mail-provider.js';
 import { imapSettings, smtpSettings, type AccountRow, type MailAccount, type MailSecret } from './account.js';

@@ -1,8 +1,6 @@
 import type { TeamsStatus } from '@asistente/contracts';
 import {
   AppError,
-  MICROSOFT_ACCESS_TOKEN_COLUMN,
-  MICROSOFT_REFRESH_TOKEN_COLUMN,
   OAuthClient,
   securityActivityEvent,
   type Logger,
@@ -13,6 +11,7 @@ import {
   type SecurityClient,
   type Sql,
 } from '@asistente/kit';
+import { MICROSOFT_ACCESS_TOKEN_COLUMN, MICROSOFT_REFRESH_TOKEN_COLUMN } from './secret-columns.js';
 import type { ConnectionRow, ConnectionsRepository } from './connections.repository.js';
 import { graphFailure, reconnectRequired } from './graph-errors.js';
 import type { AccessTokens, MicrosoftClients, MicrosoftGraph, TokenSet } from './microsoft-graph.js';

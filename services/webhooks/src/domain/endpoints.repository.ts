@@ -1,4 +1,5 @@
-import { WEBHOOK_SECRET_COLUMN, type Sql, type TransactionSql } from '@asistente/kit';
+import { type Sql, type TransactionSql } from '@asistente/kit';
+import { WEBHOOK_SECRET_COLUMN } from './secret-columns.js';
 import type { WebhookEventType } from '@asistente/contracts';
 
 export interface EndpointRow {

@@ -1,5 +1,5 @@
-import { CALENDAR_EVENT_SOURCES, CONVERSATION_CHANNELS, type EventType, type WebhookEventData, type WebhookEventType } from '@asistente/contracts';
-import type { EventEnvelope } from '@asistente/kit';
+import type { ContactSnapshot, DomainEvent, EventData, WebhookEventData, WebhookEventType } from '@asistente/contracts';
+import { EventValidator } from '@asistente/kit';
 
 /** An internal event as an endpoint sees it: its public type and the few fields it carries. */
 export interface WebhookEvent<T extends WebhookEventType = WebhookEventType> {
@@ -17,162 +17,155 @@ export interface WebhookEvent<T extends WebhookEventType = WebhookEventType> {
   onlyNewerThanEndpoint: boolean;
 }
 
-type Data = Record<string, unknown>;
-const text = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 200;
-const oneOf = <T extends string>(value: unknown, options: readonly T[]): value is T => options.includes(value as T);
-/** The field names a `contacts.contact.updated` event lists (names only: the catalogue bounds them). */
-const fieldNames = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.length <= 20 && value.every((name) => typeof name === 'string' && /^[a-zA-Z]{1,40}$/.test(name));
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SOURCES = CALENDAR_EVENT_SOURCES;
-const PROVIDERS = ['gmail', 'outlook', 'imap'] as const;
-const ORIGINS = ['app', 'phone', 'keyword', 'ai'] as const;
-const CHANNELS = CONVERSATION_CHANNELS;
-const AUTHORS = ['member', 'assistant', 'keyword', 'phone'] as const;
-const STATUSES = ['open', 'pending', 'resolved'] as const;
-const uuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
-
-/**
- * How an internal event (packages/contracts/src/events.ts) becomes a webhook: fields are copied by name, never
- * the whole `data`, so nothing a producer adds later leaks out by accident. `data` is the ids ("Solo
- * identificadores" gets it alone), `fields` the record's own fields the others get beside them. Undefined for
- * a malformed event (the bus is not trusted to hold only well-formed ones).
- */
-type Mapper = (data: Data, actorId: string | null) => { type: WebhookEventType; data: unknown; fields?: Data | undefined; newerOnly?: boolean } | undefined;
-
-const str = (value: unknown): value is string => typeof value === 'string';
-const strOrNull = (value: unknown): value is string | null => value === null || str(value);
-
-/** A contact event's snapshot as the payload's fields, each copied by name; nothing when it is absent or malformed. */
-function contactFields(snapshot: unknown): Data | undefined {
-  if (typeof snapshot !== 'object' || snapshot === null) return undefined;
-  const c = snapshot as Data;
-  if (!str(c.firstName) || !str(c.lastName) || !strOrNull(c.email) || !strOrNull(c.phone) || !strOrNull(c.company)) return undefined;
-  if (!Array.isArray(c.tags) || !c.tags.every(str)) return undefined;
-  return { firstName: c.firstName, lastName: c.lastName, email: c.email, phone: c.phone, company: c.company, tags: c.tags };
+/** What an internal event becomes: its public type, its ids, the record's own fields beside them. */
+interface Mapped<T extends WebhookEventType> {
+  type: T;
+  /** The ids: all an endpoint set to "Solo identificadores" gets. */
+  ids: WebhookEventData<T>;
+  /** The record's own fields, which the other endpoints get beside the ids. */
+  fields?: Partial<WebhookEventData<T>> | undefined;
+  newerOnly?: boolean;
 }
+/** A webhook of type `T`: its ids and fields typed by that type's payload (a field of another type fails the build). */
+const hook = <T extends WebhookEventType>(type: T, ids: WebhookEventData<T>, fields?: Partial<WebhookEventData<T>>, newerOnly = false): Mapped<T> => ({ type, ids, fields, newerOnly });
+/** The payload's data for an endpoint that wants the fields: the ids and the fields together. */
+const withFields = <T extends WebhookEventType>(m: Mapped<T>): WebhookEventData<T> => ({ ...m.ids, ...m.fields });
 
-/** A calendar entry's times, those that are well-formed. */
-function eventTimes(d: Data): Data {
-  const instant = (value: unknown) => str(value) && !Number.isNaN(Date.parse(value));
+/** The field names a `contacts.contact.updated` event lists (names only: nothing that looks like a value). */
+const fieldNames = (names: string[]) => names.every((name) => /^[a-zA-Z]{1,40}$/.test(name));
+
+/** A contact's snapshot as the payload's fields, each copied by name (a field a producer adds later stays out). */
+const contactFields = (c: ContactSnapshot | undefined) =>
+  c && { firstName: c.firstName, lastName: c.lastName, email: c.email, phone: c.phone, company: c.company, tags: c.tags };
+
+/** A calendar entry's times, those it carries. */
+function eventTimes(d: { startAt?: string | undefined; endAt?: string | undefined; allDay?: boolean | undefined }) {
   return {
-    ...(instant(d.startAt) ? { startAt: d.startAt } : {}),
-    ...(instant(d.endAt) ? { endAt: d.endAt } : {}),
-    ...(typeof d.allDay === 'boolean' ? { allDay: d.allDay } : {}),
+    ...(d.startAt === undefined ? {} : { startAt: d.startAt }),
+    ...(d.endAt === undefined ? {} : { endAt: d.endAt }),
+    ...(d.allDay === undefined ? {} : { allDay: d.allDay }),
   };
 }
 
-/** The fields a message event carries beside its ids: its text and, for a received one, who sent it. */
-function messageFields(d: Data): Data {
+/** The fields a received message carries beside its ids: its text and who sent it. */
+function messageFields(d: EventData<'whatsapp.message.received'>) {
   return {
-    ...(str(d.text) ? { text: d.text } : {}),
-    ...(text(d.from) ? { from: d.from } : {}),
-    ...(d.senderName === null || str(d.senderName) ? { senderName: d.senderName } : {}),
+    ...(d.text === undefined ? {} : { text: d.text }),
+    ...(d.from === undefined ? {} : { from: d.from }),
+    ...(d.senderName === undefined ? {} : { senderName: d.senderName }),
   };
 }
 
-/**
- * Every event type of the catalogue decides here: its mapper, or null for what no endpoint hears (internal
- * bookkeeping, personal data, another service's duty). A type added to the catalogue fails the build until it
- * is decided on.
- */
-const MAPPERS: { readonly [T in EventType]: Mapper | null } = {
-  'auth.user.registered': null,
-  'contacts.contact.imported': null,
-  // Not one webhook but one per contact it carries, and only for the endpoints that hear them: imported-contacts.ts.
-  'contacts.import.written': null,
-  'email.message.opened': null,
-  'email.message.clicked': null,
-  'whatsapp.contacts.synced': null,
-  'workspace.member.left': null,
-  'meet.meeting.created': null,
-  'teams.meeting.created': null,
-  'teams.message.sent': null,
-  'teams.message.received': null,
-  'ai.run.completed': null,
-  'security.activity.recorded': null,
-  'account.retention.changed': null,
-  'user.deleted': null,
-  'account.erasure.progressed': null,
-  'contacts.contact.created': (d) =>
-    typeof d.contactId === 'string' && UUID.test(d.contactId)
-      ? { type: 'contact.created', data: { contactId: d.contactId, hasEmail: d.hasEmail === true }, fields: contactFields(d.contact) }
-      : undefined,
-  // An event recorded before `changed` existed goes out without it (never as an empty, wrong "nothing changed").
-  'contacts.contact.updated': (d) =>
-    typeof d.contactId === 'string' && UUID.test(d.contactId) && (d.changed === undefined || fieldNames(d.changed))
-      ? {
-          type: 'contact.updated',
-          data: { contactId: d.contactId, ...(d.changed === undefined ? {} : { changed: d.changed }) },
-          fields: contactFields(d.contact),
-        }
-      : undefined,
-  'contacts.contact.deleted': (d) =>
-    typeof d.contactId === 'string' && UUID.test(d.contactId) ? { type: 'contact.deleted', data: { contactId: d.contactId }, fields: contactFields(d.contact) } : undefined,
-  'whatsapp.message.received': (d) =>
-    text(d.messageId) && text(d.chatId) && d.live !== false
-      ? { type: 'whatsapp.message.received', data: { messageId: d.messageId, chatId: d.chatId, isGroup: d.isGroup === true }, fields: messageFields(d) }
-      : undefined,
-  'whatsapp.message.sent': (d) =>
-    text(d.messageId) && text(d.chatId)
-      ? {
-          type: 'whatsapp.message.sent',
-          data: { messageId: d.messageId, chatId: d.chatId, origin: oneOf(d.origin, ORIGINS) ? d.origin : null },
-          fields: str(d.text) ? { text: d.text } : {},
-        }
-      : undefined,
-  'email.message.received': (d) =>
-    text(d.messageId) && oneOf(d.provider, PROVIDERS) ? { type: 'email.received', data: { messageId: d.messageId, provider: d.provider }, newerOnly: true } : undefined,
-  'email.message.sent': (d) => (text(d.messageId) && oneOf(d.provider, PROVIDERS) ? { type: 'email.sent', data: { messageId: d.messageId, provider: d.provider } } : undefined),
-  'calendar.event.created': (d) =>
-    text(d.eventId) && oneOf(d.source, SOURCES)
-      ? { type: 'calendar.event.created', data: { eventId: d.eventId, source: d.source, title: typeof d.title === 'string' ? d.title : null }, fields: eventTimes(d) }
-      : undefined,
-  'calendar.event.updated': (d) =>
-    text(d.eventId) && oneOf(d.source, SOURCES)
-      ? { type: 'calendar.event.updated', data: { eventId: d.eventId, source: d.source, title: typeof d.title === 'string' ? d.title : null }, fields: eventTimes(d) }
-      : undefined,
-  'calendar.event.deleted': (d) =>
-    text(d.eventId) && oneOf(d.source, SOURCES) ? { type: 'calendar.event.deleted', data: { eventId: d.eventId, source: d.source } } : undefined,
-  // The assistant's own answer to a customer; a keyword rule's reply is not the assistant speaking.
-  'whatsapp.autoreply.sent': (d) =>
-    text(d.messageId) && text(d.chatId) && d.kind === 'ai'
-      ? { type: 'ai.answer.sent', data: { channel: 'whatsapp', messageId: d.messageId, chatId: d.chatId } }
-      : undefined,
-  'conversation.message.received': (d) =>
-    uuid(d.conversationId) && uuid(d.entryId) && oneOf(d.channel, CHANNELS) && d.live !== false
-      ? { type: 'conversation.message.received', data: { conversationId: d.conversationId, entryId: d.entryId, channel: d.channel } }
-      : undefined,
-  'conversation.message.sent': (d, actorId) =>
-    uuid(d.conversationId) && uuid(d.entryId) && oneOf(d.channel, CHANNELS) && oneOf(d.author, AUTHORS)
-      ? { type: 'conversation.message.sent', data: { conversationId: d.conversationId, entryId: d.entryId, channel: d.channel, author: d.author, actorId } }
-      : undefined,
-  'conversation.assigned': (d, actorId) =>
-    uuid(d.conversationId) && (d.assigneeId === null || uuid(d.assigneeId)) && oneOf(d.by, ['rule', 'member'] as const)
-      ? { type: 'conversation.assigned', data: { conversationId: d.conversationId, assigneeId: d.assigneeId, by: d.by, actorId } }
-      : undefined,
-  'conversation.status_changed': (d, actorId) =>
-    uuid(d.conversationId) && oneOf(d.from, STATUSES) && oneOf(d.to, STATUSES)
-      ? { type: 'conversation.status_changed', data: { conversationId: d.conversationId, from: d.from, to: d.to, actorId } }
-      : undefined,
-};
+/** A type of the catalogue that no case decided on: the build fails here until it is. */
+function undecided(event: never): undefined {
+  return event;
+}
 
-export function toWebhookEvent(event: EventEnvelope): WebhookEvent | undefined {
-  const mapper = Object.hasOwn(MAPPERS, event.type) ? MAPPERS[event.type as EventType] : null;
-  if (!mapper || !UUID.test(event.id) || !UUID.test(event.userId) || typeof event.data !== 'object' || event.data === null) return undefined;
-  // Who did it travels beside the data (the envelope's actorId): copied only when it is a member's id.
-  const mapped = mapper(event.data as Data, uuid(event.actorId) ? event.actorId : null);
-  if (!mapped) return undefined;
-  const occurred = new Date(event.occurredAt);
-  if (Number.isNaN(occurred.getTime())) return undefined;
+/**
+ * How an internal event of the catalogue (packages/contracts/src/events.ts, checked against its schema first)
+ * becomes a webhook: fields are copied by name, never the whole `data`, so nothing a producer adds later leaks
+ * out by accident. Every type of the catalogue is decided on here, a webhook or none (internal bookkeeping,
+ * personal data, another service's duty): a type added to the catalogue fails the build until it is. `actorId`:
+ * the member who caused it, or null.
+ */
+function mapped(event: DomainEvent, actorId: string | null): Mapped<WebhookEventType> | undefined {
+  switch (event.type) {
+    case 'auth.user.registered':
+    case 'contacts.contact.imported':
+    // Not one webhook but one per contact it carries, and only for the endpoints that hear them: imported-contacts.ts.
+    case 'contacts.import.written':
+    case 'email.message.opened':
+    case 'email.message.clicked':
+    case 'whatsapp.contacts.synced':
+    case 'workspace.member.left':
+    case 'meet.meeting.created':
+    case 'teams.meeting.created':
+    case 'teams.message.sent':
+    case 'teams.message.received':
+    case 'ai.run.completed':
+    case 'security.activity.recorded':
+    case 'account.retention.changed':
+    case 'user.deleted':
+    case 'account.erasure.progressed':
+      return undefined;
+    case 'contacts.contact.created': {
+      const d = event.data;
+      return hook('contact.created', { contactId: d.contactId, hasEmail: d.hasEmail }, contactFields(d.contact));
+    }
+    // An event recorded before `changed` existed goes out without it (never as an empty, wrong "nothing changed").
+    case 'contacts.contact.updated': {
+      const { contactId, changed, contact } = event.data;
+      if (changed !== undefined && !fieldNames(changed)) return undefined;
+      return hook('contact.updated', { contactId, ...(changed === undefined ? {} : { changed }) }, contactFields(contact));
+    }
+    case 'contacts.contact.deleted':
+      return hook('contact.deleted', { contactId: event.data.contactId }, contactFields(event.data.contact));
+    case 'whatsapp.message.received': {
+      const d = event.data;
+      // History synced from the phone is no news.
+      if (d.live === false) return undefined;
+      return hook('whatsapp.message.received', { messageId: d.messageId, chatId: d.chatId, isGroup: d.isGroup === true }, messageFields(d));
+    }
+    case 'whatsapp.message.sent': {
+      const d = event.data;
+      return hook('whatsapp.message.sent', { messageId: d.messageId, chatId: d.chatId, origin: d.origin ?? null }, d.text === undefined ? {} : { text: d.text });
+    }
+    // A first mailbox sync announces a month of old mail as received: only endpoints older than the message hear it.
+    case 'email.message.received':
+      return hook('email.received', { messageId: event.data.messageId, provider: event.data.provider }, undefined, true);
+    case 'email.message.sent':
+      return hook('email.sent', { messageId: event.data.messageId, provider: event.data.provider });
+    case 'calendar.event.created':
+    case 'calendar.event.updated': {
+      const d = event.data;
+      return hook(event.type, { eventId: d.eventId, source: d.source, title: d.title ?? null }, eventTimes(d));
+    }
+    case 'calendar.event.deleted':
+      return hook('calendar.event.deleted', { eventId: event.data.eventId, source: event.data.source });
+    // The assistant's own answer to a customer; a keyword rule's reply is not the assistant speaking.
+    case 'whatsapp.autoreply.sent': {
+      const d = event.data;
+      return d.kind === 'ai' ? hook('ai.answer.sent', { channel: 'whatsapp', messageId: d.messageId, chatId: d.chatId }) : undefined;
+    }
+    case 'conversation.message.received': {
+      const d = event.data;
+      return d.live ? hook('conversation.message.received', { conversationId: d.conversationId, entryId: d.entryId, channel: d.channel }) : undefined;
+    }
+    case 'conversation.message.sent': {
+      const d = event.data;
+      return hook('conversation.message.sent', { conversationId: d.conversationId, entryId: d.entryId, channel: d.channel, author: d.author, actorId });
+    }
+    case 'conversation.assigned': {
+      const d = event.data;
+      return hook('conversation.assigned', { conversationId: d.conversationId, assigneeId: d.assigneeId, by: d.by, actorId });
+    }
+    case 'conversation.status_changed': {
+      const d = event.data;
+      return hook('conversation.status_changed', { conversationId: d.conversationId, from: d.from, to: d.to, actorId });
+    }
+    default:
+      return undecided(event);
+  }
+}
+
+/** The bus is not trusted to hold only well-formed events: each is checked against the catalogue first. */
+const catalogue = new EventValidator();
+
+/** An event from the bus as its webhook; undefined for one that is malformed or that no endpoint hears. */
+export function toWebhookEvent(input: unknown): WebhookEvent | undefined {
+  const checked = catalogue.validate(input);
+  if (!checked.ok) return undefined;
+  const { event } = checked;
+  const hooked = mapped(event, event.actorId ?? null);
+  if (!hooked) return undefined;
   return {
     eventId: event.id,
     userId: event.userId,
-    type: mapped.type,
-    occurredAt: occurred.toISOString(),
-    data: { ...(mapped.data as Data), ...mapped.fields } as WebhookEventData<WebhookEventType>,
-    ids: mapped.data as WebhookEventData<WebhookEventType>,
-    onlyNewerThanEndpoint: mapped.newerOnly === true,
+    type: hooked.type,
+    occurredAt: new Date(event.occurredAt).toISOString(),
+    data: withFields(hooked),
+    ids: hooked.ids,
+    onlyNewerThanEndpoint: hooked.newerOnly === true,
   };
 }
 

@@ -1,4 +1,5 @@
-import { runAsNoOne, WHATSAPP_QR_COLUMN, type Logger, type SecretBox } from '@asistente/kit';
+import { runAsNoOne, type Logger, type SecretBox } from '@asistente/kit';
+import { WHATSAPP_QR_COLUMN } from './secret-columns.js';
 import type { CloseKind, DeliveryStatus, InboundMessage, SocketFactory, SocketHandlers, WhatsAppSocket } from './whatsapp-socket.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { GAVE_UP_REASON } from './connect-advice.js';

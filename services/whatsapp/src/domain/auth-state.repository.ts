@@ -1,4 +1,5 @@
-import { WHATSAPP_AUTH_STATE_COLUMN, type SecretBox, type SecretContext, type Sql } from '@asistente/kit';
+import { type SecretBox, type SecretContext, type Sql } from '@asistente/kit';
+import { WHATSAPP_AUTH_STATE_COLUMN } from './secret-columns.js';
 import type { AuthStore } from './whatsapp-socket.js';
 
 export function authStateContext(userId: string): SecretContext {

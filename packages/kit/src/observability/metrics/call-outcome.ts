@@ -32,13 +32,14 @@ export type CallObserver = (result: number | unknown) => void;
 
 /**
  * Counts calls to an outside API (`asistente_provider_calls_total{provider, outcome}`): the adapters call the
- * returned function once per HTTP attempt. Shared by the services that call Google, Graph and CalDAV servers,
- * one metric.
+ * returned function once per HTTP attempt. One metric for every service that calls a provider; `provider` is
+ * the API's name as the calling service writes it once (a constant, so the label stays bounded): the kit
+ * lists no provider.
  */
-export function observeProviderCalls(metrics: Metrics, provider: 'google' | 'graph' | 'caldav'): CallObserver {
+export function observeProviderCalls(metrics: Metrics, provider: string): CallObserver {
   const calls = metrics.counter<'provider' | 'outcome'>({
     name: 'asistente_provider_calls_total',
-    help: 'HTTP calls to Google, Microsoft Graph and CalDAV servers by outcome: ok, rate_limited (429), unauthorized, client_error, server_error, network_error.',
+    help: "HTTP calls to outside providers' APIs by provider and outcome: ok, rate_limited (429), unauthorized, client_error, server_error, network_error.",
     labelNames: ['provider', 'outcome'],
   });
   const byOutcome = new Map<CallOutcome, Counter.Internal>();
