@@ -72,8 +72,7 @@ function mapped(event: DomainEvent, actorId: string | null): Mapped<WebhookEvent
   switch (event.type) {
     case 'auth.user.registered':
     case 'contacts.contact.imported':
-    // Not one webhook but one per contact it carries, and only for the endpoints that hear them: imported-contacts.ts.
-    case 'contacts.import.written':
+    case 'contacts.import.written': // one webhook per contact it carries, for the endpoints that hear them: imported-contacts.ts
     case 'email.message.opened':
     case 'email.message.clicked':
     case 'whatsapp.contacts.synced':
