@@ -93,6 +93,8 @@ export class CloudApiPeer {
   readonly requests: { method: string; path: string }[] = [];
   /** While true, every call answers 503 (Meta unavailable). */
   down = false;
+  /** How many of the next requests answer 503 (Meta unavailable for a moment), whatever they ask. */
+  unavailableFor = 0;
   /** Numbers whose customers' windows Meta considers closed: sends of free text are refused with 131047. */
   readonly closedWindows = new Set<string>();
 
@@ -200,7 +202,9 @@ export class CloudApiPeer {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(payload));
     };
-    if (this.down) return send(503, { error: { message: 'Service temporarily unavailable', type: 'OAuthException', code: 2, is_transient: true } });
+    const unavailable = this.down || this.unavailableFor > 0;
+    if (this.unavailableFor > 0) this.unavailableFor--;
+    if (unavailable) return send(503, { error: { message: 'Service temporarily unavailable', type: 'OAuthException', code: 2, is_transient: true } });
     const [, version, id, edge] = url.pathname.split('/');
     if (!version?.startsWith('v') || !id) return send(400, graphError(100, 'Unknown path components', 'OAuthException'));
     const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
