@@ -338,11 +338,6 @@ export class MessagesRepository {
     if (result.count > 0) this.sendFailed();
   }
 
-  /** Meta's own id for a Cloud API send, once Meta accepted it: its status webhooks name that id. */
-  async setProviderId(id: string, waId: string): Promise<void> {
-    await this.sql`update whatsapp.messages set wa_id = ${waId} where id = ${id}`;
-  }
-
   /** Why a send failed, as it was written with it. */
   async errorOf(id: string): Promise<string | null> {
     const [row] = await this.sql<{ error: string | null }[]>`select error from whatsapp.messages where id = ${id}`;

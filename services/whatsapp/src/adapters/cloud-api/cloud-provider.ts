@@ -23,6 +23,7 @@ import { AccountsRepository } from '../../domain/accounts.repository.js';
 import { CloudAccountsRepository, NumberTakenError, type CloudAccountRow } from '../../domain/cloud-accounts.repository.js';
 import { renderTemplate, variablesOf, type CloudContent } from '../../domain/cloud-content.js';
 import { jidOfHandle } from '../../domain/cloud-intake.js';
+import { CloudReceiptsRepository } from '../../domain/cloud-receipts.repository.js';
 import { CloudWebhooksRepository } from '../../domain/cloud-webhooks.repository.js';
 import { MessagesRepository } from '../../domain/messages.repository.js';
 import { OutboundService, type Pacing } from '../../domain/outbound.service.js';
@@ -37,6 +38,7 @@ import {
   unreachable,
   windowClosed,
 } from './cloud-errors.js';
+import { CloudReceipts } from './cloud-receipts.js';
 import { CloudWebhooks, type WebhookTiming } from './cloud-webhooks.js';
 import { tokenContext } from './cloud-token.js';
 import { DEFAULT_GRAPH_TIMING, GraphClient, type GraphTiming } from './graph-client.js';
@@ -103,6 +105,7 @@ export class CloudApiProvider implements MessagingProvider<CloudSettings> {
   private readonly graph: GraphClient;
   private readonly timing: CloudTiming;
   private readonly seen: CloudWebhooksRepository;
+  private readonly receipts: CloudReceipts;
   private timer: NodeJS.Timeout | undefined;
   private ticks = 0;
   private ticking: Promise<void> | undefined;
@@ -116,9 +119,10 @@ export class CloudApiProvider implements MessagingProvider<CloudSettings> {
     this.outbound =
       deps.outbound ??
       new OutboundService(sql, this.messages, new AccountsRepository(sql), deps.outbox, () => `local.${randomUUID()}`, log, deps.pacing ?? { automatedGapMs: 0 });
-    this.delivery = new CloudDelivery(this.owner, this.accounts, this.messages, this.outbound, this.graph, deps.secrets, log, this.timing);
+    this.receipts = new CloudReceipts(new CloudReceiptsRepository(sql), deps.intake);
+    this.delivery = new CloudDelivery(this.owner, this.accounts, this.messages, this.outbound, this.graph, this.receipts, deps.secrets, log, this.timing);
     this.seen = new CloudWebhooksRepository(sql);
-    this.webhooks = new CloudWebhooks(this.owner, deps.appSecret, this.accounts, this.seen, deps.intake, (userId) => void this.deliver(userId), log, this.timing);
+    this.webhooks = new CloudWebhooks(this.owner, deps.appSecret, this.accounts, this.seen, deps.intake, this.receipts, (userId) => void this.deliver(userId), log, this.timing);
   }
 
   /** The catch-up pass, every `tickMs`, on every replica (each claims what it processes). */
@@ -141,6 +145,7 @@ export class CloudApiProvider implements MessagingProvider<CloudSettings> {
     try {
       await this.webhooks.process();
       for (const userId of await this.accounts.withPending()) await this.delivery.deliver(userId);
+      await this.receipts.catchUp();
       if (this.ticks++ % PRUNE_EVERY_TICKS === 0) await this.seen.pruneSeen();
     } catch (error) {
       this.deps.log.error({ err: error }, 'whatsapp cloud tick failed');
