@@ -38,11 +38,19 @@ export class CloudReceiptsRepository {
     });
   }
 
-  /** Meta's id for a queued send, stored under the lock `keepUnlessKnown` takes. */
+  /**
+   * Meta's id for a queued send, stored under the lock `keepUnlessKnown` takes. Meta accepted the message, so
+   * it goes out whatever failed it while it was at Meta (a disconnect): it is pending again, for the drain to
+   * mark it sent.
+   */
   async setProviderId(userId: string, id: string, wamid: string): Promise<void> {
     await this.sql.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(hashtextextended(${lockKey(wamid)}, 0))`;
-      await tx`update whatsapp.messages set wa_id = ${wamid} where id = ${id} and user_id = ${userId}`;
+      await tx`
+        update whatsapp.messages
+        set wa_id = ${wamid}, status = case when status = 'failed' then 'pending' else status end,
+          error = case when status = 'failed' then null else error end
+        where id = ${id} and user_id = ${userId}`;
     });
   }
 

@@ -38,6 +38,8 @@ export interface MessageRow {
   sentBy: string | null;
   /** A Cloud API send's template or media; null for text. */
   cloudContent: CloudContent | null;
+  /** Why a send failed (status `failed`), in the owner's words. */
+  error: string | null;
 }
 
 /** A message with what names its chat outside WhatsApp (its handle and name). */
@@ -331,6 +333,13 @@ export class MessagesRepository {
       update whatsapp.messages set status = case when status = 'pending' then 'sent' else status end, announced = true
       where id = ${id} and not announced and status <> 'failed'`;
     return result.count === 1;
+  }
+
+  /** Every send of the workspace still waiting fails with this reason (its provider went away); answers how many. */
+  async failPending(tx: Db, userId: string, error: string): Promise<number> {
+    const result = await tx`update whatsapp.messages set status = 'failed', error = ${error} where user_id = ${userId} and status = 'pending'`;
+    for (let i = 0; i < result.count; i++) this.sendFailed();
+    return result.count;
   }
 
   async markFailed(id: string, error: string): Promise<void> {

@@ -143,6 +143,7 @@ export function ChatDrawer({ conversation, onClose, headerExtra }: ChatDrawerPro
               {timeOf(m.timestamp)}
               {m.type === 'outgoing' && ` · ${STATUS_WORDS[m.status]}`}
             </span>
+            {m.status === 'failed' && m.error && <span className="wa-failure">{m.error}</span>}
           </div>
         ))}
       </div>

@@ -29,6 +29,7 @@ import { MessagesRepository } from '../../domain/messages.repository.js';
 import { OutboundService, type Pacing } from '../../domain/outbound.service.js';
 import { CloudDelivery, type DeliveryTiming } from './cloud-delivery.js';
 import {
+  CLOUD_DISCONNECTED_UNSENT,
   CLOUD_NUMBER_TAKEN,
   CLOUD_PHONES_ONLY,
   callFailure,
@@ -187,8 +188,15 @@ export class CloudApiProvider implements MessagingProvider<CloudSettings> {
     return this.status(workspaceId);
   }
 
+  /**
+   * Forgets the number; what was still queued fails with the reason, in the same transaction (nothing would
+   * ever send it, and a phone linked later must not send it unasked). A send already at Meta when this runs is
+   * marked sent after all once Meta's id comes back (CloudReceipts.identified).
+   */
   async disconnect(workspaceId: string): Promise<void> {
-    await this.accounts.remove(workspaceId);
+    await this.deps.sql.begin(async (tx) => {
+      if (await this.accounts.remove(workspaceId, tx)) await this.messages.failPending(tx, workspaceId, CLOUD_DISCONNECTED_UNSENT);
+    });
   }
 
   handleOf(address: string): string | null {
