@@ -49,7 +49,9 @@ t.test("statuses posted before the send's answer are kept, then applied when Met
   const delivered = await until(() => peer.received(from)[0], 'the send at the customer');
   await until(async () => (await statusOf(sent.body.id as string))?.status === 'read', 'read, once the id is stored');
   t.equal((await statusOf(sent.body.id as string))?.waId, delivered.id, "Meta's id stored");
-  t.same(await kept(u.userId), [], 'nothing kept after');
+  await until(async () => (await kept(u.userId)).length === 0, 'the kept statuses forgotten once applied');
+  // The drain announces the send after Meta's answer, in the transaction that marks it announced.
+  await until(async () => (await sql<{ announced: boolean }[]>`select announced from whatsapp.messages where id = ${sent.body.id as string}`)[0]?.announced, 'announced');
   const events = await sql`select 1 from whatsapp.outbox where user_id = ${u.userId} and type = 'whatsapp.message.sent'`;
   t.equal(events.length, 1, 'announced as sent once');
 });
