@@ -100,6 +100,7 @@ const LAZY_PACKAGES = [
   'archiver',
   'qrcode',
   'node-pg-migrate',
+  'whatsapp-api-js',
 ];
 
 const lazyPackageOf = (source) => LAZY_PACKAGES.find((name) => source === name || source.startsWith(`${name}/`));

@@ -147,6 +147,8 @@ export const WhatsAppMessage = Type.Object({
   media: Type.Union([MediaInfo, Type.Null()]),
   /** Storage order: breaks ties between messages of the same second (WhatsApp stamps seconds). */
   seq: Type.Integer(),
+  /** Why a send failed, in Spanish (status `failed` only). */
+  error: Type.Optional(Nullable(Type.String())),
 });
 export type WhatsAppMessage = Static<typeof WhatsAppMessage>;
 

@@ -61,6 +61,8 @@ const cases: { rule: string; file: string; code: string; fires: boolean }[] = [
   { rule: 'house/lazy-sdk', file: 'services/ai/src/adapters/x.ts', code: "import { Server } from '@modelcontextprotocol/sdk/server/index.js';", fires: true },
   { rule: 'house/lazy-sdk', file: 'packages/kit/src/x.ts', code: "export { runner } from 'node-pg-migrate';", fires: true },
   { rule: 'house/lazy-sdk', file: 'services/whatsapp/src/adapters/x.ts', code: "import type { WASocket } from '@whiskeysockets/baileys';", fires: false },
+  { rule: 'house/lazy-sdk', file: 'services/whatsapp/src/adapters/cloud-api/x.ts', code: "import { Text } from 'whatsapp-api-js/messages';", fires: true },
+  { rule: 'house/lazy-sdk', file: 'services/whatsapp/src/adapters/cloud-api/x.ts', code: "import type { ClientMessage } from 'whatsapp-api-js/types';", fires: false },
   { rule: 'house/lazy-sdk', file: 'services/ai/src/adapters/x.ts', code: "import { type ChatCompletionTool } from 'openai/resources/chat/completions';", fires: false },
   { rule: 'house/lazy-sdk', file: 'services/ai/src/adapters/x.ts', code: "export const load = () => import('openai');", fires: false },
   { rule: 'house/lazy-sdk', file: 'cli/src/x.ts', code: "import { runner } from 'node-pg-migrate';", fires: false },

@@ -2,8 +2,9 @@
 // fields, message templates, media uploads, message sends (text, template, image, document, audio, video) and
 // its errors (OAuthException 190, GraphMethodException 100, 131047 outside the window). It also plays the
 // customers' side: a customer writes (a webhook signed with the app secret, posted to the service), and a
-// message they received is delivered or read (a status webhook). Reusable by any harness (the messaging
-// conformance suite included): it needs only where to post webhooks.
+// message they received is delivered or read (a status webhook, even one racing the send's answer:
+// beforeAnswer). Reusable by any harness (the messaging conformance suite included): it needs only where to
+// post webhooks.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac, randomBytes } from 'node:crypto';
@@ -97,6 +98,11 @@ export class CloudApiPeer {
   unavailableFor = 0;
   /** Numbers whose customers' windows Meta considers closed: sends of free text are refused with 131047. */
   readonly closedWindows = new Set<string>();
+  /**
+   * Runs after a send is accepted and before its answer leaves (Meta's status webhook racing the answer that
+   * carries the message's id): the answer waits for it.
+   */
+  beforeAnswer: ((sent: Delivered) => Promise<void>) | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -242,7 +248,7 @@ export class CloudApiPeer {
     send(200, { id });
   }
 
-  private message(body: Buffer, number: PeerNumber, send: (status: number, payload: unknown) => void): void {
+  private async message(body: Buffer, number: PeerNumber, send: (status: number, payload: unknown) => void): Promise<void> {
     let request: Record<string, unknown>;
     try {
       request = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
@@ -272,6 +278,7 @@ export class CloudApiPeer {
       entry.media = { id: media.id, caption: media.caption ?? null, filename: media.filename ?? null };
     } else return send(400, graphError(100, `Unsupported message type ${type}`, 'OAuthException'));
     this.delivered.push(entry);
+    await this.beforeAnswer?.(entry);
     send(200, { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to }], messages: [{ id }] });
   }
 }

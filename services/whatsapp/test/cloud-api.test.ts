@@ -1,10 +1,12 @@
 // WhatsApp's official Cloud API end to end against a protocol-faithful Graph peer: the webhook's handshake and
 // signature, messages stored and announced like Baileys ones (once, whatever Meta repeats), the 24-hour window,
-// templates, media both ways, receipts, and connect's checks of the token before anything is stored.
+// templates, media both ways, receipts, connect's checks of the token before anything is stored, and what a
+// disconnect does to the sends still queued.
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { CLOUD_WINDOW_CLOSED } from '@asistente/contracts';
 import { createTestPlatform } from '@asistente/kit/testing';
+import { CLOUD_DISCONNECTED_UNSENT } from '../src/adapters/cloud-api/cloud-errors.js';
 import type { CloudApiProvider } from '../src/adapters/cloud-api/cloud-provider.js';
 import { CloudApiPeer, injectInto, signatureOf, type PeerNumber } from './cloud-api-peer.js';
 import { until, user, whatsappApp } from './support/harness.js';
@@ -285,4 +287,42 @@ t.test('a workspace whose phone is linked by QR cannot connect a Cloud number', 
   t.equal(refused.status, 409);
   t.match(refused.body.message, /Desvincúlalo antes de conectar la API oficial/);
   t.match((await u.call('GET', '/whatsapp/status')).body, { provider: 'baileys', connected: true });
+});
+
+t.test('disconnecting with sends queued fails them with the reason in the thread; the one already at Meta is sent', async (t) => {
+  const u = await cloudUser();
+  const from = customer();
+  const jid = `${from}@s.whatsapp.net`;
+  await peer.customerWrites({ from, text: 'Hola' }, u.number);
+  await until(async () => (await messagesOf(u.userId)).length === 1, 'stored');
+  const send = async (text: string) => {
+    const sent = await u.call('POST', '/whatsapp/messages', { jid, text });
+    t.equal(sent.status, 201, `${text} queued`);
+    return sent.body.id as string;
+  };
+
+  // The owner disconnects while the first send is at Meta and two wait behind it.
+  const behind: string[] = [];
+  peer.beforeAnswer = async () => {
+    peer.beforeAnswer = undefined;
+    behind.push(await send('Segundo'), await send('Tercero'));
+    t.equal((await u.call('POST', '/whatsapp/cloud/disconnect')).status, 200, 'disconnected');
+  };
+  t.teardown(() => {
+    peer.beforeAnswer = undefined;
+  });
+  const first = await send('Primero');
+  await until(async () => (await sql<{ status: string }[]>`select status from whatsapp.messages where id = ${first}`)[0]?.status === 'sent', 'the one Meta accepted: sent');
+  t.same(
+    peer.received(from).map((d) => d.text),
+    ['Primero'],
+    'nothing left after the disconnect',
+  );
+  const thread = await u.call('GET', `/whatsapp/messages?jid=${jid}`);
+  const byId = new Map((thread.body.data as { id: string; status: string; error?: string | null }[]).map((m) => [m.id, m]));
+  t.match(byId.get(first), { status: 'sent' });
+  t.notOk(byId.get(first)?.error, 'no reason on the one sent');
+  for (const id of behind) t.match(byId.get(id), { status: 'failed', error: CLOUD_DISCONNECTED_UNSENT }, 'failed in the thread, with the reason');
+  t.equal((await sql`select 1 from whatsapp.messages where user_id = ${u.userId} and status = 'pending'`).length, 0, 'nothing left pending');
+  t.equal((await eventsOf(u.userId, 'whatsapp.message.sent')).length, 1, 'one sent event');
 });

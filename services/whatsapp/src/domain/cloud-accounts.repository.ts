@@ -1,4 +1,4 @@
-import type { Sql } from '@asistente/kit';
+import type { Sql, TransactionSql } from '@asistente/kit';
 
 export interface CloudAccountRow {
   userId: string;
@@ -58,8 +58,8 @@ export class CloudAccountsRepository {
     return rows[0]!;
   }
 
-  async remove(userId: string): Promise<boolean> {
-    const result = await this.sql`delete from whatsapp.cloud_accounts where user_id = ${userId}`;
+  async remove(userId: string, tx: Sql | TransactionSql = this.sql): Promise<boolean> {
+    const result = await tx`delete from whatsapp.cloud_accounts where user_id = ${userId}`;
     return result.count > 0;
   }
 

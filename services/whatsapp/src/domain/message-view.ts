@@ -15,6 +15,7 @@ export function toMessage(row: MessageRow & { chatJid: string }): WhatsAppMessag
     origin: row.origin,
     media: row.media,
     seq: Number(row.seq),
+    ...(row.status === 'failed' ? { error: row.error } : {}),
   };
 }
 

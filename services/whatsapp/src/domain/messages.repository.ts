@@ -38,6 +38,8 @@ export interface MessageRow {
   sentBy: string | null;
   /** A Cloud API send's template or media; null for text. */
   cloudContent: CloudContent | null;
+  /** Why a send failed (status `failed`), in the owner's words. */
+  error: string | null;
 }
 
 /** A message with what names its chat outside WhatsApp (its handle and name). */
@@ -333,14 +335,16 @@ export class MessagesRepository {
     return result.count === 1;
   }
 
+  /** Every send of the workspace still waiting fails with this reason (its provider went away); answers how many. */
+  async failPending(tx: Db, userId: string, error: string): Promise<number> {
+    const result = await tx`update whatsapp.messages set status = 'failed', error = ${error} where user_id = ${userId} and status = 'pending'`;
+    for (let i = 0; i < result.count; i++) this.sendFailed();
+    return result.count;
+  }
+
   async markFailed(id: string, error: string): Promise<void> {
     const result = await this.sql`update whatsapp.messages set status = 'failed', error = ${error} where id = ${id} and status = 'pending'`;
     if (result.count > 0) this.sendFailed();
-  }
-
-  /** Meta's own id for a Cloud API send, once Meta accepted it: its status webhooks name that id. */
-  async setProviderId(id: string, waId: string): Promise<void> {
-    await this.sql`update whatsapp.messages set wa_id = ${waId} where id = ${id}`;
   }
 
   /** Why a send failed, as it was written with it. */

@@ -1,8 +1,9 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode, type UIEvent } from 'react';
+import { CLOUD_WINDOW_CLOSED } from '@asistente/contracts';
 import { toast } from '../../lib/toasts';
 import { Button } from '../../ui/Button';
 import { ApiError } from '../../lib/errors';
-import { sendText, WINDOW_CLOSED_CODE, type Conversation, type WhatsAppMessage } from './api';
+import { getWindow, sendText, WINDOW_CLOSED_CODE, type Conversation, type WhatsAppMessage } from './api';
 import { TemplatePicker } from './TemplatePicker';
 import { useChatHistory } from './use-chat-history';
 
@@ -32,10 +33,12 @@ interface ChatDrawerProps {
   onClose: () => void;
   /** Rendered in the drawer's header, under the contact (e.g. the assistant's per-chat control). */
   headerExtra?: ReactNode;
+  /** The workspace sends through the Cloud API: a chat whose 24-hour window has closed opens on the templates. */
+  cloud?: boolean;
 }
 
 /** The side chat drawer: history 30 at a time (older ones near the top, position kept) and the send box. */
-export function ChatDrawer({ conversation, onClose, headerExtra }: ChatDrawerProps) {
+export function ChatDrawer({ conversation, onClose, headerExtra, cloud = false }: ChatDrawerProps) {
   const history = useChatHistory(conversation.id);
   const listRef = useRef<HTMLDivElement>(null);
   const restore = useRef<{ height: number; top: number } | null>(null);
@@ -43,6 +46,19 @@ export function ChatDrawer({ conversation, onClose, headerExtra }: ChatDrawerPro
   const [text, setText] = useState('');
   /** The Cloud API refused free text (the customer's window closed): its reason, shown above the templates. */
   const [windowClosed, setWindowClosed] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!cloud) return;
+    let live = true;
+    // A failed check leaves the send box as it is: a refused send still offers the templates.
+    getWindow(conversation.id).then(
+      (window) => live && !window.open && setWindowClosed(CLOUD_WINDOW_CLOSED),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [cloud, conversation.id]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
@@ -143,6 +159,7 @@ export function ChatDrawer({ conversation, onClose, headerExtra }: ChatDrawerPro
               {timeOf(m.timestamp)}
               {m.type === 'outgoing' && ` · ${STATUS_WORDS[m.status]}`}
             </span>
+            {m.status === 'failed' && m.error && <span className="wa-failure">{m.error}</span>}
           </div>
         ))}
       </div>

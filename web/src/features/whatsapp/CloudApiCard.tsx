@@ -7,6 +7,9 @@ import { FormError } from '../../ui/FormError';
 import { TextField } from '../../ui/TextField';
 import { connectCloud, disconnectCloud, whatsappPermissions, type WhatsAppStatus } from './api';
 
+/** Meta's quality rating of the number, in the owner's words (an unknown rating is shown as Meta gives it). */
+const QUALITY_WORDS: Record<string, string> = { GREEN: 'Alta (verde)', YELLOW: 'Media (amarilla)', RED: 'Baja (roja)', UNKNOWN: 'Sin valorar todavía' };
+
 /**
  * The other way to carry the workspace's WhatsApp: Meta's official Cloud API (no phone to link, no risk of a
  * ban). Connected, it names the number and its quality; otherwise managers may fill in the three values of
@@ -63,10 +66,17 @@ export function CloudApiCard({ status, onChanged }: { status: WhatsAppStatus | n
       </h2>
       {onCloud ? (
         <>
-          <p className="muted">
-            Este espacio de trabajo envía y recibe por la API oficial de WhatsApp.
-            {status.qualityRating ? ` Calidad del número: ${status.qualityRating}.` : ''}
-          </p>
+          <p className="muted">Este espacio de trabajo envía y recibe por la API oficial de WhatsApp.</p>
+          <dl className="wa-cloud-number">
+            <dt>Número</dt>
+            <dd>{[status.name, status.phone].filter(Boolean).join(' · ') || 'Sin nombre'}</dd>
+            {status.qualityRating && (
+              <>
+                <dt>Calidad</dt>
+                <dd>{QUALITY_WORDS[status.qualityRating] ?? status.qualityRating}</dd>
+              </>
+            )}
+          </dl>
           {can?.disconnectCloud && (
             <Button variant="secondary" disabled={busy} onClick={() => void disconnect()}>
               {busy ? 'Desconectando...' : 'Desconectar API oficial'}

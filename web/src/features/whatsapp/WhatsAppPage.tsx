@@ -83,6 +83,7 @@ export function WhatsAppPage() {
         <ChatDrawer
           key={open.id}
           conversation={open}
+          cloud={connection.status?.provider === 'cloud'}
           headerExtra={<ChatAssistantControl jid={open.id} />}
           onClose={() => {
             setOpen(null);

@@ -4,6 +4,7 @@ import {
   type CloudConnectResult,
   type CloudTemplate,
   type CloudTemplateList,
+  type CloudWindow,
   type AutoReply,
   type AutoReplyList,
   type ConversationList,
@@ -41,6 +42,7 @@ export const sendText = (jid: string, text: string) => sendJson<WhatsAppMessage>
 /** The official Cloud API's number: connected with the three values of Meta's dashboard. */
 export const connectCloud = (body: CloudConnectBody) => sendJson<CloudConnectResult>('post', 'whatsapp/cloud/connect', body);
 export const disconnectCloud = () => sendJson<{ success: boolean }>('post', 'whatsapp/cloud/disconnect', {});
+export const getWindow = (jid: string) => getJson<CloudWindow>(`whatsapp/cloud/window?jid=${encodeURIComponent(jid)}`);
 export const getTemplates = () => getJson<CloudTemplateList>('whatsapp/cloud/templates').then((answer) => answer.data);
 export const sendTemplate = (jid: string, template: CloudTemplate, variables: string[]) =>
   sendJson<WhatsAppMessage>('post', 'whatsapp/cloud/templates/send', { jid, name: template.name, language: template.language, variables });

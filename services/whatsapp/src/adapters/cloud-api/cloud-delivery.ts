@@ -4,6 +4,7 @@ import { contentOf } from '../../domain/cloud-content.js';
 import type { MessagesRepository } from '../../domain/messages.repository.js';
 import type { OutboundService, PendingSend } from '../../domain/outbound.service.js';
 import { CLOUD_PHONES_ONLY, sendRefusal } from './cloud-errors.js';
+import type { CloudReceipts } from './cloud-receipts.js';
 import { GraphError, type GraphClient } from './graph-client.js';
 import { tokenContext } from './cloud-token.js';
 
@@ -29,6 +30,7 @@ export class CloudDelivery {
     private readonly messages: MessagesRepository,
     private readonly outbound: OutboundService,
     private readonly graph: GraphClient,
+    private readonly receipts: CloudReceipts,
     private readonly secrets: SecretBox,
     private readonly log: Logger,
     private readonly timing: DeliveryTiming,
@@ -81,7 +83,7 @@ export class CloudDelivery {
     }
     try {
       const wamid = await this.graph.send(token, account.phoneNumberId, digits, contentOf(next));
-      await this.messages.setProviderId(next.id, wamid);
+      await this.receipts.identified(account.userId, next.id, wamid);
     } catch (error) {
       // Meta answered and refused: trying again would get the same answer. The drain then skips it.
       if (error instanceof GraphError && error.failure !== 'unreachable') {

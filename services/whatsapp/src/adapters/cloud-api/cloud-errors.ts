@@ -13,6 +13,7 @@ export const CLOUD_UNKNOWN_ACCOUNT = 'WhatsApp no encuentra ese identificador de
 export const CLOUD_NUMBER_TAKEN = 'Este número ya está conectado en otro espacio de trabajo';
 export const CLOUD_PHONES_ONLY = 'La API oficial de WhatsApp solo envía mensajes a números de teléfono';
 export const CLOUD_SEND_REFUSED = 'WhatsApp no aceptó el mensaje';
+export const CLOUD_DISCONNECTED_UNSENT = 'No se envió: la API oficial de WhatsApp se desconectó antes de enviarlo';
 
 export const notConfigured = () => new AppError(503, 'WHATSAPP_CLOUD_NOT_CONFIGURED', CLOUD_NOT_CONFIGURED);
 export const notConnected = () => conflict(CLOUD_NOT_CONNECTED, 'WHATSAPP_CLOUD_NOT_CONNECTED');

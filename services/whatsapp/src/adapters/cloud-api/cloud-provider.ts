@@ -23,11 +23,13 @@ import { AccountsRepository } from '../../domain/accounts.repository.js';
 import { CloudAccountsRepository, NumberTakenError, type CloudAccountRow } from '../../domain/cloud-accounts.repository.js';
 import { renderTemplate, variablesOf, type CloudContent } from '../../domain/cloud-content.js';
 import { jidOfHandle } from '../../domain/cloud-intake.js';
+import { CloudReceiptsRepository } from '../../domain/cloud-receipts.repository.js';
 import { CloudWebhooksRepository } from '../../domain/cloud-webhooks.repository.js';
 import { MessagesRepository } from '../../domain/messages.repository.js';
 import { OutboundService, type Pacing } from '../../domain/outbound.service.js';
 import { CloudDelivery, type DeliveryTiming } from './cloud-delivery.js';
 import {
+  CLOUD_DISCONNECTED_UNSENT,
   CLOUD_NUMBER_TAKEN,
   CLOUD_PHONES_ONLY,
   callFailure,
@@ -37,6 +39,7 @@ import {
   unreachable,
   windowClosed,
 } from './cloud-errors.js';
+import { CloudReceipts } from './cloud-receipts.js';
 import { CloudWebhooks, type WebhookTiming } from './cloud-webhooks.js';
 import { tokenContext } from './cloud-token.js';
 import { DEFAULT_GRAPH_TIMING, GraphClient, type GraphTiming } from './graph-client.js';
@@ -103,6 +106,7 @@ export class CloudApiProvider implements MessagingProvider<CloudSettings> {
   private readonly graph: GraphClient;
   private readonly timing: CloudTiming;
   private readonly seen: CloudWebhooksRepository;
+  private readonly receipts: CloudReceipts;
   private timer: NodeJS.Timeout | undefined;
   private ticks = 0;
   private ticking: Promise<void> | undefined;
@@ -116,9 +120,10 @@ export class CloudApiProvider implements MessagingProvider<CloudSettings> {
     this.outbound =
       deps.outbound ??
       new OutboundService(sql, this.messages, new AccountsRepository(sql), deps.outbox, () => `local.${randomUUID()}`, log, deps.pacing ?? { automatedGapMs: 0 });
-    this.delivery = new CloudDelivery(this.owner, this.accounts, this.messages, this.outbound, this.graph, deps.secrets, log, this.timing);
+    this.receipts = new CloudReceipts(new CloudReceiptsRepository(sql), deps.intake);
+    this.delivery = new CloudDelivery(this.owner, this.accounts, this.messages, this.outbound, this.graph, this.receipts, deps.secrets, log, this.timing);
     this.seen = new CloudWebhooksRepository(sql);
-    this.webhooks = new CloudWebhooks(this.owner, deps.appSecret, this.accounts, this.seen, deps.intake, (userId) => void this.deliver(userId), log, this.timing);
+    this.webhooks = new CloudWebhooks(this.owner, deps.appSecret, this.accounts, this.seen, deps.intake, this.receipts, (userId) => void this.deliver(userId), log, this.timing);
   }
 
   /** The catch-up pass, every `tickMs`, on every replica (each claims what it processes). */
@@ -141,6 +146,7 @@ export class CloudApiProvider implements MessagingProvider<CloudSettings> {
     try {
       await this.webhooks.process();
       for (const userId of await this.accounts.withPending()) await this.delivery.deliver(userId);
+      await this.receipts.catchUp();
       if (this.ticks++ % PRUNE_EVERY_TICKS === 0) await this.seen.pruneSeen();
     } catch (error) {
       this.deps.log.error({ err: error }, 'whatsapp cloud tick failed');
@@ -182,8 +188,15 @@ export class CloudApiProvider implements MessagingProvider<CloudSettings> {
     return this.status(workspaceId);
   }
 
+  /**
+   * Forgets the number; what was still queued fails with the reason, in the same transaction (nothing would
+   * ever send it, and a phone linked later must not send it unasked). A send already at Meta when this runs is
+   * marked sent after all once Meta's id comes back (CloudReceipts.identified).
+   */
   async disconnect(workspaceId: string): Promise<void> {
-    await this.accounts.remove(workspaceId);
+    await this.deps.sql.begin(async (tx) => {
+      if (await this.accounts.remove(workspaceId, tx)) await this.messages.failPending(tx, workspaceId, CLOUD_DISCONNECTED_UNSENT);
+    });
   }
 
   handleOf(address: string): string | null {

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError, badRequest, type ChannelIntake, type Logger } from '@asistente/kit';
 import type { CloudAccountsRepository } from '../../domain/cloud-accounts.repository.js';
 import type { CloudWebhooksRepository } from '../../domain/cloud-webhooks.repository.js';
+import type { CloudReceipts } from './cloud-receipts.js';
 import { hasStatuses, incomingOf, messageIdsOf, partsOf, receiptsOf, type CloudChangeValue, type CloudWebhook } from './webhook-payload.js';
 
 export interface WebhookTiming {
@@ -37,6 +38,8 @@ export class CloudWebhooks {
     private readonly accounts: CloudAccountsRepository,
     private readonly webhooks: CloudWebhooksRepository,
     private readonly intake: ChannelIntake,
+    /** Statuses go to the intake through it: one may come before its message has Meta's id. */
+    private readonly receipts: CloudReceipts,
     /** Told of each workspace whose messages were stored (its keyword answers wait to be sent). */
     private readonly received: (userId: string) => void,
     private readonly log: Logger,
@@ -107,7 +110,7 @@ export class CloudWebhooks {
       const messages = incomingOf(part.values);
       // Storing again what a dead replica stored changes nothing (unique ids): this is what makes it once.
       await this.intake.received(userId, messages);
-      await this.intake.receipts(userId, receiptsOf(part.values));
+      await this.receipts.received(userId, receiptsOf(part.values));
       await this.webhooks.done(id);
       if (messages.length > 0) this.received(userId);
     } catch (error) {
