@@ -10,8 +10,11 @@ import { AccountExportRepository } from './domain/account-export.repository.js';
 import { CaldavConnectionService } from './domain/caldav-connection.service.js';
 import { CaldavEventsService } from './domain/caldav-events.service.js';
 import { CaldavRepository } from './domain/caldav.repository.js';
-import { CalendarRegistry } from './domain/calendar-registry.js';
-import { caldavSource, googleSource, microsoftSource } from './domain/calendar-sources.js';
+import type { CalendarPort } from './domain/calendars/calendar-port.js';
+import { CalendarRegistry } from './domain/calendars/calendar-registry.js';
+import { caldavCalendar } from './domain/calendars/providers/caldav.js';
+import { googleCalendar } from './domain/calendars/providers/google.js';
+import { outlookCalendar } from './domain/calendars/providers/outlook.js';
 import { CalendarSyncService } from './domain/calendar-sync.service.js';
 import { EventsService } from './domain/events.service.js';
 import { GoogleAccountsRepository } from './domain/google-accounts.repository.js';
@@ -60,10 +63,12 @@ export interface CalendarServiceOptions {
   platform: Platform;
   /** Meeting providers after Google Meet and Teams: adding one is one registration here (a test's in-memory one). */
   meetingProviders?: readonly MeetingProvider[];
+  /** Calendar providers after Google, CalDAV and Outlook: adding one is one registration here (a test's in-memory one). */
+  calendarProviders?: readonly CalendarPort[];
 }
 
 /** The calendar service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
-const calendarService: FastifyPluginAsync<CalendarServiceOptions> = async (fastify, { platform, meetingProviders = [] }) => {
+const calendarService: FastifyPluginAsync<CalendarServiceOptions> = async (fastify, { platform, meetingProviders = [], calendarProviders = [] }) => {
   const app = fastify as unknown as App;
   await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
   requireAuth(app);
@@ -114,13 +119,14 @@ const calendarService: FastifyPluginAsync<CalendarServiceOptions> = async (fasti
     outbox,
   );
   const caldavEvents = new CaldavEventsService(sql, caldavConnection, caldavRepository, outbox, platform.log);
-  // The providers behind /events: Google first (it answers for ids no other provider claims), then CalDAV, then
-  // Microsoft (Outlook, through the teams service that keeps the Microsoft connection).
+  // The calendar providers behind /events: Google first (it tells a user who connected nothing what to connect),
+  // then CalDAV, then Outlook (through the teams service that keeps the Microsoft connection).
   const outlook = teamsOutlook(platform.services);
   const sources = new CalendarRegistry(
-    googleSource(events, connection),
-    caldavSource(caldavConnection, caldavEvents),
-    microsoftSource(outlook, platform.log),
+    googleCalendar(events, sync, connection),
+    caldavCalendar(caldavConnection, caldavEvents),
+    outlookCalendar(outlook, platform.log),
+    ...calendarProviders,
   );
   // The meeting providers, the first connected one taking a new meeting: Google Meet, then Teams.
   const videoMeetings = new VideoMeetings([googleMeet, new TeamsMeetingProvider(platform.services, (userId) => outlook.confirmed(userId)), ...meetingProviders]);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_TITLE_MAX, type CalendarEvent, type EventBody, type GoogleEvent } from '@asistente/contracts';
+import { EVENT_TITLE_MAX, type CalendarEvent, type EventBody } from '@asistente/contracts';
 import { createEvent, type Logger, type Outbox, type Sql } from '@asistente/kit';
 import { CaldavError, type CaldavSession } from './caldav-port.js';
 import type { CaldavConnectionService } from './caldav-connection.service.js';
@@ -10,7 +10,8 @@ import { eventInput } from './event-form.js';
 import { entryTimes, type EventRecord } from './event-record.js';
 import { changeObject, expandObject, indexObject, newObject, splitEventId } from './icalendar.js';
 import { overrideOccurrence, withoutOccurrence } from './icalendar-occurrence.js';
-import { toCalendarEvent, toGoogleEvent } from './normalize.js';
+import { toCalendarEvent } from './normalize.js';
+import type { WrittenEvent } from './calendars/calendar-port.js';
 import { eventNotFound } from './provider-errors.js';
 
 /** A mirror older than this asks the server what changed before answering (as Google's does). */
@@ -89,7 +90,7 @@ export class CaldavEventsService {
       .sort((a, b) => a.startAt.getTime() - b.startAt.getTime() || a.id.localeCompare(b.id));
   }
 
-  async create(userId: string, calendarId: string, body: EventBody): Promise<GoogleEvent> {
+  async create(userId: string, calendarId: string, body: EventBody): Promise<WrittenEvent> {
     const input = eventInput(body);
     const session = await this.connection.session(userId);
     const uid = randomUUID();
@@ -97,7 +98,7 @@ export class CaldavEventsService {
     const created = await session.create(calendarId, uid, ics).catch((e: unknown) => Promise.reject(caldavAppError(e)));
     const event = this.written(ics, calendarId, null, input.startTime, input.endTime);
     await this.record(userId, calendarId, { ...created, ics }, event, 'calendar.event.created');
-    return toCaldavScreenEvent(event);
+    return writtenAnswer(event);
   }
 
   /**
@@ -105,7 +106,7 @@ export class CaldavEventsService {
    * series as a whole; an occurrence's id (UID_originalStart, as listed) changes that occurrence alone, with an
    * override (RECURRENCE-ID) in the same calendar object. Either way one PUT with If-Match on its etag.
    */
-  async update(userId: string, calendarId: string, eventId: string, body: EventBody): Promise<GoogleEvent> {
+  async update(userId: string, calendarId: string, eventId: string, body: EventBody): Promise<WrittenEvent> {
     const input = eventInput(body);
     const { stored, occurrence } = await this.target(userId, calendarId, eventId);
     const ics = occurrence === null ? changeObject(stored.ics, input) : overrideOccurrence(stored.ics, occurrence, input);
@@ -114,7 +115,7 @@ export class CaldavEventsService {
     const etag = await session.update(stored.href, ics, stored.etag).catch((e: unknown) => Promise.reject(caldavAppError(e)));
     const event = this.written(ics, calendarId, occurrence === null ? null : eventId, input.startTime, input.endTime);
     await this.record(userId, calendarId, { href: stored.href, etag, ics }, event, 'calendar.event.updated');
-    return toCaldavScreenEvent(event);
+    return writtenAnswer(event);
   }
 
   /** Removes the event; an occurrence of a series is removed from the series (EXDATE, its override dropped), the rest stays. */
@@ -235,4 +236,5 @@ function safeIndex(ics: string) {
 }
 
 export const toCaldavEvent = (record: EventRecord): CalendarEvent => ({ ...toCalendarEvent(record), source: 'caldav' });
-const toCaldavScreenEvent = (record: EventRecord): GoogleEvent => ({ ...toGoogleEvent(record), source: 'caldav' });
+/** An event just written: CalDAV servers give no conference or web link of their own. */
+const writtenAnswer = (record: EventRecord): WrittenEvent => ({ event: toCaldavEvent(record), conferenceLink: null, webLink: null });

@@ -1,5 +1,5 @@
-import type { CalendarEvent, GoogleEvent, MicrosoftCalendarEvent } from '@asistente/contracts';
-import type { BusyTime } from './calendar-registry.js';
+import type { MicrosoftCalendarEvent } from '@asistente/contracts';
+import type { BusyTime, ProviderEvent } from './calendars/calendar-port.js';
 import { lastDay } from './normalize.js';
 import type { OutlookTimes } from './outlook-port.js';
 
@@ -7,26 +7,11 @@ import type { OutlookTimes } from './outlook-port.js';
  * An Outlook event as every provider's normalised event is: Graph keeps an all-day event's end exclusive
  * (the next midnight), the spec's event shows the last day it covers. Done here, once, on the server.
  */
-export function fromOutlook(event: MicrosoftCalendarEvent): CalendarEvent {
-  if (!event.allDay) return event;
+export function fromOutlook(event: MicrosoftCalendarEvent): ProviderEvent {
+  const { source: _source, ...normal } = event;
+  if (!event.allDay) return normal;
   const endDate = lastDay(event.startDate, event.endDate || null);
-  return { ...event, endDate, endTime: endDate };
-}
-
-/**
- * An Outlook event just written, as /events answers every provider's writes (the Google Calendar screen's
- * event): Google's own start/end pair keeps the exclusive all-day end, as Google's and CalDAV's do.
- */
-export function outlookScreenEvent(event: MicrosoftCalendarEvent): GoogleEvent {
-  const normal = fromOutlook(event);
-  return {
-    ...normal,
-    summary: event.title,
-    start: event.allDay ? { date: event.startDate } : { dateTime: event.startTime },
-    end: event.allDay ? { date: event.endDate } : { dateTime: event.endTime },
-    hangoutLink: null,
-    htmlLink: null,
-  };
+  return { ...normal, endDate, endTime: endDate };
 }
 
 /** Timed events that are not cancelled take the user's time; all-day ones do not (as with Google's default). */

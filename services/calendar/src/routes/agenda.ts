@@ -1,9 +1,9 @@
 import { AttendeeEventsQuery, CalendarEventList, CalendarProviders, DateRangeQuery, ErrorResponse, FreeSlotList, FreeSlotsQuery } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
 import { parseRange } from '../domain/dates.js';
-import type { CalendarRegistry } from '../domain/calendar-registry.js';
+import type { CalendarRegistry } from '../domain/calendars/calendar-registry.js';
 import { DEFAULT_WORKING_HOURS, freeSlots } from '../domain/free-slots.js';
-import { sendJsonView } from './json-text.js';
+import { sendJsonView, sendProviderJson } from './json-text.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse };
 /** Free slots are asked for the coming days or weeks, not a year. */
@@ -30,18 +30,18 @@ export async function agendaRoutes(app: App, { sources }: AgendaDeps): Promise<v
   app.get('/events/with-attendee', {
     schema: { summary: 'Lista los eventos con un asistente', querystring: AttendeeEventsQuery, response: { 200: CalendarEventList, ...errors } },
     // Every connected provider's (Google, CalDAV's ATTENDEE lines, Outlook's attendees), from the registry.
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const { dateFrom, dateTo, attendee } = request.query;
-      return sources.withAttendee(request.user.id, parseRange(dateFrom, dateTo), attendee);
+      return sendProviderJson(reply, await sources.withAttendee(request.user.id, parseRange(dateFrom, dateTo), attendee));
     },
   });
 
   // What the assistant asks before offering calendar tools: any provider will do.
   app.get('/events/providers', {
     schema: { summary: 'Indica qué proveedores de calendario tiene conectados el usuario', response: { 200: CalendarProviders, ...errors } },
-    handler: async (request) => {
-      const providers = await sources.providers(request.user.id);
-      return { connected: providers.length > 0, providers: providers.map((source) => ({ source })) };
+    handler: async (request, reply) => {
+      const providers = await sources.connected(request.user.id);
+      return sendProviderJson(reply, { connected: providers.length > 0, providers: providers.map((source) => ({ source })) });
     },
   });
 

@@ -11,12 +11,13 @@ import {
   MonthParams,
 } from '@asistente/contracts';
 import type { App } from '@asistente/kit';
-import type { CalendarRegistry } from '../domain/calendar-registry.js';
+import type { CalendarRegistry } from '../domain/calendars/calendar-registry.js';
 import type { CalendarSyncService } from '../domain/calendar-sync.service.js';
 import { checkRange, parseRange } from '../domain/dates.js';
 import type { EventsService } from '../domain/events.service.js';
 import { toCalendarEntry } from './calendar-entry.js';
-import { sendJsonView } from './json-text.js';
+import { sendJsonView, sendProviderJson } from './json-text.js';
+import { writtenAnswer } from './written-event.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse };
 const RangeOnly = Type.Object({
@@ -69,15 +70,15 @@ export async function calendarScreenRoutes(
     handler: async (request, reply) => {
       // Without a calendar: Google's 'primary' when Google is connected, else the next connected provider's default.
       const { calendarId, ...body } = request.body;
-      return reply.code(201).send(await sources.create(request.user.id, calendarId, body));
+      return sendProviderJson(reply, writtenAnswer(await sources.create(request.user.id, calendarId, body)), 201);
     },
   });
 
   app.put('/events/:id', {
     schema: { summary: 'Actualiza un evento', params: EventIdParams, querystring: EventIdQuery, body: LocalEventBody, response: { 200: GoogleEvent, ...errors } },
-    handler: (request) => {
+    handler: async (request, reply) => {
       const { calendarId, ...body } = request.body;
-      return sources.update(request.user.id, calendarId ?? request.query.calendarId ?? 'primary', request.params.id, body);
+      return sendProviderJson(reply, writtenAnswer(await sources.update(request.user.id, calendarId ?? request.query.calendarId ?? 'primary', request.params.id, body)));
     },
   });
 

@@ -18,3 +18,12 @@ export async function sendJsonView(request: FastifyRequest, reply: FastifyReply,
   if (acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(await view.gzipped());
   return reply.send(view.body);
 }
+
+/**
+ * Sends an answer that names a calendar provider as JSON text, past the response schema's serialiser: the
+ * schema documents the built-in providers (the contracts' list), while a registration may add another
+ * (a test's in-memory one), whose name the serialiser would refuse.
+ */
+export function sendProviderJson(reply: FastifyReply, value: unknown, code = 200): FastifyReply {
+  return reply.code(code).type('application/json; charset=utf-8').send(JSON.stringify(value));
+}
