@@ -50,10 +50,18 @@ async function findOrBuild(serverUrl: string, log: Logger): Promise<string> {
   }
 }
 
-/** Templates of earlier migration sets, left by earlier runs on this server. */
+/**
+ * Runs of other checkouts on the same server (a branch with one more migration) build templates of their
+ * own and copy from them for as long as they run: the newest few stay, so a run never finds the template
+ * it is using dropped under it.
+ */
+const OTHER_TEMPLATES_KEPT = 4;
+
+/** Templates of earlier migration sets, left by earlier runs on this server, but the newest few. */
 async function dropOutdated(admin: postgres.Sql, current: string): Promise<void> {
   const outdated = await admin<{ datname: string }[]>`
-    select datname from pg_database where datname ~ ${`^${PREFIX}[0-9a-f]{16}$`} and datname <> ${current}`;
+    select datname from pg_database where datname ~ ${`^${PREFIX}[0-9a-f]{16}$`} and datname <> ${current}
+     order by oid desc offset ${OTHER_TEMPLATES_KEPT}`;
   for (const { datname } of outdated) {
     // Another run may be copying it right now: it stays until a later run finds it idle.
     await admin.unsafe(`drop database if exists ${datname}`).catch(() => {});
