@@ -1,7 +1,7 @@
 // A signed Cloud API message answered by the assistant through the whole one-process app (gateway, whatsapp, inbox, ai): the answer reaches the customer through Meta's messages endpoint, from a run bound to that customer.
 import t from 'tap';
 import { DEFAULT_ASSISTANT_CONFIG } from '@asistente/contracts';
-import { createTestPlatform } from '@asistente/kit/testing';
+import { createTestPlatform, waitUntil } from '@asistente/kit/testing';
 import { OpenAiPeer, type RecordedRequest } from '../../services/ai/test/fixtures/openai-peer.js';
 import { CloudApiPeer, injectInto, PEER_NUMBER } from '../../services/whatsapp/test/cloud-api-peer.js';
 import { buildGateway } from '../src/gateway.js';
@@ -23,15 +23,7 @@ await gateway.ready();
 t.teardown(() => gateway.close());
 meta.postTo(injectInto(gateway));
 
-async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const until = <T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string) => waitUntil(check, what, 30_000, 25);
 
 t.test('a customer writes to the Cloud number; the assistant answers them through Meta, with tools bound to them', async (t) => {
   const registered = await gateway.inject({

@@ -15,6 +15,7 @@ export { createTestDatabase, type TestDatabase } from './test-database.js';
 export { insertAccount } from './accounts.js';
 export { oauthCookie } from './oauth-browser.js';
 export { readZip } from './zip-reader.js';
+export { waitUntil } from './wait-until.js';
 export { readAccountExportPart } from './account-export-pages.js';
 export { schemasThatDoNotCompile, type RouteWithSchema } from './route-schemas.js';
 export { takeServerTurn, type ServerShare, type TimedTest } from './server-turn.js';

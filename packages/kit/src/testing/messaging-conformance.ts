@@ -10,6 +10,7 @@ import type {
   ProviderCapabilities,
   Receipt,
 } from '../messaging/messaging-port.js';
+import { waitUntil as until } from './wait-until.js';
 
 /**
  * The messaging port's conformance suite: every provider of a channel (Baileys against its fake socket, the
@@ -63,17 +64,6 @@ export interface MessagingHarness<Settings> {
   completeLink?(workspaceId: string): Promise<void>;
   /** A customer at the far end of a connected workspace. */
   customer(workspaceId: string): Promise<FarCustomer>;
-}
-
-/** Polls `check` until it holds: the suite waits for states, never for time. */
-async function until<T>(check: () => Promise<T | undefined | false>, what: string, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** The intake the provider delivers to, remembering everything per workspace. */

@@ -1,5 +1,5 @@
 import type { App, Platform } from '@asistente/kit';
-import { buildServicesApp, signToken, type Teardown } from '@asistente/kit/testing';
+import { buildServicesApp, signToken, waitUntil, type Teardown } from '@asistente/kit/testing';
 import contactsService from '@asistente/contacts';
 import { createWhatsAppService, type WhatsAppServiceOptions } from '../../src/app.js';
 import type { SessionManager } from '../../src/domain/session-manager.js';
@@ -11,16 +11,8 @@ export const FAST = {
   pacing: { automatedGapMs: 0 },
 };
 
-/** Polls `check` until it holds (tests wait for states, never for time). */
-export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Polls until a state holds (tests wait for states, never for time). */
+export const until = waitUntil;
 
 export interface Harness {
   app: App;
