@@ -282,7 +282,7 @@ t.test('a first sync stores the newest mails first, counts its progress on the a
 
 t.test("mail received counts on the day it arrived (INTERNALDATE), the first sync's history included", async (t) => {
   const USER = 'lucia@example.com';
-  const { phone, platform, sql, messages, account, syncOnce } = await connectedAccount(t, USER, 'clave-de-lucia', '00000000-0000-4000-8000-0000000000b2');
+  const { phone, platform, sql, messages, syncOnce } = await connectedAccount(t, USER, 'clave-de-lucia', '00000000-0000-4000-8000-0000000000b2');
   const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log, new AccountsRepository(sql));
   const start = Math.floor(Date.now() / 1000) * 1000;
   const daysAgo = (n: number) => new Date(start - n * 86_400_000);
