@@ -81,7 +81,10 @@ export interface OpenFolder {
   delete(uid: number): Promise<void>;
 }
 
-/** What a watched folder reports: new mail or expunges, a read flag changed elsewhere, the connection's end. */
+/**
+ * What a watched folder reports: new mail or expunges; a read flag changed elsewhere (by the message's number,
+ * or as a change of the folder when the mailbox does not name it); the connection's end.
+ */
 export interface FolderWatch {
   changed(): void;
   readChanged(uid: number, read: boolean): void;
