@@ -13,7 +13,9 @@ import {
   type ServicePlugin,
 } from '@asistente/kit';
 import { EMAIL_SECRET_COLUMNS } from './domain/secret-columns.js';
-import { ImapMailProvider } from './adapters/imap-mail-provider.js';
+import { ImapMailboxes } from './adapters/imap-mailbox.js';
+import { MimeComposer } from './adapters/mime-composer.js';
+import { SmtpTransport } from './adapters/smtp-transport.js';
 import { OAuthProvider } from './adapters/oauth-provider.js';
 import { emailExportParts } from './domain/account-export.js';
 import { AccountExportRepository } from './domain/account-export.repository.js';
@@ -23,6 +25,8 @@ import { AttachmentDownloads } from './domain/attachment-downloads.js';
 import { Credentials } from './domain/credentials.js';
 import { LoginAttempts } from './domain/login-attempts.js';
 import { MailLogin } from './domain/mail-login.js';
+import type { MailTransport } from './domain/mail-transport.js';
+import type { MailboxProvider } from './domain/mailbox.js';
 import { MailServers } from './domain/mail-servers.js';
 import { MailboxSync } from './domain/mailbox-sync.js';
 import { MessagesRepository } from './domain/messages.repository.js';
@@ -53,6 +57,9 @@ export interface EmailServiceOptions {
   exclusive?: boolean;
   /** Receives the sync manager, so tests can see which replica holds an account and kill one. */
   onSync?: (sync: SyncManager) => void;
+  /** The mailbox port's provider (default: IMAP) and the transport's (default: SMTP). */
+  mailboxes?: MailboxProvider;
+  transport?: MailTransport;
 }
 
 export function createEmailService(options: EmailServiceOptions = {}): ServicePlugin {
@@ -85,11 +92,13 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     // Every connection to a mail server goes through the guard: resolved once, private addresses refused.
     const servers = new MailServers(new HostGuard(config.ALLOWED_PRIVATE_ADDRESSES));
     const credentials = new Credentials(platform.secrets, accountsRepository, oauth, servers);
-    // The mail port: IMAP and SMTP through imapflow and nodemailer.
-    const mail = new ImapMailProvider();
+    // The mail ports: mailboxes over IMAP (imapflow), sending over SMTP and writing mail with nodemailer.
+    const mailboxes = options.mailboxes ?? new ImapMailboxes();
+    const transport = options.transport ?? new SmtpTransport();
+    const composer = new MimeComposer();
     // Refused logins per user and per target mailbox, shared by every replica.
     const loginFailures = new FailureWindow(sql, 'email.login_failures');
-    const login = new MailLogin(servers, new LoginAttempts(loginFailures), log, mail);
+    const login = new MailLogin(servers, new LoginAttempts(loginFailures), log, mailboxes, transport);
     const mailboxSync = new MailboxSync(
       sql,
       messagesRepository,
@@ -108,7 +117,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       { ...DEFAULT_LEASE, ...options.lease },
       // Without a database URL the process runs on its own embedded database: it is the only replica.
       options.exclusive ?? !config.DATABASE_URL,
-      mail,
+      mailboxes,
     );
     options.onSync?.(sync);
     const signer = new TrackingSigner(platform.tokens.secret);
@@ -120,9 +129,9 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       credentials,
       sync,
       log,
-      new AttachmentDownloads(credentials, log, mail),
+      new AttachmentDownloads(credentials, log, mailboxes),
       config.MAIL_MAX_MESSAGE_BYTES,
-      mail,
+      mailboxes,
     );
     const sender = new MailSender(
       sql,
@@ -137,7 +146,9 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       log,
       new SendOnce(new SendRequestsRepository(sql)),
       personalizer,
-      mail,
+      composer,
+      transport,
+      mailboxes,
     );
 
     await integrationRoutes(app, {
@@ -151,9 +162,9 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     // Its sealed columns, where key rotation (`asistente admin rotate-keys`) finds them.
     await registerSecretColumns(platform.db.sql, EMAIL_SECRET_COLUMNS);
     await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), contacts), personalizer });
-    accountExportRoute(app, '/emails', emailExportParts(new AccountExportRepository(sql), mail), 'person');
+    accountExportRoute(app, '/emails', emailExportParts(new AccountExportRepository(sql), composer), 'person');
     await trackingRoutes(app, { tracking: new TrackingService(sql, outbox, signer) });
-    const drafts = new DraftsService(accountsRepository, messagesRepository, messages, credentials, sync, log, mail);
+    const drafts = new DraftsService(accountsRepository, messagesRepository, messages, credentials, sync, log, mailboxes, composer);
     await messageRoutes(app, { messages, sender, drafts });
 
     // The owner's "Conservación de datos": bodies of older mails erased daily, once per deployment.

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { HostGuard, type CheckedHost, type Resolver } from '@asistente/kit';
 import { closeImap, MailConnectError, openImap } from '../src/adapters/imap-client.js';
-import { verifySmtp } from '../src/adapters/smtp-client.js';
+import { SmtpTransport } from '../src/adapters/smtp-transport.js';
 import type { CheckedServer } from '../src/domain/account.js';
 import { MailServers } from '../src/domain/mail-servers.js';
 import { startDovecot } from './fixtures/dovecot.js';
@@ -48,7 +48,7 @@ t.test('a public server offering no STARTTLS gets no password, and the owner is 
   t.notOk(carriesPassword(imapPeer.received()), 'the IMAP peer received no password');
   t.notMatch(imapPeer.received(), /AUTHENTICATE|LOGIN/i, 'nor any login command');
 
-  const smtpError = await verifySmtp(await asPublic(smtpPeer), { user: USER, pass: PASSWORD }).then(
+  const smtpError = await new SmtpTransport().verify({ smtp: await asPublic(smtpPeer), secret: { kind: 'password', imapPassword: PASSWORD, smtpPassword: PASSWORD } }).then(
     () => undefined,
     (error: unknown) => error,
   );
@@ -71,7 +71,7 @@ t.test('on an address the operator allowed, the same peers do get the login (the
   );
   await closeImap(await openImap(checked.imap, { user: USER, pass: PASSWORD }));
   t.ok(carriesPassword(imapPeer.received()), 'plain IMAP login on the allowed address');
-  await verifySmtp(checked.smtp, { user: USER, pass: PASSWORD });
+  await new SmtpTransport().verify({ smtp: checked.smtp, secret: { kind: 'password', imapPassword: PASSWORD, smtpPassword: PASSWORD } });
   t.ok(carriesPassword(smtpPeer.received()), 'plain SMTP login on the allowed address');
 });
 
@@ -100,7 +100,7 @@ t.test('DNS rebinding: the connection goes to the address checked, whatever DNS 
   const client = await openImap(checked.imap, { user: USER, pass: PASSWORD });
   t.ok(client.usable, 'IMAP logged in at the checked address');
   await closeImap(client);
-  await verifySmtp(checked.smtp, { user: USER, pass: PASSWORD });
+  await new SmtpTransport().verify({ smtp: checked.smtp, secret: { kind: 'password', imapPassword: PASSWORD, smtpPassword: PASSWORD } });
   t.pass('SMTP logged in at the checked address');
   t.same(Object.fromEntries(lookups), { 'imap.rebind.invalid': 1, 'smtp.rebind.invalid': 1 }, 'each name looked up once, by the guard only');
 

@@ -1,13 +1,14 @@
 import t from 'tap';
-import type { ListResponse } from 'imapflow';
+import type { MailFolder } from '@asistente/contracts';
 import { HostGuard } from '@asistente/kit';
 import { createTestPlatform, type Teardown } from '@asistente/kit/testing';
-import { ImapMailProvider } from '../src/adapters/imap-mail-provider.js';
+import { ImapMailboxes } from '../src/adapters/imap-mailbox.js';
 import { AccountsRepository } from '../src/domain/accounts.repository.js';
 import { Credentials } from '../src/domain/credentials.js';
 import { mapFolders } from '../src/domain/folders.js';
 import { MailServers } from '../src/domain/mail-servers.js';
 import { MailboxSync } from '../src/domain/mailbox-sync.js';
+import { withMailbox, type FolderEntry, type Mailbox, type OpenFolder } from '../src/domain/mailbox.js';
 import { MessagesRepository } from '../src/domain/messages.repository.js';
 import { LeasesRepository } from '../src/domain/leases.repository.js';
 import { DEFAULT_LEASE, SyncManager } from '../src/domain/sync-manager.js';
@@ -17,8 +18,18 @@ import { eventually, otherMailApp, rawMail } from './fixtures/imap-peer.js';
 // Dovecot listens on loopback: the operator's own network, as ALLOWED_PRIVATE_ADDRESSES would say.
 const localServers = new MailServers(new HostGuard('127.0.0.1'));
 
-const entry = (path: string, specialUse?: string): ListResponse =>
-  ({ path, name: path.split('/').pop()!, flags: new Set<string>(), ...(specialUse ? { specialUse } : {}) }) as unknown as ListResponse;
+/** The mailbox as a server without CONDSTORE shows it: its folders carry no change mark. */
+function withoutChangeMarks(mailbox: Mailbox): Mailbox {
+  return Object.assign(Object.create(mailbox) as Mailbox, {
+    inFolder: <T>(path: string, task: (folder: OpenFolder) => Promise<T>) =>
+      mailbox.inFolder(path, (folder) => {
+        const { changeMark: _, ...status } = folder.status;
+        return task(Object.assign(Object.create(folder) as OpenFolder, { status }));
+      }),
+  });
+}
+
+const entry = (path: string, specialUse?: string): FolderEntry => ({ path, name: path.split('/').pop()!, flags: new Set<string>(), ...(specialUse ? { specialUse } : {}) });
 
 /** A Dovecot of its own with one user, another mail app logged in to it, and the user's account stored. */
 async function connectedAccount(t: Teardown, user: string, password: string, userId: string) {
@@ -42,7 +53,12 @@ async function connectedAccount(t: Teardown, user: string, password: string, use
     smtp: server,
     credentialsEnc: credentials.seal(userId, { kind: 'password', imapPassword: password, smtpPassword: password }),
   });
-  return { dovecot, phone, platform, sql, accounts, messages, row, account: await credentials.open(row) };
+  const account = await credentials.open(row);
+  // A sync over a session of its own through the mailbox port, as the service runs one; `phone` changes the
+  // mailbox behind its back.
+  const syncOnce = (sync: MailboxSync, only: MailFolder[], as: (mailbox: Mailbox) => Mailbox = (mailbox) => mailbox) =>
+    withMailbox(new ImapMailboxes(), account, undefined, (mailbox) => sync.sync(as(mailbox), account, only));
+  return { dovecot, phone, platform, sql, accounts, messages, row, account, syncOnce };
 }
 
 t.test('folders: special use first, the usual names (Spanish too) when the server has none', async (t) => {
@@ -64,7 +80,7 @@ t.test('folders: special use first, the usual names (Spanish too) when the serve
 
 t.test('a UIDVALIDITY change resyncs the folder; incremental syncs fetch only new UIDs', async (t) => {
   const USER = 'eva@example.com';
-  const { phone, platform, sql, messages, account } = await connectedAccount(t, USER, 'clave-de-eva', '00000000-0000-4000-8000-00000000000e');
+  const { phone, platform, sql, messages, account, syncOnce } = await connectedAccount(t, USER, 'clave-de-eva', '00000000-0000-4000-8000-00000000000e');
   const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 2 }, platform.log, new AccountsRepository(sql));
   const subjects = async () =>
     (await sql<{ subject: string }[]>`select subject from email.messages where folder = 'drafts' order by uid`).map((r) => r.subject);
@@ -72,12 +88,12 @@ t.test('a UIDVALIDITY change resyncs the folder; incremental syncs fetch only ne
   for (const subject of ['Borrador 1', 'Borrador 2', 'Borrador 3']) {
     await phone.append('Drafts', rawMail({ from: USER, to: 'x@y.com', subject, body: subject }));
   }
-  t.same(await sync.sync(phone, account, ['drafts']), [{ folder: 'drafts', inserted: 2 }], 'the first window keeps the newest 2 (configurable)');
+  t.same(await syncOnce(sync, ['drafts']), [{ folder: 'drafts', inserted: 2 }], 'the first window keeps the newest 2 (configurable)');
   t.same(await subjects(), ['Borrador 2', 'Borrador 3']);
   const before = (await messages.folders(account.id)).get('drafts')!;
 
   await phone.append('Drafts', rawMail({ from: USER, to: 'x@y.com', subject: 'Borrador 4', body: '4' }));
-  t.same(await sync.sync(phone, account, ['drafts']), [{ folder: 'drafts', inserted: 1 }], 'then only UIDs above the last one');
+  t.same(await syncOnce(sync, ['drafts']), [{ folder: 'drafts', inserted: 1 }], 'then only UIDs above the last one');
   t.same(await subjects(), ['Borrador 2', 'Borrador 3', 'Borrador 4']);
 
   // The folder is recreated on the server: same name, new UIDVALIDITY, the old UIDs mean nothing.
@@ -87,7 +103,7 @@ t.test('a UIDVALIDITY change resyncs the folder; incremental syncs fetch only ne
   const status = await phone.status('Drafts', { uidValidity: true });
   if (!status) throw new Error('STATUS failed');
   t.not(status.uidValidity, before.uidValidity, 'precondition: the server changed UIDVALIDITY');
-  t.same(await sync.sync(phone, account, ['drafts']), [{ folder: 'drafts', inserted: 1 }]);
+  t.same(await syncOnce(sync, ['drafts']), [{ folder: 'drafts', inserted: 1 }]);
   t.same(await subjects(), ['Nuevo borrador'], 'resynced from scratch');
   t.equal((await messages.folders(account.id)).get('drafts')!.uidValidity, status.uidValidity);
 });
@@ -103,7 +119,7 @@ t.test('a refused password disconnects the account (no retry loop); connecting i
   const messages = new MessagesRepository(sql);
   const credentials = new Credentials(platform.secrets, accounts, {} as never, localServers);
   const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log, new AccountsRepository(sql));
-  const manager = new SyncManager(accounts, new LeasesRepository(sql), messages, credentials, sync, platform.log, DEFAULT_LEASE, true, new ImapMailProvider());
+  const manager = new SyncManager(accounts, new LeasesRepository(sql), messages, credentials, sync, platform.log, DEFAULT_LEASE, true, new ImapMailboxes());
   t.teardown(() => manager.close());
   const userId = '00000000-0000-4000-8000-00000000000f';
   const server = { host: dovecot.host, port: dovecot.port, secure: false, user: USER };
@@ -136,7 +152,7 @@ t.test('a refused password disconnects the account (no retry loop); connecting i
 
 t.test('the first sync stores summaries: preview from the first text part in any encoding, attachments from the structure', async (t) => {
   const USER = 'lola@example.com';
-  const { phone, platform, sql, messages, account } = await connectedAccount(t, USER, 'clave-de-lola', '00000000-0000-4000-8000-00000000001a');
+  const { phone, platform, sql, messages, account, syncOnce } = await connectedAccount(t, USER, 'clave-de-lola', '00000000-0000-4000-8000-00000000001a');
   const head = (subject: string, type: string) =>
     [`From: Ana <ana@example.org>`, `To: ${USER}`, `Subject: ${subject}`, `Date: ${new Date().toUTCString()}`, 'MIME-Version: 1.0', type].join('\r\n');
   await phone.append(
@@ -171,7 +187,7 @@ t.test('the first sync stores summaries: preview from the first text part in any
     ].join('\r\n'),
   );
   const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log, new AccountsRepository(sql));
-  t.same(await sync.sync(phone, account, ['inbox']), [{ folder: 'inbox', inserted: 3 }]);
+  t.same(await syncOnce(sync, ['inbox']), [{ folder: 'inbox', inserted: 3 }]);
   const rows = await sql<{ subject: string; preview: string; hasAttachments: boolean; bodyFetched: boolean; fromAddr: string }[]>`
     select subject, preview, has_attachments, body_fetched, from_addr from email.messages order by uid`;
   t.same(
@@ -196,27 +212,25 @@ t.test('the first sync stores summaries: preview from the first text part in any
   } finally {
     lock.release();
   }
-  await sync.sync(phone, account, ['inbox']);
+  await syncOnce(sync, ['inbox']);
   t.same(await state(), [['QP', true], ['Mixto', false]], 'changed flag and expunge applied');
   t.ok((await modseq())! > first!, 'modseq moved on');
 
   // A server without CONDSTORE: every flag is read, as before.
-  phone.enabled.delete('CONDSTORE');
-  t.teardown(() => phone.enabled.add('CONDSTORE'));
   lock = await phone.getMailboxLock('INBOX');
   try {
     await phone.messageFlagsRemove({ subject: 'QP' }, ['\\Seen']);
   } finally {
     lock.release();
   }
-  await sync.sync(phone, account, ['inbox']);
+  await syncOnce(sync, ['inbox'], withoutChangeMarks);
   t.same(await state(), [['QP', false], ['Mixto', false]], 'fallback reads all flags');
   t.equal(await modseq(), null, 'no modseq without CONDSTORE');
 });
 
 t.test('a first sync stores the newest mails first, counts its progress on the account, and a window cut short starts again', async (t) => {
   const USER = 'nuria@example.com';
-  const { phone, platform, sql, accounts, messages, account } = await connectedAccount(t, USER, 'clave-de-nuria', '00000000-0000-4000-8000-0000000000a1');
+  const { phone, platform, sql, accounts, messages, account, syncOnce } = await connectedAccount(t, USER, 'clave-de-nuria', '00000000-0000-4000-8000-0000000000a1');
   for (let i = 1; i <= 60; i++) await phone.append('INBOX', rawMail({ from: 'cliente@x.com', to: USER, subject: `Pedido ${i}`, body: `Pedido número ${i}` }));
 
   const progress: { started: number[]; advanced: number[]; ended: number } = { started: [], advanced: [], ended: 0 };
@@ -248,7 +262,7 @@ t.test('a first sync stores the newest mails first, counts its progress on the a
   };
   const sync = new MailboxSync(sql, recording, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log, recorder);
 
-  await t.rejects(sync.sync(phone, account, ['inbox']));
+  await t.rejects(syncOnce(sync, ['inbox']));
   t.same(progress.started, [60], 'the window counted before fetching');
   t.same([...batches[0]!].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => 11 + i), 'the newest 50 first, in a small first batch');
   t.equal(progress.ended, 1, 'progress cleared even when the sync fails');
@@ -258,7 +272,7 @@ t.test('a first sync stores the newest mails first, counts its progress on the a
   t.equal(pending.uidValidity, 0n, 'the window is marked unfinished');
   t.equal(pending.path, 'INBOX', 'the path is known, so listed mail can be opened meanwhile');
 
-  t.same(await sync.sync(phone, account, ['inbox']), [{ folder: 'inbox', inserted: 60 }], 'the window starts again');
+  t.same(await syncOnce(sync, ['inbox']), [{ folder: 'inbox', inserted: 60 }], 'the window starts again');
   t.same(progress.started, [60, 60]);
   const [count] = await sql<{ n: string }[]>`select count(*) as n from email.messages where account_id = ${account.id} and folder = 'inbox'`;
   t.equal(Number(count!.n), 60, 'each mail once');
@@ -270,20 +284,20 @@ t.test('a first sync stores the newest mails first, counts its progress on the a
   t.equal(received.length, 60, 'the attempt cut short counted nothing: its window was not complete');
 
   await phone.append('INBOX', rawMail({ from: 'cliente@x.com', to: USER, subject: 'Pedido 61', body: 'Nuevo' }));
-  t.same(await sync.sync(phone, account, ['inbox']), [{ folder: 'inbox', inserted: 1 }]);
+  t.same(await syncOnce(sync, ['inbox']), [{ folder: 'inbox', inserted: 1 }]);
   t.same(progress.started, [60, 60], 'an incremental sync shows no progress');
 });
 
 t.test("mail received counts on the day it arrived (INTERNALDATE), the first sync's history included", async (t) => {
   const USER = 'lucia@example.com';
-  const { phone, platform, sql, messages, account } = await connectedAccount(t, USER, 'clave-de-lucia', '00000000-0000-4000-8000-0000000000b2');
+  const { phone, platform, sql, messages, syncOnce } = await connectedAccount(t, USER, 'clave-de-lucia', '00000000-0000-4000-8000-0000000000b2');
   const sync = new MailboxSync(sql, messages, platform.outbox('email'), { days: 30, maxPerFolder: 100 }, platform.log, new AccountsRepository(sql));
   const start = Math.floor(Date.now() / 1000) * 1000;
   const daysAgo = (n: number) => new Date(start - n * 86_400_000);
   // Arrived 3 days ago; arrived yesterday although its sender's clock wrote a date 10 days ago.
   await phone.append('INBOX', rawMail({ from: 'a@cliente.com', to: USER, subject: 'Hace tres días', body: 'x' }), [], daysAgo(3));
   await phone.append('INBOX', rawMail({ from: 'b@cliente.com', to: USER, subject: 'Ayer', body: 'x', date: daysAgo(10) }), [], daysAgo(1));
-  await sync.sync(phone, account, ['inbox']);
+  await syncOnce(sync, ['inbox']);
   const received = async () =>
     (
       await sql<{ subject: string; occurredAt: Date }[]>`
@@ -297,7 +311,7 @@ t.test("mail received counts on the day it arrived (INTERNALDATE), the first syn
 
   const before = Date.now();
   await phone.append('INBOX', rawMail({ from: 'c@cliente.com', to: USER, subject: 'Ahora', body: 'x' }));
-  await sync.sync(phone, account, ['inbox']);
+  await syncOnce(sync, ['inbox']);
   const now = (await received()).at(-1)!;
   t.equal(now[0], 'Ahora');
   t.ok(Date.parse(now[1]!) >= before - 1000, 'new mail counts now, when it arrives');

@@ -2,10 +2,18 @@ import type { ImapFlow } from 'imapflow';
 import { traceClientCall, type Logger } from '@asistente/kit';
 import type { CheckedServer } from '../domain/account.js';
 import { connectionReason, withDeadline } from '../domain/connect-errors.js';
-import { MailConnectError, type ImapAuth } from '../domain/mail-provider.js';
+import { MailConnectError } from '../domain/mail-errors.js';
+import type { MailboxLogin } from '../domain/mailbox.js';
 
 // Thrown by the connections made here; declared in the domain, which acts on it.
 export { MailConnectError };
+
+export type ImapAuth = { user: string; pass: string } | { user: string; accessToken: string };
+
+/** The IMAP login of an account: its IMAP password, or its OAuth access token (XOAUTH2). */
+export function imapAuth({ imap, secret }: MailboxLogin): ImapAuth {
+  return secret.kind === 'password' ? { user: imap.user, pass: secret.imapPassword } : { user: imap.user, accessToken: secret.accessToken };
+}
 
 /** The whole login (TCP, TLS, greeting, authentication) ends within this, whatever the peer does. */
 export const CONNECT_DEADLINE_MS = 12_000;

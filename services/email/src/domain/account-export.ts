@@ -1,6 +1,6 @@
 import { jsonArrayPart, type AccountExportPart, type KeysetSource } from '@asistente/kit';
 import type { AccountExportRepository, ExportedAttachment, ExportedMail } from './account-export.repository.js';
-import type { MailProvider } from './mail-provider.js';
+import type { MailComposer } from './mail-composer.js';
 
 /** Mails read per page: bodies can be long. */
 const PAGE_MAILS = 100;
@@ -18,7 +18,7 @@ function attachmentPath(attachment: ExportedAttachment): string {
 }
 
 /** The mail as an .eml: its headers, both bodies and its stored attachments, as a mail program reads it. */
-async function eml(composer: Pick<MailProvider, 'compose'>, mail: ExportedMail, attachments: ExportedAttachment[]): Promise<string> {
+async function eml(composer: MailComposer, mail: ExportedMail, attachments: ExportedAttachment[]): Promise<string> {
   const raw = await composer.compose({
     from: mail.fromAddr,
     to: mail.toAddrs || undefined,
@@ -71,7 +71,7 @@ function mailsPart(repository: AccountExportRepository, whole: boolean, pieces: 
  * headers of the others as JSON (`correos.json`, whose bodies were never downloaded), their attachments
  * that are stored (`adjuntos/<mail id>/…`) and the templates (`plantillas.json`). Account credentials and server settings are never read.
  */
-export function emailExportParts(repository: AccountExportRepository, composer: Pick<MailProvider, 'compose'>): AccountExportPart[] {
+export function emailExportParts(repository: AccountExportRepository, composer: MailComposer): AccountExportPart[] {
   const partial: KeysetSource<ExportedMail> = { rows: (userId, after, limit) => repository.mails(userId, false, after, limit), key };
   return [
     mailsPart(repository, true, async (mails) => {

@@ -2,9 +2,9 @@ import type { MailFolder } from '@asistente/contracts';
 import { HostNotAllowedError, type Logger } from '@asistente/kit';
 import type { MailAccount } from './account.js';
 import type { AccountsRepository } from './accounts.repository.js';
-import { imapAuth } from './credentials.js';
+import { MailConnectError } from './mail-errors.js';
 import { OAuthGrantError } from './mail-oauth.js';
-import { MailConnectError, type MailProvider, type MailSession } from './mail-provider.js';
+import type { Mailbox, MailboxProvider } from './mailbox.js';
 
 /**
  * What a watcher asks of the replica that holds its account (the sync manager): the account, a sync, the mail
@@ -13,7 +13,7 @@ import { MailConnectError, type MailProvider, type MailSession } from './mail-pr
 export interface WatcherHost {
   readonly accounts: Pick<AccountsRepository, 'markDisconnected' | 'markError'>;
   readonly log: Logger;
-  readonly mail: MailProvider;
+  readonly mailboxes: MailboxProvider;
   account(accountId: string): Promise<MailAccount | undefined>;
   inboxPath(accountId: string): Promise<string | undefined>;
   syncNow(account: MailAccount, only?: MailFolder[]): Promise<void>;
@@ -31,7 +31,7 @@ const RECONNECT_MAX_MS = 5 * 60_000;
  * within seconds. A dropped connection is retried with backoff; `error` on the account says why meanwhile.
  */
 export class AccountWatcher {
-  private client: MailSession | undefined;
+  private client: Mailbox | undefined;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private periodic: NodeJS.Timeout | undefined;
@@ -59,7 +59,7 @@ export class AccountWatcher {
     clearInterval(this.periodic);
     const client = this.client;
     this.client = undefined;
-    if (client) await this.manager.mail.close(client);
+    if (client) await client.close();
     await this.queue.catch(() => {});
   }
 
@@ -81,23 +81,20 @@ export class AccountWatcher {
       if (!account) return;
       await this.run(() => this.manager.syncNow(account));
       if (this.stopped) return;
-      const client = await this.manager.mail.open(account.imap, imapAuth(account), log, { idle: true });
+      const client = await this.manager.mailboxes.open(account, log, { watch: true });
       if (this.stopped) {
-        await this.manager.mail.close(client);
+        await client.close();
         return;
       }
       this.client = client;
       const inbox = (await this.manager.inboxPath(this.accountId)) ?? 'INBOX';
-      await client.mailboxOpen(inbox);
-      client.on('exists', () => this.inboxChanged());
-      client.on('flags', (event: { uid?: number; flags: Set<string> }) => {
-        if (event.uid !== undefined) void this.manager.flagChanged(this.accountId, event.uid, event.flags.has('\\Seen'));
-        else this.inboxChanged();
-      });
-      client.on('expunge', () => this.inboxChanged());
-      client.on('close', () => {
-        if (this.client === client) this.client = undefined;
-        this.retry();
+      await client.watch(inbox, {
+        changed: () => this.inboxChanged(),
+        readChanged: (uid, read) => void this.manager.flagChanged(this.accountId, uid, read),
+        closed: () => {
+          if (this.client === client) this.client = undefined;
+          this.retry();
+        },
       });
       this.failures = 0;
       if (!this.periodic) {

@@ -1,12 +1,12 @@
 import type { Readable } from 'node:stream';
 import { AppError, notFound, type Logger } from '@asistente/kit';
 import type { AccountRow } from './account.js';
-import { imapAuth, type Credentials } from './credentials.js';
-import type { MailProvider, MailSession } from './mail-provider.js';
+import type { Credentials } from './credentials.js';
+import type { Mailbox, MailboxProvider } from './mailbox.js';
 
 /** Downloads of one account at once, each on a connection of its own: servers cap connections per account. */
 const PER_ACCOUNT = 2;
-/** Requests of 512 KB: a 60 MB attachment in ~120 round trips instead of imapflow's ~1,000 of 64 KB. */
+/** Requests of 512 KB: a 60 MB attachment in ~120 round trips instead of ~1,000 of 64 KB. */
 const CHUNK_BYTES = 512 * 1024;
 
 export interface PartOnServer {
@@ -14,7 +14,7 @@ export interface PartOnServer {
   /** The folder's path on the server. */
   path: string;
   uid: number;
-  /** IMAP body part number. */
+  /** The mailbox's name for the part (IMAP's body part number). */
   part: string;
 }
 
@@ -30,7 +30,7 @@ export class AttachmentDownloads {
   constructor(
     private readonly credentials: Credentials,
     private readonly log: Logger,
-    private readonly mail: MailProvider,
+    private readonly mailboxes: MailboxProvider,
   ) {}
 
   async open({ account: row, path, uid, part }: PartOnServer): Promise<Readable> {
@@ -39,7 +39,7 @@ export class AttachmentDownloads {
       throw new AppError(429, 'DOWNLOADS_BUSY', 'Ya hay descargas en curso de esta cuenta: espera a que terminen e inténtalo de nuevo');
     }
     this.running.set(row.id, running + 1);
-    let client: MailSession | undefined;
+    let mailbox: Mailbox | undefined;
     let finished = false;
     const finish = async () => {
       if (finished) return;
@@ -47,14 +47,13 @@ export class AttachmentDownloads {
       const left = (this.running.get(row.id) ?? 1) - 1;
       if (left > 0) this.running.set(row.id, left);
       else this.running.delete(row.id);
-      if (client) await this.mail.close(client);
+      if (mailbox) await mailbox.close();
     };
     try {
       const account = await this.credentials.open(row);
-      client = await this.mail.open(account.imap, imapAuth(account), this.log);
-      // Read-only: downloading never marks the mail read or changes anything else on the server.
-      await client.mailboxOpen(path, { readOnly: true });
-      const { content } = await client.download(String(uid), part, { uid: true, chunkSize: CHUNK_BYTES });
+      mailbox = await this.mailboxes.open(account, this.log);
+      // Downloading never marks the mail read or changes anything else on the server.
+      const content = await mailbox.download(path, uid, part, CHUNK_BYTES);
       if (!content) throw notFound('Adjunto no encontrado');
       // A failure mid-download reaches the response too (it is cut); this keeps one that comes before the
       // response listens from being an uncaught error.

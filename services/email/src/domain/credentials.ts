@@ -1,7 +1,6 @@
 import { renewGrant, type SecretBox, type SecretContext } from '@asistente/kit';
 import { EMAIL_CREDENTIALS_COLUMN } from './secret-columns.js';
 import type { MailGrantProvider, OAuthProviderName, TokenSet } from './mail-oauth.js';
-import type { ImapAuth, SmtpAuth } from './mail-provider.js';
 import { imapSettings, smtpSettings, type AccountRow, type MailAccount, type MailSecret } from './account.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import type { MailServers } from './mail-servers.js';
@@ -61,15 +60,3 @@ export class Credentials {
 }
 
 const oauthSecret = (tokens: TokenSet): MailSecret => ({ kind: 'oauth', accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt });
-
-export function imapAuth(account: Pick<MailAccount, 'imap' | 'secret'>): ImapAuth {
-  const { secret, imap } = account;
-  return secret.kind === 'password' ? { user: imap.user, pass: secret.imapPassword } : { user: imap.user, accessToken: secret.accessToken };
-}
-
-export function smtpAuth(account: Pick<MailAccount, 'smtp' | 'secret'>): SmtpAuth {
-  const { secret, smtp } = account;
-  return secret.kind === 'password'
-    ? { user: smtp.user, pass: secret.smtpPassword }
-    : { type: 'OAuth2', user: smtp.user, accessToken: secret.accessToken };
-}

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { DraftSaved, SaveDraftBody } from '@asistente/contracts';
 import { AppError, badRequest, notFound, type Logger } from '@asistente/kit';
 import type { AccountsRepository } from './accounts.repository.js';
-import { imapAuth, type Credentials } from './credentials.js';
-import { inMailbox, withSession, type MailProvider } from './mail-provider.js';
+import type { Credentials } from './credentials.js';
+import type { MailComposer } from './mail-composer.js';
+import { withMailbox, type MailboxProvider } from './mailbox.js';
 import type { MessagesRepository } from './messages.repository.js';
 import { mailServerError, type MessagesService } from './messages.service.js';
 import { parseRecipients } from './recipients.js';
@@ -22,7 +23,8 @@ export class DraftsService {
     private readonly credentials: Credentials,
     private readonly sync: SyncManager,
     private readonly log: Logger,
-    private readonly mail: MailProvider,
+    private readonly mailboxes: MailboxProvider,
+    private readonly composer: MailComposer,
   ) {}
 
   async save(userId: string, body: SaveDraftBody): Promise<DraftSaved> {
@@ -34,7 +36,7 @@ export class DraftsService {
     const path = (await this.messages.folders(row.id)).get('drafts')?.path;
     if (!path) throw badRequest('Esta cuenta no tiene carpeta de borradores', 'NO_DRAFTS_FOLDER');
     const messageId = `<${randomUUID()}@${row.email.split('@')[1] ?? 'localhost'}>`;
-    const raw = await this.mail.compose({
+    const raw = await this.composer.compose({
       from: row.email,
       to,
       cc,
@@ -46,9 +48,9 @@ export class DraftsService {
     const account = await this.credentials.open(row).catch(mailServerError);
     await this.sync
       .serialize(account.id, async () => {
-        await withSession(this.mail, account.imap, imapAuth(account), this.log, async (client) => {
-          await client.append(path, raw, ['\\Draft', '\\Seen']);
-          if (previous) await inMailbox(client, path, () => client.messageDelete(String(previous.uid), { uid: true }));
+        await withMailbox(this.mailboxes, account, this.log, async (mailbox) => {
+          await mailbox.append(path, raw, { draft: true, read: true });
+          if (previous) await mailbox.inFolder(path, (folder) => folder.delete(previous.uid));
         });
         if (previous) await this.messages.delete(previous.id);
         await this.sync.syncNow(account, ['drafts']);

@@ -1,5 +1,5 @@
 import type { MailFolder } from '@asistente/contracts';
-import type { FolderEntry } from './mail-provider.js';
+import type { FolderEntry } from './mailbox.js';
 
 const SPECIAL_USE: Record<string, MailFolder> = {
   '\\Inbox': 'inbox',

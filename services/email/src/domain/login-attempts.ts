@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError, type FailureWindow } from '@asistente/kit';
-import { MailConnectError } from './mail-provider.js';
+import { MailConnectError } from './mail-errors.js';
 import type { ServerSettings } from './account.js';
 
 /** Refused logins one user may cause through the account form in the window, whatever the server. */

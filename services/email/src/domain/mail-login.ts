@@ -1,8 +1,9 @@
 import { badRequest, type Logger } from '@asistente/kit';
 import type { CheckedServer, MailSecret, ServerSettings } from './account.js';
-import { imapAuth, smtpAuth } from './credentials.js';
 import type { LoginAttempts } from './login-attempts.js';
-import { MailConnectError, type MailProvider } from './mail-provider.js';
+import { MailConnectError } from './mail-errors.js';
+import type { MailTransport } from './mail-transport.js';
+import type { MailboxProvider } from './mailbox.js';
 import type { MailServers } from './mail-servers.js';
 
 /**
@@ -14,7 +15,8 @@ export class MailLogin {
     private readonly servers: MailServers,
     private readonly attempts: LoginAttempts,
     private readonly log: Logger,
-    private readonly mail: MailProvider,
+    private readonly mailboxes: MailboxProvider,
+    private readonly transport: MailTransport,
   ) {}
 
   /** Passwords typed in the form: refused logins are limited per user and per target mailbox (429 beyond). */
@@ -35,8 +37,8 @@ export class MailLogin {
 
   private async both(imap: CheckedServer, smtp: CheckedServer, secret: MailSecret): Promise<void> {
     // Both at once, so a silent server costs one deadline (12 s), not two, and the answer stays within 15 s.
-    const checkImap = async () => this.mail.close(await this.mail.open(imap, imapAuth({ imap, secret }), this.log));
-    const results = await Promise.allSettled([checkImap(), this.mail.verifySmtp(smtp, smtpAuth({ smtp, secret }))]);
+    const checkMailbox = async () => (await this.mailboxes.open({ imap, secret }, this.log)).close();
+    const results = await Promise.allSettled([checkMailbox(), this.transport.verify({ smtp, secret })]);
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;
   }

@@ -1,6 +1,6 @@
 import { HostNotAllowedError, type HostGuard } from '@asistente/kit';
 import { connectionReason } from './connect-errors.js';
-import { MailConnectError } from './mail-provider.js';
+import { MailConnectError } from './mail-errors.js';
 import type { CheckedServer, ServerSettings } from './account.js';
 
 /**

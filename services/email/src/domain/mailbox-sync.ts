@@ -3,10 +3,9 @@ import type { Logger, Outbox, Sql } from '@asistente/kit';
 import type { MailAccount } from './account.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { mapFolders } from './folders.js';
-import { inMailbox, type MailSession } from './mail-provider.js';
+import type { Mailbox, OpenFolder } from './mailbox.js';
 import { receivedEvents } from './received-events.js';
 import type { FolderState, MessagesRepository, NewMessage } from './messages.repository.js';
-import { fetchedPart, hasAttachments, internalDateOf, PREVIEW_BYTES, previewPart, SUMMARY_QUERY, summaryOf, type TextPart } from './message-summary.js';
 
 export interface SyncWindow {
   /** First sync (or after a UIDVALIDITY change): messages of the last `days`… */
@@ -56,9 +55,9 @@ function batchesOf(uids: number[], fresh: boolean): number[][] {
 }
 
 /**
- * Brings the local copy of one mailbox up to date over one IMAP connection: folders by special use, new
- * messages by UID (a first window when the folder is new or its UIDVALIDITY changed), and the server's read
- * flags and expunges for what is already here.
+ * Brings the local copy of one mailbox up to date through the mailbox port: folders by role, new messages by
+ * number (a first window when the folder is new or its validity changed), and the server's read flags and
+ * expunges for what is already here.
  */
 export class MailboxSync {
   constructor(
@@ -71,8 +70,8 @@ export class MailboxSync {
     private readonly progress: Pick<AccountsRepository, 'syncStarted' | 'syncAdvanced' | 'syncEnded'>,
   ) {}
 
-  async sync(client: MailSession, account: MailAccount, only?: MailFolder[]): Promise<FolderResult[]> {
-    const paths = mapFolders(await client.list());
+  async sync(client: Mailbox, account: MailAccount, only?: MailFolder[]): Promise<FolderResult[]> {
+    const paths = mapFolders(await client.folders());
     const states = await this.messages.folders(account.id);
     const plans: FolderPlan[] = [];
     for (const role of only ?? ROLES) {
@@ -93,98 +92,48 @@ export class MailboxSync {
   }
 
   /** The UIDs to fetch: a first window (the last `days`, at most `maxPerFolder`), or those above the mark. */
-  private async plan(client: MailSession, account: MailAccount, role: MailFolder, path: string, known: FolderState | undefined): Promise<FolderPlan> {
-    return inMailbox(client, path, async () => {
-      const mailbox = client.mailbox;
-      const uidValidity = mailbox ? BigInt(mailbox.uidValidity) : 0n;
+  private async plan(client: Mailbox, account: MailAccount, role: MailFolder, path: string, known: FolderState | undefined): Promise<FolderPlan> {
+    return client.inFolder(path, async (folder) => {
+      const uidValidity = folder.status.validity;
       const fresh = !known || known.uidValidity !== uidValidity;
       if (known && fresh && known.uidValidity !== WINDOW_PENDING) this.log.info({ accountId: account.id, folder: role }, 'UIDVALIDITY changed: folder resynced');
       const lastUid = fresh ? 0 : known.lastUid;
       let uids: number[] = [];
-      if (!mailbox || mailbox.exists === 0) uids = [];
-      else if (fresh) {
-        const since = new Date(Date.now() - this.window.days * 86_400_000);
-        const found = (await client.search({ since }, { uid: true })) || [];
-        uids = found.sort((a, b) => a - b).slice(-this.window.maxPerFolder);
-      } else {
-        const found = (await client.search({ uid: `${lastUid + 1}:*` }, { uid: true })) || [];
-        // `n:*` always matches the highest UID, even when it is below n.
-        uids = found.filter((uid) => uid > lastUid).sort((a, b) => a - b);
-      }
+      if (folder.status.count === 0) uids = [];
+      else if (fresh) uids = (await folder.receivedSince(new Date(Date.now() - this.window.days * 86_400_000))).slice(-this.window.maxPerFolder);
+      else uids = await folder.above(lastUid);
       return { role, path, known, uidValidity, fresh, lastUid, uids };
     });
   }
 
-  /**
-   * Envelope, flags and structure of a batch, plus the start of each message's first text part for the
-   * preview: `1` in one go (single-part and most multipart/alternative mail), other parts in a second
-   * fetch per part number. The body itself is fetched when the mail is opened.
-   */
-  private async fetchSummaries(client: MailSession, batch: number[]): Promise<NewMessage[]> {
-    const range = batch.join(',');
-    const fetched = await client.fetchAll(
-      range,
-      { ...SUMMARY_QUERY, headers: [...SUMMARY_QUERY.headers], bodyParts: [{ key: '1', start: 0, maxLength: PREVIEW_BYTES }] },
-      { uid: true },
-    );
-    const elsewhere = new Map<string, number[]>();
-    const parts = new Map<number, TextPart | undefined>();
-    for (const message of fetched) {
-      const part = previewPart(message.bodyStructure);
-      parts.set(message.uid, part);
-      if (part && part.key !== '1') elsewhere.set(part.key, [...(elsewhere.get(part.key) ?? []), message.uid]);
-    }
-    const previews = new Map<number, Buffer | undefined>();
-    for (const [key, uids] of elsewhere) {
-      const rows = await client.fetchAll(uids.join(','), { uid: true, bodyParts: [{ key, start: 0, maxLength: PREVIEW_BYTES }] }, { uid: true });
-      for (const row of rows) previews.set(row.uid, fetchedPart(row));
-    }
-    return fetched.map((message) => {
-      const part = parts.get(message.uid);
-      const raw = part?.key === '1' ? fetchedPart(message) : previews.get(message.uid);
-      return {
-        uid: message.uid,
-        isRead: message.flags?.has('\\Seen') ?? false,
-        parsed: summaryOf(message, raw, part),
-        hasAttachments: hasAttachments(message.bodyStructure),
-        bodyFetched: false,
-        arrivedAt: internalDateOf(message.internalDate),
-      };
-    });
-  }
-
-  private condstore(client: MailSession): boolean {
-    return client.enabled.has('CONDSTORE') && client.mailbox !== false && !client.mailbox.noModseq && client.mailbox.highestModseq !== undefined;
+  /** Summaries of a batch, ready to store: the body is fetched when the mail is opened. */
+  private async fetchSummaries(folder: OpenFolder, batch: number[]): Promise<NewMessage[]> {
+    return (await folder.summaries(batch)).map((summary) => ({ ...summary, bodyFetched: false }));
   }
 
   /**
-   * Read flags and expunges of what is already here. With CONDSTORE only the flags changed since the last
-   * sync travel (CHANGEDSINCE), and expunges come from one UID SEARCH; without it every flag is read.
+   * Read flags and expunges of what is already here. When the mailbox tells changes since a mark (CONDSTORE)
+   * only the flags changed since the last sync travel, and expunges come from one search; otherwise every
+   * flag is read.
    */
-  private async syncFlags(client: MailSession, account: MailAccount, role: MailFolder, lastUid: number, since: bigint | null): Promise<void> {
-    const incremental = since !== null && this.condstore(client);
-    const flags = new Map<number, boolean>();
-    const options = incremental ? { uid: true, changedSince: since } : { uid: true };
-    if (!incremental || client.mailbox === false || client.mailbox.highestModseq !== since) {
-      for await (const message of client.fetch(`1:${lastUid}`, { uid: true, flags: true }, options)) {
-        flags.set(message.uid, message.flags?.has('\\Seen') ?? false);
-      }
-    }
-    const present = incremental ? ((await client.search({ uid: `1:${lastUid}` }, { uid: true })) || []) : undefined;
+  private async syncFlags(folder: OpenFolder, account: MailAccount, role: MailFolder, lastUid: number, since: bigint | null): Promise<void> {
+    const mark = folder.status.changeMark;
+    const incremental = since !== null && mark !== undefined;
+    const flags = !incremental || mark !== since ? await folder.readFlags(lastUid, incremental ? since : undefined) : new Map<number, boolean>();
+    const present = incremental ? await folder.present(lastUid) : undefined;
     await this.messages.applyServerState(account.id, role, lastUid, flags, present);
   }
 
   /** Server paths of each role, for moves (Trash) and appends (Sent). */
-  async paths(client: MailSession): Promise<Map<MailFolder, string>> {
-    return mapFolders(await client.list());
+  async paths(client: Mailbox): Promise<Map<MailFolder, string>> {
+    return mapFolders(await client.folders());
   }
 
-  private async syncFolder(client: MailSession, account: MailAccount, plan: FolderPlan): Promise<FolderResult> {
+  private async syncFolder(client: Mailbox, account: MailAccount, plan: FolderPlan): Promise<FolderResult> {
     const { role, path, known, uidValidity, fresh, lastUid, uids } = plan;
-    return inMailbox(client, path, async () => {
-      const mailbox = client.mailbox;
+    return client.inFolder(path, async (folder) => {
       // Changed since the plan: the next sync starts this folder over.
-      if (!mailbox || BigInt(mailbox.uidValidity) !== uidValidity) return { folder: role, inserted: 0 };
+      if (folder.status.validity !== uidValidity) return { folder: role, inserted: 0 };
 
       // Only a changed UIDVALIDITY (or a window cut short) voids what is stored: rows already here for a folder
       // seen for the first time come from another replica's sync of the same folder (while a lease changes
@@ -200,11 +149,11 @@ export class MailboxSync {
       const history: ReturnType<typeof receivedEvents> = [];
       const batches = batchesOf(uids, fresh);
       // Pipelined: the next batch streams in from the server while this one is stored.
-      let next = batches[0] ? this.fetchSummaries(client, batches[0]) : undefined;
+      let next = batches[0] ? this.fetchSummaries(folder, batches[0]) : undefined;
       for (let b = 0; b < batches.length; b++) {
         const batch = batches[b]!;
         const parsed = await next!;
-        next = batches[b + 1] ? this.fetchSummaries(client, batches[b + 1]!) : undefined;
+        next = batches[b + 1] ? this.fetchSummaries(folder, batches[b + 1]!) : undefined;
         const last = b === batches.length - 1;
         const batchHighest = Math.max(highest, ...batch);
         const ids = await this.sql.begin(async (tx) => {
@@ -222,9 +171,9 @@ export class MailboxSync {
       }
       if (uids.length === 0) await this.messages.saveFolder(this.sql, account.id, { role, path, uidValidity, lastUid: highest });
 
-      if (!fresh && lastUid > 0) await this.syncFlags(client, account, role, lastUid, known?.highestModseq ?? null);
-      // Taken at SELECT: a change made while this sync ran has a higher modseq and is read next time.
-      await this.messages.saveModseq(account.id, role, this.condstore(client) ? (mailbox.highestModseq ?? null) : null);
+      if (!fresh && lastUid > 0) await this.syncFlags(folder, account, role, lastUid, known?.highestModseq ?? null);
+      // Taken when the folder was opened: a change made while this sync ran has a higher mark and is read next time.
+      await this.messages.saveModseq(account.id, role, folder.status.changeMark ?? null);
       return { folder: role, inserted };
     });
   }

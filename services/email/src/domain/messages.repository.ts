@@ -1,7 +1,7 @@
 import type { MailFolder } from '@asistente/contracts';
 import type { Sql, TransactionSql } from '@asistente/kit';
 import type { ParsedMessage } from './parse-message.js';
-import type { PartialBody } from './partial-body.js';
+import type { MessageSummary, PartialBody } from './mailbox.js';
 
 export interface FolderState {
   role: MailFolder;
@@ -53,15 +53,9 @@ export interface AttachmentRow extends AttachmentInfoRow {
   part: string | null;
 }
 
-export interface NewMessage {
-  uid: number;
-  isRead: boolean;
-  parsed: ParsedMessage;
-  hasAttachments: boolean;
+export interface NewMessage extends MessageSummary {
   /** False when only the summary was fetched: the body and attachments come on first open. */
   bodyFetched: boolean;
-  /** When the server received it (INTERNALDATE): the day it counts as received. */
-  arrivedAt?: Date;
 }
 
 export interface ListFilter {

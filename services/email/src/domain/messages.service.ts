@@ -4,11 +4,11 @@ import { AppError, CoalescedRead, notFound, type Logger } from '@asistente/kit';
 import type { AccountRow } from './account.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import type { AttachmentDownloads } from './attachment-downloads.js';
-import { imapAuth, type Credentials } from './credentials.js';
-import { inMailbox, MailConnectError, withSession, type MailProvider, type MailSession } from './mail-provider.js';
+import type { Credentials } from './credentials.js';
+import { MailConnectError } from './mail-errors.js';
+import { withMailbox, type MailboxProvider, type OpenFolder } from './mailbox.js';
 import type { MessageRow, MessagesRepository } from './messages.repository.js';
 import { parseMessage } from './parse-message.js';
-import { readPartialBody, type PartialBody } from './partial-body.js';
 import { sanitizeMailHtml, textToHtml } from './sanitize.js';
 import type { SyncManager } from './sync-manager.js';
 
@@ -40,9 +40,9 @@ export class MessagesService {
     private readonly sync: SyncManager,
     private readonly log: Logger,
     private readonly downloads: AttachmentDownloads,
-    /** MAIL_MAX_MESSAGE_BYTES: larger mails are read in part (partial-body.ts), never whole. */
+    /** MAIL_MAX_MESSAGE_BYTES: larger mails are read in part, never whole. */
     private readonly maxMessageBytes: number,
-    private readonly mail: MailProvider,
+    private readonly mailboxes: MailboxProvider,
   ) {}
 
   list(userId: string, query: EmailListQuery): Promise<EmailList> {
@@ -101,27 +101,16 @@ export class MessagesService {
   async find(userId: string, id: string): Promise<MessageRow> {
     const row = await this.row(userId, id);
     if (row.bodyFetched) return row;
-    let source: Buffer | undefined;
-    let partial: PartialBody | undefined;
     // A read changes nothing on the server: it need not wait behind a sync in the account's queue (a first
     // sync takes a while, and the owner opens what is already listed).
-    await this.onServer(row, { queued: false }, async (client) => {
-      // The size first: a mail over the limit is read in part and never travels whole.
-      const head = await client.fetchOne(String(row.uid), { uid: true, size: true, bodyStructure: true }, { uid: true });
-      if (head && (head.size ?? 0) > this.maxMessageBytes) {
-        partial = await readPartialBody(client, row.uid, head.bodyStructure);
-        return;
-      }
-      const message = head && (await client.fetchOne(String(row.uid), { uid: true, source: true }, { uid: true }));
-      source = message ? message.source : undefined;
-    });
-    if (partial) {
-      await this.messages.storePartialBody(row.id, partial);
+    const body = await this.onServer(row, { queued: false }, (folder) => folder.body(row.uid, this.maxMessageBytes));
+    if (body && 'partial' in body) {
+      await this.messages.storePartialBody(row.id, body.partial);
       return this.row(userId, id);
     }
     // Gone from the server meanwhile: what the sync stored is all there is (the next sync removes it).
-    if (!source) return { ...row, textBody: row.preview };
-    const parsed = await parseMessage(source, row.sentAt);
+    if (!body) return { ...row, textBody: row.preview };
+    const parsed = await parseMessage(body.source, row.sentAt);
     if (parsed.parseError) this.log.warn({ accountId: row.accountId, uid: row.uid, reason: parsed.parseError }, 'message kept unparsed');
     await this.messages.storeBody(row.id, parsed);
     return this.row(userId, id);
@@ -136,9 +125,7 @@ export class MessagesService {
 
   /** A sent draft leaves Drafts for good, on the server and here. */
   async discardDraft(row: MessageRow): Promise<void> {
-    await this.onServer(row, { queued: true }, async (client) => {
-      await client.messageDelete(String(row.uid), { uid: true });
-    });
+    await this.onServer(row, { queued: true }, (folder) => folder.delete(row.uid));
     await this.messages.delete(row.id);
     await this.sync.changed(row.accountId, ['drafts']);
   }
@@ -166,9 +153,7 @@ export class MessagesService {
   async markRead(userId: string, id: string): Promise<void> {
     const row = await this.row(userId, id);
     if (row.isRead) return;
-    await this.onServer(row, { queued: true }, async (client) => {
-      await client.messageFlagsAdd(String(row.uid), ['\\Seen'], { uid: true });
-    });
+    await this.onServer(row, { queued: true }, (folder) => folder.markRead(row.uid));
     await this.messages.setRead(row.id, true);
     await this.sync.changed(row.accountId, [row.folder]);
   }
@@ -179,14 +164,13 @@ export class MessagesService {
     const folders = await this.messages.folders(row.accountId);
     const trash = folders.get('trash')?.path;
     const permanently = row.folder === 'trash' || !trash;
-    await this.onServer(row, { queued: true }, async (client) => {
+    await this.onServer(row, { queued: true }, async (folder) => {
       if (permanently) {
-        await client.messageDelete(String(row.uid), { uid: true });
+        await folder.delete(row.uid);
         await this.messages.delete(row.id);
         return;
       }
-      const moved = await client.messageMove(String(row.uid), trash, { uid: true });
-      await this.messages.moved(row.id, 'trash', moved ? moved.uidMap?.get(row.uid) : undefined);
+      await this.messages.moved(row.id, 'trash', await folder.move(row.uid, trash));
     });
     await this.sync.changed(row.accountId, permanently ? [row.folder] : [row.folder, 'trash']);
     return { permanently };
@@ -196,12 +180,12 @@ export class MessagesService {
    * Opens the message's folder over a connection of its own; a change runs `queued` in the account's queue when
    * this replica holds it, otherwise the holder is told afterwards (`changed`) and reads the server again.
    */
-  private async onServer(row: MessageRow, { queued }: { queued: boolean }, task: (client: MailSession) => Promise<void>): Promise<void> {
+  private async onServer<T>(row: MessageRow, { queued }: { queued: boolean }, task: (folder: OpenFolder) => Promise<T>): Promise<T> {
     const { path, account: accountRow } = await this.location(row);
-    const run = <T>(work: () => Promise<T>) => (queued ? this.sync.serialize(row.accountId, work) : work());
-    await run(async () => {
+    const run = <U>(work: () => Promise<U>) => (queued ? this.sync.serialize(row.accountId, work) : work());
+    return run(async () => {
       const account = await this.credentials.open(accountRow);
-      await withSession(this.mail, account.imap, imapAuth(account), this.log, (client) => inMailbox(client, path, () => task(client)));
+      return withMailbox(this.mailboxes, account, this.log, (mailbox) => mailbox.inFolder(path, task));
     }).catch(mailServerError);
   }
 

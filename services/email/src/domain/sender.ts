@@ -11,8 +11,11 @@ import {
 import { badRequest, createEvent, type Logger, type Outbox, type Sql } from '@asistente/kit';
 import type { AccountRow, MailAccount } from './account.js';
 import type { AccountsRepository } from './accounts.repository.js';
-import { imapAuth, smtpAuth, type Credentials } from './credentials.js';
-import { MailConnectError, withSession, type MailProvider } from './mail-provider.js';
+import type { Credentials } from './credentials.js';
+import type { MailComposer } from './mail-composer.js';
+import { MailConnectError } from './mail-errors.js';
+import type { MailTransport } from './mail-transport.js';
+import { withMailbox, type MailboxProvider } from './mailbox.js';
 import type { MessageRow, MessagesRepository } from './messages.repository.js';
 import { mailServerError, type MessagesService } from './messages.service.js';
 import { unresolvedError, type Personalizer } from './personalize.js';
@@ -64,7 +67,7 @@ function dateText(date: Date): string {
   return date.toLocaleString('es-ES', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
 }
 
-/** Sends through the account's SMTP server, files a copy in Sent, records the mail for tracking and analytics. */
+/** Sends through the account's transport, files a copy in Sent, records the mail for tracking and analytics. */
 export class MailSender {
   constructor(
     private readonly sql: Sql,
@@ -79,7 +82,9 @@ export class MailSender {
     private readonly log: Logger,
     private readonly once: SendOnce,
     private readonly personalizer: Personalizer,
-    private readonly mail: MailProvider,
+    private readonly composer: MailComposer,
+    private readonly transport: MailTransport,
+    private readonly mailboxes: MailboxProvider,
   ) {}
 
   /** `key`: the request's Idempotency-Key; a retry with it answers this send instead of sending again. */
@@ -196,7 +201,7 @@ export class MailSender {
 
   /**
    * Sends each mail in turn. The first carries the ticket's id (what a retry with the key answers); each is
-   * recorded once its SMTP server accepted it, and the key is marked done with the last. A failure part-way
+   * recorded (with the id its transport answered) once the transport accepted it, and the key is marked done with the last. A failure part-way
    * leaves the key claimed: repeating it would send the first copies again.
    */
   private async deliver(row: AccountRow, mails: Draft[], ticket: SendTicket): Promise<EmailSent> {
@@ -204,9 +209,9 @@ export class MailSender {
     const raws: Buffer[] = [];
     for (const [index, draft] of mails.entries()) {
       const sentId = index === 0 ? ticket.sentId : randomUUID();
-      const { raw, messageId } = await this.compose(row, draft, sentId);
+      const raw = await this.compose(row, draft, sentId);
       const recipients = [...draft.to, ...draft.cc].map(bareAddress);
-      await this.mail.send(account.smtp, smtpAuth(account), { from: account.email, to: recipients }, raw).catch(mailServerError);
+      const { messageId } = await this.transport.send(account, { from: account.email, to: recipients }, raw).catch(mailServerError);
       ticket.accepted = true;
       await this.sql.begin(async (tx) => {
         await tx`insert into email.sent (id, user_id, account_id, provider, message_id)
@@ -220,7 +225,7 @@ export class MailSender {
     return { success: true, messageId: ticket.sentId };
   }
 
-  private async compose(row: AccountRow, draft: Draft, sentId: string): Promise<{ raw: Buffer; messageId: string }> {
+  private async compose(row: AccountRow, draft: Draft, sentId: string): Promise<Buffer> {
     const domain = row.email.split('@')[1] ?? 'localhost';
     const messageId = `<${sentId}@${domain}>`;
     const ownHtml = looksLikeHtml(draft.body) ? sanitizeMailHtml(draft.body, true).html : textToHtml(draft.body);
@@ -229,7 +234,7 @@ export class MailSender {
     if (draft.track) html = addTracking(html, sentId, this.signer, this.trackBase);
     const text = draft.quoted ? `${ownText}\n\n${draft.quoted.text}` : ownText;
 
-    const raw = await this.mail.compose({
+    return this.composer.compose({
       from: row.email,
       to: draft.to,
       cc: draft.cc,
@@ -242,7 +247,6 @@ export class MailSender {
       attachments: draft.attachments,
       date: new Date(),
     });
-    return { raw, messageId };
   }
 
   /**
@@ -252,10 +256,10 @@ export class MailSender {
   private async fileInSent(account: MailAccount, raws: Buffer[]): Promise<void> {
     try {
       await this.sync.serialize(account.id, async () => {
-        await withSession(this.mail, account.imap, imapAuth(account), this.log, async (client) => {
+        await withMailbox(this.mailboxes, account, this.log, async (mailbox) => {
           if (account.provider === 'imap') {
             const sent = (await this.messages.folders(account.id)).get('sent')?.path;
-            for (const raw of raws) if (sent) await client.append(sent, raw, ['\\Seen']);
+            for (const raw of raws) if (sent) await mailbox.append(sent, raw, { read: true });
           }
         });
         await this.sync.syncNow(account, ['sent']);

@@ -5,9 +5,9 @@ import type { Logger } from '@asistente/kit';
 import type { MailAccount } from './account.js';
 import { AccountWatcher, type WatcherHost } from './account-watcher.js';
 import type { AccountsRepository } from './accounts.repository.js';
-import { imapAuth, type Credentials } from './credentials.js';
+import type { Credentials } from './credentials.js';
 import type { LeasesRepository } from './leases.repository.js';
-import { withSession, type MailProvider } from './mail-provider.js';
+import { withMailbox, type MailboxProvider } from './mailbox.js';
 import type { MailboxSync } from './mailbox-sync.js';
 import type { MessagesRepository } from './messages.repository.js';
 
@@ -55,8 +55,8 @@ export class SyncManager implements WatcherHost {
     private readonly lease: LeaseTiming,
     /** The embedded process is the only replica: it takes leases left by its previous run without waiting. */
     private readonly exclusive: boolean,
-    /** The mail servers' port; the watchers keep their IDLE sessions through it too. */
-    readonly mail: MailProvider,
+    /** The mailbox port; the watchers keep their watched inboxes through it too. */
+    readonly mailboxes: MailboxProvider,
   ) {}
 
   /** Takes the connected accounts nobody holds, then keeps renewing and taking over (service start). */
@@ -206,7 +206,7 @@ export class SyncManager implements WatcherHost {
 
   /** One sync over a connection of its own. */
   async syncNow(account: MailAccount, only?: Parameters<MailboxSync['sync']>[2]): Promise<void> {
-    await withSession(this.mail, account.imap, imapAuth(account), this.log, async (client) => {
+    await withMailbox(this.mailboxes, account, this.log, async (client) => {
       await this.mailboxSync.sync(client, account, only);
       await this.accounts.markSynced(account.id);
     });

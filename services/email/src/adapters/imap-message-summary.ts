@@ -1,7 +1,7 @@
 import { TextDecoder } from 'node:util';
-import type { FetchedMessage, MailAddress, MessageStructure } from './mail-provider.js';
-import type { ParsedMessage } from './parse-message.js';
-import { previewOf } from './parse-message.js';
+import type { AttachmentPart } from '../domain/mailbox.js';
+import { previewOf, type ParsedMessage } from '../domain/parse-message.js';
+import type { FetchedMessage, MailAddress, MessageStructure } from './imap-types.js';
 
 /** Bytes of the first text part fetched at sync time: plenty for a 50-character preview. */
 export const PREVIEW_BYTES = 2048;
@@ -48,15 +48,6 @@ function leaves(node: MessageStructure): MessageStructure[] {
 
 export function hasAttachments(structure: MessageStructure | undefined): boolean {
   return structure ? leaves(structure).some(isAttachment) : false;
-}
-
-export interface AttachmentPart {
-  /** IMAP part number: what a download asks the server for. */
-  part: string;
-  name: string;
-  contentType: string;
-  /** Decoded bytes, estimated from the encoded size the structure gives. */
-  size: number;
 }
 
 /** Base64 carries 3 bytes in 4 characters, in lines of 76 plus CRLF. */

@@ -1,16 +1,12 @@
-import type { MailSession, MessageStructure } from './mail-provider.js';
-import { attachmentParts, previewPart, type AttachmentPart } from './message-summary.js';
+import type { ImapFlow } from 'imapflow';
+import type { PartialBody } from '../domain/mailbox.js';
+import { attachmentParts, previewPart } from './imap-message-summary.js';
+import type { MessageStructure } from './imap-types.js';
 
 /** How much of a big mail's text is kept: enough to read it, nothing like its attachments' size. */
 export const PARTIAL_TEXT_BYTES = 1024 * 1024;
 /** Fewer round trips than the usual 64 KB, still a small buffer per request. */
 const TEXT_CHUNK_BYTES = 256 * 1024;
-
-export interface PartialBody {
-  text: string;
-  html: string | null;
-  attachments: AttachmentPart[];
-}
 
 // PostgreSQL refuses NUL in text.
 const clean = (value: string) => value.replaceAll('\u0000', '');
@@ -20,7 +16,7 @@ const clean = (value: string) => value.replaceAll('\u0000', '');
  * the client, which stops asking the server once it has that much) and the list of its attachments from the
  * structure. The attachments stay on the server until one is downloaded.
  */
-export async function readPartialBody(client: MailSession, uid: number, structure: MessageStructure | undefined): Promise<PartialBody> {
+export async function readPartialBody(client: ImapFlow, uid: number, structure: MessageStructure | undefined): Promise<PartialBody> {
   const attachments = attachmentParts(structure);
   const part = previewPart(structure);
   const download = part
