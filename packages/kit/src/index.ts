@@ -18,6 +18,8 @@ export { bulkLoad, type TextRow } from './db/bulk-load.js';
 export { CoalescedRead } from './db/coalesced-read.js';
 export { FailureWindow, type FailureLimit } from './db/failure-window.js';
 export { PeriodicJob, utcDay, retentionCutoff, type PeriodicJobOptions, type PeriodicRun } from './db/periodic-job.js';
+export { LeaseLoop, type LeaseLoopOptions, type LeaseStore, type LeaseTiming, type Leased } from './db/lease-loop.js';
+export { SqlLeases, type LeaseColumns } from './db/sql-leases.js';
 export * from './retention/index.js';
 export { LruMap } from './cache/lru-map.js';
 export { createEvent, type EventEnvelope } from './events/envelope.js';

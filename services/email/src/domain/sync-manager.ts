@@ -1,7 +1,5 @@
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import type { MailFolder } from '@asistente/contracts';
-import type { Logger } from '@asistente/kit';
+import { LeaseLoop, type LeaseTiming, type Logger } from '@asistente/kit';
 import type { MailAccount } from './account.js';
 import { AccountWatcher, type WatcherHost } from './account-watcher.js';
 import type { AccountsRepository } from './accounts.repository.js';
@@ -11,12 +9,7 @@ import { withMailbox, type MailboxProvider } from './mailbox.js';
 import type { MailboxSync } from './mailbox-sync.js';
 import type { MessagesRepository } from './messages.repository.js';
 
-export interface LeaseTiming {
-  /** How long a lease lasts without renewal; another replica takes over after it (≤ 30 s with the defaults). */
-  ttlMs: number;
-  /** Renewal and takeover scan period. */
-  tickMs: number;
-}
+export type { LeaseTiming } from '@asistente/kit';
 
 export const DEFAULT_LEASE: LeaseTiming = { ttlMs: 20_000, tickMs: 5_000 };
 
@@ -38,11 +31,9 @@ interface Notice {
  * to read them back (LISTEN/NOTIFY) in its queue.
  */
 export class SyncManager implements WatcherHost {
-  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private readonly watchers = new Map<string, AccountWatcher>();
-  private closed = false;
-  private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
+  readonly owner: string;
+  /** The watchers of the accounts this replica holds. */
+  private readonly watchers: LeaseLoop<AccountWatcher>;
   private unlisten: (() => Promise<void>) | undefined;
 
   constructor(
@@ -52,92 +43,65 @@ export class SyncManager implements WatcherHost {
     private readonly credentials: Credentials,
     private readonly mailboxSync: MailboxSync,
     readonly log: Logger,
-    private readonly lease: LeaseTiming,
+    lease: LeaseTiming,
     /** The embedded process is the only replica: it takes leases left by its previous run without waiting. */
     private readonly exclusive: boolean,
     /** The mailbox port; the watchers keep their watched inboxes through it too. */
     readonly mailboxes: MailboxProvider,
-  ) {}
+  ) {
+    this.watchers = new LeaseLoop({
+      store: leases,
+      timing: lease,
+      exclusive,
+      label: 'mail',
+      log,
+      create: (accountId) => new AccountWatcher(accountId, this),
+      stop: (watcher) => watcher.stop(),
+    });
+    this.owner = this.watchers.owner;
+  }
+
+  private get closed(): boolean {
+    return this.watchers.closed;
+  }
 
   /** Takes the connected accounts nobody holds, then keeps renewing and taking over (service start). */
   startAll(): void {
     if (!this.exclusive) this.listen();
-    this.ticking = this.tick(this.exclusive);
-    this.timer = setInterval(() => {
-      if (!this.ticking) this.ticking = this.tick(false);
-    }, this.lease.tickMs);
-    this.timer.unref();
+    this.watchers.start();
   }
 
   /** Graceful stop: connections closed and leases released, so another replica takes the accounts at once. */
   async close(): Promise<void> {
-    await this.halt();
-    await this.leases.release(this.owner).catch((error: unknown) => this.log.warn({ err: error }, 'mail leases not released'));
+    const closing = this.watchers.close();
+    await this.unlisten?.().catch(() => undefined);
+    await closing;
   }
 
   /** What a killed replica leaves behind: no connection, no timer, and its leases in place until they expire. */
   async halt(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
+    const halting = this.watchers.halt();
     await this.unlisten?.().catch(() => undefined);
-    await this.ticking;
-    const watchers = [...this.watchers.values()];
-    this.watchers.clear();
-    await Promise.all(watchers.map((watcher) => watcher.stop()));
+    await halting;
   }
 
   /** Whether this replica keeps the account's sync and IDLE connection. */
   holds(accountId: string): boolean {
-    return this.watchers.get(accountId)?.isStopped === false;
-  }
-
-  private async tick(force: boolean): Promise<void> {
-    try {
-      // Only watchers that existed before the renewal are judged by it: one a connect call started meanwhile
-      // holds a lease the renewal could not have seen.
-      const before = new Map(this.watchers);
-      const held = new Set(await this.leases.renew(this.owner, this.lease.ttlMs));
-      for (const [accountId, watcher] of before) {
-        if ((held.has(accountId) && !watcher.isStopped) || this.watchers.get(accountId) !== watcher) continue;
-        this.watchers.delete(accountId);
-        await watcher.stop();
-      }
-      for (const accountId of await this.leases.claim(this.owner, this.lease.ttlMs, { force })) this.watch(accountId);
-    } catch (error) {
-      this.log.error({ err: error }, 'mail lease tick failed');
-    } finally {
-      this.ticking = undefined;
-    }
-  }
-
-  private watch(accountId: string): void {
-    // A watcher that gave up on refused credentials is replaced when the owner connects the account again.
-    if (this.closed || this.holds(accountId)) return;
-    const watcher = new AccountWatcher(accountId, this);
-    this.watchers.set(accountId, watcher);
-    watcher.start();
-  }
-
-  /** Watches the account here when its lease is free or already this replica's. */
-  private async adopt(accountId: string): Promise<boolean> {
-    if (this.closed) return false;
-    const [claimed] = await this.leases.claim(this.owner, this.lease.ttlMs, { accountId, force: this.exclusive });
-    if (claimed) this.watch(accountId);
-    return claimed !== undefined;
+    return this.watchers.holds(accountId);
   }
 
   /** A mailbox (re)connected through this replica: watched here, or by the replica that holds it already. */
   async start(accountId: string): Promise<void> {
-    if (!(await this.adopt(accountId))) await this.tell({ accountId, action: 'start' });
+    // A watcher that gave up on refused credentials is replaced when the owner connects the account again.
+    if (!(await this.watchers.adopt(accountId, this.exclusive))) await this.tell({ accountId, action: 'start' });
   }
 
   /** Before the account is deleted: its connection closes now, wherever it is. */
   async stop(accountId: string): Promise<void> {
-    const watcher = this.watchers.get(accountId);
-    this.watchers.delete(accountId);
+    const watcher = this.watchers.take(accountId);
     if (watcher) await watcher.stop();
     else await this.tell({ accountId, action: 'stop' });
-    await this.leases.release(this.owner, accountId);
+    await this.watchers.release(accountId);
   }
 
   /**
@@ -145,7 +109,7 @@ export class SyncManager implements WatcherHost {
    * in its queue, after any sync it was running had read the older state (and may have stored it).
    */
   async changed(accountId: string, folders: MailFolder[]): Promise<void> {
-    if (this.watchers.has(accountId)) return;
+    if (this.watchers.get(accountId)) return;
     await this.tell({ accountId, action: 'sync', folders }).catch((error: unknown) =>
       this.log.warn({ err: error, accountId }, 'mail holder not told of a change; its next sync reads it'),
     );
@@ -176,13 +140,12 @@ export class SyncManager implements WatcherHost {
     // A replica applies its own requests before sending them.
     if (notice.from === this.owner || this.closed) return;
     try {
-      if (notice.action === 'start') await this.adopt(notice.accountId);
+      if (notice.action === 'start') await this.watchers.adopt(notice.accountId, this.exclusive);
       else if (notice.action === 'stop') {
-        const watcher = this.watchers.get(notice.accountId);
+        const watcher = this.watchers.take(notice.accountId);
         if (!watcher) return;
-        this.watchers.delete(notice.accountId);
         await watcher.stop();
-        await this.leases.release(this.owner, notice.accountId);
+        await this.watchers.release(notice.accountId);
       } else this.watchers.get(notice.accountId)?.resync(notice.folders);
     } catch (error) {
       this.log.error({ err: error, accountId: notice.accountId }, 'mail notice not applied');

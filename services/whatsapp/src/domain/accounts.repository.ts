@@ -1,4 +1,4 @@
-import { securityActivityEvent, type Outbox, type Sql, type TransactionSql } from '@asistente/kit';
+import { securityActivityEvent, SqlLeases, type Outbox, type Sql, type TransactionSql } from '@asistente/kit';
 import type { WhatsAppState } from '@asistente/contracts';
 
 export interface AccountRow {
@@ -34,18 +34,23 @@ export interface StatePatch {
   qrShown?: boolean;
 }
 
-/** `whatsapp.accounts`: one row per user, the shared view of its connection and the socket lease. */
 /** NOTIFY channel of the disconnects and logouts asked of a replica that does not hold the socket. */
 const HAND_OVER_CHANNEL = 'whatsapp_hand_over';
 /** NOTIFY channel of the sends stored by a replica that does not hold the socket; the payload is the user id. */
 const PENDING_CHANNEL = 'whatsapp_pending';
 
+/** `whatsapp.accounts`: one row per user, the shared view of its connection and the socket lease. */
 export class AccountsRepository {
+  /** The socket leases of the accounts that want one, for the session manager's lease loop. */
+  readonly leases: SqlLeases;
+
   constructor(
     private readonly sql: Sql,
     /** Linking and unlinking the phone are lines of the owner's security log, written with the state that says so. */
     private readonly outbox?: Outbox,
-  ) {}
+  ) {
+    this.leases = new SqlLeases(sql, { table: 'whatsapp.accounts', key: 'user_id', wanted: 'wanted', order: ['user_id'] });
+  }
 
   async find(userId: string): Promise<AccountRow | undefined> {
     const [row] = await this.sql<AccountRow[]>`
@@ -154,34 +159,6 @@ export class AccountsRepository {
     await this.sql`update whatsapp.accounts set decrypt_failures = decrypt_failures + ${count} where user_id = ${userId}`;
   }
 
-  /** Extends the leases this replica holds on accounts still wanted; answers the ones it still holds. */
-  async renew(owner: string, ttlMs: number): Promise<string[]> {
-    const rows = await this.sql<{ userId: string }[]>`
-      update whatsapp.accounts set lease_until = now() + ${ttlMs} * interval '1 millisecond'
-      where lease_owner = ${owner} and wanted
-      returning user_id`;
-    return rows.map((r) => r.userId);
-  }
-
-  /**
-   * Takes the accounts that want a socket and have no live owner (never owned, expired, or released).
-   * `userId` narrows it to one account; `force` ignores live leases (the embedded process is the only one).
-   */
-  async claim(owner: string, ttlMs: number, options: { userId?: string; force?: boolean; limit?: number } = {}): Promise<string[]> {
-    const rows = await this.sql<{ userId: string }[]>`
-      update whatsapp.accounts set lease_owner = ${owner}, lease_until = now() + ${ttlMs} * interval '1 millisecond'
-      where user_id in (
-        select user_id from whatsapp.accounts
-        where wanted
-          ${options.userId ? this.sql`and user_id = ${options.userId}` : this.sql``}
-          ${options.force ? this.sql`` : this.sql`and (lease_owner is null or lease_owner = ${owner} or lease_until < now())`}
-        order by user_id
-        limit ${options.limit ?? 100}
-        for update skip locked)
-      returning user_id`;
-    return rows.map((r) => r.userId);
-  }
-
   /** Wakes every replica listening (PostgreSQL only: the embedded socket does not carry notifications). */
   async notifyHandOver(payload: string): Promise<void> {
     await this.sql`select pg_notify(${HAND_OVER_CHANNEL}, ${payload})`;
@@ -198,11 +175,5 @@ export class AccountsRepository {
 
   listenPending(onUserId: (userId: string) => void): Promise<{ unlisten: () => Promise<void> }> {
     return this.sql.listen(PENDING_CHANNEL, onUserId);
-  }
-
-  async release(owner: string, userId?: string): Promise<void> {
-    await this.sql`
-      update whatsapp.accounts set lease_owner = null, lease_until = null
-      where lease_owner = ${owner} ${userId ? this.sql`and user_id = ${userId}` : this.sql``}`;
   }
 }

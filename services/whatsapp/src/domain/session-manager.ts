@@ -1,18 +1,13 @@
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import type { WhatsAppConnectResult, WhatsAppHealth, WhatsAppStatus } from '@asistente/contracts';
-import { AppError, type Logger, type SecretBox } from '@asistente/kit';
+import { AppError, LeaseLoop, type LeaseTiming as LoopTiming, type Logger, type SecretBox } from '@asistente/kit';
 import type { AccountRow, AccountsRepository } from './accounts.repository.js';
 import { AccountSession, qrContext, type SessionDeps, type SessionObserver } from './account-session.js';
 import type { AuthStateRepository } from './auth-state.repository.js';
 import type { MessagesRepository } from './messages.repository.js';
 import { notLinkedYet } from './connect-advice.js';
 
-export interface LeaseTiming {
-  /** How long a lease lasts without renewal; another replica takes over after it (≤ 30 s with the defaults). */
-  ttlMs: number;
-  /** Renewal and takeover scan; it also delivers any stored send whose notification was missed. */
-  tickMs: number;
+/** The lease loop's timing (its tick also delivers any stored send whose notification was missed). */
+export interface LeaseTiming extends LoopTiming {
   /** How long POST /connect waits for the first QR or the open connection. */
   connectWaitMs: number;
 }
@@ -39,11 +34,9 @@ interface HandOver {
  * Every replica answers the API from the account row; sends are stored, then the owner is woken to deliver them.
  */
 export class SessionManager {
-  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private readonly sessions = new Map<string, AccountSession>();
-  private timer: NodeJS.Timeout | undefined;
-  private ticking: Promise<void> | undefined;
-  private closed = false;
+  readonly owner: string;
+  /** The sockets of the accounts this replica holds. */
+  private readonly sessions: LeaseLoop<AccountSession>;
   private readonly unlisten: (() => Promise<void>)[] = [];
   private readonly observers: SessionObserver[] = [];
 
@@ -60,6 +53,27 @@ export class SessionManager {
     private readonly exclusive: boolean,
   ) {
     ({ accounts: this.accounts, authState: this.authState, messages: this.messages, box: this.box, log: this.log } = deps);
+    this.sessions = new LeaseLoop({
+      store: this.accounts.leases,
+      timing: lease,
+      exclusive,
+      label: 'whatsapp',
+      log: this.log,
+      create: (userId) => new AccountSession(userId, { ...this.deps, observers: this.observers }),
+      // A lost socket is not waited for (the tick goes on); a closing replica waits for each to finish.
+      stop: async (session, closing) => {
+        session.stop();
+        if (closing) await session.idle();
+      },
+      afterTick: () => {
+        for (const session of this.sessions.values()) session.kick();
+      },
+    });
+    this.owner = this.sessions.owner;
+  }
+
+  private get closed(): boolean {
+    return this.sessions.closed;
   }
 
   /** Reconnects the accounts that were connected before a restart (no QR: the creds are in the database). */
@@ -68,47 +82,14 @@ export class SessionManager {
       this.listenForHandOver();
       this.listenForSends();
     }
-    this.ticking = this.tick(this.exclusive);
-    this.timer = setInterval(() => {
-      if (!this.ticking) this.ticking = this.tick(false);
-    }, this.lease.tickMs);
-    this.timer.unref();
+    this.sessions.start();
   }
 
+  /** Sockets closed and leases released, not left to expire: another replica (or the next run) takes the accounts over at once. */
   async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
+    const closing = this.sessions.close();
     await Promise.all(this.unlisten.map((unlisten) => unlisten().catch(() => undefined)));
-    await this.ticking;
-    for (const session of this.sessions.values()) {
-      session.stop();
-      await session.idle();
-    }
-    this.sessions.clear();
-    // Released, not expired: another replica (or the next run) takes the accounts over at once.
-    await this.accounts.release(this.owner).catch((error: unknown) => this.log.warn({ err: error }, 'whatsapp leases not released'));
-  }
-
-  private async tick(force: boolean): Promise<void> {
-    try {
-      // Only sessions that existed before the renewal are judged by it: one a connect call started meanwhile
-      // holds a lease the renewal could not have seen.
-      const before = new Map(this.sessions);
-      const held = new Set(await this.accounts.renew(this.owner, this.lease.ttlMs));
-      for (const [userId, session] of before) {
-        if ((held.has(userId) && !session.isStopped) || this.sessions.get(userId) !== session) continue;
-        session.stop();
-        this.sessions.delete(userId);
-      }
-      for (const userId of await this.accounts.claim(this.owner, this.lease.ttlMs, { force })) {
-        if (!this.sessions.has(userId)) await this.startSession(userId);
-      }
-      for (const session of this.sessions.values()) session.kick();
-    } catch (error) {
-      this.log.error({ err: error }, 'whatsapp lease tick failed');
-    } finally {
-      this.ticking = undefined;
-    }
+    await closing;
   }
 
   /**
@@ -167,11 +148,11 @@ export class SessionManager {
     const session = this.sessions.get(request.userId);
     if (!session) return;
     try {
-      this.sessions.delete(request.userId);
+      this.sessions.take(request.userId);
       if (request.action === 'logout') await session.logout();
       else session.stop();
       await session.idle();
-      await this.accounts.release(this.owner, request.userId);
+      await this.sessions.release(request.userId);
     } catch (error) {
       this.log.error({ err: error }, 'whatsapp hand-over failed');
     }
@@ -185,9 +166,8 @@ export class SessionManager {
     try {
       const session = this.sessions.get(userId);
       if (session && !session.isStopped) return await session.reconnectNow();
-      if (session) this.sessions.delete(userId);
-      const [claimed] = await this.accounts.claim(this.owner, this.lease.ttlMs, { userId });
-      if (claimed) await this.startSession(claimed);
+      if (session) this.sessions.take(userId);
+      await this.sessions.adopt(userId);
     } catch (error) {
       this.log.error({ err: error }, 'whatsapp reconnect hand-over failed');
     }
@@ -219,14 +199,6 @@ export class SessionManager {
     this.observers.push(observer);
   }
 
-  /** Starts the account's socket unless one runs already (the tick and a connect call may both get here). */
-  private async startSession(userId: string): Promise<void> {
-    if (this.sessions.has(userId)) return;
-    const session = new AccountSession(userId, { ...this.deps, observers: this.observers });
-    this.sessions.set(userId, session);
-    await session.start();
-  }
-
   local(userId: string): AccountSession | undefined {
     return this.sessions.get(userId);
   }
@@ -236,7 +208,7 @@ export class SessionManager {
     const current = await this.accounts.find(userId);
     let session = this.sessions.get(userId);
     if (session?.isStopped) {
-      this.sessions.delete(userId);
+      this.sessions.take(userId);
       session = undefined;
     }
     const live = current !== undefined && this.isLive(current);
@@ -257,7 +229,7 @@ export class SessionManager {
       // The replica asked opens the socket unless another holds it (then that one's QR is waited for).
       const claimed = await this.accounts.wantAndClaim(userId, this.owner, this.lease.ttlMs, this.exclusive);
       await this.accounts.setState(userId, { state: 'connecting', error: null });
-      if (claimed) await this.startSession(userId);
+      if (claimed) await this.sessions.run(userId);
       else await this.handOver(userId, 'reconnect');
     }
     return this.waitForLink(userId);
@@ -291,10 +263,10 @@ export class SessionManager {
     if (session) {
       session.stop();
       await session.idle();
-      this.sessions.delete(userId);
+      this.sessions.take(userId);
     } else await this.handOver(userId, 'disconnect');
     await this.accounts.setState(userId, { state: 'disconnected', qrEnc: null, error: null });
-    await this.accounts.release(this.owner, userId);
+    await this.sessions.release(userId);
   }
 
   /**
@@ -308,11 +280,11 @@ export class SessionManager {
     await this.accounts.want(userId, false);
     const session = this.sessions.get(userId);
     if (session) {
-      this.sessions.delete(userId);
+      this.sessions.take(userId);
       await session.logout();
       await session.idle();
     } else if (this.isLive(account)) await this.handOver(userId, 'logout');
-    await this.accounts.release(this.owner, userId);
+    await this.sessions.release(userId);
     return Boolean(session) || this.isLive(account) || !account.linked;
   }
 
@@ -323,11 +295,11 @@ export class SessionManager {
     if (session) {
       await session.logout();
       await session.idle();
-      this.sessions.delete(userId);
+      this.sessions.take(userId);
     } else await this.handOver(userId, 'logout');
     await this.authState.wipe(userId);
     await this.accounts.setState(userId, { state: 'logged_out', qrEnc: null, error: null, linked: false, phone: null, name: null });
-    await this.accounts.release(this.owner, userId);
+    await this.sessions.release(userId);
     return this.connect(userId);
   }
 
