@@ -19,7 +19,7 @@ export interface LeaseStore {
   release(owner: string, id?: string): Promise<void>;
 }
 
-/** The work a replica runs for a row it holds (a mailbox's IDLE connection, a WhatsApp socket). */
+/** The work a replica runs for a row it holds (a connection it keeps open, a socket). */
 export interface Leased {
   /** True once it ended, by itself (it gave up) or because it was stopped. */
   readonly isStopped: boolean;
@@ -31,7 +31,7 @@ export interface LeaseLoopOptions<T extends Leased> {
   timing: LeaseTiming;
   /** The embedded process is the only replica: its first tick takes leases left by its previous run without waiting. */
   exclusive: boolean;
-  /** Names the loop in its logs (`mail` → 'mail lease tick failed'). */
+  /** Names the loop in its logs: '<label> lease tick failed'. */
   label: string;
   log: Logger;
   /** The work for a row just leased, not started yet. */

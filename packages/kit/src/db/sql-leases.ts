@@ -3,7 +3,7 @@ import type { Sql } from './sql.js';
 
 /** Where a table keeps its leases: `lease_owner` and `lease_until` columns beside these. */
 export interface LeaseColumns {
-  /** Schema-qualified, e.g. `email.accounts`. */
+  /** Schema-qualified: `schema.table`. */
   table: string;
   /** The row's key column, answered as the lease's id. */
   key: string;
@@ -16,7 +16,7 @@ export interface LeaseColumns {
 /** How many rows one claim takes: a replica starting among many unheld rows leaves some for the others' ticks. */
 const CLAIM_LIMIT = 100;
 
-/** A name written by code, quoted (`email.accounts` → `"email"."accounts"`). */
+/** A name written by code, quoted (`schema.table` → `"schema"."table"`). */
 const quote = (name: string): string => `"${name.replace(/"/g, '""').replace(/\./g, '"."')}"`;
 
 /** The lease loop's store on a table's lease columns (PostgreSQL and embedded alike). */
