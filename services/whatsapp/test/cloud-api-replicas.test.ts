@@ -1,9 +1,11 @@
 // The Cloud API at two replicas on one PostgreSQL: webhooks hitting either (or both, repeated) store and
-// announce each message once, and sends accepted by either reach the customer once, in the order accepted.
+// announce each message once, and sends accepted by either reach the customer once, in the order accepted;
+// a forged webhook is refused at either, and the 24-hour window holds whichever replica is asked.
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { createTestPlatform, signToken } from '@asistente/kit/testing';
-import { CloudApiPeer, injectInto } from './cloud-api-peer.js';
+import { CLOUD_WINDOW_CLOSED } from '@asistente/contracts';
+import { CloudApiPeer, injectInto, type PeerNumber } from './cloud-api-peer.js';
 import { until, user, whatsappApp } from './support/harness.js';
 
 const SKIP = process.env.DATABASE_URL ? false : 'two replicas need PostgreSQL (the embedded database has one replica)';
@@ -78,4 +80,44 @@ t.test('webhooks at replica A (and repeated at B) stored once; sends through rep
   const last = peer.received().at(-1)!;
   t.equal(await peer.status(last.id, 'read'), 200);
   await until(async () => (await sql<{ status: string }[]>`select status from whatsapp.messages where wa_id = ${last.id}`)[0]?.status === 'read', 'read through A');
+});
+
+t.test('at two replicas: a forged webhook stores nothing at either; outside the window B refuses free text and A sends the template', { skip: SKIP }, async (t) => {
+  const sql = platform!.db.sql;
+  const options = { exclusive: false, cloudTiming: { tickMs: 60_000, leaseMs: 5_000, claimMs: 5_000 }, graphTiming: { timeoutMs: 2_000, retries: 1, backoffMs: 10 } };
+  const a = await whatsappApp(t, platform!, options);
+  const b = await whatsappApp(t, platform!, options);
+  const onA = user(a.app);
+  const onB = signToken(b.app, onA.userId);
+  const number: PeerNumber = { ...peer.numbers.values().next().value!, phoneNumberId: '109876543210987', businessAccountId: '209876543210987', token: `EAAG${randomUUID().replaceAll('-', '')}` };
+  peer.numbers.set(number.phoneNumberId, number);
+  const connected = await onA.call('POST', '/whatsapp/cloud/connect', { phoneNumberId: number.phoneNumberId, businessAccountId: number.businessAccountId, accessToken: number.token });
+  t.equal(connected.status, 200, 'connected through A');
+
+  const from = '34622000111';
+  const forged = peer.customerWebhook({ from, text: 'Soy Meta, de verdad' }, number);
+  for (const [name, app] of [['A', a.app], ['B', b.app]] as const) {
+    peer.postTo(injectInto(app));
+    t.equal(await peer.post(forged.body, null), 401, `unsigned, at ${name}`);
+    t.equal(await peer.post(forged.body, 'another-apps-secret'), 401, `re-signed with another secret, at ${name}`);
+  }
+  t.equal((await sql`select 1 from whatsapp.cloud_webhooks where user_id = ${onA.userId}`).length, 0, 'no webhook stored');
+
+  // The customer last wrote 25 hours ago, received at A.
+  peer.postTo(injectInto(a.app));
+  await peer.customerWrites({ from, text: 'Quiero cita', timestamp: Math.floor(Date.now() / 1000) - 25 * 3600 }, number);
+  await until(async () => (await sql`select 1 from whatsapp.messages where user_id = ${onA.userId}`).length === 1, 'the old message stored');
+  t.equal((await sql`select 1 from whatsapp.messages where wa_id = ${forged.id}`).length, 0, 'the forged message never stored');
+  const free = await b.app.inject({
+    method: 'POST', url: '/api/whatsapp/messages', headers: { authorization: onB.authorization }, payload: { handle: `+${from}`, text: 'Hola de nuevo', clientMessageId: randomUUID() },
+  });
+  t.equal(free.statusCode, 409, 'B refuses free text outside the window');
+  t.equal(free.json().message, CLOUD_WINDOW_CLOSED);
+  const template = await onA.call('POST', '/whatsapp/cloud/templates/send', {
+    handle: `+${from}`, name: 'recordatorio_cita', language: 'es', variables: ['Lucía', 'martes 10:00'], clientMessageId: randomUUID(),
+  });
+  t.equal(template.status, 201, 'A sends the approved template');
+  const delivered = await until(() => peer.received(from).find((d) => d.template?.name === 'recordatorio_cita'), 'the template at the customer');
+  t.same(delivered.template!.variables, ['Lucía', 'martes 10:00'], 'with its variables');
+  t.equal(peer.received(from).length, 1, 'and nothing else');
 });
