@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import t from 'tap';
 import { context, SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { contactsRoutes } from '@asistente/contracts';
 import { createLogger, startTracing } from '@asistente/kit';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { buildGateway } from '../src/gateway.js';
@@ -76,7 +77,7 @@ t.test('a browser trace goes through the request, its query, the relay and the a
 
 t.test('a sibling call in-process continues the caller span', async (t) => {
   const caller = trace.getTracer('test').startSpan('assistant tool', { kind: SpanKind.INTERNAL });
-  await context.with(trace.setSpan(context.active(), caller), () => platform.services.request('contacts', user.id, '/contacts'));
+  await context.with(trace.setSpan(context.active(), caller), () => platform.services.call(contactsRoutes.list, user.id));
   caller.end();
   const { traceId, spanId } = caller.spanContext();
   const spans = await waitForSpans(seen, (all) => all.some((s) => s.traceId === traceId && s.kind === 'server'), 10_000);

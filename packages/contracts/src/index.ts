@@ -26,3 +26,4 @@ export * from './webhooks.js';
 export * from './account-deletion.js';
 export * from './conversations.js';
 export * from './widget.js';
+export * from './routes/index.js';

@@ -49,7 +49,8 @@ export {
   type MemberCaller,
   type ServiceCaller,
   type ServiceName,
-  type ServiceRequest,
+  type CallArguments,
+  type CallOptions,
   type InjectFn,
 } from './http/service-client.js';
 export { OAuthStateSigner, type OAuthState, type VerifiedOAuthState } from './auth/oauth-state.js';

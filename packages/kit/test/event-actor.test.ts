@@ -3,6 +3,8 @@
 // workspace itself, names no one.
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
+import { Type } from '@sinclair/typebox';
+import { route } from '@asistente/contracts';
 import { runAsMember } from '../src/auth/acting-member.js';
 import { createEvent, requireAuth, type App, type EventEnvelope, type ServicePlugin } from '../src/index.js';
 import { buildServicesApp, createTestPlatform, insertAccount } from '../src/testing/index.js';
@@ -41,7 +43,7 @@ t.test('the member whose request wrote an event is its actor; the system and the
 
   // A sibling's call as the workspace itself (WhatsApp's contact sync): under the founder's id, yet no member's,
   // though a member's request made it (embedded, the call is even answered inside that request).
-  const asWorkspace = () => platform.services.request('contacts', workspaceId, '/contacts/escribe', { method: 'POST' });
+  const asWorkspace = () => platform.services.call(route({ service: 'contacts', method: 'POST', path: '/contacts/escribe', response: Type.Unknown() }), workspaceId);
   const byWorkspace = ((await runAsMember(agentId, asWorkspace)) as { id: string }).id;
   const rows = await platform.db.sql<{ id: string; actorId: string | null }[]>`select id, actor_id from contacts.outbox where id in ${platform.db.sql([byMember, bySystem.id, byWorkspace])}`;
   t.same(Object.fromEntries(rows.map((r) => [r.id, r.actorId])), { [byMember]: agentId, [bySystem.id]: null, [byWorkspace]: null });

@@ -1,8 +1,7 @@
 // The team inbox end to end: assigned conversations from WhatsApp, answers, notes, stale sends, live presence, the assistant pausing and answering through it, retention.
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { ConversationExcerpt } from '@asistente/contracts';
-import { Type, type TSchema } from '@sinclair/typebox';
+import { inboxRoutes, type AssistantAnswerBody, type ConversationExcerptQuery } from '@asistente/contracts';
 import { createEvent, createLogger, eraseOlderData, EventValidator, PeriodicJob, ServiceCallError, type RetentionReport } from '@asistente/kit';
 import { createTestPlatform } from '@asistente/kit/testing';
 import { waMessage } from '../../whatsapp/test/support/fake-socket.js';
@@ -262,12 +261,12 @@ t.test("the assistant's own routes: it reads entries by id or the latest, answer
     return list[0]?.lastMessagePreview === '¿Abrís hoy?' && list[0];
   }, 'the conversation');
   const id = String(conversation.id);
-  const asWorkspace = <T>(path: string, options: { method?: 'POST'; query?: Record<string, string | number>; body?: unknown }, schema: TSchema = Type.Unknown()) =>
-    platform.services.call('inbox', workspaceId, `/conversations/${id}${path}`, schema, options) as Promise<T>;
+  const excerpt = (query: ConversationExcerptQuery) => platform.services.call(inboxRoutes.excerpt, workspaceId, { params: { id }, query });
+  const answer = (body: AssistantAnswerBody) => platform.services.call(inboxRoutes.assistantAnswer, workspaceId, { params: { id }, body });
 
-  const latest = await asWorkspace<ConversationExcerpt>('/excerpt', { query: { latest: 2 } }, ConversationExcerpt);
+  const latest = await excerpt({ latest: 2 });
   t.same(latest.entries.map((e) => e.text), ['Hola', '¿Abrís hoy?'], 'the latest, oldest first');
-  const byId = await asWorkspace<ConversationExcerpt>('/excerpt', { query: { ids: `${latest.entries[1]!.id},${randomUUID()}` } }, ConversationExcerpt);
+  const byId = await excerpt({ ids: `${latest.entries[1]!.id},${randomUUID()}` });
   t.same(byId.entries.map((e) => e.text), ['¿Abrís hoy?'], 'by id; an unknown id left out');
   t.match(byId.conversation, { id, handle: '+34611222333', assistantActive: true });
   t.equal((await owner.call('GET', `/conversations/${id}/excerpt`)).body.message, 'Indica los mensajes por su id (ids) o cuántos de los últimos (latest), no ambos');
@@ -275,9 +274,9 @@ t.test("the assistant's own routes: it reads entries by id or the latest, answer
   t.match(malformed, { status: 400, body: { message: 'Identificadores inválidos' } }, 'an id that is no uuid never reaches the database');
 
   const answerId = randomUUID();
-  const answered = await asWorkspace<{ author: string; authorId: string | null }>('/assistant-answers', { method: 'POST', body: { text: 'Sí, hasta las 20:00', answerId } });
+  const answered = await answer({ text: 'Sí, hasta las 20:00', answerId });
   t.match(answered, { author: 'assistant', authorId: null });
-  await asWorkspace('/assistant-answers', { method: 'POST', body: { text: 'Sí, hasta las 20:00', answerId } });
+  await answer({ text: 'Sí, hasta las 20:00', answerId });
   await until(() => socket.sent.length >= 1, 'the answer on the phone');
   t.equal(socket.sent.length, 1, 'the same answerId again sends nothing more');
   t.equal((await owner.call('GET', `/conversations/${id}`)).body.assistantActive, true, "the assistant's answer pauses nothing");
@@ -287,7 +286,7 @@ t.test("the assistant's own routes: it reads entries by id or the latest, answer
   t.equal(member.body.message, 'Solo el asistente responde por esta vía');
 
   t.equal((await owner.call('POST', `/conversations/${id}/messages`, { text: 'Te atiendo yo' })).status, 201);
-  const refused = await asWorkspace('/assistant-answers', { method: 'POST', body: { text: 'Respuesta tardía', answerId: randomUUID() } }).catch((error: unknown) => error);
+  const refused = await answer({ text: 'Respuesta tardía', answerId: randomUUID() }).catch((error: unknown) => error);
   t.match(refused, { statusCode: 409, body: { code: 'ASSISTANT_PAUSED', message: 'Una persona del equipo atiende esta conversación: el asistente no responde' } });
   t.equal(socket.sent.length, 2, "only the member's answer went out since");
 });

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Static, TSchema } from '@sinclair/typebox';
 import { createSigner } from 'fast-jwt';
-import type { WorkspaceRole } from '@asistente/contracts';
+import { routePath, type RouteAnswer, type RouteDescriptor, type RouteMethod, type RouteParts, type WorkspaceRole } from '@asistente/contracts';
 import type { ActingMember, TokenSettings } from '../auth/plugin.js';
 import type { Config } from '../config.js';
 import { withDeadline } from '../deadline.js';
@@ -11,13 +10,16 @@ import { answerProblem } from './answer-check.js';
 
 export type ServiceName = keyof typeof SERVICE_PORTS;
 
-export interface ServiceRequest {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  query?: Record<string, string | number | boolean | undefined>;
-  body?: unknown;
+type QueryValues = Record<string, string | number | boolean | undefined>;
+
+/** What one call sends besides the route: its path values, query and body (typed by the route), and its wait. */
+export type CallOptions<D extends RouteDescriptor> = RouteParts<D> & {
   /** Default 5 s: a tool or a sync never waits longer on a sibling. */
   timeoutMs?: number;
-}
+};
+
+/** The options may be left out when the route needs no path values and no body. */
+export type CallArguments<D extends RouteDescriptor> = object extends RouteParts<D> ? [options?: CallOptions<D>] : [options: CallOptions<D>];
 
 /** A sibling service answered with an error status, or could not be reached (statusCode 503). */
 export class ServiceCallError extends Error {
@@ -129,22 +131,28 @@ export class ServiceClient {
   }
 
   /**
-   * Asks a sibling and checks its answer against `answer`, the response schema its route declares in
-   * `packages/contracts`: the value returned is exactly that shape, or the call fails with a
-   * `ServiceAnswerError` (logged here, with the first mismatch and no values).
+   * Asks a sibling for one of its routes, as `route` describes it (`packages/contracts/src/routes`): the path
+   * is built from `params`, the body is checked against the route's body schema before it leaves (a wrong one
+   * is this caller's bug: it throws), and the answer is checked against the route's response schema: the value
+   * returned is exactly that shape, or the call fails with a `ServiceAnswerError` (logged here, with the first
+   * mismatch and no values).
    */
-  async call<S extends TSchema>(service: ServiceName, caller: ServiceCaller, path: string, answer: S, options: ServiceRequest = {}): Promise<Static<S>> {
-    const body = await this.request(service, caller, path, options);
-    const problem = answerProblem(answer, body);
-    if (problem === undefined) return body as Static<S>;
-    const error = new ServiceAnswerError(service, path, problem);
-    this.log?.error({ service, path, problem }, 'a sibling answered outside its contract');
-    throw error;
+  async call<D extends RouteDescriptor<ServiceName>>(route: D, caller: ServiceCaller, ...[options]: CallArguments<D>): Promise<RouteAnswer<D>> {
+    const { service } = route;
+    const { params, query, body, timeoutMs } = (options ?? {}) as CallOptions<RouteDescriptor>;
+    if (route.body !== undefined) {
+      const problem = answerProblem(route.body, body);
+      if (problem !== undefined) throw new TypeError(`${route.method} ${route.path}: the body does not match its schema: ${problem}`);
+    }
+    const path = routePath(route.path, params ?? {});
+    const answer = await this.send(service, caller, route.method, path, { query: query as QueryValues | undefined, body, timeoutMs });
+    const problem = answerProblem(route.response, answer);
+    if (problem === undefined) return answer as RouteAnswer<D>;
+    this.log?.error({ service, path: route.path, problem }, 'a sibling answered outside its contract');
+    throw new ServiceAnswerError(service, route.path, problem);
   }
 
-  /** Asks a sibling whose answer the caller does not read (a write acknowledged by its status alone). */
-  async request(service: ServiceName, caller: ServiceCaller, path: string, options: ServiceRequest = {}): Promise<unknown> {
-    const method = options.method ?? 'GET';
+  private async send(service: ServiceName, caller: ServiceCaller, method: RouteMethod, path: string, options: { query?: QueryValues; body?: unknown; timeoutMs?: number }): Promise<unknown> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.sign({ ...claimsOf(caller), jti: randomUUID(), ims: Date.now() })}`,
       accept: 'application/json',
@@ -161,7 +169,8 @@ export class ServiceClient {
       ? await withDeadline(this.inject({ method, url: `/api${target}`, headers, payload }), timeoutMs).catch(() => undefined)
       : await this.fetch(service, target, { method, headers, body: payload }, timeoutMs);
     if (!answer) throw new ServiceCallError(service, 503, undefined);
-    const body: unknown = answer.body === '' ? undefined : safeJson(answer.body);
+    // A 204 answers nothing: null, as its route's Type.Null() declares.
+    const body: unknown = answer.statusCode === 204 ? null : answer.body === '' ? undefined : safeJson(answer.body);
     if (answer.statusCode >= 400) throw new ServiceCallError(service, answer.statusCode, body);
     return body;
   }
@@ -201,7 +210,7 @@ export class ServiceClient {
   }
 }
 
-function queryString(query: ServiceRequest['query']): string {
+function queryString(query: QueryValues | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Contact, type AiRunResult, type AiSuggestionBody, type AiToolCall } from '@asistente/contracts';
+import { type AiRunResult, type AiSuggestionBody, type AiToolCall, Contact, contactsRoutes } from '@asistente/contracts';
 import {
   AppError,
   badRequest,
@@ -83,7 +83,7 @@ export class AssistantRunService {
       assistant: AssistantConfigService;
       runs: RunsRepository;
       bookings: CustomerBookingsRepository;
-      services: Pick<ServiceClient, 'call' | 'request'>;
+      services: Pick<ServiceClient, 'call'>;
       model: LanguageModel;
       now?: () => Date;
     },
@@ -250,7 +250,7 @@ export class AssistantRunService {
   /** The contact the member's question is about: 404 when it is not this workspace's. */
   private async contactById(caller: ServiceCaller, contactId: string): Promise<Contact | undefined> {
     try {
-      return await this.deps.services.call('contacts', caller, `/contacts/${contactId}`, Contact);
+      return await this.deps.services.call(contactsRoutes.get, caller, { params: { id: contactId } });
     } catch (error) {
       if (error instanceof ServiceCallError && error.statusCode === 404) throw notFound('Contacto no encontrado');
       return undefined;

@@ -1,4 +1,4 @@
-import { InboxConversation, type AiChatState } from '@asistente/contracts';
+import { type AiChatState, InboxConversation, inboxRoutes } from '@asistente/contracts';
 import { badRequest, callerOf, type ActingMember, type ServiceClient } from '@asistente/kit';
 import { chatKeyOf } from './chat-key.js';
 import type { ChatStateService } from './chat-state.service.js';
@@ -29,8 +29,7 @@ export class ChatSwitch {
     if (paused) return own;
     let conversation = await this.conversationOf(member, handle);
     if (conversation && !conversation.assistantActive) {
-      const path = `/conversations/${conversation.id}`;
-      conversation = await this.services.call('inbox', callerOf(member), path, InboxConversation, { method: 'PATCH', body: { assistantActive: true } });
+      conversation = await this.services.call(inboxRoutes.update, callerOf(member), { params: { id: conversation.id }, body: { assistantActive: true } });
     }
     return own.paused ? own : withTeam(own, conversation);
   }
@@ -45,7 +44,7 @@ export class ChatSwitch {
   /** The customer's conversation in the inbox; none yet (or the inbox unreachable) leaves the assistant's own state. */
   private async conversationOf(member: ActingMember, handle: string): Promise<InboxConversation | undefined> {
     return this.services
-      .call('inbox', callerOf(member), '/conversations/lookup', InboxConversation, { query: { channel: 'whatsapp', handle } })
+      .call(inboxRoutes.lookup, callerOf(member), { query: { channel: 'whatsapp', handle } })
       .catch(() => undefined);
   }
 }

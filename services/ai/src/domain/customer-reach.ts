@@ -1,4 +1,4 @@
-import { ContactMatches, InboxConversation, type Contact, type ConversationChannel } from '@asistente/contracts';
+import { type Contact, contactsRoutes, type ConversationChannel, inboxRoutes } from '@asistente/contracts';
 import type { ServiceCaller, ServiceClient } from '@asistente/kit';
 import { chatKeyOf } from './chat-key.js';
 import type { CustomerReach } from './tools/reach.js';
@@ -15,14 +15,14 @@ export interface CustomerChat {
 
 /** The contact whose phone is exactly the customer's handle (the newest, if the owner entered the person twice). */
 async function contactOf(services: Pick<ServiceClient, 'call'>, caller: ServiceCaller, handle: string): Promise<Contact | undefined> {
-  const answer = await services.call('contacts', caller, '/contacts/by-handle', ContactMatches, { query: { handle } }).catch(() => undefined);
+  const answer = await services.call(contactsRoutes.byHandle, caller, { query: { handle } }).catch(() => undefined);
   return answer?.contacts[0];
 }
 
 async function conversationOf(services: Pick<ServiceClient, 'call'>, caller: ServiceCaller, chat: CustomerChat): Promise<string | null> {
   if (chat.conversationId) return chat.conversationId;
   const found = await services
-    .call('inbox', caller, '/conversations/lookup', InboxConversation, { query: { channel: chat.channel, handle: chat.handle } })
+    .call(inboxRoutes.lookup, caller, { query: { channel: chat.channel, handle: chat.handle } })
     .catch(() => undefined);
   return found?.id ?? null;
 }

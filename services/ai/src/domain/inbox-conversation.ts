@@ -1,4 +1,4 @@
-import { ConversationExcerpt, type AssistantAnswerBody } from '@asistente/contracts';
+import { type AssistantAnswerBody, ConversationExcerpt, inboxRoutes } from '@asistente/contracts';
 import { ServiceCallError, type ServiceClient } from '@asistente/kit';
 import { chatKeyOf } from './chat-key.js';
 
@@ -7,7 +7,7 @@ import { chatKeyOf } from './chat-key.js';
  * answers there and answers through it, so it never needs to know a channel's own ids.
  */
 export class InboxConversations {
-  constructor(private readonly services: Pick<ServiceClient, 'call' | 'request'>) {}
+  constructor(private readonly services: Pick<ServiceClient, 'call'>) {}
 
   /** These entries of the conversation, with the conversation as it is now; undefined once it is gone. */
   async excerpt(workspaceId: string, conversationId: string, entryIds: readonly string[]): Promise<ConversationExcerpt | undefined> {
@@ -27,7 +27,7 @@ export class InboxConversations {
   async answer(workspaceId: string, conversationId: string, text: string, key: string): Promise<boolean> {
     const body: AssistantAnswerBody = { text, answerId: key };
     try {
-      await this.services.request('inbox', workspaceId, `/conversations/${conversationId}/assistant-answers`, { method: 'POST', body });
+      await this.services.call(inboxRoutes.assistantAnswer, workspaceId, { params: { id: conversationId }, body });
       return true;
     } catch (error) {
       if (error instanceof ServiceCallError && error.statusCode === 409 && codeOf(error) === 'ASSISTANT_PAUSED') return false;
@@ -37,7 +37,7 @@ export class InboxConversations {
 
   private async read(workspaceId: string, conversationId: string, query: Record<string, string | number>): Promise<ConversationExcerpt | undefined> {
     try {
-      return await this.services.call('inbox', workspaceId, `/conversations/${conversationId}/excerpt`, ConversationExcerpt, { query });
+      return await this.services.call(inboxRoutes.excerpt, workspaceId, { params: { id: conversationId },  query });
     } catch (error) {
       if (error instanceof ServiceCallError && error.statusCode === 404) return undefined;
       throw error;

@@ -1,4 +1,4 @@
-import { ChatHandles } from '@asistente/contracts';
+import { whatsappRoutes } from '@asistente/contracts';
 import type { ServiceCaller, ServiceClient } from '@asistente/kit';
 
 /**
@@ -7,7 +7,7 @@ import type { ServiceCaller, ServiceClient } from '@asistente/kit';
  */
 export async function handlesOfJids(services: Pick<ServiceClient, 'call'>, caller: ServiceCaller, jids: readonly string[]): Promise<Map<string, string>> {
   if (jids.length === 0) return new Map();
-  const answer = await services.call('whatsapp', caller, '/whatsapp/handles', ChatHandles, { query: { jids: jids.join(',') } });
+  const answer = await services.call(whatsappRoutes.handles, caller, { query: { jids: jids.join(',') } });
   return new Map(Object.entries(answer.handles));
 }
 

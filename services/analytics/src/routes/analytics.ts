@@ -2,6 +2,7 @@ import {
   ActivityPoint,
   AnalyticsDashboard,
   analyticsQuery,
+  analyticsRoutes as calledAnalyticsRoutes,
   ContactsGrowthPoint,
   EmailStats,
   ErrorResponse,
@@ -29,9 +30,11 @@ function scope(request: FastifyRequest): Scope {
 }
 
 export async function analyticsRoutes(app: App, { analytics, team }: { analytics: AnalyticsService; team: TeamFiguresService }): Promise<void> {
+  // A route other services call registers its descriptor's own query schema (one object, so the two cannot drift).
+  const called: ReadonlyMap<string, TSchema | undefined> = new Map(Object.values(calledAnalyticsRoutes).map((route) => [route.path, route.query]));
   const figure = <T extends TSchema>(path: string, summary: string, defaultPeriod: AnalyticsPeriod, response: T, read: (s: Scope) => Promise<Static<T>>) =>
     app.get(path, {
-      schema: { summary, querystring: analyticsQuery(defaultPeriod), response: { 200: response, ...errors } },
+      schema: { summary, querystring: called.get(path) ?? analyticsQuery(defaultPeriod), response: { 200: response, ...errors } },
       // TypeScript cannot tie a generic schema to Fastify's inferred reply type; `read` is typed by it instead.
       handler: (request) => read(scope(request)) as never,
     });

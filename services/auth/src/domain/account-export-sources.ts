@@ -1,4 +1,4 @@
-import { AccountExportPage } from '@asistente/contracts';
+import { AccountExportPage, accountExportRoutes, type AccountExportRoute } from '@asistente/contracts';
 import {
   callerOf,
   jsonArrayPart,
@@ -8,7 +8,6 @@ import {
   type AccountExportPart,
   type ActingMember,
   type ServiceClient,
-  type ServiceName,
 } from '@asistente/kit';
 import { toUser } from './user.js';
 import type { SecurityActivityExportRepository } from './security-activity-export.repository.js';
@@ -31,15 +30,15 @@ export interface ExportSource {
   read(plan: ExportPlan, cursor: string | undefined): Promise<AccountExportPage>;
 }
 
-/** Each service's part, the folder it goes to, the path it serves it at (below /api), and whether it is the person's own. */
-export const SERVICE_PARTS: readonly { service: ServiceName; path: string; folder: string; personal: boolean }[] = [
-  { service: 'contacts', path: '/contacts/account-export', folder: 'contactos', personal: false },
-  { service: 'whatsapp', path: '/whatsapp/account-export', folder: 'whatsapp', personal: false },
-  { service: 'email', path: '/emails/account-export', folder: 'correo', personal: true },
-  { service: 'calendar', path: '/events/account-export', folder: 'calendario', personal: true },
-  { service: 'ai', path: '/ai/account-export', folder: 'asistente', personal: false },
-  { service: 'inbox', path: '/conversations/account-export', folder: 'conversaciones', personal: false },
-  { service: 'analytics', path: '/analytics/account-export', folder: 'analitica', personal: false },
+/** Each service's part: the route that serves it, the folder it goes to, and whether it is the person's own. */
+export const SERVICE_PARTS: readonly { route: AccountExportRoute; folder: string; personal: boolean }[] = [
+  { route: accountExportRoutes.contacts, folder: 'contactos', personal: false },
+  { route: accountExportRoutes.whatsapp, folder: 'whatsapp', personal: false },
+  { route: accountExportRoutes.email, folder: 'correo', personal: true },
+  { route: accountExportRoutes.calendar, folder: 'calendario', personal: true },
+  { route: accountExportRoutes.ai, folder: 'asistente', personal: false },
+  { route: accountExportRoutes.inbox, folder: 'conversaciones', personal: false },
+  { route: accountExportRoutes.analytics, folder: 'analitica', personal: false },
 ];
 
 /** A page may be a megabyte of a slow service's rows: longer than a tool call's wait. */
@@ -54,7 +53,7 @@ export function serviceSource(services: ServiceClient, part: (typeof SERVICE_PAR
     async read(plan, cursor) {
       for (let attempt = 1; ; attempt++) {
         try {
-          return await services.call(part.service, callerOf(plan.member), part.path, AccountExportPage, { query: { cursor }, timeoutMs: PAGE_TIMEOUT_MS });
+          return await services.call(part.route, callerOf(plan.member), { query: { cursor }, timeoutMs: PAGE_TIMEOUT_MS });
         } catch (error) {
           // Unreachable or overloaded (503) is worth another try; any other answer is the same the next time.
           if (attempt >= ATTEMPTS || !(error instanceof ServiceCallError) || error.statusCode !== 503) throw error;

@@ -1,11 +1,9 @@
-import { Type, type TSchema, type Static } from '@sinclair/typebox';
-import { MicrosoftCalendar, MicrosoftCalendarEvent, MicrosoftCalendarEventList, TeamsStatus } from '@asistente/contracts';
-import { AppError, ServiceCallError, type ServiceClient, type ServiceRequest } from '@asistente/kit';
+import { teamsRoutes, type RouteAnswer } from '@asistente/contracts';
+import { AppError, ServiceCallError, type CallArguments, type ServiceClient } from '@asistente/kit';
 import type { Range } from '../domain/dates.js';
 import type { OutlookCalendars } from '../domain/outlook-port.js';
 
-const Calendars = Type.Array(MicrosoftCalendar);
-/** The fields of teams' normalised Outlook event that busy time needs (the rest is not checked). */
+type TeamsRoute = (typeof teamsRoutes)[keyof typeof teamsRoutes];
 
 /** Answers without teams' own error that only say "no Microsoft here": teams not mounted (404) or not reachable (503). */
 const ABSENT = new Set([404, 503]);
@@ -35,38 +33,35 @@ export function teamsOutlook(services: ServiceClient): OutlookCalendars {
     return otherwise();
   };
   // Answers are checked against the contract of teams' route (a wrong shape is a ServiceAnswerError, a 502).
-  const ask = async <S extends TSchema>(userId: string, path: string, answer: S, options: ServiceRequest = {}): Promise<Static<S>> => {
+  const ask = async <D extends TeamsRoute>(route: D, userId: string, ...options: CallArguments<D>): Promise<RouteAnswer<D>> => {
     try {
-      return await services.call('teams', userId, path, answer, options);
+      return await services.call(route, userId, ...options);
     } catch (error) {
-      throw failure(error, options.method && options.method !== 'GET' ? notSaved : unavailable);
+      throw failure(error, route.method !== 'GET' ? notSaved : unavailable);
     }
   };
-  const eventPath = (eventId: string) => `/microsoft/events/${encodeURIComponent(eventId)}`;
   return {
     // Connected unless teams says otherwise: a teams that cannot tell (no status route here) is asked for the
     // events themselves, and an absent answer counts as no Outlook.
     async connected(userId) {
       if (!services.available('teams')) return false;
-      const status = await services.call('teams', userId, '/teams/status', TeamsStatus).catch(() => undefined);
+      const status = await services.call(teamsRoutes.status, userId).catch(() => undefined);
       return status === undefined || status.connected;
     },
     async confirmed(userId) {
       if (!services.available('teams')) return false;
-      const status = await services.call('teams', userId, '/teams/status', TeamsStatus).catch(() => undefined);
+      const status = await services.call(teamsRoutes.status, userId).catch(() => undefined);
       return status?.connected === true;
     },
-    calendars: (userId) => ask(userId, '/microsoft/calendars', Calendars),
-    events: (userId: string, range: Range, calendarId?: string) => ask(userId, '/microsoft/events', MicrosoftCalendarEventList, { query: rangeQuery(range, calendarId) }),
+    calendars: (userId) => ask(teamsRoutes.calendars, userId),
+    events: (userId: string, range: Range, calendarId?: string) => ask(teamsRoutes.events, userId, { query: rangeQuery(range, calendarId) }),
     create: (userId, calendarId, body) =>
-      ask(userId, '/microsoft/events', MicrosoftCalendarEvent, { method: 'POST', body: { ...body, ...(calendarId ? { calendarId } : {}) }, timeoutMs: WRITE_TIMEOUT_MS }),
+      ask(teamsRoutes.createEvent, userId, { body: { ...body, ...(calendarId ? { calendarId } : {}) }, timeoutMs: WRITE_TIMEOUT_MS }),
     update: (userId, calendarId, eventId, body) =>
-      ask(userId, eventPath(eventId), MicrosoftCalendarEvent, { method: 'PUT', body: { ...body, calendarId }, timeoutMs: WRITE_TIMEOUT_MS }),
-    // A 204 carries nothing to check: the status is the answer.
+      ask(teamsRoutes.updateEvent, userId, { params: { eventId }, body: { ...body, calendarId }, timeoutMs: WRITE_TIMEOUT_MS }),
+    // A 204 answers null (checked against the route's Type.Null()): the status is the answer.
     async remove(userId, calendarId, eventId) {
-      await services.request('teams', userId, eventPath(eventId), { method: 'DELETE', query: { calendarId }, timeoutMs: WRITE_TIMEOUT_MS }).catch((error: unknown) => {
-        throw failure(error, notSaved);
-      });
+      await ask(teamsRoutes.deleteEvent, userId, { params: { eventId }, query: { calendarId }, timeoutMs: WRITE_TIMEOUT_MS });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { CalendarEventList, EmailList, MessageList, scopesCover, TIMELINE_SECTION_SCOPES, type PersonalTokenScope } from '@asistente/contracts';
+import { calendarRoutes, emailRoutes, type PersonalTokenScope, scopesCover, TIMELINE_SECTION_SCOPES, whatsappRoutes } from '@asistente/contracts';
 import type { Logger, ServiceCaller, ServiceClient } from '@asistente/kit';
 
 export type TimelineChannel = 'whatsapp' | 'email' | 'calendar';
@@ -70,7 +70,7 @@ export class ContactTimeline {
   private async whatsapp(caller: ServiceCaller, phones: string[]): Promise<TimelineItem[]> {
     const answers = await Promise.all(
       phones.map((phoneNumber) =>
-        this.services.call('whatsapp', caller, '/whatsapp/messages', MessageList, { query: { phoneNumber, limit: PER_CHANNEL }, timeoutMs: CALL_TIMEOUT_MS }),
+        this.services.call(whatsappRoutes.messages, caller, { query: { phoneNumber, limit: PER_CHANNEL }, timeoutMs: CALL_TIMEOUT_MS }),
       ),
     );
     return answers.flatMap((answer) => answer.data).flatMap((m): TimelineItem[] => {
@@ -85,7 +85,7 @@ export class ContactTimeline {
     const asks = emails.flatMap((address) =>
       (['inbox', 'sent'] as const).map(async (folder) => ({
         folder,
-        answer: await this.services.call('email', caller, '/emails', EmailList, { query: { address, folder, limit: PER_CHANNEL }, timeoutMs: CALL_TIMEOUT_MS }),
+        answer: await this.services.call(emailRoutes.list, caller, { query: { address, folder, limit: PER_CHANNEL }, timeoutMs: CALL_TIMEOUT_MS }),
       })),
     );
     const seen = new Set<string>();
@@ -104,7 +104,7 @@ export class ContactTimeline {
     const day = 86_400_000;
     const dateFrom = new Date(Date.now() - EVENT_WINDOW_DAYS.past * day).toISOString().slice(0, 10);
     const dateTo = new Date(Date.now() + EVENT_WINDOW_DAYS.future * day).toISOString().slice(0, 10);
-    const answer = await this.services.call('calendar', caller, '/events', CalendarEventList, { query: { dateFrom, dateTo }, timeoutMs: CALL_TIMEOUT_MS });
+    const answer = await this.services.call(calendarRoutes.events, caller, { query: { dateFrom, dateTo }, timeoutMs: CALL_TIMEOUT_MS });
     return answer
       .filter((e) => e.attendees.some((a) => emails.some((mail) => a.toLowerCase().includes(mail))))
       .flatMap((e): TimelineItem[] => {

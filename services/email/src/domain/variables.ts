@@ -1,4 +1,4 @@
-import { ContactList, EMAIL_CONTACT_VARIABLES, scopesCover, type PersonalTokenScope } from '@asistente/contracts';
+import { contactsRoutes, EMAIL_CONTACT_VARIABLES, type PersonalTokenScope, scopesCover } from '@asistente/contracts';
 import type { Logger, ServiceClient } from '@asistente/kit';
 
 /** A contact as the contacts service answers it: what the variables are filled from. */
@@ -64,7 +64,7 @@ export class RecipientContacts {
   async byEmail(userId: string, email: string, scopes?: readonly PersonalTokenScope[]): Promise<ContactLike | undefined> {
     if (!scopesCover(scopes, 'contacts:read')) return undefined;
     try {
-      const page = await this.services.call('contacts', userId, '/contacts', ContactList, {
+      const page = await this.services.call(contactsRoutes.list, userId, {
         query: { search: email, limit: 10 },
       });
       return page.contacts.find((c) => c.email?.toLowerCase() === email.toLowerCase());

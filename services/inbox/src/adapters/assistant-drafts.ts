@@ -1,4 +1,4 @@
-import { AiRunResult } from '@asistente/contracts';
+import { aiRoutes } from '@asistente/contracts';
 import { AppError, ServiceAnswerError, ServiceCallError, type ServiceCaller, type ServiceClient } from '@asistente/kit';
 import type { DraftRequest, ReplyDrafter } from '../domain/reply-drafter.js';
 
@@ -21,8 +21,7 @@ export class AssistantDrafts implements ReplyDrafter {
 
   async draft(caller: ServiceCaller, request: DraftRequest): Promise<string> {
     try {
-      const answer = await this.services.call('ai', caller, '/ai/suggestions', AiRunResult, {
-        method: 'POST',
+      const answer = await this.services.call(aiRoutes.suggestion, caller, {
         body: {
           conversationId: request.conversationId,
           channel: request.channel,

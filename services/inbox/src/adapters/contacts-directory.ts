@@ -1,4 +1,4 @@
-import { Contact, ContactList, ContactMatches } from '@asistente/contracts';
+import { Contact, contactsRoutes } from '@asistente/contracts';
 import { ServiceCallError, type ServiceCaller, type ServiceClient } from '@asistente/kit';
 import type { CustomerContact, CustomerContacts, VisitorDetails } from '../domain/customer-contact.js';
 
@@ -23,7 +23,7 @@ export class ContactsDirectory implements CustomerContacts {
   async of(caller: ServiceCaller, customer: { handle: string; contactId: string | null }): Promise<CustomerContact | null> {
     if (PHONE_HANDLE.test(customer.handle)) return (await this.byPhone(caller, customer.handle)) ?? null;
     if (!customer.contactId) return null;
-    const contact = await this.services.call('contacts', caller, `/contacts/${customer.contactId}`, Contact).catch(() => undefined);
+    const contact = await this.services.call(contactsRoutes.get, caller, { params: { id: customer.contactId } }).catch(() => undefined);
     return contact ? toCustomer(contact) : null;
   }
 
@@ -35,7 +35,7 @@ export class ContactsDirectory implements CustomerContacts {
     try {
       const email = visitor.email?.toLowerCase();
       if (email) {
-        const page = await this.services.call('contacts', caller, '/contacts', ContactList, { query: { search: email, limit: 20 } });
+        const page = await this.services.call(contactsRoutes.list, caller, { query: { search: email, limit: 20 } });
         const same = page.contacts.find((c) => c.email?.trim().toLowerCase() === email);
         if (same) return same.id;
       }
@@ -44,8 +44,7 @@ export class ContactsDirectory implements CustomerContacts {
         if (same) return same.id;
       }
       const [firstName = 'Visitante web', ...rest] = (visitor.name ?? '').split(/\s+/).filter(Boolean);
-      const created = await this.services.call('contacts', caller, '/contacts', Contact, {
-        method: 'POST',
+      const created = await this.services.call(contactsRoutes.create, caller, {
         body: { firstName, lastName: rest.join(' '), email: visitor.email, phone: visitor.phone, tags: ['chat web'] },
       });
       return created.id;
@@ -56,7 +55,7 @@ export class ContactsDirectory implements CustomerContacts {
   }
 
   private async byPhone(caller: ServiceCaller, handle: string): Promise<CustomerContact | undefined> {
-    const found = await this.services.call('contacts', caller, '/contacts/by-handle', ContactMatches, { query: { handle } }).catch(() => undefined);
+    const found = await this.services.call(contactsRoutes.byHandle, caller, { query: { handle } }).catch(() => undefined);
     const contact = found?.contacts[0];
     return contact ? toCustomer(contact) : undefined;
   }

@@ -1,4 +1,4 @@
-import { MessagesById, WHATSAPP_MESSAGES_BY_ID_MAX, WhatsAppMessage, type ChannelMessage as WhatsAppChannelMessage } from '@asistente/contracts';
+import { type ChannelMessage as WhatsAppChannelMessage, WHATSAPP_MESSAGES_BY_ID_MAX, whatsappRoutes } from '@asistente/contracts';
 import { AppError, ServiceCallError, type ServiceCaller, type ServiceClient } from '@asistente/kit';
 import type { Channel, ChannelMessage, MessageSource } from '../domain/channel.js';
 
@@ -24,7 +24,7 @@ export class WhatsAppChannel implements Channel, MessageSource {
   async messages(caller: ServiceCaller, ids: readonly string[]): Promise<ChannelMessage[]> {
     const found: ChannelMessage[] = [];
     for (let i = 0; i < ids.length; i += WHATSAPP_MESSAGES_BY_ID_MAX) {
-      const page = await this.services.call('whatsapp', caller, '/whatsapp/messages/by-id', MessagesById, {
+      const page = await this.services.call(whatsappRoutes.messagesById, caller, {
         query: { ids: [...new Set(ids.slice(i, i + WHATSAPP_MESSAGES_BY_ID_MAX))].join(',') },
       });
       found.push(...page.data.map(toMessage));
@@ -34,8 +34,7 @@ export class WhatsAppChannel implements Channel, MessageSource {
 
   async send(caller: ServiceCaller, handle: string, text: string, clientId: string, sender: 'member' | 'assistant' = 'member'): Promise<ChannelMessage> {
     const sent = await this.services
-      .call('whatsapp', caller, '/whatsapp/messages', WhatsAppMessage, {
-        method: 'POST',
+      .call(whatsappRoutes.send, caller, {
         body: { handle, type: 'text', text, origin: sender === 'assistant' ? 'ai' : 'app', clientMessageId: clientId },
       })
       .catch((error: unknown) => {

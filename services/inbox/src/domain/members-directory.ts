@@ -1,4 +1,4 @@
-import { WorkspaceMemberList, type WorkspaceRole } from '@asistente/contracts';
+import { authRoutes, type WorkspaceRole } from '@asistente/contracts';
 import type { ServiceClient } from '@asistente/kit';
 
 export interface Member {
@@ -15,7 +15,7 @@ export class MembersDirectory {
   constructor(private readonly services: ServiceClient) {}
 
   async list(workspaceId: string): Promise<Member[]> {
-    const members = await this.services.call('auth', workspaceId, '/workspace/members', WorkspaceMemberList);
+    const members = await this.services.call(authRoutes.members, workspaceId);
     return members.map((m) => ({ userId: m.userId, name: `${m.firstName} ${m.lastName}`.trim(), role: m.role }));
   }
 }

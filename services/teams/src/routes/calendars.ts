@@ -1,7 +1,6 @@
-import { Type } from '@sinclair/typebox';
 import {
   ErrorResponse,
-  MicrosoftCalendar,
+  teamsRoutes,
   MicrosoftCalendarEvent,
   MicrosoftCalendarEventList,
   MicrosoftEventBody,
@@ -19,7 +18,7 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
 export async function calendarRoutes(app: App, { calendars, writes }: { calendars: CalendarsService; writes: CalendarWritesService }): Promise<void> {
   for (const prefix of ['/microsoft', '/msteams/calendar']) {
     app.get(`${prefix}/calendars`, {
-      schema: { summary: 'Lista los calendarios de Outlook', response: { 200: Type.Array(MicrosoftCalendar), ...errors } },
+      schema: { summary: 'Lista los calendarios de Outlook', response: { 200: teamsRoutes.calendars.response, ...errors } },
       handler: (request) => calendars.calendars(request.user.id),
     });
 
@@ -41,7 +40,7 @@ export async function calendarRoutes(app: App, { calendars, writes }: { calendar
     });
 
     app.delete(`${prefix}/events/:eventId`, {
-      schema: { summary: 'Elimina un evento de Outlook', params: MicrosoftEventParams, querystring: MicrosoftEventQuery, response: { 204: Type.Null(), ...errors } },
+      schema: { summary: 'Elimina un evento de Outlook', params: MicrosoftEventParams, querystring: MicrosoftEventQuery, response: { 204: teamsRoutes.deleteEvent.response, ...errors } },
       handler: async (request, reply) => {
         await writes.delete(request.user.id, request.params.eventId, request.query.calendarId);
         return reply.code(204).send(null);

@@ -1,4 +1,4 @@
-import { Contact, ContactList, type SyncContactsResult } from '@asistente/contracts';
+import { Contact, contactsRoutes, type SyncContactsResult } from '@asistente/contracts';
 import { AppError, ServiceCallError, createEvent, type Outbox, type ServiceClient, type Sql } from '@asistente/kit';
 import type { AccountsRepository } from './accounts.repository.js';
 import type { MessagesRepository } from './messages.repository.js';
@@ -41,15 +41,13 @@ export class ContactsSyncService {
         if (!phone) continue;
         const existing = byPhone.get(phone);
         if (!existing) {
-          const contact = await this.services.call('contacts', userId, '/contacts', Contact, {
-            method: 'POST',
+          const contact = await this.services.call(contactsRoutes.create, userId, {
             body: { ...splitName(person.name, phone), phone, tags: [TAG] },
           });
           byPhone.set(phone, contact);
           created++;
         } else if (!existing.tags.some((t) => t.toLowerCase() === TAG)) {
-          const contact = await this.services.call('contacts', userId, `/contacts/${existing.id}`, Contact, {
-            method: 'PUT',
+          const contact = await this.services.call(contactsRoutes.update, userId, { params: { id: existing.id }, 
             body: {
               firstName: existing.firstName,
               lastName: existing.lastName,
@@ -76,7 +74,7 @@ export class ContactsSyncService {
   private async existingByPhone(userId: string, region: string): Promise<Map<string, Contact>> {
     const byPhone = new Map<string, Contact>();
     for (let page = 1; ; page++) {
-      const list = await this.services.call('contacts', userId, '/contacts', ContactList, { query: { page, limit: PAGE } });
+      const list = await this.services.call(contactsRoutes.list, userId, { query: { page, limit: PAGE } });
       for (const contact of list.contacts) {
         const phone = contact.phone ? normalizeWhatsAppPhone(contact.phone, region) : null;
         if (phone && !byPhone.has(phone)) byPhone.set(phone, contact);

@@ -1,4 +1,4 @@
-import { AnalyticsDashboard, EmailStats, WhatsappStats } from '@asistente/contracts';
+import { analyticsRoutes } from '@asistente/contracts';
 import type { AssistantTool } from './tool.js';
 
 const PERIODS = ['7d', '30d', '90d', '1y'] as const;
@@ -21,9 +21,9 @@ export const analyticsSummaryTool: AssistantTool = {
     const tz = typeof args.zonaHoraria === 'string' && args.zonaHoraria.trim() ? args.zonaHoraria.trim().slice(0, 64) : 'Europe/Madrid';
     const query = { period, tz };
     const [dashboard, emails, whatsapp] = await Promise.all([
-      services.call('analytics', caller, '/analytics/dashboard', AnalyticsDashboard, { query }),
-      services.call('analytics', caller, '/analytics/emails', EmailStats, { query }),
-      services.call('analytics', caller, '/analytics/whatsapp', WhatsappStats, { query }),
+      services.call(analyticsRoutes.dashboard, caller, { query }),
+      services.call(analyticsRoutes.emails, caller, { query }),
+      services.call(analyticsRoutes.whatsapp, caller, { query }),
     ]);
     return {
       result: {

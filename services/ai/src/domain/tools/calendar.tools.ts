@@ -1,4 +1,4 @@
-import { CalendarEventList, CalendarProviders, FreeSlotList, GoogleEvent, type CalendarEvent, type CalendarSourceName, type FreeSlot } from '@asistente/contracts';
+import { type CalendarEvent, calendarRoutes, type CalendarSourceName, type FreeSlot } from '@asistente/contracts';
 import {
   dateTime,
   integer,
@@ -32,7 +32,7 @@ export function compactEvent(e: CalendarEvent): Record<string, unknown> {
 }
 
 export async function freeSlots(context: ToolContext, dateFrom: string, dateTo: string, durationMinutes: number): Promise<FreeSlot[]> {
-  return context.services.call('calendar', context.caller, '/events/free-slots', FreeSlotList, { query: { dateFrom, dateTo, durationMinutes } });
+  return context.services.call(calendarRoutes.freeSlots, context.caller, { query: { dateFrom, dateTo, durationMinutes } });
 }
 
 export const rangeProperties = {
@@ -64,7 +64,7 @@ export const freeSlotsTool: AssistantTool = {
 
 /** The calendar providers the user has connected (Google, CalDAV, Outlook), as the calendar service's registry says. */
 export async function connectedProviders({ services, caller }: ToolContext): Promise<CalendarSourceName[]> {
-  return (await services.call('calendar', caller, '/events/providers', CalendarProviders)).providers.map((p) => p.source);
+  return (await services.call(calendarRoutes.providers, caller)).providers.map((p) => p.source);
 }
 
 /**
@@ -82,7 +82,7 @@ export const calendarSource: ToolSource = {
       run: async (context, args) => {
         const query = range(args);
         const paging = page(args, 50, 50);
-        const all = await context.services.call('calendar', context.caller, '/events', CalendarEventList, { query });
+        const all = await context.services.call(calendarRoutes.events, context.caller, { query });
         const events = all.slice((paging.page - 1) * paging.limit, paging.page * paging.limit).map(compactEvent);
         const next = nextPage(all.length, paging);
         return {
@@ -125,7 +125,7 @@ export const createEventTool: AssistantTool = {
       location: text(args, 'lugar', 500),
       allDay: args.todoElDia === true ? true : undefined,
     };
-    const created = await services.call('calendar', caller, '/events', GoogleEvent, { method: 'POST', body });
+    const created = await services.call(calendarRoutes.createEvent, caller, { body });
     return { result: { creado: { id: created.id, ...compactEvent(created) } }, summary: `Creó el evento «${body.title}»` };
   },
 };

@@ -1,4 +1,4 @@
-import { Contact, ContactList, ContactTimeline, scopesCover, TIMELINE_SECTION_SCOPES } from '@asistente/contracts';
+import { Contact, contactsRoutes, scopesCover, TIMELINE_SECTION_SCOPES } from '@asistente/contracts';
 import type { AssistantTool, ToolSource } from './tool.js';
 import { integer, moreHint, nextPage, page, pageProperties, text } from './tool.js';
 
@@ -20,7 +20,7 @@ const INVALID_ID = { result: { error: 'Id de contacto no válido' }, summary: 'P
 export const contactsSource: ToolSource = {
   name: 'contacts',
   isAvailable: async ({ services, caller }) => {
-    await services.request('contacts', caller, '/contacts', { query: { limit: 1 } });
+    await services.call(contactsRoutes.list, caller, { query: { limit: 1 } });
     return true;
   },
   tools: [
@@ -36,7 +36,7 @@ export const contactsSource: ToolSource = {
       run: async ({ services, caller }, args) => {
         const search = text(args, 'texto', 100) ?? '';
         const paging = page(args, 25, 10);
-        const list = await services.call('contacts', caller, '/contacts', ContactList, { query: { search, ...paging } });
+        const list = await services.call(contactsRoutes.list, caller, { query: { search, ...paging } });
         const next = nextPage(list.total, paging);
         return {
           result: { total: list.total, pagina: paging.page, contactos: list.contacts.map(brief), hayMas: next !== undefined, ...(next ? { siguientePagina: next } : {}) },
@@ -56,7 +56,7 @@ export const contactsSource: ToolSource = {
       run: async ({ services, caller }, args) => {
         const id = text(args, 'id', 60) ?? '';
         if (!CONTACT_ID.test(id)) return INVALID_ID;
-        const contact = await services.call('contacts', caller, `/contacts/${id}`, Contact);
+        const contact = await services.call(contactsRoutes.get, caller, { params: { id: id } });
         return { result: brief(contact), summary: `Leyó el contacto ${contact.firstName} ${contact.lastName}`.trim() };
       },
     },
@@ -85,7 +85,7 @@ export const contactTimelineTool: AssistantTool = {
     const id = text(args, 'id', 60) ?? '';
     if (!CONTACT_ID.test(id)) return INVALID_ID;
     const limit = integer(args, 'limite', 1, 30, 10);
-    const timeline = await services.call('contacts', caller, `/contacts/${id}/timeline`, ContactTimeline);
+    const timeline = await services.call(contactsRoutes.timeline, caller, { params: { id: id } });
     // Asked with a service token (no scopes), so the timeline comes whole: bounded here by the caller's.
     const sections = timeline.sections.filter((section) => scopesCover(scopes, TIMELINE_SECTION_SCOPES[section.channel]));
     const canales = sections.map((section) => {
@@ -139,7 +139,7 @@ export const createContactTool: AssistantTool = {
       notes: text(args, 'notas', 5000),
       tags,
     };
-    const contact = await services.call('contacts', caller, '/contacts', Contact, { method: 'POST', body });
+    const contact = await services.call(contactsRoutes.create, caller, { body });
     return { result: { creado: brief(contact) }, summary: `Creó el contacto ${contact.firstName} ${contact.lastName}`.trim() };
   },
 };

@@ -1,4 +1,4 @@
-import { EmailIntegrationList, EmailList, type EmailSummary } from '@asistente/contracts';
+import { emailRoutes, type EmailSummary } from '@asistente/contracts';
 import { moreHint, nextPage, page, pageProperties, text, type ToolSource } from './tool.js';
 
 function compactEmail(m: EmailSummary): Record<string, unknown> {
@@ -7,7 +7,7 @@ function compactEmail(m: EmailSummary): Record<string, unknown> {
 
 export const emailsSource: ToolSource = {
   name: 'emails',
-  isAvailable: async ({ services, caller }) => (await services.call('email', caller, '/emails/integrations', EmailIntegrationList)).some((account) => account.connected),
+  isAvailable: async ({ services, caller }) => (await services.call(emailRoutes.integrations, caller)).some((account) => account.connected),
   tools: [
     {
       name: 'buscar_correos',
@@ -21,7 +21,7 @@ export const emailsSource: ToolSource = {
       run: async ({ services, caller }, args) => {
         const search = text(args, 'texto', 100) ?? '';
         const paging = page(args, 20, 10);
-        const answer = await services.call('email', caller, '/emails', EmailList, { query: { search, ...paging } });
+        const answer = await services.call(emailRoutes.list, caller, { query: { search, ...paging } });
         const emails = answer.data.map(compactEmail);
         const next = nextPage(answer.pagination.total, paging);
         return {

@@ -14,7 +14,7 @@ export interface ToolContext {
   workspaceId: string;
   /** Who the sibling calls act for: the member who asked, or the workspace itself (an automatic answer). */
   caller: ServiceCaller;
-  services: Pick<ServiceClient, 'call' | 'request'>;
+  services: Pick<ServiceClient, 'call'>;
   reach: Reach;
   /** The per-chat daily count of the meetings a customer run books. */
   bookings: Pick<CustomerBookingsRepository, 'reserve' | 'release'>;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ConversationList, MessageList, WhatsAppMessage, WhatsAppStatus, type SendMessageBody } from '@asistente/contracts';
+import { type SendMessageBody, WhatsAppMessage, whatsappRoutes } from '@asistente/contracts';
 import { integer, moreHint, nextPage, page, pageProperties, text, type AssistantTool, type ToolSource } from './tool.js';
 
 /** The fields of a message the model needs, from the WhatsApp contract's message. */
@@ -9,7 +9,7 @@ export function compactMessage(m: WhatsAppMessage): Record<string, unknown> {
 
 export const whatsappSource: ToolSource = {
   name: 'whatsapp',
-  isAvailable: async ({ services, caller }) => (await services.call('whatsapp', caller, '/whatsapp/status', WhatsAppStatus)).connected,
+  isAvailable: async ({ services, caller }) => (await services.call(whatsappRoutes.status, caller)).connected,
   tools: [
     {
       name: 'leer_mensajes_whatsapp',
@@ -26,7 +26,7 @@ export const whatsappSource: ToolSource = {
         const jid = text(args, 'jid', 200);
         if (!jid) return { result: { error: 'Indica el chat (jid)' }, summary: 'Pidió mensajes sin indicar el chat' };
         const limit = integer(args, 'limite', 1, 50, 20);
-        const answer = await services.call('whatsapp', caller, '/whatsapp/messages', MessageList, { query: { jid, limit } });
+        const answer = await services.call(whatsappRoutes.messages, caller, { query: { jid, limit } });
         const messages = answer.data.map(compactMessage);
         const more = answer.pagination.total > messages.length;
         return {
@@ -50,7 +50,7 @@ export const listChatsTool: AssistantTool = {
   run: async ({ services, caller }, args) => {
     const search = text(args, 'texto', 100);
     const paging = page(args, 50, 20);
-    const list = await services.call('whatsapp', caller, '/whatsapp/conversations', ConversationList, { query: { ...paging, search } });
+    const list = await services.call(whatsappRoutes.conversations, caller, { query: { ...paging, search } });
     const next = nextPage(list.pagination.total, paging);
     const chats = list.data.map((chat) => ({
       jid: chat.id,
@@ -107,7 +107,7 @@ export const sendWhatsAppTool: AssistantTool = {
       origin: 'app',
       ...(callKey ? { clientMessageId: sendKey(workspaceId, callKey, jid ?? phoneNumber ?? '', message) } : {}),
     };
-    const sent = await services.call('whatsapp', caller, '/whatsapp/messages', WhatsAppMessage, { method: 'POST', body });
+    const sent = await services.call(whatsappRoutes.send, caller, { body });
     return { result: { enviado: { id: sent.id, chat: sent.chatId, estado: sent.status, fecha: sent.timestamp } }, summary: `Envió un WhatsApp al chat ${sent.chatId.split('@')[0]}` };
   },
 };

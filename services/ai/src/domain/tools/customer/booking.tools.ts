@@ -1,4 +1,4 @@
-import { MeetingProviderChoice, VideoMeeting, type VideoMeetingBody } from '@asistente/contracts';
+import { calendarRoutes, type VideoMeetingBody } from '@asistente/contracts';
 import { ServiceCallError } from '@asistente/kit';
 import { freeSlots } from '../calendar.tools.js';
 import { customerOf, dateTime, text, type AssistantTool, type ToolSource } from '../tool.js';
@@ -57,7 +57,7 @@ export const bookingTool: AssistantTool = {
     };
     try {
       // The meeting port: the calendar service picks the provider connected (Google Meet, else Teams).
-      const meeting = await context.services.call('calendar', context.caller, '/meetings', VideoMeeting, { method: 'POST', body, timeoutMs: BOOKING_TIMEOUT_MS });
+      const meeting = await context.services.call(calendarRoutes.createMeeting, context.caller, { body, timeoutMs: BOOKING_TIMEOUT_MS });
       return { result: { agendada: true, inicio: start, fin: end, enlace: meeting.joinUrl }, summary: `Agendó una reunión el ${start}` };
     } catch (error) {
       // Given back only when the calendar surely created nothing (it refused); a timeout may have booked.
@@ -73,6 +73,6 @@ export const bookingTool: AssistantTool = {
  */
 export const bookingSource: ToolSource = {
   name: 'calendar-booking',
-  isAvailable: async ({ services, caller }) => (await services.call('calendar', caller, '/meetings/provider', MeetingProviderChoice)).provider !== null,
+  isAvailable: async ({ services, caller }) => (await services.call(calendarRoutes.meetingProvider, caller)).provider !== null,
   tools: [bookingTool],
 };

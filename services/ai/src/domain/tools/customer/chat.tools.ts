@@ -1,4 +1,4 @@
-import { ConversationExcerpt, type ConversationEntry } from '@asistente/contracts';
+import { type ConversationEntry, inboxRoutes } from '@asistente/contracts';
 import { customerOf, integer, type ToolSource } from '../tool.js';
 
 /** A thread's message as the model reads it: who wrote it (the customer or the business), what, when. */
@@ -19,7 +19,7 @@ export const customerChatSource: ToolSource = {
         const { conversationId } = customerOf(context);
         const latest = integer(args, 'limite', 1, 50, 20);
         if (!conversationId) return { result: { mensajes: [] }, summary: 'Esta conversación aún no tiene mensajes' };
-        const answer = await context.services.call('inbox', context.caller, `/conversations/${conversationId}/excerpt`, ConversationExcerpt, { query: { latest } });
+        const answer = await context.services.call(inboxRoutes.excerpt, context.caller, { params: { id: conversationId },  query: { latest } });
         // Notes are the team's own: never shown to a run that speaks to the customer.
         const messages = answer.entries.filter((entry) => entry.kind === 'message').map(compactEntry);
         return { result: { mensajes: messages }, summary: `Leyó ${messages.length} mensajes de esta conversación` };

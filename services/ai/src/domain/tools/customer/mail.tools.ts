@@ -1,4 +1,4 @@
-import { EmailList } from '@asistente/contracts';
+import { emailRoutes } from '@asistente/contracts';
 import { emailsSource } from '../emails.tools.js';
 import { customerOf, integer, type ToolContext, type ToolSource } from '../tool.js';
 
@@ -15,7 +15,7 @@ function addressesOf(header: string): string[] {
 async function mailOf(context: ToolContext, addresses: string[], limit: number) {
   const reads = addresses.flatMap((address) =>
     (['inbox', 'sent'] as const).map(async (folder) => {
-      const answer = await context.services.call('email', context.caller, '/emails', EmailList, { query: { folder, address, limit } });
+      const answer = await context.services.call(emailRoutes.list, context.caller, { query: { folder, address, limit } });
       return answer.data
         .filter((m) => addressesOf(folder === 'inbox' ? m.from : m.to).includes(address))
         .map((m) => ({ de: folder === 'inbox' ? 'cliente' : 'negocio', asunto: m.subject, fecha: m.createdAt, extracto: m.preview.slice(0, 300) }));

@@ -1,4 +1,4 @@
-import { CalendarEventList } from '@asistente/contracts';
+import { calendarRoutes } from '@asistente/contracts';
 import { calendarSource, compactEvent, freeSlotsTool, range, rangeProperties } from '../calendar.tools.js';
 import { customerOf, type ToolSource } from '../tool.js';
 
@@ -16,7 +16,7 @@ export const customerCalendarSource: ToolSource = {
         const query = range(args);
         const lists = await Promise.all(
           addresses.map(async (attendee) => {
-            const answer = await context.services.call('calendar', context.caller, '/events/with-attendee', CalendarEventList, { query: { ...query, attendee } });
+            const answer = await context.services.call(calendarRoutes.withAttendee, context.caller, { query: { ...query, attendee } });
             // The calendar service filters by attendee; checked again here, so nothing else slips through.
             return answer.filter((event) => event.attendees.some((a) => a.trim().toLowerCase() === attendee));
           }),

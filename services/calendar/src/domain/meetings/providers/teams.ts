@@ -1,4 +1,4 @@
-import { TeamsMeeting, type TeamsMeetingBody } from '@asistente/contracts';
+import { type TeamsMeetingBody, teamsRoutes } from '@asistente/contracts';
 import { AppError, ServiceCallError, type ServiceClient } from '@asistente/kit';
 import type { CreatedMeeting, MeetingProvider, MeetingRequest } from '../meeting-port.js';
 
@@ -41,7 +41,7 @@ export class TeamsMeetingProvider implements MeetingProvider {
       ...(request.description !== null ? { description: request.description } : {}),
     };
     const meeting = await this.services
-      .call('teams', userId, '/teams/meetings', TeamsMeeting, { method: 'POST', body, timeoutMs: CREATE_TIMEOUT_MS })
+      .call(teamsRoutes.createMeeting, userId, { body, timeoutMs: CREATE_TIMEOUT_MS })
       .catch((error: unknown) => Promise.reject(teamsFailure(error)));
     return {
       id: meeting.id,
