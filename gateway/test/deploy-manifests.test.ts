@@ -36,8 +36,13 @@ function siblingUrls(service: string): string[] {
   const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
   const names = new Set<string>();
   for (const file of files) {
-    for (const match of readFileSync(`${dir}/${file}`, 'utf8').matchAll(/\b(?:request|available|call)(?:<[^>]*>)?\(\s*'([a-z]+)'/g)) {
-      if (match[1]! in SERVICE_PORTS && match[1] !== service) names.add(match[1]!);
+    const source = readFileSync(`${dir}/${file}`, 'utf8');
+    // A sibling is asked through its route descriptors (`contactsRoutes.get`, `accountExportRoutes.ai`) or
+    // probed by name (`available('teams')`).
+    const asked = [...source.matchAll(/\b([a-z][a-zA-Z]*)Routes\.([a-z]+)/g)].map(([, owner, name]) => (owner === 'accountExport' ? name! : owner!));
+    const probed = [...source.matchAll(/\bavailable\(\s*'([a-z]+)'/g)].map(([, name]) => name!);
+    for (const name of [...asked, ...probed]) {
+      if (name in SERVICE_PORTS && name !== service) names.add(name);
     }
   }
   return [...names].sort().map((name) => `${name.toUpperCase()}_URL`);

@@ -1,6 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { validationMessage, type ValidationIssue } from './validation-messages.js';
 
 // ajv-formats ships CommonJS; under NodeNext its function sits on `.default`.
 const addFormats = addFormatsModule.default;
@@ -27,4 +28,21 @@ export function answerProblem(schema: TSchema, value: unknown): string | undefin
   if (check(value)) return undefined;
   const [error] = check.errors ?? [];
   return `${error?.instancePath || '/'} ${error?.message ?? 'does not match'}`;
+}
+
+/** Bodies are checked with the issue's schema at hand, so the refusal can be the route's own Spanish sentence. */
+const bodies = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false, verbose: true });
+addFormats(bodies);
+bodies.addKeyword('messages');
+const compiledBodies = new WeakMap<TSchema, ValidateFunction>();
+
+/** What the sibling's route would answer for this body (its first problem, in its Spanish), or undefined when it fits. */
+export function bodyRefusal(schema: TSchema, value: unknown): string | undefined {
+  let check = compiledBodies.get(schema);
+  if (!check) {
+    check = bodies.compile(schema);
+    compiledBodies.set(schema, check);
+  }
+  if (check(value)) return undefined;
+  return validationMessage((check.errors ?? []) as ValidationIssue[], 'body');
 }

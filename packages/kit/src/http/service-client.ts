@@ -6,7 +6,8 @@ import type { Config } from '../config.js';
 import { withDeadline } from '../deadline.js';
 import { currentTraceparent } from '../observability/tracing/trace-context.js';
 import { SERVICE_PORTS } from '../service-ports.js';
-import { answerProblem } from './answer-check.js';
+import { answerProblem, bodyRefusal } from './answer-check.js';
+import { errorBody } from './errors.js';
 
 export type ServiceName = keyof typeof SERVICE_PORTS;
 
@@ -133,7 +134,7 @@ export class ServiceClient {
   /**
    * Asks a sibling for one of its routes, as `route` describes it (`packages/contracts/src/routes`): the path
    * is built from `params`, the body is checked against the route's body schema before it leaves (a wrong one
-   * is this caller's bug: it throws), and the answer is checked against the route's response schema: the value
+   * is refused as the route would refuse it, a `ServiceCallError` 400), and the answer is checked against the route's response schema: the value
    * returned is exactly that shape, or the call fails with a `ServiceAnswerError` (logged here, with the first
    * mismatch and no values).
    */
@@ -141,8 +142,10 @@ export class ServiceClient {
     const { service } = route;
     const { params, query, body, timeoutMs } = (options ?? {}) as CallOptions<RouteDescriptor>;
     if (route.body !== undefined) {
-      const problem = answerProblem(route.body, body);
-      if (problem !== undefined) throw new TypeError(`${route.method} ${route.path}: the body does not match its schema: ${problem}`);
+      // A body often carries what a member or a tool typed: one the route would refuse is refused here, as the
+      // route would answer it (its 400 and Spanish sentence), and never sent.
+      const refusal = bodyRefusal(route.body, body);
+      if (refusal !== undefined) throw new ServiceCallError(service, 400, errorBody(400, 'VALIDATION_ERROR', refusal));
     }
     const path = routePath(route.path, params ?? {});
     const answer = await this.send(service, caller, route.method, path, { query: query as QueryValues | undefined, body, timeoutMs });
