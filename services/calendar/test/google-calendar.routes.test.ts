@@ -116,7 +116,7 @@ t.test('events: create, read normalised, update, delete; Google first, then the 
   t.same(outbox.map((r) => r.type), ['calendar.event.created', 'calendar.event.updated', 'calendar.event.deleted']);
   t.same(
     outbox[0]!.data,
-    { eventId: event.id, source: 'google', title: 'Revisión trimestral', startAt: '2026-12-02T10:00:00.000Z', endAt: '2026-12-02T11:00:00.000Z', allDay: false },
+    { eventId: event.id, source: 'google', title: 'Revisión trimestral', startAt: start.toISOString(), endAt: new Date(start.getTime() + 3_600_000).toISOString(), allDay: false },
     'the title names the event in the activity feed; its times are for the webhooks',
   );
 });
