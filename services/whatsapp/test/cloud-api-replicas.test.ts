@@ -16,17 +16,21 @@ const platform = SKIP
   ? undefined
   : await createTestPlatform(t, { config: { WHATSAPP_CLOUD_API_URL: peer.url, WHATSAPP_CLOUD_APP_SECRET: APP_SECRET, WHATSAPP_CLOUD_VERIFY_TOKEN: 'v' } });
 
-const CUSTOMERS = 10;
-const SENDS = 20;
-
-t.test('webhooks at replica A (and repeated at B) stored once; sends through replica B delivered once, in order', { skip: SKIP }, async (t) => {
-  const sql = platform!.db.sql;
+/** Two replicas of the service on one database, and one owner signed in at each. */
+async function twoReplicas(t: Parameters<typeof whatsappApp>[0]) {
   // A slow catch-up tick: what happens here is the work of the replica that received the call.
   const options = { exclusive: false, cloudTiming: { tickMs: 60_000, leaseMs: 5_000, claimMs: 5_000 }, graphTiming: { timeoutMs: 2_000, retries: 1, backoffMs: 10 } };
   const a = await whatsappApp(t, platform!, options);
   const b = await whatsappApp(t, platform!, options);
   const onA = user(a.app);
-  const onB = signToken(b.app, onA.userId);
+  return { sql: platform!.db.sql, a, b, onA, onB: signToken(b.app, onA.userId) };
+}
+
+const CUSTOMERS = 10;
+const SENDS = 20;
+
+t.test('webhooks at replica A (and repeated at B) stored once; sends through replica B delivered once, in order', { skip: SKIP }, async (t) => {
+  const { sql, a, b, onA, onB } = await twoReplicas(t);
   const number = peer.numbers.values().next().value!;
   const connected = await onA.call('POST', '/whatsapp/cloud/connect', { phoneNumberId: number.phoneNumberId, businessAccountId: number.businessAccountId, accessToken: number.token });
   t.equal(connected.status, 200, 'connected through A');
@@ -83,12 +87,7 @@ t.test('webhooks at replica A (and repeated at B) stored once; sends through rep
 });
 
 t.test('at two replicas: a forged webhook stores nothing at either; outside the window B refuses free text and A sends the template', { skip: SKIP }, async (t) => {
-  const sql = platform!.db.sql;
-  const options = { exclusive: false, cloudTiming: { tickMs: 60_000, leaseMs: 5_000, claimMs: 5_000 }, graphTiming: { timeoutMs: 2_000, retries: 1, backoffMs: 10 } };
-  const a = await whatsappApp(t, platform!, options);
-  const b = await whatsappApp(t, platform!, options);
-  const onA = user(a.app);
-  const onB = signToken(b.app, onA.userId);
+  const { sql, a, b, onA, onB } = await twoReplicas(t);
   const number: PeerNumber = { ...peer.numbers.values().next().value!, phoneNumberId: '109876543210987', businessAccountId: '209876543210987', token: `EAAG${randomUUID().replaceAll('-', '')}` };
   peer.numbers.set(number.phoneNumberId, number);
   const connected = await onA.call('POST', '/whatsapp/cloud/connect', { phoneNumberId: number.phoneNumberId, businessAccountId: number.businessAccountId, accessToken: number.token });

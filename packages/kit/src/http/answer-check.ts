@@ -15,16 +15,21 @@ const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDe
 addFormats(ajv);
 ajv.addKeyword('messages');
 
-/** Compiled once per schema object (the contracts' schemas are module constants). */
+/** Compiled once per schema object and Ajv (the contracts' schemas are module constants). */
+function compiledOnce(engine: Ajv, cache: WeakMap<TSchema, ValidateFunction>, schema: TSchema): ValidateFunction {
+  let check = cache.get(schema);
+  if (!check) {
+    check = engine.compile(schema);
+    cache.set(schema, check);
+  }
+  return check;
+}
+
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 /** Why `value` is not of `schema` (the first mismatch, its path and rule, no values), or undefined when it is. */
 export function answerProblem(schema: TSchema, value: unknown): string | undefined {
-  let check = compiled.get(schema);
-  if (!check) {
-    check = ajv.compile(schema);
-    compiled.set(schema, check);
-  }
+  const check = compiledOnce(ajv, compiled, schema);
   if (check(value)) return undefined;
   const [error] = check.errors ?? [];
   return `${error?.instancePath || '/'} ${error?.message ?? 'does not match'}`;
@@ -38,11 +43,7 @@ const compiledBodies = new WeakMap<TSchema, ValidateFunction>();
 
 /** What the sibling's route would answer for this body (its first problem, in its Spanish), or undefined when it fits. */
 export function bodyRefusal(schema: TSchema, value: unknown): string | undefined {
-  let check = compiledBodies.get(schema);
-  if (!check) {
-    check = bodies.compile(schema);
-    compiledBodies.set(schema, check);
-  }
+  const check = compiledOnce(bodies, compiledBodies, schema);
   if (check(value)) return undefined;
   return validationMessage((check.errors ?? []) as ValidationIssue[], 'body');
 }
