@@ -35,6 +35,8 @@ const RULES: readonly ScopeRule[] = [
   { path: '/whatsapp/connect', read: undefined, write: undefined },
   { path: '/whatsapp/disconnect', read: undefined, write: undefined },
   { path: '/whatsapp/logout', read: undefined, write: undefined },
+  { path: '/whatsapp/cloud/connect', read: undefined, write: undefined },
+  { path: '/whatsapp/cloud/disconnect', read: undefined, write: undefined },
   { path: '/google/redirect', read: undefined, write: undefined },
   { path: '/google/google-calendar/disconnect', read: undefined, write: undefined },
   { path: '/caldav/connect', read: undefined, write: undefined },
