@@ -11,14 +11,8 @@ export interface CloudAccountRow {
   connectedAt: Date;
 }
 
-export interface NewCloudAccount {
-  phoneNumberId: string;
-  businessAccountId: string;
-  accessTokenEnc: string;
-  displayPhone: string | null;
-  verifiedName: string | null;
-  qualityRating: string | null;
-}
+/** What connecting stores: the row less what the database gives (its owner and when). */
+export type NewCloudAccount = Omit<CloudAccountRow, 'userId' | 'connectedAt'>;
 
 const COLUMNS = ['user_id', 'phone_number_id', 'business_account_id', 'access_token_enc', 'display_phone', 'verified_name', 'quality_rating', 'connected_at'];
 
