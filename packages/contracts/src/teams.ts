@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { EventBody } from './calendar.js';
+import { CalendarEvent, EventBody } from './calendar.js';
 import { EMAIL_PATTERN } from './common.js';
 
 // --- Connection ---------------------------------------------------------------------------------------
@@ -179,27 +179,10 @@ export type MicrosoftEventQuery = Static<typeof MicrosoftEventQuery>;
  * spec's teams paths have always answered; the calendar service's registry (source msteams in GET /events)
  * makes it the last day, like every provider's.
  */
-export const MicrosoftCalendarEvent = Type.Object({
-  id: Type.String(),
-  title: Type.String(),
-  description: Type.String(),
-  startDate: Type.String(),
-  endDate: Type.String(),
-  startTime: Type.String(),
-  endTime: Type.String(),
-  allDay: Type.Boolean(),
-  location: Type.String(),
-  attendees: Type.Array(Type.String()),
-  type: Type.Union([Type.Literal('meeting'), Type.Literal('reminder'), Type.Literal('task')]),
-  status: Type.String(),
-  createdAt: Type.Union([Type.String(), Type.Null()]),
-  updatedAt: Type.Union([Type.String(), Type.Null()]),
-  source: Type.Literal('msteams'),
-  isRecurring: Type.Boolean(),
-  recurrencePattern: Type.Union([Type.String(), Type.Null()]),
-  joinUrl: Type.Union([Type.String(), Type.Null()]),
-  calendarId: Type.String(),
-});
+export const MicrosoftCalendarEvent = Type.Composite([
+  Type.Omit(CalendarEvent, ['source', 'joinUrl']),
+  Type.Object({ source: Type.Literal('msteams'), joinUrl: Type.Union([Type.String(), Type.Null()]) }),
+]);
 export type MicrosoftCalendarEvent = Static<typeof MicrosoftCalendarEvent>;
 
 /** GET /microsoft/events: the route's response and what the calendar service reads it as, one schema. */
