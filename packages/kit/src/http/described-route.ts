@@ -6,16 +6,16 @@ import type { ContextConfigDefault, FastifyBaseLogger, FastifySchema, RawServerD
 import type { App } from './app.js';
 
 /** The codes a route answers success with: a read or an update 200, a creation 201, an answer without body 204. */
-export type SuccessStatus = 200 | 201 | 204;
+type SuccessStatus = 200 | 201 | 204;
 
 /** A route's error answers by status, as it declares them for the API reference. */
-export type ErrorSchemas = Readonly<Record<number, TSchema>>;
+type ErrorSchemas = Readonly<Record<number, TSchema>>;
 
 /** A descriptor's schema when it has one; left out of the route's schema otherwise. */
 type Declared<S> = [Exclude<S, undefined>] extends [never] ? undefined : Exclude<S, undefined>;
 
 /** The Fastify schema of a described route, which types its handler's request and reply through TypeBox. */
-export type DescribedSchema<D extends RouteDescriptor, Status extends SuccessStatus, Errors extends ErrorSchemas> = FastifySchema & {
+type DescribedSchema<D extends RouteDescriptor, Status extends SuccessStatus, Errors extends ErrorSchemas> = FastifySchema & {
   params: Declared<D['params']>;
   querystring: Declared<D['query']>;
   body: Declared<D['body']>;
