@@ -34,6 +34,7 @@ export { registerUserErasure, erasureConsumerName, UserErasureConsumer, PROVIDER
 export { sweepUserRows, USER_DELETED } from './erasure/sweep.js';
 export { createHttpApp, trustProxySetting, SECURITY_HEADERS, type App } from './http/app.js';
 export { normalisePath } from './http/request-target.js';
+export { describedRoute } from './http/described-route.js';
 export { LiveStreams, RECONNECT_AFTER_MS, type LiveStream } from './http/live-streams.js';
 export { findInputProblem, CONTROL_CHARACTER_MESSAGE } from './http/input-guard.js';
 export { leanSerializationSchema } from './http/serializer.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { accountExportRoutes } from '@asistente/contracts';
 import {
   accountExportRoute,
   authPlugin,
@@ -123,7 +124,7 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     await chatRoutes(app, { chats: new ChatSwitch(chats, platform.services) });
     await usageRoutes(app, { runs, assistant });
     await mcpRoutes(app, { tools: new McpTools({ services: platform.services, bookings }), budget: new PersonalTokenBudget(sql, platform.config.RATE_LIMIT_TOKEN_MAX) });
-    accountExportRoute(app, '/ai', aiExportParts(new AccountExportRepository(sql)));
+    accountExportRoute(app, accountExportRoutes.ai, aiExportParts(new AccountExportRepository(sql)));
   };
 }
 

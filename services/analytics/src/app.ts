@@ -1,3 +1,4 @@
+import { accountExportRoutes } from '@asistente/contracts';
 import { accountExportRoute, authPlugin, EventValidator, registerUserErasure, requireAuth, type App, type EventBus, type Logger, type ServicePlugin, type Sql } from '@asistente/kit';
 import { ROLLUPS_CHANGED, RollupConsumer } from './consumers/rollup.consumer.js';
 import { analyticsErasure } from './consumers/user-erasure.js';
@@ -45,7 +46,7 @@ const analyticsService: ServicePlugin = async (fastify, { platform }) => {
     team: new TeamFiguresService(new TeamFiguresRepository(db.sql)),
   });
   await streamRoutes(app, { bus, streams: platform.streams });
-  accountExportRoute(app, '/analytics', analyticsExportParts(new AccountExportRepository(db.sql)));
+  accountExportRoute(app, accountExportRoutes.analytics, analyticsExportParts(new AccountExportRepository(db.sql)));
 };
 
 export default analyticsService;

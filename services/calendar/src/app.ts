@@ -1,3 +1,4 @@
+import { accountExportRoutes } from '@asistente/contracts';
 import { accountExportRoute, authPlugin, HostGuard, OAuthFlows, registerSecretColumns, registerUserErasure, requireAuth, type App, type CallObserver, type Config, type Platform } from '@asistente/kit';
 import type { FastifyPluginAsync } from 'fastify';
 import { CALENDAR_SECRET_COLUMNS } from './domain/secret-columns.js';
@@ -135,7 +136,7 @@ const calendarService: FastifyPluginAsync<CalendarServiceOptions> = async (fasti
   await agendaRoutes(app, { sources });
   await googleMeetRoutes(app, { meetings });
   await meetingRoutes(app, { meetings: videoMeetings });
-  accountExportRoute(app, '/events', calendarExportParts(new AccountExportRepository(sql)), 'person');
+  accountExportRoute(app, accountExportRoutes.calendar, calendarExportParts(new AccountExportRepository(sql)), 'person');
 };
 
 export default calendarService;

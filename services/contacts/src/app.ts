@@ -1,3 +1,4 @@
+import { accountExportRoutes } from '@asistente/contracts';
 import { accountExportRoute, authPlugin, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { contactsExportParts } from './domain/account-export.js';
 import { AccountExportRepository } from './domain/account-export.repository.js';
@@ -37,7 +38,7 @@ const contactsService: ServicePlugin = async (fastify, { platform }) => {
   await viewRoutes(app, { views: new SavedViews(platform.db.sql) });
   // "Eliminar mi cuenta": contacts, trash, saved views and counts (every user_id table of the schema).
   await registerUserErasure(platform, { service: 'contacts' });
-  accountExportRoute(app, '/contacts', contactsExportParts(new AccountExportRepository(platform.db.sql)));
+  accountExportRoute(app, accountExportRoutes.contacts, contactsExportParts(new AccountExportRepository(platform.db.sql)));
 };
 
 export default contactsService;

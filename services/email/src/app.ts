@@ -1,3 +1,4 @@
+import { accountExportRoutes } from '@asistente/contracts';
 import {
   accountExportRoute,
   authPlugin,
@@ -162,7 +163,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     // Its sealed columns, where key rotation (`asistente admin rotate-keys`) finds them.
     await registerSecretColumns(platform.db.sql, EMAIL_SECRET_COLUMNS);
     await templateRoutes(app, { templates: new TemplatesService(new TemplatesRepository(sql), contacts), personalizer });
-    accountExportRoute(app, '/emails', emailExportParts(new AccountExportRepository(sql), composer), 'person');
+    accountExportRoute(app, accountExportRoutes.email, emailExportParts(new AccountExportRepository(sql), composer), 'person');
     await trackingRoutes(app, { tracking: new TrackingService(sql, outbox, signer) });
     const drafts = new DraftsService(accountsRepository, messagesRepository, messages, credentials, sync, log, mailboxes, composer);
     await messageRoutes(app, { messages, sender, drafts });

@@ -1,3 +1,4 @@
+import { accountExportRoutes } from '@asistente/contracts';
 import { accountExportRoute, authPlugin, EventValidator, mountRetention, registerUserErasure, requireAuth, type App, type Platform, type ServicePlugin } from '@asistente/kit';
 import { AssistantDrafts } from './adapters/assistant-drafts.js';
 import { ContactsDirectory } from './adapters/contacts-directory.js';
@@ -106,7 +107,7 @@ export function createInboxService(options: InboxServiceOptions = {}): ServicePl
       visitors: inbox.widgetVisitors, conversations: inbox.conversationRows, entries: inbox.entryRows, bus: platform.bus, streams: platform.streams,
     });
     await liveRoutes(app, { presence: inbox.presence, bus: platform.bus, streams: platform.streams });
-    accountExportRoute(app, '/conversations', inboxExportParts(platform.db.sql));
+    accountExportRoute(app, accountExportRoutes.inbox, inboxExportParts(platform.db.sql));
   };
 }
 

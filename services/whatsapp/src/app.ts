@@ -1,3 +1,4 @@
+import { accountExportRoutes } from '@asistente/contracts';
 import { accountExportRoute, authPlugin, conflict, mountRetention, registerSecretColumns, registerUserErasure, requireAuth, retentionPreviewRoute, type App, type ServicePlugin } from '@asistente/kit';
 import { WHATSAPP_SECRET_COLUMNS } from './domain/secret-columns.js';
 import { whatsappExportParts } from './domain/account-export.js';
@@ -138,7 +139,7 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
     await messagesByIdRoutes(app, { conversations });
     await chatHandlesRoutes(app, { conversations });
     await autoReplyRoutes(app, { autoReplies: new AutoRepliesService(autoRepliesRepo) });
-    accountExportRoute(app, '/whatsapp', whatsappExportParts(new AccountExportRepository(sql)));
+    accountExportRoute(app, accountExportRoutes.whatsapp, whatsappExportParts(new AccountExportRepository(sql)));
 
     // The owner's "Conservación de datos": older messages erased daily, once per deployment.
     const retention = await mountRetention({ sql, bus: platform.bus, log, schema: 'whatsapp', kind: 'whatsappDays', steps: WHATSAPP_RETENTION_STEPS });

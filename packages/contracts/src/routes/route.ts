@@ -14,8 +14,8 @@ export type PathParams<Path extends string> = Record<ParamNames<Path>, string>;
 
 /**
  * One route of a service as both sides see it: the service that serves it (below /api), its method and path
- * template, and the schemas of its request and its successful answer. The route registers these schemas and
- * the service client sends and checks by them, so the caller and the route cannot drift apart.
+ * template, and the schemas of its request and its successful answer. The route registers through it (the kit's
+ * `describedRoute`) and the service client sends and checks by it, so the caller and the route cannot drift apart.
  */
 export interface RouteDescriptor<
   Service extends string = string,
@@ -23,12 +23,13 @@ export interface RouteDescriptor<
   Query extends TSchema | undefined = TSchema | undefined,
   Body extends TSchema | undefined = TSchema | undefined,
   Response extends TSchema = TSchema,
+  Params extends TSchema | undefined = TSchema | undefined,
 > {
   readonly service: Service;
   readonly method: RouteMethod;
   readonly path: Path;
   /** The route's own check of the path values (the caller's are typed from the template). */
-  readonly params?: TSchema;
+  readonly params?: Params;
   readonly query?: Query;
   readonly body?: Body;
   /** The schema of the 2xx answer (Type.Null() for a 204). */
@@ -42,15 +43,16 @@ export function route<
   Response extends TSchema,
   Query extends TSchema | undefined = undefined,
   Body extends TSchema | undefined = undefined,
+  Params extends TSchema | undefined = undefined,
 >(descriptor: {
   service: Service;
   method: RouteMethod;
   path: Path;
-  params?: TSchema;
+  params?: Params;
   query?: Query;
   body?: Body;
   response: Response;
-}): RouteDescriptor<Service, Path, Query, Body, Response> {
+}): RouteDescriptor<Service, Path, Query, Body, Response, Params> {
   return descriptor;
 }
 

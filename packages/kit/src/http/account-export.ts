@@ -1,6 +1,7 @@
-import { AccountExportPage, AccountExportPageQuery, ErrorResponse, type AccountExportPiece } from '@asistente/contracts';
+import { ErrorResponse, type AccountExportPage, type AccountExportPiece, type AccountExportRoute } from '@asistente/contracts';
 import { badRequest } from './errors.js';
 import type { App } from './app.js';
+import { describedRoute } from './described-route.js';
 
 /**
  * One part of a service's share of "Descargar mis datos" (its contacts CSV, its chats…), read a page at a
@@ -47,21 +48,18 @@ export async function readAccountExportPage(parts: readonly AccountExportPart[],
 }
 
 /**
- * `GET /<prefix>/account-export?cursor=`: the caller's own data of this service, as pages of pieces. Every
- * service answers its part the same way, and auth assembles the archive (never reading another schema).
- */
-/**
+ * `GET /<prefix>/account-export?cursor=`, as `route` (the service's own of `accountExportRoutes`) describes it: the
+ * caller's own data of this service, as pages of pieces. Every service answers its part the same way, and auth
+ * assembles the archive (never reading another schema).
+ *
  * `keyedBy`: what the service keeps under the caller's id: the workspace's shared data (the owner's export), or
  * the person's own (their mail, their calendars: in every member's own export too).
  */
-export function accountExportRoute(app: App, prefix: string, parts: readonly AccountExportPart[], keyedBy: 'workspace' | 'person' = 'workspace'): void {
-  app.get(`${prefix}/account-export`, {
-    schema: {
-      summary: 'Una página de los datos del usuario para "Descargar mis datos"',
-      description: 'Piezas de archivos del ZIP de la cuenta: las piezas seguidas con la misma ruta forman un archivo. Sin secretos.',
-      querystring: AccountExportPageQuery,
-      response: { 200: AccountExportPage, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
-    },
+export function accountExportRoute(app: App, route: AccountExportRoute, parts: readonly AccountExportPart[], keyedBy: 'workspace' | 'person' = 'workspace'): void {
+  describedRoute(app, route, {
+    summary: 'Una página de los datos del usuario para "Descargar mis datos"',
+    description: 'Piezas de archivos del ZIP de la cuenta: las piezas seguidas con la misma ruta forman un archivo. Sin secretos.',
+    errors: { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
     // Auth asks with the user's short-lived service token; the scope table opens it to no personal token.
     handler: async (request) => readAccountExportPage(parts, keyedBy === 'person' ? request.user.id : request.user.workspaceId, request.query.cursor),
   });

@@ -1,5 +1,5 @@
-import { AiRunResult, AiSuggestionBody, ErrorResponse } from '@asistente/contracts';
-import type { App } from '@asistente/kit';
+import { aiRoutes, ErrorResponse } from '@asistente/contracts';
+import { describedRoute, type App } from '@asistente/kit';
 import type { AssistantRunService } from '../domain/assistant-run.service.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 409: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse, 504: ErrorResponse };
@@ -9,8 +9,9 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 409: ErrorResponse, 502
  * never reach /ai) and keeps the draft in the thread. A session may ask too: it only gets a draft back.
  */
 export async function suggestionRoutes(app: App, { runner }: { runner: AssistantRunService }): Promise<void> {
-  app.post('/ai/suggestions', {
-    schema: { summary: 'Propone una respuesta para el cliente de una conversación (un borrador, nunca se envía)', body: AiSuggestionBody, response: { 200: AiRunResult, ...errors } },
+  describedRoute(app, aiRoutes.suggestion, {
+    summary: 'Propone una respuesta para el cliente de una conversación (un borrador, nunca se envía)',
+    errors,
     handler: (request) => runner.suggest(request.user.workspaceId, request.body),
   });
 }

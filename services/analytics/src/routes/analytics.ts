@@ -1,20 +1,17 @@
 import {
   ActivityPoint,
-  AnalyticsDashboard,
   analyticsQuery,
   analyticsRoutes as calledAnalyticsRoutes,
   ContactsGrowthPoint,
-  EmailStats,
   ErrorResponse,
   ProductivityPoint,
   RecentActivity,
   RecentQuery,
   TeamFigures,
   TeamsStats,
-  WhatsappStats,
   type AnalyticsPeriod,
 } from '@asistente/contracts';
-import { badRequest, type App } from '@asistente/kit';
+import { badRequest, describedRoute, type App } from '@asistente/kit';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AnalyticsService, Scope } from '../domain/analytics.service.js';
@@ -30,20 +27,19 @@ function scope(request: FastifyRequest): Scope {
 }
 
 export async function analyticsRoutes(app: App, { analytics, team }: { analytics: AnalyticsService; team: TeamFiguresService }): Promise<void> {
-  // A route other services call registers its descriptor's own query schema (one object, so the two cannot drift).
-  const called: ReadonlyMap<string, TSchema | undefined> = new Map(Object.values(calledAnalyticsRoutes).map((route) => [route.path, route.query]));
   const figure = <T extends TSchema>(path: string, summary: string, defaultPeriod: AnalyticsPeriod, response: T, read: (s: Scope) => Promise<Static<T>>) =>
     app.get(path, {
-      schema: { summary, querystring: called.get(path) ?? analyticsQuery(defaultPeriod), response: { 200: response, ...errors } },
+      schema: { summary, querystring: analyticsQuery(defaultPeriod), response: { 200: response, ...errors } },
       // TypeScript cannot tie a generic schema to Fastify's inferred reply type; `read` is typed by it instead.
       handler: (request) => read(scope(request)) as never,
     });
 
-  figure('/analytics/dashboard', 'Cifras del panel de inicio', '30d', AnalyticsDashboard, (s) => analytics.dashboard(s));
+  // The figures other services call are registered from their descriptors (the same query and answer schemas).
+  describedRoute(app, calledAnalyticsRoutes.dashboard, { summary: 'Cifras del panel de inicio', errors, handler: (request) => analytics.dashboard(scope(request)) });
   figure('/analytics/activity', 'Actividad por día y canal', '7d', Type.Array(ActivityPoint), (s) => analytics.activity(s));
   figure('/analytics/contacts-growth', 'Crecimiento de los contactos', '30d', Type.Array(ContactsGrowthPoint), (s) => analytics.contactsGrowth(s));
-  figure('/analytics/emails', 'Cifras del correo', '30d', EmailStats, (s) => analytics.emails(s));
-  figure('/analytics/whatsapp', 'Cifras de WhatsApp', '30d', WhatsappStats, (s) => analytics.whatsapp(s));
+  describedRoute(app, calledAnalyticsRoutes.emails, { summary: 'Cifras del correo', errors, handler: (request) => analytics.emails(scope(request)) });
+  describedRoute(app, calledAnalyticsRoutes.whatsapp, { summary: 'Cifras de WhatsApp', errors, handler: (request) => analytics.whatsapp(scope(request)) });
   figure('/analytics/teams', 'Cifras de Teams', '30d', TeamsStats, (s) => analytics.teams(s));
   figure('/analytics/productivity', 'Productividad por día', '30d', Type.Array(ProductivityPoint), (s) => analytics.productivity(s));
   figure('/analytics/team', 'Primera respuesta, resolución y conversaciones atendidas por miembro', '30d', TeamFigures, (s) => team.figures(s));

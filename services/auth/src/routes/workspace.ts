@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import {
+  authRoutes,
   CreateInvitationBody,
   ErrorResponse,
   IdParams,
@@ -15,9 +16,8 @@ import {
   WorkspaceInvitationList,
   WorkspaceList,
   WorkspaceMember,
-  WorkspaceMemberList,
 } from '@asistente/contracts';
-import type { App } from '@asistente/kit';
+import { describedRoute, type App } from '@asistente/kit';
 import type { InvitationsService } from '../domain/invitations.service.js';
 import type { MembersService } from '../domain/members.service.js';
 import type { UsersService } from '../domain/users.service.js';
@@ -50,8 +50,9 @@ export async function workspaceRoutes(app: App, { users, workspaces, members, in
     handler: async (request) => workspaces.rename(request.user, request.body.name),
   });
 
-  app.get('/workspace/members', {
-    schema: { summary: 'Lista los miembros del espacio de trabajo', response: { 200: WorkspaceMemberList, ...errors } },
+  describedRoute(app, authRoutes.members, {
+    summary: 'Lista los miembros del espacio de trabajo',
+    errors,
     handler: async (request) => workspaces.members(request.user),
   });
 

@@ -1,5 +1,5 @@
-import { AttendeeEventsQuery, CalendarEventList, CalendarProviders, DateRangeQuery, ErrorResponse, FreeSlotList, FreeSlotsQuery } from '@asistente/contracts';
-import type { App } from '@asistente/kit';
+import { calendarRoutes, ErrorResponse } from '@asistente/contracts';
+import { describedRoute, type App } from '@asistente/kit';
 import { parseRange } from '../domain/dates.js';
 import type { CalendarRegistry } from '../domain/calendars/calendar-registry.js';
 import { DEFAULT_WORKING_HOURS, freeSlots } from '../domain/free-slots.js';
@@ -17,8 +17,9 @@ interface AgendaDeps {
 
 /** The user's agenda across calendars and their free time (the assistant books meetings from these). */
 export async function agendaRoutes(app: App, { sources }: AgendaDeps): Promise<void> {
-  app.get('/events', {
-    schema: { summary: 'Lista los eventos de todos los calendarios en un intervalo', querystring: DateRangeQuery, response: { 200: CalendarEventList, ...errors } },
+  describedRoute(app, calendarRoutes.events, {
+    summary: 'Lista los eventos de todos los calendarios en un intervalo',
+    errors,
     handler: async (request, reply) => {
       const { dateFrom, dateTo, calendarId, refresh, source } = request.query;
       const range = parseRange(dateFrom, dateTo);
@@ -27,8 +28,9 @@ export async function agendaRoutes(app: App, { sources }: AgendaDeps): Promise<v
   });
 
   // One customer's meetings (the assistant answering that customer sees these, never the whole agenda).
-  app.get('/events/with-attendee', {
-    schema: { summary: 'Lista los eventos con un asistente', querystring: AttendeeEventsQuery, response: { 200: CalendarEventList, ...errors } },
+  describedRoute(app, calendarRoutes.withAttendee, {
+    summary: 'Lista los eventos con un asistente',
+    errors,
     // Every connected provider's (Google, CalDAV's ATTENDEE lines, Outlook's attendees), from the registry.
     handler: async (request, reply) => {
       const { dateFrom, dateTo, attendee } = request.query;
@@ -37,16 +39,18 @@ export async function agendaRoutes(app: App, { sources }: AgendaDeps): Promise<v
   });
 
   // What the assistant asks before offering calendar tools: any provider will do.
-  app.get('/events/providers', {
-    schema: { summary: 'Indica qué proveedores de calendario tiene conectados el usuario', response: { 200: CalendarProviders, ...errors } },
+  describedRoute(app, calendarRoutes.providers, {
+    summary: 'Indica qué proveedores de calendario tiene conectados el usuario',
+    errors,
     handler: async (request, reply) => {
       const providers = await sources.connected(request.user.id);
       return sendProviderJson(reply, { connected: providers.length > 0, providers: providers.map((source) => ({ source })) });
     },
   });
 
-  app.get('/events/free-slots', {
-    schema: { summary: 'Busca huecos libres en la agenda', querystring: FreeSlotsQuery, response: { 200: FreeSlotList, ...errors } },
+  describedRoute(app, calendarRoutes.freeSlots, {
+    summary: 'Busca huecos libres en la agenda',
+    errors,
     handler: async (request) => {
       const { dateFrom, dateTo, durationMinutes, workStart, workEnd, timeZone } = request.query;
       const range = parseRange(dateFrom, dateTo, MAX_SLOT_RANGE_DAYS);

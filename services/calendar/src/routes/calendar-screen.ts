@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import {
   CalendarEvent,
   CalendarParams,
+  calendarRoutes,
   ErrorResponse,
   EventIdParams,
   EventIdQuery,
@@ -10,7 +11,7 @@ import {
   LocalEventBody,
   MonthParams,
 } from '@asistente/contracts';
-import type { App } from '@asistente/kit';
+import { describedRoute, type App } from '@asistente/kit';
 import type { CalendarRegistry } from '../domain/calendars/calendar-registry.js';
 import type { CalendarSyncService } from '../domain/calendar-sync.service.js';
 import { checkRange, parseRange } from '../domain/dates.js';
@@ -65,8 +66,10 @@ export async function calendarScreenRoutes(
     },
   });
 
-  app.post('/events', {
-    schema: { summary: 'Crea un evento', body: LocalEventBody, response: { 201: GoogleEvent, ...errors } },
+  describedRoute(app, calendarRoutes.createEvent, {
+    summary: 'Crea un evento',
+    status: 201,
+    errors,
     handler: async (request, reply) => {
       // Without a calendar: Google's 'primary' when Google is connected, else the next connected provider's default.
       const { calendarId, ...body } = request.body;

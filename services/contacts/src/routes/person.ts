@@ -1,5 +1,5 @@
-import { Contact, ContactTimeline, DuplicateGroups, ErrorResponse, IdParams, MergeBody } from '@asistente/contracts';
-import { callerOf, notFound, type App } from '@asistente/kit';
+import { Contact, contactsRoutes, DuplicateGroups, ErrorResponse, IdParams, MergeBody } from '@asistente/contracts';
+import { callerOf, describedRoute, notFound, type App } from '@asistente/kit';
 import type { ContactTimeline as Timeline } from '../domain/contact-timeline.js';
 import type { ContactsMerge } from '../domain/contacts-merge.js';
 
@@ -17,13 +17,10 @@ export async function personRoutes(app: App, { merge, timeline }: { merge: Conta
     handler: (request) => merge.merge(request.user.workspaceId, request.params.id, request.body.ids),
   });
 
-  app.get('/contacts/:id/timeline', {
-    schema: {
-      summary: 'Historial del contacto en todos los canales',
-      description: 'Con un token de acceso, solo las secciones de las áreas que cubren sus permisos (WhatsApp: whatsapp:read; correo: emails:read; calendario: calendar:read).',
-      params: IdParams,
-      response: { 200: ContactTimeline, ...errors },
-    },
+  describedRoute(app, contactsRoutes.timeline, {
+    summary: 'Historial del contacto en todos los canales',
+    description: 'Con un token de acceso, solo las secciones de las áreas que cubren sus permisos (WhatsApp: whatsapp:read; correo: emails:read; calendario: calendar:read).',
+    errors,
     handler: async (request) => {
       const keys = await merge.keys(request.user.workspaceId, request.params.id);
       if (!keys) throw notFound('Contacto no encontrado');

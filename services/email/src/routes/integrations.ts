@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import {
   AuthorizationUrl,
   EmailIntegration,
-  EmailIntegrationList,
+  emailRoutes,
   ErrorResponse,
   IdParams,
   ImapIntegrationBody,
@@ -14,7 +14,7 @@ import {
   SuccessResponse,
   TrackingSettingBody,
 } from '@asistente/contracts';
-import { AppError, OAuthClient, type App, type Logger, type OAuthFlow } from '@asistente/kit';
+import { AppError, describedRoute, OAuthClient, type App, type Logger, type OAuthFlow } from '@asistente/kit';
 import type { OAuthProvider } from '../adapters/oauth-provider.js';
 import type { OAuthProviderName } from '../domain/mail-oauth.js';
 import type { AccountsService } from '../domain/accounts.service.js';
@@ -36,8 +36,9 @@ export async function integrationRoutes(app: App, deps: IntegrationDeps): Promis
   // The kit's authorization-code flow per provider: state, PKCE and the code exchange in one sequence.
   const clients = { gmail: new OAuthClient(flows.gmail, oauth.gmail), outlook: new OAuthClient(flows.outlook, oauth.outlook) };
 
-  app.get('/emails/integrations', {
-    schema: { summary: 'Lista las cuentas de correo conectadas', response: { 200: EmailIntegrationList, ...errors } },
+  describedRoute(app, emailRoutes.integrations, {
+    summary: 'Lista las cuentas de correo conectadas',
+    errors,
     handler: (request) => accounts.list(request.user.id),
   });
 

@@ -4,8 +4,7 @@ import {
   EmailDeleted,
   EmailDetail,
   EmailDetailQuery,
-  EmailList,
-  EmailListQuery,
+  emailRoutes,
   EmailSent,
   ErrorResponse,
   FileResponse,
@@ -17,7 +16,7 @@ import {
   SendHeaders,
   SuccessResponse,
 } from '@asistente/contracts';
-import type { App } from '@asistente/kit';
+import { describedRoute, type App } from '@asistente/kit';
 import type { DraftsService } from '../domain/drafts.js';
 import type { MessagesService } from '../domain/messages.service.js';
 import type { MailSender } from '../domain/sender.js';
@@ -32,8 +31,9 @@ export async function messageRoutes(
   app: App,
   { messages, sender, drafts }: { messages: MessagesService; sender: MailSender; drafts: DraftsService },
 ): Promise<void> {
-  app.get('/emails', {
-    schema: { summary: 'Lista los correos de una carpeta', querystring: EmailListQuery, response: { 200: EmailList, ...errors } },
+  describedRoute(app, emailRoutes.list, {
+    summary: 'Lista los correos de una carpeta',
+    errors,
     handler: (request) => messages.list(request.user.id, request.query),
   });
 

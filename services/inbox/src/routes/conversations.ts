@@ -1,27 +1,22 @@
 import {
-  AssistantAnswerBody,
   ConversationDetail,
   ConversationEntries,
   ConversationEntry,
-  ConversationExcerpt,
-  ConversationExcerptQuery,
-  ConversationLookupQuery,
   ConversationMessagesQuery,
   ConversationNoteBody,
   ConversationSendConflict,
   ErrorResponse,
   IdParams,
-  InboxConversation,
+  inboxRoutes,
   InboxCounts,
   InboxCountsQuery,
   InboxList,
   InboxQuery,
   SendConversationMessageBody,
   SendHeaders,
-  UpdateConversationBody,
 } from '@asistente/contracts';
 import { Type } from '@sinclair/typebox';
-import { errorBody, type App } from '@asistente/kit';
+import { describedRoute, errorBody, type App } from '@asistente/kit';
 import { StaleSend, type ConversationsService } from '../domain/conversations.service.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
@@ -38,8 +33,9 @@ export async function conversationRoutes(app: App, { conversations }: { conversa
     handler: (request) => conversations.counts(request.user, request.query.status),
   });
 
-  app.get('/conversations/lookup', {
-    schema: { summary: 'Busca la conversación de un cliente en un canal', querystring: ConversationLookupQuery, response: { 200: InboxConversation, ...errors } },
+  describedRoute(app, inboxRoutes.lookup, {
+    summary: 'Busca la conversación de un cliente en un canal',
+    errors,
     handler: (request) => conversations.lookup(request.user.workspaceId, request.query.channel, request.query.handle),
   });
 
@@ -81,24 +77,17 @@ export async function conversationRoutes(app: App, { conversations }: { conversa
     },
   });
 
-  app.get('/conversations/:id/excerpt', {
-    schema: {
-      summary: 'Entradas de una conversación por su id, con la conversación tal como está (lo que el asistente lee antes de responder)',
-      params: IdParams,
-      querystring: ConversationExcerptQuery,
-      response: { 200: ConversationExcerpt, ...errors },
-    },
+  describedRoute(app, inboxRoutes.excerpt, {
+    summary: 'Entradas de una conversación por su id, con la conversación tal como está (lo que el asistente lee antes de responder)',
+    errors,
     handler: (request) => conversations.excerpt(request.user.workspaceId, request.params.id, request.query),
   });
 
-  app.post('/conversations/:id/assistant-answers', {
-    schema: {
-      summary: 'La respuesta del asistente al cliente (solo el propio servicio del asistente; un miembro recibe 403)',
-      params: IdParams,
-      body: AssistantAnswerBody,
-      // 409: a person took the conversation over, or the channel's own refusal.
-      response: { 201: ConversationEntry, 409: ErrorResponse, ...errors },
-    },
+  describedRoute(app, inboxRoutes.assistantAnswer, {
+    summary: 'La respuesta del asistente al cliente (solo el propio servicio del asistente; un miembro recibe 403)',
+    status: 201,
+    // 409: a person took the conversation over, or the channel's own refusal.
+    errors: { 409: ErrorResponse, ...errors },
     handler: async (request, reply) => {
       const entry = await conversations.answerAsAssistant(request.user.workspaceId, request.params.id, request.body.text, request.body.answerId);
       return reply.code(201).send(entry);
@@ -115,13 +104,9 @@ export async function conversationRoutes(app: App, { conversations }: { conversa
     handler: async (request, reply) => reply.code(201).send(await conversations.note(request.user, request.params.id, request.body.text)),
   });
 
-  app.patch('/conversations/:id', {
-    schema: {
-      summary: 'Cambia el estado, la persona asignada (null la quita) o el asistente de una conversación',
-      params: IdParams,
-      body: UpdateConversationBody,
-      response: { 200: InboxConversation, ...errors },
-    },
+  describedRoute(app, inboxRoutes.update, {
+    summary: 'Cambia el estado, la persona asignada (null la quita) o el asistente de una conversación',
+    errors,
     handler: (request) => conversations.update(request.user, request.params.id, request.body),
   });
 }

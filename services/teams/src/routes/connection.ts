@@ -1,6 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { ErrorResponse, MicrosoftLoginResponse, RedirectResponse, securityClient, SuccessResponse, TeamsConnectResponse, TeamsStatus } from '@asistente/contracts';
-import type { App } from '@asistente/kit';
+import {
+  ErrorResponse,
+  MicrosoftLoginResponse,
+  RedirectResponse,
+  securityClient,
+  SuccessResponse,
+  TeamsConnectResponse,
+  teamsRoutes,
+} from '@asistente/contracts';
+import { describedRoute, type App } from '@asistente/kit';
 import type { ConnectionService } from '../domain/connection.service.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 503: ErrorResponse };
@@ -14,8 +22,9 @@ const CallbackQuery = Type.Object({
 });
 
 export async function connectionRoutes(app: App, { connection }: { connection: ConnectionService }): Promise<void> {
-  app.get('/teams/status', {
-    schema: { summary: 'Estado de la conexión con Microsoft', response: { 200: TeamsStatus, ...errors } },
+  describedRoute(app, teamsRoutes.status, {
+    summary: 'Estado de la conexión con Microsoft',
+    errors,
     handler: (request) => connection.status(request.user.id),
   });
 

@@ -1,5 +1,5 @@
-import { ErrorResponse, TeamsMeeting, TeamsMeetingBody, TeamsMeetingList, TeamsMeetingsQuery } from '@asistente/contracts';
-import type { App } from '@asistente/kit';
+import { ErrorResponse, TeamsMeetingList, TeamsMeetingsQuery, teamsRoutes } from '@asistente/contracts';
+import { describedRoute, type App } from '@asistente/kit';
 import type { MeetingsService } from '../domain/meetings.service.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse, 503: ErrorResponse };
@@ -10,8 +10,10 @@ export async function meetingRoutes(app: App, { meetings }: { meetings: Meetings
     handler: (request) => meetings.list(request.user.id, request.query),
   });
 
-  app.post('/teams/meetings', {
-    schema: { summary: 'Crea una reunión de Teams', body: TeamsMeetingBody, response: { 201: TeamsMeeting, ...errors } },
+  describedRoute(app, teamsRoutes.createMeeting, {
+    summary: 'Crea una reunión de Teams',
+    status: 201,
+    errors,
     handler: async (request, reply) => reply.code(201).send(await meetings.create(request.user.id, request.body)),
   });
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ErrorResponse, SuccessResponse, WhatsAppConnectResult, WhatsAppHealth, WhatsAppStatus } from '@asistente/contracts';
-import { conflict, type App } from '@asistente/kit';
+import { ErrorResponse, SuccessResponse, WhatsAppConnectResult, WhatsAppHealth, whatsappRoutes } from '@asistente/contracts';
+import { conflict, describedRoute, type App } from '@asistente/kit';
 import type { WhatsAppStatus as Status } from '@asistente/contracts';
 import type { CloudApiProvider } from '../adapters/cloud-api/cloud-provider.js';
 import type { CloudAccountRow } from '../domain/cloud-accounts.repository.js';
@@ -33,8 +33,9 @@ export async function connectionRoutes(app: App, { sessions, cloud }: { sessions
     if (await cloud.account(workspaceId)) throw conflict(CLOUD_IN_USE, 'WHATSAPP_CLOUD_IN_USE');
   };
 
-  app.get('/whatsapp/status', {
-    schema: { summary: 'Estado de la conexión de WhatsApp (y el QR)', response: { 200: WhatsAppStatus, ...errors } },
+  describedRoute(app, whatsappRoutes.status, {
+    summary: 'Estado de la conexión de WhatsApp (y el QR)',
+    errors,
     handler: async (request) => {
       const account = await cloud.account(request.user.workspaceId);
       return account ? cloudStatus(account) : sessions.status(request.user.workspaceId);

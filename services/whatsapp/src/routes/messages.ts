@@ -1,15 +1,5 @@
-import {
-  ConversationList,
-  ConversationsQuery,
-  ErrorResponse,
-  MessageList,
-  MessagesQuery,
-  SendMessageBody,
-  SyncContactsResult,
-  WhatsAppMessage,
-  WhatsAppStats,
-} from '@asistente/contracts';
-import type { App } from '@asistente/kit';
+import { ErrorResponse, SyncContactsResult, whatsappRoutes, WhatsAppStats } from '@asistente/contracts';
+import { describedRoute, type App } from '@asistente/kit';
 import type { ContactsSyncService } from '../domain/contacts-sync.service.js';
 import type { ConversationsService } from '../domain/conversations.service.js';
 import type { OutboundService } from '../domain/outbound.service.js';
@@ -29,18 +19,22 @@ interface Deps {
 }
 
 export async function messageRoutes(app: App, { conversations, outbound, sessions, cloud, contactsSync }: Deps): Promise<void> {
-  app.get('/whatsapp/conversations', {
-    schema: { summary: 'Lista las conversaciones de WhatsApp', querystring: ConversationsQuery, response: { 200: ConversationList, ...errors } },
+  describedRoute(app, whatsappRoutes.conversations, {
+    summary: 'Lista las conversaciones de WhatsApp',
+    errors,
     handler: (request) => conversations.list(request.user.workspaceId, request.query),
   });
 
-  app.get('/whatsapp/messages', {
-    schema: { summary: 'Mensajes de una conversación de WhatsApp', querystring: MessagesQuery, response: { 200: MessageList, ...errors } },
+  describedRoute(app, whatsappRoutes.messages, {
+    summary: 'Mensajes de una conversación de WhatsApp',
+    errors,
     handler: (request) => conversations.history(request.user.workspaceId, request.query),
   });
 
-  app.post('/whatsapp/messages', {
-    schema: { summary: 'Envía un mensaje de WhatsApp', body: SendMessageBody, response: { 201: WhatsAppMessage, ...errors } },
+  describedRoute(app, whatsappRoutes.send, {
+    summary: 'Envía un mensaje de WhatsApp',
+    status: 201,
+    errors,
     handler: async (request, reply) => {
       const userId = request.user.workspaceId;
       // A workspace whose number is on the Cloud API sends through it (free text only inside the 24-hour window).
