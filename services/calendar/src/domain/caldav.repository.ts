@@ -1,8 +1,32 @@
 import type { Sql, TransactionSql } from '@asistente/kit';
-import type { CaldavCalendar, CaldavLocation, CaldavObject } from './caldav-port.js';
 import type { ObjectIndex } from './icalendar.js';
 
 type Db = Sql | TransactionSql;
+
+/** Where discovery found the account: kept, so later requests skip `/.well-known/caldav` and the principal. */
+export interface CaldavLocation {
+  serverUrl: string;
+  rootUrl: string;
+  principalUrl: string;
+  homeUrl: string;
+}
+
+/** One calendar collection: its URL is its id. */
+export interface CaldavCalendar {
+  id: string;
+  name: string;
+  color: string | null;
+  ctag: string | null;
+  syncToken: string | null;
+  /** The server answers the sync-collection report (RFC 6578): changes since a token. */
+  supportsSync: boolean;
+}
+
+export interface CaldavObject {
+  href: string;
+  etag: string | null;
+  ics: string;
+}
 
 export interface CaldavAccountRow extends CaldavLocation {
   username: string;
