@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_TITLE_MAX, type CalendarEvent, type EventBody } from '@asistente/contracts';
-import { createEvent, type Logger, type Outbox, type Sql } from '@asistente/kit';
+import { createEvent, type EventEnvelope, type Logger, type Outbox, type Sql, type TransactionSql } from '@asistente/kit';
 import type { CaldavConnectionService } from './connection.service.js';
 import { caldavAppError, makeCalendarError } from './errors.js';
 import { CaldavError, type CaldavSession } from './session.js';
+import { foreignChanges, type KnownObject } from '../../../domain/caldav-changes.js';
 import type { CaldavRepository, StoredCalendar } from '../../../domain/caldav.repository.js';
 import type { Range } from '../../../domain/dates.js';
 import { eventInput } from '../../../domain/event-form.js';
@@ -177,8 +178,14 @@ export class CaldavEventsService {
         const index = safeIndex(o.ics);
         return index ? [{ ...o, index }] : [];
       });
-      await this.repository.applyChanges(userId, calendar.id, { ...changes, upserts });
+      // Another app's changes go out as the product's own writes do; the first sync of a calendar is no change.
+      const told = calendar.syncedAt === null ? undefined : (tx: TransactionSql, before: Map<string, KnownObject>) => this.tell(tx, foreignChanges(userId, calendar.id, before, changes));
+      await this.repository.applyChanges(userId, calendar.id, { ...changes, upserts }, told);
     });
+  }
+
+  private async tell(tx: TransactionSql, events: EventEnvelope[]): Promise<void> {
+    if (events.length > 0) await this.outbox.append(tx, events);
   }
 
   /** Concurrent requests for the same work (one calendar's sync, one account's list) share one call to the server. */
