@@ -1,7 +1,7 @@
 import type { OAuthStrategy } from '@asistente/kit';
 import type { MirrorFeed } from './calendars/mirror-feed.js';
 
-// The Google consent and token calls the connection service needs (a port: adapters/google-oauth.ts
+// The Google consent and token calls the connection service needs (a port: adapters/calendars/google/oauth.ts
 // implements it with google-auth-library). The flow around them (state, PKCE, storage) is the kit's
 // OAuthClient; Google's access tokens are renewed by the SDK's own client (see `calendar`).
 

@@ -79,6 +79,3 @@ const rangeQuery = (range: Range, calendarId?: string) => ({ dateFrom: range.fro
 function isError(body: unknown): body is { code: string; message: string } {
   return typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'string' && typeof (body as { message?: unknown }).message === 'string';
 }
-
-/** The user's Outlook calendars as teams answers them. */
-export type TeamsCalendars = ReturnType<typeof teamsOutlook>;
