@@ -2,20 +2,22 @@ import { accountExportRoutes } from '@asistente/contracts';
 import { accountExportRoute, authPlugin, HostGuard, OAuthFlows, registerSecretColumns, registerUserErasure, requireAuth, type App, type CallObserver, type Config, type Platform } from '@asistente/kit';
 import type { FastifyPluginAsync } from 'fastify';
 import { CALENDAR_SECRET_COLUMNS } from './domain/secret-columns.js';
-import { caldavConnector } from './adapters/caldav.js';
-import { teamsOutlook } from './adapters/teams-outlook.js';
+import { caldavCalendar } from './adapters/calendars/caldav/calendar.js';
+import { caldavConnector } from './adapters/calendars/caldav/client.js';
+import { CaldavConnectionService } from './adapters/calendars/caldav/connection.service.js';
+import { CaldavEventsService } from './adapters/calendars/caldav/events.service.js';
+import { googleCalendar } from './adapters/calendars/google/calendar.js';
+import { GoogleOAuth } from './adapters/calendars/google/oauth.js';
+import { GoogleWrites } from './adapters/calendars/google/writes.js';
+import { outlookCalendar } from './adapters/calendars/outlook/calendar.js';
+import { GoogleMeetProvider } from './adapters/meetings/google-meet.js';
+import { TeamsMeetingProvider } from './adapters/meetings/teams.js';
 import { calendarErasure } from './consumers/user-erasure.js';
-import { GoogleOAuth } from './adapters/google-oauth.js';
 import { calendarExportParts } from './domain/account-export.js';
 import { AccountExportRepository } from './domain/account-export.repository.js';
-import { CaldavConnectionService } from './domain/caldav-connection.service.js';
-import { CaldavEventsService } from './domain/caldav-events.service.js';
 import { CaldavRepository } from './domain/caldav.repository.js';
 import type { CalendarPort } from './domain/calendars/calendar-port.js';
 import { CalendarRegistry } from './domain/calendars/calendar-registry.js';
-import { caldavCalendar } from './domain/calendars/providers/caldav.js';
-import { googleCalendar } from './domain/calendars/providers/google.js';
-import { outlookCalendar } from './domain/calendars/providers/outlook.js';
 import { CalendarSyncService } from './domain/calendar-sync.service.js';
 import { EventsService } from './domain/events.service.js';
 import { GoogleAccountsRepository } from './domain/google-accounts.repository.js';
@@ -23,8 +25,6 @@ import { GoogleConnectionService } from './domain/google-connection.service.js';
 import { MeetingsRepository } from './domain/meetings.repository.js';
 import { MeetingsService } from './domain/meetings.service.js';
 import type { MeetingProvider } from './domain/meetings/meeting-port.js';
-import { GoogleMeetProvider } from './domain/meetings/providers/google-meet.js';
-import { TeamsMeetingProvider } from './domain/meetings/providers/teams.js';
 import { VideoMeetings } from './domain/meetings/video-meetings.service.js';
 import { MirrorRepository } from './domain/mirror.repository.js';
 import { PushChannelsService, SWEEP_MS } from './domain/push-channels.service.js';
@@ -92,7 +92,8 @@ const calendarService: FastifyPluginAsync<CalendarServiceOptions> = async (fasti
     outbox,
   );
   const sync = new CalendarSyncService(sql, connection, accounts, mirror, platform.log);
-  const events = new EventsService(sql, connection, sync, mirror, outbox);
+  const events = new EventsService(sql, sync, mirror, outbox);
+  const googleWrites = new GoogleWrites(connection, google, sync, events);
   const push = new PushChannelsService(connection, sync, new WatchChannelsRepository(sql), PushChannelsService.address(platform.config.PUBLIC_URL), platform.log);
   if (push.enabled) {
     sync.onSynced((userId, calendarId) => {
@@ -103,14 +104,14 @@ const calendarService: FastifyPluginAsync<CalendarServiceOptions> = async (fasti
     app.addHook('onClose', async () => clearInterval(sweep));
   }
   const meetingsRepository = new MeetingsRepository(sql);
-  const googleMeet = new GoogleMeetProvider(sql, connection, sync, mirror, meetingsRepository, outbox);
-  const meetings = new MeetingsService(sql, connection, googleMeet, mirror, meetingsRepository, outbox);
+  const googleMeet = new GoogleMeetProvider(sql, connection, googleWrites, sync, mirror, meetingsRepository, outbox);
+  const meetings = new MeetingsService(sql, googleMeet, meetingsRepository);
   await googleConnectionRoutes(app, { connection, publicUrl: platform.config.PUBLIC_URL, disconnecting: (userId, forget) => push.disconnect(userId, forget) });
   await googleNotificationRoutes(app, { push });
   await registerUserErasure(platform, calendarErasure(connection, push));
   // Its sealed columns, where key rotation (`asistente admin rotate-keys`) finds them.
   await registerSecretColumns(platform.db.sql, CALENDAR_SECRET_COLUMNS);
-  await googleCalendarRoutes(app, { sync, events });
+  await googleCalendarRoutes(app, { sync, events, writes: googleWrites });
   const caldavRepository = new CaldavRepository(sql);
   const caldavConnection = new CaldavConnectionService(
     caldavConnector(new HostGuard(platform.config.ALLOWED_PRIVATE_ADDRESSES), CALDAV_TIMEOUT_MS, calls.caldav),
@@ -120,13 +121,14 @@ const calendarService: FastifyPluginAsync<CalendarServiceOptions> = async (fasti
     outbox,
   );
   const caldavEvents = new CaldavEventsService(sql, caldavConnection, caldavRepository, outbox, platform.log);
-  // The calendar providers behind /events: Google first (it tells a user who connected nothing what to connect),
-  // then CalDAV, then Outlook (through the teams service that keeps the Microsoft connection).
-  const outlook = teamsOutlook(platform.services);
+  // The calendar providers behind /events, one adapter each (adapters/calendars/<name>): Google first (it tells a
+  // user who connected nothing what to connect), then CalDAV, then Outlook (through the teams service that keeps
+  // the Microsoft connection), then any the options add.
+  const outlook = outlookCalendar(platform.services, platform.log);
   const sources = new CalendarRegistry(
-    googleCalendar(events, sync, connection),
+    googleCalendar({ events, sync, connection, writes: googleWrites }),
     caldavCalendar(caldavConnection, caldavEvents),
-    outlookCalendar(outlook, platform.log),
+    outlook,
     ...calendarProviders,
   );
   // The meeting providers, the first connected one taking a new meeting: Google Meet, then Teams.

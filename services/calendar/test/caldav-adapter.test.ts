@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import t from 'tap';
 import { HostGuard, HostNotAllowedError } from '@asistente/kit';
-import { caldavConnector } from '../src/adapters/caldav.js';
-import { CaldavError } from '../src/domain/caldav-port.js';
+import { caldavConnector } from '../src/adapters/calendars/caldav/client.js';
+import { CaldavError } from '../src/adapters/calendars/caldav/session.js';
 
 const credentials = { username: 'ana', password: 'secreta' };
 

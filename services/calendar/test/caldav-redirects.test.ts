@@ -4,8 +4,8 @@ import t from 'tap';
 import { HostGuard } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform, signToken, type Teardown } from '@asistente/kit/testing';
 import calendarService from '../src/app.js';
-import { caldavConnector } from '../src/adapters/caldav.js';
-import { CaldavError, CaldavRedirectError } from '../src/domain/caldav-port.js';
+import { caldavConnector } from '../src/adapters/calendars/caldav/client.js';
+import { CaldavError, CaldavRedirectError } from '../src/adapters/calendars/caldav/session.js';
 
 const credentials = { username: 'ana', password: 'clave-de-aplicacion' };
 const BASIC = `Basic ${Buffer.from('ana:clave-de-aplicacion').toString('base64')}`;

@@ -3,7 +3,7 @@ import t from 'tap';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { HostGuard, startTracing } from '@asistente/kit';
-import { guardedFetch } from '../src/adapters/guarded-fetch.js';
+import { guardedFetch } from '../src/adapters/calendars/caldav/guarded-fetch.js';
 
 /** A CalDAV request is one client span naming the server and the method, never the path (it holds the user). */
 const exporter = new InMemorySpanExporter();

@@ -1,6 +1,7 @@
 import t from 'tap';
-import { fromGoogleEvent } from '../src/adapters/google-events.js';
-import { toCalendarEvent, toGoogleEvent } from '../src/domain/normalize.js';
+import { fromGoogleEvent } from '../src/adapters/calendars/google/resources.js';
+import { toGoogleEvent } from '../src/adapters/calendars/google/screen-event.js';
+import { toCalendarEvent } from '../src/domain/normalize.js';
 
 t.test('Google events become the spec normalised event', async (t) => {
   const allDay = fromGoogleEvent('cal', { id: 'a', summary: 'Vacaciones', start: { date: '2026-08-03' }, end: { date: '2026-08-08' } })!;

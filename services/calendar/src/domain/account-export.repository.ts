@@ -1,26 +1,8 @@
 import type { Sql } from '@asistente/kit';
+import type { EventRecord } from './event-record.js';
 
-export interface ExportedEvent {
-  calendarId: string;
-  calendarName: string | null;
-  id: string;
-  summary: string | null;
-  description: string | null;
-  location: string | null;
-  allDay: boolean;
-  startAt: Date;
-  endAt: Date;
-  /** `YYYY-MM-DD` of an all-day event, as stored (no time zone to shift it). */
-  startDate: string | null;
-  endDate: string | null;
-  attendees: string[];
-  status: string;
-  transparency: string | null;
-  recurrence: string[] | null;
-  htmlLink: string | null;
-  createdAt: Date | null;
-  updatedAt: Date | null;
-}
+/** A mirrored event as the export reads it: the mirror's record (without what only Google's screens show), and its calendar's name. */
+export type ExportedEvent = Omit<EventRecord, 'recurringEventId' | 'hangoutLink'> & { calendarName: string | null };
 
 export interface ExportedCalDavObject {
   calendarId: string;

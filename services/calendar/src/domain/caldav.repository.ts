@@ -1,8 +1,33 @@
 import type { Sql, TransactionSql } from '@asistente/kit';
-import type { CaldavCalendar, CaldavLocation, CaldavObject } from './caldav-port.js';
+import type { KnownObject } from './caldav-changes.js';
 import type { ObjectIndex } from './icalendar.js';
 
 type Db = Sql | TransactionSql;
+
+/** Where discovery found the account: kept, so later requests skip `/.well-known/caldav` and the principal. */
+export interface CaldavLocation {
+  serverUrl: string;
+  rootUrl: string;
+  principalUrl: string;
+  homeUrl: string;
+}
+
+/** One calendar collection: its URL is its id. */
+export interface CaldavCalendar {
+  id: string;
+  name: string;
+  color: string | null;
+  ctag: string | null;
+  syncToken: string | null;
+  /** The server answers the sync-collection report (RFC 6578): changes since a token. */
+  supportsSync: boolean;
+}
+
+export interface CaldavObject {
+  href: string;
+  etag: string | null;
+  ics: string;
+}
 
 export interface CaldavAccountRow extends CaldavLocation {
   username: string;
@@ -85,13 +110,18 @@ export class CaldavRepository {
     return new Map(rows.map((r) => [r.href, r.etag]));
   }
 
-  /** One sync's result, in one transaction: a full listing replaces the calendar's objects. */
+  /**
+   * One sync's result, in one transaction: a full listing replaces the calendar's objects. `alongside` runs in
+   * the same transaction with what the mirror held just before (its domain events go out with the change).
+   */
   async applyChanges(
     userId: string,
     calendarId: string,
     changes: { full: boolean; upserts: (CaldavObject & { index: ObjectIndex })[]; removals: string[]; ctag: string | null; syncToken: string | null },
+    alongside?: (tx: TransactionSql, before: Map<string, KnownObject>) => Promise<void>,
   ): Promise<void> {
     await this.sql.begin(async (tx) => {
+      const before = alongside ? await this.known(tx, userId, calendarId) : undefined;
       if (changes.full) await tx`delete from calendar.caldav_objects where user_id = ${userId} and calendar_id = ${calendarId}`;
       else if (changes.removals.length > 0) {
         await tx`delete from calendar.caldav_objects where user_id = ${userId} and calendar_id = ${calendarId} and href = any(${changes.removals}::text[])`;
@@ -100,7 +130,15 @@ export class CaldavRepository {
       await tx`
         update calendar.caldav_calendars set ctag = ${changes.ctag}, sync_token = ${changes.syncToken}, synced_at = now()
         where user_id = ${userId} and id = ${calendarId}`;
+      if (alongside && before) await alongside(tx, before);
     });
+  }
+
+  /** The calendar's objects as the mirror holds them: href to UID and etag. */
+  private async known(db: Db, userId: string, calendarId: string): Promise<Map<string, KnownObject>> {
+    const rows = await db<{ href: string; uid: string; etag: string | null }[]>`
+      select href, uid, etag from calendar.caldav_objects where user_id = ${userId} and calendar_id = ${calendarId}`;
+    return new Map(rows.map((r) => [r.href, { uid: r.uid, etag: r.etag }]));
   }
 
   async saveObject(db: Db, userId: string, calendarId: string, o: CaldavObject, index: ObjectIndex): Promise<void> {

@@ -1,9 +1,9 @@
 import { CoalescedRead, LruMap, type Logger, type Sql } from '@asistente/kit';
-import { ProviderError, type CalendarProvider } from './calendar-provider.js';
+import type { MirrorFeed } from './calendars/mirror-feed.js';
 import type { GoogleAccountsRepository } from './google-accounts.repository.js';
 import type { GoogleConnectionService } from './google-connection.service.js';
 import type { MirroredCalendar, MirrorRepository } from './mirror.repository.js';
-import { calendarNotFound, notConfigured, notConnected, toAppError } from './provider-errors.js';
+import { calendarNotFound, notConfigured, notConnected, ProviderError, toAppError } from './provider-errors.js';
 
 /** A view older than this asks Google for what changed before answering. */
 export const FRESHNESS_MS = 60_000;
@@ -47,8 +47,8 @@ export class CalendarSyncService {
     const { account, calendars } = mirrored;
     if (!force && !account.revokedAt && !this.stale(account.calendarsSyncedAt)) return calendars;
     const listing = this.once(`list:${userId}`, async () => {
-      const provider = await this.connection.provider(userId);
-      const listed = await this.connection.guard(userId, () => provider.listCalendars()).catch((e: unknown) => {
+      const feed = await this.connection.feed(userId);
+      const listed = await this.connection.guard(userId, () => feed.calendars()).catch((e: unknown) => {
         throw toAppError(e, calendarNotFound);
       });
       await this.mirror.replaceCalendars(userId, listed);
@@ -85,8 +85,8 @@ export class CalendarSyncService {
   async refreshEvents(userId: string, calendar: MirroredCalendar, force = false): Promise<boolean> {
     if (!force && !this.stale(calendar.syncedAt)) return false;
     const refresh = this.once(`events:${userId}:${calendar.id}`, async () => {
-      const provider = await this.connection.provider(userId);
-      await this.connection.guard(userId, () => this.sync(userId, calendar, provider)).catch((e: unknown) => {
+      const feed = await this.connection.feed(userId);
+      await this.connection.guard(userId, () => this.sync(userId, calendar, feed)).catch((e: unknown) => {
         throw toAppError(e, calendarNotFound);
       });
     });
@@ -107,14 +107,14 @@ export class CalendarSyncService {
     this.synced = listener;
   }
 
-  private async sync(userId: string, calendar: MirroredCalendar, provider: CalendarProvider): Promise<void> {
+  private async sync(userId: string, calendar: MirroredCalendar, feed: MirrorFeed): Promise<void> {
     const since = new Date(this.now() - MIRROR_HISTORY_MS);
     let changes;
     try {
-      changes = await provider.listChanges(calendar.id, calendar.syncToken, since);
+      changes = await feed.changes(calendar.id, calendar.syncToken, since);
     } catch (error) {
       if (!(error instanceof ProviderError && error.kind === 'sync_expired' && calendar.syncToken)) throw error;
-      changes = await provider.listChanges(calendar.id, null, since);
+      changes = await feed.changes(calendar.id, null, since);
     }
     await this.sql.begin(async (tx) => {
       if (changes.full) await this.mirror.clearEvents(tx, userId, calendar.id);

@@ -15,3 +15,12 @@ export function checkRange(from: Date, to: Date, maxDays = 400): Range {
   if (to.getTime() - from.getTime() > maxDays * 86_400_000) throw badRequest(`El rango de fechas admite como máximo ${maxDays} días`, 'INVALID_RANGE');
   return { from, to };
 }
+
+const DAY_MS = 86_400_000;
+
+/** A provider's exclusive all-day end (Google's, Graph's), shown as the last day the event covers. */
+export function lastDay(startDate: string, endDate: string | null): string {
+  if (!endDate) return startDate;
+  const previous = new Date(Date.parse(`${endDate}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+  return previous < startDate ? startDate : previous;
+}

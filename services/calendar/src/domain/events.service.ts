@@ -1,18 +1,14 @@
-import { EVENT_TITLE_MAX, type EventBody, type GoogleEvent } from '@asistente/contracts';
+import { EVENT_TITLE_MAX } from '@asistente/contracts';
 import { createEvent, type Outbox, type Sql } from '@asistente/kit';
 import type { CalendarSyncService } from './calendar-sync.service.js';
 import type { Range } from './dates.js';
-import { eventInput } from './event-form.js';
 import { entryTimes, type EventRecord } from './event-record.js';
-import type { GoogleConnectionService } from './google-connection.service.js';
 import type { MirroredCalendar, MirrorRepository } from './mirror.repository.js';
-import { toGoogleEvent } from './normalize.js';
-import { toAppError } from './provider-errors.js';
 import { jsonView, ViewCache, type JsonView } from './view-cache.js';
 
 /**
- * Events of the user's Google calendars: reads answer from the mirror (refreshed when older than a minute),
- * writes go to Google first and then to the mirror, with their domain event in the same transaction.
+ * Events of the user's Google calendars: reads answer from the mirror (refreshed when older than a minute);
+ * what Google's adapter wrote there goes into the mirror with its domain event in the same transaction.
  */
 export class EventsService {
   /** Views being aggregated, by cache key. */
@@ -20,7 +16,6 @@ export class EventsService {
 
   constructor(
     private readonly sql: Sql,
-    private readonly connection: GoogleConnectionService,
     private readonly sync: CalendarSyncService,
     private readonly mirror: MirrorRepository,
     private readonly outbox: Outbox,
@@ -38,10 +33,6 @@ export class EventsService {
     const calendar = await this.sync.calendar(userId, calendarId);
     const synced = await this.sync.refreshEvents(userId, calendar, force);
     return this.view(userId, [calendar], range, synced);
-  }
-
-  async forGoogleScreen(userId: string, calendarId: string, range: Range, force = false, limit?: number): Promise<GoogleEvent[]> {
-    return (await this.inCalendar(userId, calendarId, range, force, limit)).map(toGoogleEvent);
   }
 
   /** Every mirrored calendar of the user (the assistant's view of their agenda), normalised. */
@@ -91,44 +82,19 @@ export class EventsService {
     return { calendars, synced: synced.some(Boolean) };
   }
 
-  async create(userId: string, calendarId: string, body: EventBody): Promise<GoogleEvent> {
-    const input = eventInput(body);
-    const calendar = await this.sync.calendar(userId, calendarId);
-    const provider = await this.connection.provider(userId);
-    const created = await this.connection
-      .guard(userId, () => provider.createEvent(calendar.id, input))
-      .catch((e: unknown) => Promise.reject(toAppError(e)));
-    await this.record(userId, created, 'calendar.event.created');
-    return toGoogleEvent(created);
-  }
-
-  async update(userId: string, calendarId: string, eventId: string, body: EventBody): Promise<GoogleEvent> {
-    const input = eventInput(body);
-    const calendar = await this.sync.calendar(userId, calendarId);
-    const provider = await this.connection.provider(userId);
-    const updated = await this.connection
-      .guard(userId, () => provider.updateEvent(calendar.id, eventId, input))
-      .catch((e: unknown) => Promise.reject(toAppError(e)));
-    await this.record(userId, updated, 'calendar.event.updated');
-    return toGoogleEvent(updated);
-  }
-
-  async delete(userId: string, calendarId: string, eventId: string): Promise<void> {
-    const calendar = await this.sync.calendar(userId, calendarId);
-    const provider = await this.connection.provider(userId);
-    await this.connection
-      .guard(userId, () => provider.deleteEvent(calendar.id, eventId))
-      .catch((e: unknown) => Promise.reject(toAppError(e)));
-    await this.sql.begin(async (tx) => {
-      await this.mirror.deleteEvents(tx, userId, calendar.id, [eventId]);
-      await this.outbox.append(tx, [createEvent('calendar.event.deleted', userId, { eventId, source: 'google' })]);
-    });
-  }
-
-  private async record(userId: string, event: EventRecord, type: 'calendar.event.created' | 'calendar.event.updated'): Promise<void> {
+  /** An event the provider just wrote: into the mirror, with its domain event in the same transaction. */
+  async recorded(userId: string, event: EventRecord, type: 'calendar.event.created' | 'calendar.event.updated'): Promise<void> {
     await this.sql.begin(async (tx) => {
       await this.mirror.upsertEvents(tx, userId, [event]);
       await this.outbox.append(tx, [createEvent(type, userId, { eventId: event.id, source: 'google', title: (event.summary ?? '').slice(0, EVENT_TITLE_MAX), ...entryTimes(event) })]);
+    });
+  }
+
+  /** An event the provider just deleted: out of the mirror, with its domain event in the same transaction. */
+  async removed(userId: string, calendarId: string, eventId: string): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      await this.mirror.deleteEvents(tx, userId, calendarId, [eventId]);
+      await this.outbox.append(tx, [createEvent('calendar.event.deleted', userId, { eventId, source: 'google' })]);
     });
   }
 }

@@ -2,11 +2,11 @@ import type { Logger, OAuthFlow, Outbox, SecretBox, SecretContext, SecurityClien
 import { OAuthClient, securityActivityEvent } from '@asistente/kit';
 import { GOOGLE_ACCESS_TOKEN_COLUMN, GOOGLE_REFRESH_TOKEN_COLUMN } from './secret-columns.js';
 import type { GoogleStatus } from '@asistente/contracts';
-import { ProviderError, type CalendarProvider } from './calendar-provider.js';
+import type { MirrorFeed } from './calendars/mirror-feed.js';
 import type { GoogleAuthorization, GoogleTokens } from './google-authorization.js';
 import type { GoogleAccountsRepository, SealedTokens } from './google-accounts.repository.js';
 import type { MirrorRepository } from './mirror.repository.js';
-import { notConfigured, notConnected, reconnect, RECONNECT_MESSAGE } from './provider-errors.js';
+import { notConfigured, notConnected, ProviderError, reconnect, RECONNECT_MESSAGE } from './provider-errors.js';
 
 /**
  * Where the callback sends the browser back: the screen, with the outcome for a message. `mismatch`: the
@@ -78,7 +78,7 @@ export class GoogleConnectionService {
     try {
       const tokens = await state.redeem();
       const calendar = this.oauth.calendar(tokens, () => {});
-      const calendars = await calendar.listCalendars();
+      const calendars = await calendar.calendars();
       // The primary calendar's id is the account's address.
       const email = calendars.find((c) => c.primary)?.id ?? calendars[0]?.id ?? 'Google';
       const sealed = this.seal(state.userId, tokens);
@@ -126,8 +126,18 @@ export class GoogleConnectionService {
     }
   }
 
-  /** The Calendar client of a connected user; refreshed tokens are sealed and stored as they come. */
-  async provider(userId: string): Promise<CalendarProvider> {
+  /** What the mirror reads of a connected user's account. */
+  async feed(userId: string): Promise<MirrorFeed> {
+    if (!this.oauth) throw notConfigured();
+    const { tokens, onRefresh } = await this.session(userId);
+    return this.oauth.calendar(tokens, onRefresh);
+  }
+
+  /**
+   * A connected user's tokens, for Google's adapter to build its client with; refreshed tokens are sealed and
+   * stored as they come (`onRefresh`).
+   */
+  async session(userId: string): Promise<{ tokens: GoogleTokens; onRefresh: (tokens: GoogleTokens) => void }> {
     if (!this.oauth) throw notConfigured();
     const account = await this.accounts.find(userId);
     if (!account) throw notConnected();
@@ -138,11 +148,12 @@ export class GoogleConnectionService {
       expiresAt: account.expiresAt,
       scope: account.scope,
     };
-    return this.oauth.calendar(tokens, (fresh) => {
+    const onRefresh = (fresh: GoogleTokens) => {
       this.accounts
         .refreshed(userId, this.seal(userId, fresh))
         .catch((error: unknown) => this.log.error({ err: error }, 'could not store refreshed google tokens'));
-    });
+    };
+    return { tokens, onRefresh };
   }
 
   /** Runs a provider call; a revoked grant marks the account so status and screens say "connect again". */

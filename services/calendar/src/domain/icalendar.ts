@@ -102,6 +102,14 @@ export function indexObject(ics: string): ObjectIndex | undefined {
   return { uid: master.uid, startsAt: new Date(startsAt), endsAt: endsAt === null ? null : new Date(endsAt) };
 }
 
+/** The object's own event (a series' first occurrence) under the object's UID: what a change to the object is about. */
+export function objectEvent(ics: string, calendarId: string): EventRecord | undefined {
+  const found = events(parse(ics));
+  if (!found || !found.master.startDate) return undefined;
+  const { master } = found;
+  return record(calendarId, master.uid, master, master.startDate, master.endDate ?? master.startDate, null, null);
+}
+
 /** Where an overridden occurrence now lies (its own DTSTART and DTEND or DURATION). */
 function overrideBounds(component: ICAL.Component): { start: number; end: number } {
   const event = new ICAL.Event(component);

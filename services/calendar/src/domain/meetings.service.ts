@@ -1,12 +1,9 @@
 import { type Meeting, type MeetingBody, type MeetingList, type MeetingListQuery } from '@asistente/contracts';
-import { AppError, createEvent, notFound, type Outbox, type Sql } from '@asistente/kit';
+import { AppError, notFound, type Sql } from '@asistente/kit';
 import { eventInput } from './event-form.js';
-import type { GoogleConnectionService } from './google-connection.service.js';
+import type { EventInput } from './event-record.js';
 import type { MeetingRow, MeetingsRepository } from './meetings.repository.js';
-import type { GoogleMeetProvider } from './meetings/providers/google-meet.js';
 import { attendeeList } from './meetings/video-meetings.service.js';
-import type { MirrorRepository } from './mirror.repository.js';
-import { eventNotFound, toAppError } from './provider-errors.js';
 
 const NOT_FOUND = 'Reunión no encontrada';
 
@@ -26,6 +23,14 @@ function toMeeting(row: MeetingRow): Meeting {
   };
 }
 
+/** What the Google Meet screen needs of Google Meet beyond the meeting port: a named calendar, an event cut short. */
+export interface MeetCalendar {
+  /** The meeting in one of the member's calendars, its row stored. `input.attendees` come checked. */
+  createIn(userId: string, calendarId: string, input: EventInput & { attendees: string[] }): Promise<MeetingRow>;
+  /** The meeting's calendar event now ends at `at` (Failures: AppErrors; a gone event is a 404). */
+  endEvent(userId: string, calendarId: string, eventId: string, at: Date): Promise<void>;
+}
+
 /**
  * The Google Meet screen's meetings (calendar.meetings): created through the meeting port's Google provider,
  * then listed, joined and ended here.
@@ -33,11 +38,8 @@ function toMeeting(row: MeetingRow): Meeting {
 export class MeetingsService {
   constructor(
     private readonly sql: Sql,
-    private readonly connection: GoogleConnectionService,
-    private readonly googleMeet: GoogleMeetProvider,
-    private readonly mirror: MirrorRepository,
+    private readonly googleMeet: MeetCalendar,
     private readonly meetings: MeetingsRepository,
-    private readonly outbox: Outbox,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -66,16 +68,7 @@ export class MeetingsService {
     if (meeting.status === 'ended') return toMeeting(meeting);
     const now = new Date(this.now());
     const inProgress = meeting.startTime.getTime() <= now.getTime() && meeting.endTime.getTime() > now.getTime();
-    if (inProgress) {
-      const provider = await this.connection.provider(userId);
-      const event = await this.connection
-        .guard(userId, () => provider.updateEvent(meeting.calendarId, meeting.eventId, { endTime: now }))
-        .catch((e: unknown) => Promise.reject(toAppError(e, eventNotFound)));
-      await this.sql.begin(async (tx) => {
-        await this.mirror.upsertEvents(tx, userId, [event]);
-        await this.outbox.append(tx, [createEvent('calendar.event.updated', userId, { eventId: event.id, source: 'google' })]);
-      });
-    }
+    if (inProgress) await this.googleMeet.endEvent(userId, meeting.calendarId, meeting.eventId, now);
     const ended = await this.sql.begin((tx) => this.meetings.end(tx, userId, id, inProgress ? now : meeting.endTime));
     if (!ended) throw notFound(NOT_FOUND);
     return toMeeting(ended);

@@ -1,5 +1,32 @@
 import { AppError } from '@asistente/kit';
-import { ProviderError } from './calendar-provider.js';
+
+export type ProviderErrorKind =
+  /** The calendar or event does not exist (or this account cannot see it). */
+  | 'not_found'
+  /** The sync token expired: list everything again. */
+  | 'sync_expired'
+  /** The user withdrew the grant (or it expired): only a new connection helps. */
+  | 'revoked'
+  /** The account may not do this (a read-only calendar). */
+  | 'forbidden'
+  /** Still rate limited after the retries. */
+  | 'rate_limited'
+  /** The provider refused the request as malformed. */
+  | 'invalid'
+  /** Timeouts, network failures and 5xx answers. */
+  | 'unavailable';
+
+/** A failure of a mirrored provider's account (Google's), in the kinds the domain handles. */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
 
 export const RECONNECT_MESSAGE = 'Vuelve a conectar Google';
 // The owner cannot set the server's variables: they are named for the administrator (the screen folds them, the log says them).

@@ -66,16 +66,16 @@ export class PushChannelsService {
   }
 
   private async open(userId: string, calendarId: string, address: string, previous: WatchChannel | undefined): Promise<void> {
-    const provider = await this.connection.provider(userId);
+    const feed = await this.connection.feed(userId);
     const id = randomUUID();
     const token = randomBytes(32).toString('base64url');
     const { resourceId, expiresAt } = await this.connection.guard(userId, () =>
-      provider.watchEvents(calendarId, { id, address, token, ttlSeconds: CHANNEL_TTL_S }),
+      feed.watch(calendarId, { id, address, token, ttlSeconds: CHANNEL_TTL_S }),
     );
     const saved = await this.channels.save({ id, userId, calendarId, resourceId, tokenHash: hash(token).toString('hex'), expiresAt });
     // Disconnected (or the calendar removed) while Google opened it: nobody would ever stop it.
     const orphan = saved ? previous : { id, resourceId };
-    if (orphan) await provider.stopChannel(orphan.id, orphan.resourceId).catch((error: unknown) => this.warn(error, 'could not stop a google channel'));
+    if (orphan) await feed.stopWatching(orphan.id, orphan.resourceId).catch((error: unknown) => this.warn(error, 'could not stop a google channel'));
   }
 
   /** A notification from Google: 404 for a channel we do not have, 403 for a wrong token. */
@@ -128,9 +128,9 @@ export class PushChannelsService {
   private async stopAll(userId: string): Promise<void> {
     const open = await this.channels.ofUser(userId);
     if (open.length === 0) return;
-    const provider = await this.connection.provider(userId).catch(() => undefined);
+    const feed = await this.connection.feed(userId).catch(() => undefined);
     for (const channel of open) {
-      if (provider) await provider.stopChannel(channel.id, channel.resourceId).catch((error: unknown) => this.warn(error, 'could not stop a google channel'));
+      if (feed) await feed.stopWatching(channel.id, channel.resourceId).catch((error: unknown) => this.warn(error, 'could not stop a google channel'));
       await this.channels.delete(channel.id);
     }
   }

@@ -1,8 +1,8 @@
 import { CaldavCalendarBody, CaldavCalendarEntry, CaldavConnectBody, CaldavConnectResponse, CaldavStatus, ErrorResponse, SuccessResponse, securityClient } from '@asistente/contracts';
 import { Type } from '@sinclair/typebox';
 import type { App } from '@asistente/kit';
-import type { CaldavConnectionService } from '../domain/caldav-connection.service.js';
-import type { CaldavEventsService } from '../domain/caldav-events.service.js';
+import type { CaldavConnectionService } from '../adapters/calendars/caldav/connection.service.js';
+import type { CaldavEventsService } from '../adapters/calendars/caldav/events.service.js';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse, 502: ErrorResponse };
 const entry = (c: { id: string; name: string; color: string | null }) => ({ id: c.id, name: c.name, color: c.color });

@@ -1,8 +1,8 @@
 import { securityActivityEvent, type Outbox, type SecretBox, type SecretContext, type SecurityClient, type Sql } from '@asistente/kit';
-import { CALDAV_PASSWORD_COLUMN } from './secret-columns.js';
-import type { CaldavCalendar, CaldavConnector, CaldavSession } from './caldav-port.js';
-import type { CaldavRepository } from './caldav.repository.js';
-import { caldavNotConnected, connectError } from './caldav-errors.js';
+import { CALDAV_PASSWORD_COLUMN } from '../../../domain/secret-columns.js';
+import type { CaldavConnector, CaldavSession } from './session.js';
+import type { CaldavCalendar, CaldavRepository } from '../../../domain/caldav.repository.js';
+import { caldavNotConnected, connectError } from './errors.js';
 
 export interface CaldavStatus {
   connected: boolean;

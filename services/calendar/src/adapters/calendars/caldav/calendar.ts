@@ -1,8 +1,8 @@
 import { badRequest } from '@asistente/kit';
-import type { CaldavConnectionService } from '../../caldav-connection.service.js';
-import type { CaldavEventsService } from '../../caldav-events.service.js';
-import type { CalendarPort } from '../calendar-port.js';
-import { busyOf } from './busy-times.js';
+import { busyOf } from '../../../domain/calendars/busy-times.js';
+import type { CalendarPort } from '../../../domain/calendars/calendar-port.js';
+import type { CaldavConnectionService } from './connection.service.js';
+import type { CaldavEventsService } from './events.service.js';
 
 /** CalDAV (iCloud, Fastmail, Nextcloud…): calendar ids are the collections' URLs stored for the user. */
 export function caldavCalendar(connection: CaldavConnectionService, events: CaldavEventsService): CalendarPort {

@@ -1,5 +1,5 @@
-import type { EventRecord } from '../../event-record.js';
-import type { BusyTime } from '../calendar-port.js';
+import type { EventRecord } from '../event-record.js';
+import type { BusyTime } from './calendar-port.js';
 
 /** Opaque, not cancelled events as the time they take (Google's and CalDAV's mirrored records). */
 export function busyOf(records: EventRecord[]): BusyTime[] {

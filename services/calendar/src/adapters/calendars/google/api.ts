@@ -1,16 +1,27 @@
 import type { calendar_v3 } from '@googleapis/calendar';
-import type { CalendarRecord, EventInput, EventRecord } from '../domain/event-record.js';
+import type { CalendarRecord, EventInput, EventRecord } from '../../../domain/event-record.js';
 import { withBackoff, type BackoffOptions } from './backoff.js';
-import { ProviderError, type CalendarProvider, type ChannelRequest, type EventChanges, type WriteOptions } from '../domain/calendar-provider.js';
-import { fromGoogleCalendar, fromGoogleEvent, toGoogleEvent } from './google-events.js';
-import { isRateLimited, toProviderError } from './google-errors.js';
+import type { ChannelRequest, EventChanges, MirrorFeed } from '../../../domain/calendars/mirror-feed.js';
+import { ProviderError } from '../../../domain/provider-errors.js';
+import { isRateLimited, toProviderError } from './errors.js';
+import { fromGoogleCalendar, fromGoogleEvent, toGoogleResource } from './resources.js';
 
 const PAGE_SIZE = 2500;
 /** A runaway pagination (a peer that never stops) ends here rather than filling the mirror forever. */
 const MAX_PAGES = 200;
 
-/** Google Calendar v3 through the official client, for one connected account. */
-export class GoogleCalendar implements CalendarProvider {
+export interface WriteOptions {
+  /** Attach a new video conference (Google Meet) to the event. */
+  conference?: boolean;
+  /** Email the attendees an invitation (or an update). */
+  notifyAttendees?: boolean;
+}
+
+/**
+ * Google Calendar v3 through the official client, for one connected account: the feed the domain's mirror reads,
+ * and the writes of Google's adapter (calendar.ts, writes.ts, the Google Meet provider).
+ */
+export class GoogleCalendar implements MirrorFeed {
   constructor(
     private readonly api: calendar_v3.Calendar,
     private readonly tokenUrl: string,
@@ -25,7 +36,7 @@ export class GoogleCalendar implements CalendarProvider {
     }
   }
 
-  async listCalendars(): Promise<CalendarRecord[]> {
+  async calendars(): Promise<CalendarRecord[]> {
     const calendars: CalendarRecord[] = [];
     let pageToken: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
@@ -40,7 +51,7 @@ export class GoogleCalendar implements CalendarProvider {
     return calendars;
   }
 
-  async listChanges(calendarId: string, syncToken: string | null, since: Date): Promise<EventChanges> {
+  async changes(calendarId: string, syncToken: string | null, since: Date): Promise<EventChanges> {
     const changes: EventChanges = { full: syncToken === null, upserts: [], removals: [], nextSyncToken: null };
     let pageToken: string | undefined;
     for (let page = 0; page < MAX_PAGES; page += 1) {
@@ -74,7 +85,7 @@ export class GoogleCalendar implements CalendarProvider {
     const { data } = await this.call(() =>
       this.api.events.insert({
         calendarId,
-        requestBody: toGoogleEvent(input, options.conference === true),
+        requestBody: toGoogleResource(input, options.conference === true),
         sendUpdates: options.notifyAttendees ? 'all' : 'none',
         ...(options.conference ? { conferenceDataVersion: 1 } : {}),
       }),
@@ -87,7 +98,7 @@ export class GoogleCalendar implements CalendarProvider {
       this.api.events.patch({
         calendarId,
         eventId,
-        requestBody: toGoogleEvent(input, false),
+        requestBody: toGoogleResource(input, false),
         sendUpdates: options.notifyAttendees ? 'all' : 'none',
       }),
     );
@@ -104,7 +115,7 @@ export class GoogleCalendar implements CalendarProvider {
     }
   }
 
-  async watchEvents(calendarId: string, channel: ChannelRequest): Promise<{ resourceId: string; expiresAt: Date }> {
+  async watch(calendarId: string, channel: ChannelRequest): Promise<{ resourceId: string; expiresAt: Date }> {
     const { data } = await this.call(() =>
       this.api.events.watch({
         calendarId,
@@ -116,7 +127,7 @@ export class GoogleCalendar implements CalendarProvider {
     return { resourceId: data.resourceId, expiresAt: new Date(expiration) };
   }
 
-  async stopChannel(id: string, resourceId: string): Promise<void> {
+  async stopWatching(id: string, resourceId: string): Promise<void> {
     try {
       await this.call(() => this.api.channels.stop({ requestBody: { id, resourceId } }));
     } catch (error) {

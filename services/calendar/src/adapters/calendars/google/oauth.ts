@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import { withRotation } from '@asistente/kit';
 import type { Credentials, OAuth2Client } from 'google-auth-library';
-import type { GoogleAuthorization, GoogleTokens } from '../domain/google-authorization.js';
+import type { GoogleAuthorization, GoogleTokens } from '../../../domain/google-authorization.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
-import { GoogleCalendar } from './google-calendar.js';
-import { toProviderError } from './google-errors.js';
+import { GoogleCalendar } from './api.js';
+import { toProviderError } from './errors.js';
 
 export interface GoogleSettings {
   clientId: string;

@@ -18,15 +18,13 @@ import { HostNotAllowedError, type CallObserver, type HostGuard } from '@asisten
 import {
   CaldavError,
   CaldavRedirectError,
-  type CaldavCalendar,
   type CaldavChanges,
   type CaldavConnector,
   type CaldavCredentials,
-  type CaldavLocation,
-  type CaldavObject,
   type CaldavSession,
   type CaldavSyncState,
-} from '../domain/caldav-port.js';
+} from './session.js';
+import type { CaldavCalendar, CaldavLocation, CaldavObject } from '../../../domain/caldav.repository.js';
 import { guardedFetch, UnsafeTargetError } from './guarded-fetch.js';
 
 const ETAG = { 'd:getetag': {} };

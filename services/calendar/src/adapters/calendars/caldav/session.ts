@@ -1,37 +1,13 @@
 /**
- * The CalDAV port: what the domain needs of a CalDAV server, implemented by adapters/caldav.ts (tsdav).
- * Objects are raw iCalendar text; domain/icalendar.ts reads and writes them.
+ * What CalDAV's adapter needs of a CalDAV server, implemented by client.ts (tsdav). Objects are raw iCalendar
+ * text; the domain's icalendar.ts reads and writes them, its CaldavRepository mirrors them.
  */
+import type { CaldavCalendar, CaldavLocation, CaldavObject } from '../../../domain/caldav.repository.js';
 
 /** Username and app password: what a CalDAV server asks of every request (HTTP Basic). */
 export interface CaldavCredentials {
   username: string;
   password: string;
-}
-
-/** Where discovery found the account: kept, so later requests skip `/.well-known/caldav` and the principal. */
-export interface CaldavLocation {
-  serverUrl: string;
-  rootUrl: string;
-  principalUrl: string;
-  homeUrl: string;
-}
-
-/** One calendar collection: its URL is its id. */
-export interface CaldavCalendar {
-  id: string;
-  name: string;
-  color: string | null;
-  ctag: string | null;
-  syncToken: string | null;
-  /** The server answers the sync-collection report (RFC 6578): changes since a token. */
-  supportsSync: boolean;
-}
-
-export interface CaldavObject {
-  href: string;
-  etag: string | null;
-  ics: string;
 }
 
 /** What the mirror knows of a calendar: the markers of its last sync and each object's etag. */

@@ -1,11 +1,10 @@
 import type { MicrosoftCalendarEvent } from '@asistente/contracts';
-import type { BusyTime, ProviderEvent } from './calendars/calendar-port.js';
-import { lastDay } from './normalize.js';
-import type { OutlookTimes } from './outlook-port.js';
+import type { BusyTime, ProviderEvent } from '../../../domain/calendars/calendar-port.js';
+import { lastDay } from '../../../domain/dates.js';
 
 /**
- * An Outlook event as every provider's normalised event is: Graph keeps an all-day event's end exclusive
- * (the next midnight), the spec's event shows the last day it covers. Done here, once, on the server.
+ * teams' answer as the port's event: Graph keeps an all-day event's end exclusive (the next midnight), the
+ * port's event shows the last day it covers.
  */
 export function fromOutlook(event: MicrosoftCalendarEvent): ProviderEvent {
   const { source: _source, ...normal } = event;
@@ -15,7 +14,7 @@ export function fromOutlook(event: MicrosoftCalendarEvent): ProviderEvent {
 }
 
 /** Timed events that are not cancelled take the user's time; all-day ones do not (as with Google's default). */
-export function outlookBusy(events: readonly OutlookTimes[]): BusyTime[] {
+export function outlookBusy(events: readonly ProviderEvent[]): BusyTime[] {
   return events
     .filter((e) => !e.allDay && e.status !== 'cancelled')
     .map((e) => ({ start: Date.parse(e.startTime), end: Date.parse(e.endTime) }))

@@ -1,10 +1,13 @@
-import type { CalendarEvent, GoogleEvent } from '@asistente/contracts';
+import type { CalendarEvent } from '@asistente/contracts';
 import { AppError } from '@asistente/kit';
-import type { EventsService } from '../../events.service.js';
-import type { GoogleConnectionService } from '../../google-connection.service.js';
-import type { CalendarSyncService } from '../../calendar-sync.service.js';
-import type { CalendarPort, WrittenEvent } from '../calendar-port.js';
-import { busyOf } from './busy-times.js';
+import type { CalendarSyncService } from '../../../domain/calendar-sync.service.js';
+import { busyOf } from '../../../domain/calendars/busy-times.js';
+import type { CalendarPort, WrittenEvent } from '../../../domain/calendars/calendar-port.js';
+import type { EventRecord } from '../../../domain/event-record.js';
+import type { EventsService } from '../../../domain/events.service.js';
+import type { GoogleConnectionService } from '../../../domain/google-connection.service.js';
+import { toCalendarEvent } from '../../../domain/normalize.js';
+import type { GoogleWrites } from './writes.js';
 
 /** Errors that only say the user has no usable Google calendar (the merged agenda leaves Google out). */
 const ABSENT = new Set(['GOOGLE_NOT_CONFIGURED', 'GOOGLE_NOT_CONNECTED', 'GOOGLE_RECONNECT']);
@@ -12,14 +15,22 @@ const ABSENT = new Set(['GOOGLE_NOT_CONFIGURED', 'GOOGLE_NOT_CONNECTED', 'GOOGLE
 /** What a calendar id Google cannot be asked about, or does not list, means: not Google's. */
 const NOT_GOOGLES = new Set(['CALENDAR_NOT_FOUND', 'GOOGLE_NOT_CONFIGURED', 'GOOGLE_NOT_CONNECTED']);
 
-/** Google's write answer in the port's words: its own start/end pair and links stay here. */
-function writtenOf(event: GoogleEvent): WrittenEvent {
-  const { summary: _summary, start: _start, end: _end, hangoutLink, htmlLink, source: _source, ...normal } = event;
-  return { event: normal, conferenceLink: hangoutLink, webLink: htmlLink };
+/** Google's write answer in the port's words: the mirrored record's normalised event and its links. */
+function writtenOf(record: EventRecord): WrittenEvent {
+  const { source: _source, ...event } = toCalendarEvent(record);
+  return { event, conferenceLink: record.hangoutLink, webLink: record.htmlLink };
 }
 
-/** Google Calendar: its mirror's cached views and writes (EventsService), exactly as the routes used them. */
-export function googleCalendar(events: EventsService, sync: CalendarSyncService, connection: GoogleConnectionService): CalendarPort {
+/** What Google's calendar is made of: the domain's mirror (reads, sync, connection) and Google's own writes. */
+export interface GoogleParts {
+  events: EventsService;
+  sync: CalendarSyncService;
+  connection: GoogleConnectionService;
+  writes: GoogleWrites;
+}
+
+/** Google Calendar: reads from the domain's mirror (cached views), writes to Google first (GoogleWrites). */
+export function googleCalendar({ events, sync, connection, writes }: GoogleParts): CalendarPort {
   const parse = (body: Buffer) => JSON.parse(body.toString('utf8')) as CalendarEvent[];
   return {
     name: 'google',
@@ -45,9 +56,9 @@ export function googleCalendar(events: EventsService, sync: CalendarSyncService,
       parse((calendarId ? await events.normalized(userId, calendarId, range, force) : await events.normalizedAcrossCalendars(userId, range, force)).body),
     // Calendars whose events take the user's time: their own, not the ones they only subscribe to.
     busy: async (userId, range) => busyOf(await events.acrossCalendars(userId, range, false, (c) => c.primary || c.accessRole === 'owner')),
-    create: async (userId, calendarId, body) => writtenOf(await events.create(userId, calendarId ?? 'primary', body)),
-    update: async (userId, calendarId, eventId, body) => writtenOf(await events.update(userId, calendarId, eventId, body)),
-    delete: (userId, calendarId, eventId) => events.delete(userId, calendarId, eventId),
+    create: async (userId, calendarId, body) => writtenOf(await writes.create(userId, calendarId ?? 'primary', body)),
+    update: async (userId, calendarId, eventId, body) => writtenOf(await writes.update(userId, calendarId, eventId, body)),
+    delete: (userId, calendarId, eventId) => writes.delete(userId, calendarId, eventId),
     absentCodes: ABSENT,
   };
 }

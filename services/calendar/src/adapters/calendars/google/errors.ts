@@ -1,4 +1,4 @@
-import { ProviderError } from '../domain/calendar-provider.js';
+import { ProviderError } from '../../../domain/provider-errors.js';
 
 interface GoogleErrorShape {
   status?: number;

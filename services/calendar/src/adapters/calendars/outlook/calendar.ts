@@ -1,7 +1,7 @@
-import { withDeadline, type Logger } from '@asistente/kit';
-import { fromOutlook, outlookBusy } from '../../outlook-events.js';
-import type { OutlookCalendars } from '../../outlook-port.js';
-import type { CalendarPort, ProviderEvent } from '../calendar-port.js';
+import { withDeadline, type Logger, type ServiceClient } from '@asistente/kit';
+import type { CalendarPort, ProviderEvent } from '../../../domain/calendars/calendar-port.js';
+import { outlookBusy } from './events.js';
+import { teamsOutlook } from './teams.js';
 
 /** Under the 5 s the assistant waits for free slots: a slow Outlook leaves the other calendars' answer in time. */
 const OUTLOOK_BUSY_TIMEOUT_MS = 3_000;
@@ -11,7 +11,8 @@ const OUTLOOK_BUSY_TIMEOUT_MS = 3_000;
  * through the teams service, which keeps the Microsoft connection (Graph with the user's own token, so another
  * user's event is a 404). The merged agenda shows every Outlook calendar of the user; a calendar id picks one.
  */
-export function outlookCalendar(outlook: OutlookCalendars, log: Logger): CalendarPort {
+export function outlookCalendar(services: ServiceClient, log: Logger): CalendarPort & { confirmed(userId: string): Promise<boolean> } {
+  const outlook = teamsOutlook(services);
   const byStart = (a: ProviderEvent, b: ProviderEvent) => Date.parse(a.startTime) - Date.parse(b.startTime) || a.id.localeCompare(b.id);
   /**
    * `read` of each Outlook calendar, asked by its id (so its events name it), in parallel. One calendar Graph
@@ -43,16 +44,16 @@ export function outlookCalendar(outlook: OutlookCalendars, log: Logger): Calenda
       }
     },
     events: async (userId, range, _force, calendarId) => {
-      if (calendarId) return (await outlook.events(userId, range, calendarId)).map(fromOutlook);
-      return (await everyCalendar(userId, (id) => outlook.events(userId, range, id))).map(fromOutlook).sort(byStart);
+      if (calendarId) return outlook.events(userId, range, calendarId);
+      return (await everyCalendar(userId, (id) => outlook.events(userId, range, id))).sort(byStart);
     },
     // Every calendar's busy time (meetings land in the default one, the user's own appointments in any), given
     // up after a deadline so a slow Outlook leaves free slots to the other providers (bestEffort).
     busy: async (userId, range) => outlookBusy(await withDeadline(everyCalendar(userId, (id) => outlook.events(userId, range, id)), OUTLOOK_BUSY_TIMEOUT_MS)),
     absentCodes: new Set(['MICROSOFT_NOT_CONNECTED', 'MICROSOFT_NOT_CONFIGURED', 'MICROSOFT_RECONNECT', 'OUTLOOK_ABSENT']),
     bestEffort: (error) => log.warn({ err: error instanceof Error ? error.message : error }, 'outlook events left out of the agenda'),
-    create: async (userId, calendarId, body) => written(fromOutlook(await outlook.create(userId, calendarId, body))),
-    update: async (userId, calendarId, eventId, body) => written(fromOutlook(await outlook.update(userId, calendarId, eventId, body))),
+    create: async (userId, calendarId, body) => written(await outlook.create(userId, calendarId, body)),
+    update: async (userId, calendarId, eventId, body) => written(await outlook.update(userId, calendarId, eventId, body)),
     delete: (userId, calendarId, eventId) => outlook.remove(userId, calendarId, eventId),
   };
 }

@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { EVENT_TITLE_MAX, type CalendarEvent, type EventBody } from '@asistente/contracts';
-import { createEvent, type Logger, type Outbox, type Sql } from '@asistente/kit';
-import { CaldavError, type CaldavSession } from './caldav-port.js';
-import type { CaldavConnectionService } from './caldav-connection.service.js';
-import { caldavAppError, makeCalendarError } from './caldav-errors.js';
-import type { CaldavRepository, StoredCalendar } from './caldav.repository.js';
-import type { Range } from './dates.js';
-import { eventInput } from './event-form.js';
-import { entryTimes, type EventRecord } from './event-record.js';
-import { changeObject, expandObject, indexObject, newObject, splitEventId } from './icalendar.js';
-import { overrideOccurrence, withoutOccurrence } from './icalendar-occurrence.js';
-import { toCalendarEvent } from './normalize.js';
-import type { WrittenEvent } from './calendars/calendar-port.js';
-import { eventNotFound } from './provider-errors.js';
+import { createEvent, type EventEnvelope, type Logger, type Outbox, type Sql, type TransactionSql } from '@asistente/kit';
+import type { CaldavConnectionService } from './connection.service.js';
+import { caldavAppError, makeCalendarError } from './errors.js';
+import { CaldavError, type CaldavSession } from './session.js';
+import { foreignChanges, type KnownObject } from '../../../domain/caldav-changes.js';
+import type { CaldavRepository, StoredCalendar } from '../../../domain/caldav.repository.js';
+import type { Range } from '../../../domain/dates.js';
+import { eventInput } from '../../../domain/event-form.js';
+import { entryTimes, type EventRecord } from '../../../domain/event-record.js';
+import { changeObject, expandObject, indexObject, newObject, splitEventId } from '../../../domain/icalendar.js';
+import { overrideOccurrence, withoutOccurrence } from '../../../domain/icalendar-occurrence.js';
+import { toCalendarEvent } from '../../../domain/normalize.js';
+import type { WrittenEvent } from '../../../domain/calendars/calendar-port.js';
+import { eventNotFound } from '../../../domain/provider-errors.js';
 
 /** A mirror older than this asks the server what changed before answering (as Google's does). */
 const FRESHNESS_MS = 60_000;
@@ -177,8 +178,14 @@ export class CaldavEventsService {
         const index = safeIndex(o.ics);
         return index ? [{ ...o, index }] : [];
       });
-      await this.repository.applyChanges(userId, calendar.id, { ...changes, upserts });
+      // Another app's changes go out as the product's own writes do; the first sync of a calendar is no change.
+      const told = calendar.syncedAt === null ? undefined : (tx: TransactionSql, before: Map<string, KnownObject>) => this.tell(tx, foreignChanges(userId, calendar.id, before, changes));
+      await this.repository.applyChanges(userId, calendar.id, { ...changes, upserts }, told);
     });
+  }
+
+  private async tell(tx: TransactionSql, events: EventEnvelope[]): Promise<void> {
+    if (events.length > 0) await this.outbox.append(tx, events);
   }
 
   /** Concurrent requests for the same work (one calendar's sync, one account's list) share one call to the server. */

@@ -1,7 +1,8 @@
-import { teamsRoutes, type RouteAnswer } from '@asistente/contracts';
+import { teamsRoutes, type EventBody, type RouteAnswer } from '@asistente/contracts';
 import { AppError, ServiceCallError, type CallArguments, type ServiceClient } from '@asistente/kit';
-import type { Range } from '../domain/dates.js';
-import type { OutlookCalendars } from '../domain/outlook-port.js';
+import type { ProviderEvent } from '../../../domain/calendars/calendar-port.js';
+import type { Range } from '../../../domain/dates.js';
+import { fromOutlook } from './events.js';
 
 type TeamsRoute = (typeof teamsRoutes)[keyof typeof teamsRoutes];
 
@@ -22,9 +23,11 @@ const notSaved = () =>
 /**
  * Outlook calendars through the teams service's own routes (spec: /microsoft/calendars, /microsoft/events),
  * over the service client with a short-lived token scoped to the user: the same answers the browser gets,
- * no Microsoft token and no teams schema on this side.
+ * no Microsoft token and no teams schema on this side. The Microsoft connection (its sealed tokens, Graph
+ * itself) stays with teams, which also needs it for teams, channels and online meetings. Events come back as
+ * the port's events; calls that fail throw AppError (teams' own, or OUTLOOK_ABSENT / OUTLOOK_UNAVAILABLE).
  */
-export function teamsOutlook(services: ServiceClient): OutlookCalendars {
+export function teamsOutlook(services: ServiceClient) {
   // teams' own answer (not connected, not configured, calendar or event gone, Graph refused) travels on as it is.
   const failure = (error: unknown, otherwise = unavailable): unknown => {
     if (!(error instanceof ServiceCallError)) return error;
@@ -43,24 +46,29 @@ export function teamsOutlook(services: ServiceClient): OutlookCalendars {
   return {
     // Connected unless teams says otherwise: a teams that cannot tell (no status route here) is asked for the
     // events themselves, and an absent answer counts as no Outlook.
-    async connected(userId) {
+    async connected(userId: string): Promise<boolean> {
       if (!services.available('teams')) return false;
       const status = await services.call(teamsRoutes.status, userId).catch(() => undefined);
       return status === undefined || status.connected;
     },
-    async confirmed(userId) {
+    /** Whether teams answered that the user has Microsoft connected (false when it cannot tell). */
+    async confirmed(userId: string): Promise<boolean> {
       if (!services.available('teams')) return false;
       const status = await services.call(teamsRoutes.status, userId).catch(() => undefined);
       return status?.connected === true;
     },
-    calendars: (userId) => ask(teamsRoutes.calendars, userId),
-    events: (userId: string, range: Range, calendarId?: string) => ask(teamsRoutes.events, userId, { query: rangeQuery(range, calendarId) }),
-    create: (userId, calendarId, body) =>
-      ask(teamsRoutes.createEvent, userId, { body: { ...body, ...(calendarId ? { calendarId } : {}) }, timeoutMs: WRITE_TIMEOUT_MS }),
-    update: (userId, calendarId, eventId, body) =>
-      ask(teamsRoutes.updateEvent, userId, { params: { eventId }, body: { ...body, calendarId }, timeoutMs: WRITE_TIMEOUT_MS }),
+    calendars: (userId: string) => ask(teamsRoutes.calendars, userId),
+    /** The events of one calendar (the default one without `calendarId`) overlapping the range. */
+    events: async (userId: string, range: Range, calendarId?: string): Promise<ProviderEvent[]> =>
+      (await ask(teamsRoutes.events, userId, { query: rangeQuery(range, calendarId) })).map(fromOutlook),
+    // Writes through teams' own routes (Graph with the user's own token: another user's event is a 404); without
+    // `calendarId` the default calendar.
+    create: async (userId: string, calendarId: string | undefined, body: EventBody): Promise<ProviderEvent> =>
+      fromOutlook(await ask(teamsRoutes.createEvent, userId, { body: { ...body, ...(calendarId ? { calendarId } : {}) }, timeoutMs: WRITE_TIMEOUT_MS })),
+    update: async (userId: string, calendarId: string, eventId: string, body: EventBody): Promise<ProviderEvent> =>
+      fromOutlook(await ask(teamsRoutes.updateEvent, userId, { params: { eventId }, body: { ...body, calendarId }, timeoutMs: WRITE_TIMEOUT_MS })),
     // A 204 answers null (checked against the route's Type.Null()): the status is the answer.
-    async remove(userId, calendarId, eventId) {
+    async remove(userId: string, calendarId: string, eventId: string): Promise<void> {
       await ask(teamsRoutes.deleteEvent, userId, { params: { eventId }, query: { calendarId }, timeoutMs: WRITE_TIMEOUT_MS });
     },
   };

@@ -1,6 +1,6 @@
 import { AppError, HostNotAllowedError } from '@asistente/kit';
-import { CaldavError, CaldavRedirectError } from './caldav-port.js';
-import { eventNotFound } from './provider-errors.js';
+import { CaldavError, CaldavRedirectError } from './session.js';
+import { eventNotFound } from '../../../domain/provider-errors.js';
 
 export const CALDAV_AUTH_MESSAGE = 'El servidor CalDAV rechazó el usuario o la contraseña de aplicación';
 export const CALDAV_CONFLICT_MESSAGE = 'El evento cambió en el servidor CalDAV mientras lo editabas. Actualiza el calendario y vuelve a intentarlo';

@@ -1,21 +1,24 @@
 import { EVENT_TITLE_MAX } from '@asistente/contracts';
 import { createEvent, type Outbox, type Sql } from '@asistente/kit';
-import type { CalendarSyncService } from '../../calendar-sync.service.js';
-import type { EventInput } from '../../event-record.js';
-import type { GoogleConnectionService } from '../../google-connection.service.js';
-import type { MeetingRow, MeetingsRepository } from '../../meetings.repository.js';
-import type { MirrorRepository } from '../../mirror.repository.js';
-import { toAppError } from '../../provider-errors.js';
-import type { CreatedMeeting, MeetingProvider, MeetingRequest } from '../meeting-port.js';
+import type { CalendarSyncService } from '../../domain/calendar-sync.service.js';
+import type { EventInput } from '../../domain/event-record.js';
+import type { GoogleConnectionService } from '../../domain/google-connection.service.js';
+import type { MeetingRow, MeetingsRepository } from '../../domain/meetings.repository.js';
+import type { MeetCalendar } from '../../domain/meetings.service.js';
+import type { CreatedMeeting, MeetingProvider, MeetingRequest } from '../../domain/meetings/meeting-port.js';
+import type { MirrorRepository } from '../../domain/mirror.repository.js';
+import { eventNotFound } from '../../domain/provider-errors.js';
+import type { GoogleWrites } from '../calendars/google/writes.js';
 
 /** A Google Meet meeting: an event of the member's Google calendar with a Meet conference, invitations sent. */
-export class GoogleMeetProvider implements MeetingProvider {
+export class GoogleMeetProvider implements MeetingProvider, MeetCalendar {
   readonly name = 'google-meet';
   readonly account = 'Google Calendar';
 
   constructor(
     private readonly sql: Sql,
     private readonly connection: GoogleConnectionService,
+    private readonly writes: GoogleWrites,
     private readonly sync: CalendarSyncService,
     private readonly mirror: MirrorRepository,
     private readonly meetings: MeetingsRepository,
@@ -46,10 +49,7 @@ export class GoogleMeetProvider implements MeetingProvider {
    */
   async createIn(userId: string, calendarId: string, input: EventInput & { attendees: string[] }): Promise<MeetingRow> {
     const calendar = await this.sync.calendar(userId, calendarId);
-    const provider = await this.connection.provider(userId);
-    const event = await this.connection
-      .guard(userId, () => provider.createEvent(calendar.id, input, { conference: true, notifyAttendees: true }))
-      .catch((e: unknown) => Promise.reject(toAppError(e)));
+    const event = await this.writes.call(userId, (api) => api.createEvent(calendar.id, input, { conference: true, notifyAttendees: true }));
     return this.sql.begin(async (tx) => {
       await this.mirror.upsertEvents(tx, userId, [event]);
       const meeting = await this.meetings.insert(tx, userId, {
@@ -68,6 +68,15 @@ export class GoogleMeetProvider implements MeetingProvider {
         createEvent('calendar.event.created', userId, { eventId: event.id, source: 'google', meetingId: meeting.id }),
       ]);
       return meeting;
+    });
+  }
+
+  /** Cuts the meeting's event short at `at` in Google, then in the mirror with its domain event. */
+  async endEvent(userId: string, calendarId: string, eventId: string, at: Date): Promise<void> {
+    const event = await this.writes.call(userId, (api) => api.updateEvent(calendarId, eventId, { endTime: at }), eventNotFound);
+    await this.sql.begin(async (tx) => {
+      await this.mirror.upsertEvents(tx, userId, [event]);
+      await this.outbox.append(tx, [createEvent('calendar.event.updated', userId, { eventId: event.id, source: 'google' })]);
     });
   }
 }

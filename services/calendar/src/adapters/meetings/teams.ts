@@ -1,6 +1,6 @@
 import { type TeamsMeetingBody, teamsRoutes } from '@asistente/contracts';
 import { AppError, ServiceCallError, type ServiceClient } from '@asistente/kit';
-import type { CreatedMeeting, MeetingProvider, MeetingRequest } from '../meeting-port.js';
+import type { CreatedMeeting, MeetingProvider, MeetingRequest } from '../../domain/meetings/meeting-port.js';
 
 /** Graph stores the event and teams answers it; past this the meeting's fate is unknown (never retried). */
 const CREATE_TIMEOUT_MS = 15_000;

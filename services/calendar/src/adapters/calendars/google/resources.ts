@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { calendar_v3 } from '@googleapis/calendar';
-import type { CalendarRecord, EventInput, EventRecord } from '../domain/event-record.js';
+import type { CalendarRecord, EventInput, EventRecord } from '../../../domain/event-record.js';
 
 const DAY_MS = 86_400_000;
 
@@ -64,7 +64,7 @@ export function fromGoogleCalendar(entry: calendar_v3.Schema$CalendarListEntry):
 }
 
 /** The request body of an insert (everything) or a patch (only what `input` carries). */
-export function toGoogleEvent(input: Partial<EventInput>, conference: boolean): calendar_v3.Schema$Event {
+export function toGoogleResource(input: Partial<EventInput>, conference: boolean): calendar_v3.Schema$Event {
   const body: calendar_v3.Schema$Event = {};
   if (input.title !== undefined) body.summary = input.title;
   if (input.description !== undefined) body.description = input.description;
