@@ -5,7 +5,7 @@ import { createDecoder } from 'fast-jwt';
 import t from 'tap';
 import { Type } from '@sinclair/typebox';
 import { route } from '@asistente/contracts';
-import { callerOf, loadConfig, requireAuth, ServiceAnswerError, ServiceCallError, ServiceClient, type App, type ServicePlugin } from '../src/index.js';
+import { callerOf, requireAuth, ServiceAnswerError, ServiceCallError, ServiceClient, type App, type ServicePlugin } from '../src/index.js';
 import { buildServicesApp, createTestPlatform, insertAccount } from '../src/testing/index.js';
 
 const Anything = Type.Unknown();
