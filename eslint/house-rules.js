@@ -135,27 +135,52 @@ const SERVICES = readdirSync(path.join(root, 'services'), { withFileTypes: true 
   .map((entry) => entry.name);
 /** A string that names a service: its name, its package, or a name in its schema (`whatsapp.auth_state`). */
 const NAMES_A_SERVICE = new RegExp(`^(@asistente/)?(${SERVICES.join('|')})(\\.[\\w.]*)?$`);
+/**
+ * Outside providers a service speaks to: their settings (`GOOGLE_CLIENT_ID`, `OPENAI_BASE_URL`) are the
+ * service's, declared in its settings.ts, never the kit's.
+ */
+const PROVIDERS = ['google', 'microsoft', 'gmail', 'outlook', 'openai', 'meta', 'caldav', 'baileys'];
+/** A setting named after a service or a provider: `CONTACTS_URL`, `WHATSAPP_WS_URL`, `GOOGLE_API_URL`. */
+const NAMES_A_SETTING = new RegExp(`^(${[...SERVICES, ...PROVIDERS].map((name) => name.toUpperCase()).join('|')})_[A-Z0-9_]*$`);
 
 /**
  * The kit serves every service and knows none (issue 41): what a service owns (its secret columns, tables,
- * settings) is registered by the service at boot, never written in the kit. Its imports are already kept out
- * by no-cross-service; this catches a service named in a string.
+ * settings, port) is registered by the service at boot, never written in the kit. Its imports are already
+ * kept out by no-cross-service; this catches a service named in a string, an identifier or an object key
+ * (`{ auth: 3001 }`, `ports.email`), and a setting named after a service or a provider.
  */
 const kitNamesNoServiceRule = {
   meta: {
     type: 'problem',
     docs: { description: 'packages/kit names no service in its code' },
-    messages: { named: "'{{value}}' names the service '{{service}}': the kit knows no service; let the service register what it owns at boot" },
+    messages: {
+      named: "'{{value}}' names the service '{{service}}': the kit knows no service; let the service register what it owns at boot",
+      setting: "'{{value}}' is a setting of a service or a provider: declare it in the service's settings.ts and read it with platform.settings()",
+    },
     schema: [],
   },
   create(context) {
-    const check = (node, value) => {
+    const named = (node, value) => {
       const match = typeof value === 'string' ? NAMES_A_SERVICE.exec(value) : null;
       if (match) context.report({ node, messageId: 'named', data: { value, service: match[2] } });
+      return match !== null;
     };
+    const setting = (node, value) => {
+      if (typeof value === 'string' && NAMES_A_SETTING.test(value)) context.report({ node, messageId: 'setting', data: { value } });
+    };
+    const check = (node, value) => named(node, value) || setting(node, value);
     return {
       Literal: (node) => check(node, node.value),
       TemplateElement: (node) => check(node, node.value.cooked),
+      // Any identifier may be a setting; a lowercase one names a service as a key of a table (`{ auth: 3001 }`)
+      // or read from a constant's (`SERVICE_PORTS.auth`), while `email` as a person's field stays free.
+      Identifier: (node) => setting(node, node.name),
+      Property: (node) => {
+        if (node.parent.type === 'ObjectExpression' && !node.computed && !node.shorthand && node.key.type === 'Identifier') named(node.key, node.key.name);
+      },
+      MemberExpression: (node) => {
+        if (!node.computed && node.object.type === 'Identifier' && /^[A-Z][A-Z0-9_]*$/.test(node.object.name)) named(node.property, node.property.name);
+      },
     };
   },
 };

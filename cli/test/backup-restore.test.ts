@@ -16,8 +16,11 @@ const POSTGRES = process.env.DATABASE_URL;
 const cli = (args: string[], env: Record<string, string>) => runCli(args, { env });
 
 function configFor(env: Record<string, string | undefined>): Config {
-  return loadConfig({}, { JWT_SECRET: 'x'.repeat(48), SCRYPT_COST: 10, LOG_LEVEL: 'silent', ...env });
+  return loadConfig({}, { JWT_SECRET: 'x'.repeat(48), LOG_LEVEL: 'silent', ...env });
 }
+
+/** The services' settings: cheap password hashing, nothing read from this machine's environment. */
+const settings = { SCRYPT_COST: 10 };
 
 /** An owner with an account, contacts and a sealed OpenAI key: rows in auth, contacts and ai, a secret among them. */
 async function seed(t: Test, platform: Platform): Promise<string> {
@@ -102,7 +105,7 @@ t.test('embedded: back up while the server writes, erase, restore, same rows per
   const dataDir = join(dir, 'data');
   const archive = join(dir, 'copia.bak');
 
-  const platform = await createPlatform(configFor({ DATA_DIR: dataDir }), 'gateway', { log });
+  const platform = await createPlatform(configFor({ DATA_DIR: dataDir }), 'gateway', { log, source: settings });
   let closed = false;
   t.teardown(async () => {
     if (!closed) await platform.close();
@@ -175,7 +178,7 @@ t.test('PostgreSQL: pg_dump while the services write, erase, pg_restore, same ro
   const source = await createTestDatabase();
   t.teardown(() => source.drop());
 
-  const platform = await createPlatform(configFor({ DATA_DIR: 'memory://', DATABASE_URL: source.url, SECRETS_KEYS }), 'test', { log });
+  const platform = await createPlatform(configFor({ DATA_DIR: 'memory://', DATABASE_URL: source.url, SECRETS_KEYS }), 'test', { log, source: settings });
   let closed = false;
   t.teardown(async () => {
     if (!closed) await platform.close();

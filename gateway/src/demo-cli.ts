@@ -1,6 +1,8 @@
 import { createPlatform, exitOnConfigError, loadConfig, type Config } from '@asistente/kit';
 import { seedAndAnnounce } from './demo/announce.js';
 import { buildGateway } from './gateway.js';
+import { embeddedSettings } from './routing-table.js';
+import { settings } from './settings.js';
 
 /**
  * Seeds the demo account into a running distributed deployment (DATABASE_URL
@@ -19,7 +21,7 @@ if (!config.DATABASE_URL) {
   console.error('DATABASE_URL is not set: for the embedded app run `npm run demo` instead.');
   process.exit(2);
 }
-const platform = await createPlatform(config, 'demo').catch(exitOnConfigError);
+const platform = await createPlatform(config, 'demo', { declared: [settings, ...(await embeddedSettings())] }).catch(exitOnConfigError);
 const app = await buildGateway(platform, 'embedded');
 await app.ready();
 await seedAndAnnounce(app, platform, `http://localhost:${config.PORT}`);

@@ -14,12 +14,14 @@ import {
   trustProxySetting,
   type App,
   type Platform,
+  type SettingsOf,
 } from '@asistente/kit';
 import { BUILT_DOCUMENT, registerApiReference, type ReferenceSource } from './api-reference/api-reference.js';
 import { installAuthGate } from './auth-gate.js';
 import { API_PREFIX, ROUTES } from './routing-table.js';
 import { serveWeb } from './static-web.js';
 import { ReplicaReadiness } from './replica-readiness.js';
+import { settings, upstreams as upstreamUrls } from './settings.js';
 import { parseUpstreams } from './upstreams.js';
 
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -32,16 +34,18 @@ export interface GatewayOptions {
 }
 
 /** Distributed when any service URL is configured; otherwise every service runs in this process. */
-export function topologyOf({ config }: Pick<Platform, 'config'>): Topology {
-  return ROUTES.some((r) => config[r.urlVariable]) ? 'distributed' : 'embedded';
+export function topologyOf(urls: SettingsOf<typeof upstreamUrls>): Topology {
+  return ROUTES.some((r) => urls[r.urlVariable]) ? 'distributed' : 'embedded';
 }
 
 /**
  * The edge app: CORS, rate limits, token gate, routing (in-process plugins
  * or HTTP proxy per the routing table), health, and the SPA.
  */
-export async function buildGateway(platform: Platform, topology: Topology = topologyOf(platform), options: GatewayOptions = {}): Promise<App> {
+export async function buildGateway(platform: Platform, topology: Topology = topologyOf(platform.settings(upstreamUrls)), options: GatewayOptions = {}): Promise<App> {
   const { config } = platform;
+  const own = platform.settings(settings);
+  const urls = platform.settings(upstreamUrls);
   const app = createHttpApp({
     log: platform.log,
     bodyLimit: config.BODY_LIMIT_BYTES,
@@ -58,11 +62,11 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
   // Before any route: embedded, @fastify/swagger collects the routes (and schemas) as they register.
   await registerApiReference(app, options.apiReference ?? (topology === 'embedded' ? { collect: true } : { file: BUILT_DOCUMENT }));
   installAuthGate(app, {
-    loginPerIp: config.RATE_LIMIT_LOGIN_MAX * 5,
-    registerPerIp: config.RATE_LIMIT_REGISTER_MAX,
-    passwordResetPerIp: config.RATE_LIMIT_PASSWORD_RESET_MAX * 5,
-    passwordResetWindowMs: config.RATE_LIMIT_PASSWORD_RESET_WINDOW_MS,
-    windowMs: config.RATE_LIMIT_WINDOW_MS,
+    loginPerIp: own.RATE_LIMIT_LOGIN_MAX * 5,
+    registerPerIp: own.RATE_LIMIT_REGISTER_MAX,
+    passwordResetPerIp: own.RATE_LIMIT_PASSWORD_RESET_MAX * 5,
+    passwordResetWindowMs: own.RATE_LIMIT_PASSWORD_RESET_WINDOW_MS,
+    windowMs: own.RATE_LIMIT_WINDOW_MS,
     personalTokenPerMinute: config.RATE_LIMIT_TOKEN_MAX,
   }, platform);
   // Distributed, the gateway is ready when every service behind it is: /ready names the ones missing.
@@ -71,8 +75,8 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
     topology === 'distributed'
       ? Object.fromEntries(
           ROUTES.map((route) => {
-            const urls = parseUpstreams(config[route.urlVariable] ?? '');
-            return [route.name, () => readiness.anyReady(urls)];
+            const replicas = parseUpstreams(urls[route.urlVariable] ?? '');
+            return [route.name, () => readiness.anyReady(replicas)];
           }),
         )
       : undefined;
@@ -98,7 +102,7 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
       await app.register(plugin, { prefix: API_PREFIX, platform });
       continue;
     }
-    const upstreams = parseUpstreams(config[route.urlVariable] ?? '');
+    const upstreams = parseUpstreams(urls[route.urlVariable] ?? '');
     if (upstreams.length === 0) throw new Error(`${route.urlVariable} is required in the distributed topology`);
     // Only a gateway in front of remote services proxies: the embedded one never loads undici (~8 MB resident).
     const { upstreamProxy } = await import('./upstream-proxy.js');
@@ -107,6 +111,6 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
 
   // Embedded, a service asking a sibling (the assistant's tools, contact sync) is answered in-process.
   if (topology === 'embedded') platform.services.attachInProcess((request) => app.inject(request));
-  await serveWeb(app, config.WEB_DIST ?? DEFAULT_WEB_DIST);
+  await serveWeb(app, own.WEB_DIST ?? DEFAULT_WEB_DIST);
   return app;
 }

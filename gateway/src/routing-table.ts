@@ -1,15 +1,16 @@
-import { SERVICE_PORTS, type Config, type ServicePlugin } from '@asistente/kit';
+import { SERVICE_PORTS, type ServiceName } from '@asistente/contracts';
+import { serviceUrlVariable, type ServicePlugin, type SettingsDefinition } from '@asistente/kit';
 
 /**
  * The gateway's routing table: one entry per service. Adding a service is
  * one entry here (and its plugin import for the embedded topology).
  */
 export interface ServiceRoute {
-  name: string;
+  name: ServiceName;
   /** Path prefixes the service owns, below /api. */
   prefixes: string[];
-  /** The variable holding its URL in the distributed topology. */
-  urlVariable: keyof Config & `${string}_URL`;
+  /** The variable holding its URL in the distributed topology (`<NAME>_URL`). */
+  urlVariable: string;
   /** Its default port as a process of its own (scripts/start-distributed.js, deploy/). */
   port: number;
   /**
@@ -17,15 +18,17 @@ export interface ServiceRoute {
    * final `**` the rest of the path (OAuth callbacks per provider, signed tracking links).
    */
   publicRoutes: [string, string][];
-  load: () => Promise<{ default: ServicePlugin }>;
+  /** Its entry point: the plugin, and the settings it reads (checked at boot when it runs here). */
+  load: () => Promise<{ default: ServicePlugin; settings?: SettingsDefinition }>;
 }
 
-export const ROUTES: ServiceRoute[] = [
+/** What an entry writes; its URL variable and port follow from its name. */
+type RouteEntry = Omit<ServiceRoute, 'urlVariable' | 'port'>;
+
+const ENTRIES: RouteEntry[] = [
   {
     name: 'auth',
     prefixes: ['/auth', '/account', '/workspace'],
-    urlVariable: 'AUTH_URL',
-    port: SERVICE_PORTS.auth,
     publicRoutes: [
       ['POST', '/auth/login'],
       ['POST', '/auth/register'],
@@ -43,24 +46,18 @@ export const ROUTES: ServiceRoute[] = [
   {
     name: 'contacts',
     prefixes: ['/contacts'],
-    urlVariable: 'CONTACTS_URL',
-    port: SERVICE_PORTS.contacts,
     publicRoutes: [],
     load: () => import('@asistente/contacts'),
   },
   {
     name: 'calendar',
     prefixes: ['/google', '/events', '/caldav', '/meetings'],
-    urlVariable: 'CALENDAR_URL',
-    port: SERVICE_PORTS.calendar,
     publicRoutes: [['GET', '/google/callback'], ['POST', '/google/notifications']],
     load: () => import('@asistente/calendar'),
   },
   {
     name: 'whatsapp',
     prefixes: ['/whatsapp'],
-    urlVariable: 'WHATSAPP_URL',
-    port: SERVICE_PORTS.whatsapp,
     // The Cloud API's webhook: Meta's handshake (the verify token) and its signed POSTs (the app secret).
     publicRoutes: [
       ['GET', '/whatsapp/cloud/webhook'],
@@ -71,8 +68,6 @@ export const ROUTES: ServiceRoute[] = [
   {
     name: 'email',
     prefixes: ['/emails'],
-    urlVariable: 'EMAIL_URL',
-    port: SERVICE_PORTS.email,
     publicRoutes: [
       ['GET', '/emails/integrations/*/callback'],
       ['GET', '/emails/track/**'],
@@ -82,8 +77,6 @@ export const ROUTES: ServiceRoute[] = [
   {
     name: 'teams',
     prefixes: ['/teams', '/microsoft', '/msteams'],
-    urlVariable: 'TEAMS_URL',
-    port: SERVICE_PORTS.teams,
     publicRoutes: [
       ['GET', '/teams/callback'],
       ['GET', '/microsoft/callback'],
@@ -93,32 +86,24 @@ export const ROUTES: ServiceRoute[] = [
   {
     name: 'ai',
     prefixes: ['/ai', '/mcp'],
-    urlVariable: 'AI_URL',
-    port: SERVICE_PORTS.ai,
     publicRoutes: [],
     load: () => import('@asistente/ai'),
   },
   {
     name: 'analytics',
     prefixes: ['/analytics'],
-    urlVariable: 'ANALYTICS_URL',
-    port: SERVICE_PORTS.analytics,
     publicRoutes: [],
     load: () => import('@asistente/analytics'),
   },
   {
     name: 'webhooks',
     prefixes: ['/webhooks'],
-    urlVariable: 'WEBHOOKS_URL',
-    port: SERVICE_PORTS.webhooks,
     publicRoutes: [],
     load: () => import('@asistente/webhooks'),
   },
   {
     name: 'inbox',
     prefixes: ['/conversations', '/widget'],
-    urlVariable: 'INBOX_URL',
-    port: SERVICE_PORTS.inbox,
     // The website chat's widget: its key names the widget, the visitor's signed id goes in the body or the query.
     publicRoutes: [
       ['GET', '/widget/*/config'],
@@ -131,6 +116,14 @@ export const ROUTES: ServiceRoute[] = [
     load: () => import('@asistente/inbox'),
   },
 ];
+
+export const ROUTES: ServiceRoute[] = ENTRIES.map((entry) => ({ ...entry, urlVariable: serviceUrlVariable(entry.name), port: SERVICE_PORTS[entry.name] }));
+
+/** The settings the services declare, for a process that runs them all (checked before it opens anything). */
+export async function embeddedSettings(): Promise<SettingsDefinition[]> {
+  const entries = await Promise.all(ROUTES.map((route) => route.load()));
+  return entries.flatMap((entry) => (entry.settings ? [entry.settings] : []));
+}
 
 export const API_PREFIX = '/api';
 

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
-import { distributedRequiredVariables, HARD_DEADLINE_MS, SERVICE_PORTS } from '@asistente/kit';
+import { SERVICE_PORTS } from '@asistente/contracts';
+import { distributedRequiredVariables, HARD_DEADLINE_MS } from '@asistente/kit';
 import { ROUTES } from '../src/routing-table.js';
 import { OPERATOR_CONNECTIONS } from '../../scripts/lib/connection-budget.js';
 

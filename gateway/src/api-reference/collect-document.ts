@@ -8,9 +8,10 @@ import { buildGateway } from '../gateway.js';
  * same document from the same registration code.
  */
 export async function collectApiDocument(overrides: Partial<Config> = {}): Promise<unknown> {
-  // No environment: the document must not depend on the machine that builds it.
-  const config = loadConfig({}, { DATA_DIR: 'memory://', LOG_LEVEL: 'warn', MIGRATE_ON_START: false, ...overrides, DATABASE_URL: undefined, NATS_URL: undefined });
-  const platform = await createPlatform(config, 'openapi');
+  // No environment (for the services' settings either): the document must not depend on the machine that builds it.
+  const source = { DATA_DIR: 'memory://', LOG_LEVEL: 'warn', MIGRATE_ON_START: false, ...overrides, DATABASE_URL: undefined, NATS_URL: undefined };
+  const config = loadConfig({}, source);
+  const platform = await createPlatform(config, 'openapi', { source });
   try {
     const app = await buildGateway(platform, 'embedded', { apiReference: { collect: true } });
     try {

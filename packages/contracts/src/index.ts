@@ -27,3 +27,5 @@ export * from './account-deletion.js';
 export * from './conversations.js';
 export * from './widget.js';
 export * from './routes/index.js';
+export * from './services.js';
+export * from './settings/index.js';

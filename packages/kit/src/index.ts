@@ -1,4 +1,6 @@
-export { loadConfig, ConfigError, ConfigSchema, eventNames, distributedRequiredVariables, type Config } from './config.js';
+export { loadConfig, ConfigSchema, eventNames, distributedRequiredVariables, type Config } from './config.js';
+export { defineSettings, readSettings, ConfigError, type SettingsDefinition, type SettingsOf, type SettingsSource } from './settings.js';
+export { serviceUrls, serviceUrlVariable } from './http/service-urls.js';
 export { exitOnConfigError } from './boot-errors.js';
 export { createLogger, type Logger } from './logger.js';
 export { openDatabase, allowLongStatements, withoutStatementTimeout, type Database, type Sql, type TransactionSql } from './db/database.js';
@@ -49,7 +51,6 @@ export {
   type AnswerLog,
   type MemberCaller,
   type ServiceCaller,
-  type ServiceName,
   type CallArguments,
   type CallOptions,
   type InjectFn,
@@ -81,7 +82,6 @@ export { hashResetToken, issuePasswordResetLink, PASSWORD_RESET_TTL_MS, type Pas
 export { createPlatform, type Platform, type PlatformOptions } from './platform.js';
 export { runService, type ServicePlugin } from './service.js';
 export { stopOnSignals, HARD_DEADLINE_MS, type ProcessStop } from './shutdown.js';
-export { SERVICE_PORTS } from './service-ports.js';
 export { HostGuard, HostNotAllowedError, HOST_NOT_ALLOWED_MESSAGE, type CheckedHost, type Resolver } from './net/host-guard.js';
 export * from './secrets/index.js';
 export * from './observability/metrics/index.js';

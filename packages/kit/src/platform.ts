@@ -15,6 +15,7 @@ import { createLogger } from './logger.js';
 import { startTracing } from './observability/tracing/start-tracing.js';
 import { Metrics, meteredPublishing, processApplicationName, serveProcessMetrics } from './observability/metrics/index.js';
 import { assertProductionSecrets } from './production-secrets.js';
+import { readSettings, type SettingsDefinition, type SettingsOf, type SettingsSource } from './settings.js';
 import type { SecretBox } from './secrets/envelope.js';
 import { resolveSecretBox } from './secrets/boot.js';
 
@@ -42,6 +43,11 @@ export interface Platform {
   metrics: Metrics;
   /** The port `/metrics` is served on; undefined when METRICS_PORT is unset. */
   metricsPort: number | undefined;
+  /**
+   * The settings a service (or the gateway) declares in its settings.ts, read from the same source as the
+   * config (the environment, or a test's values) by the same rules: a bad value is a `ConfigError` naming it.
+   */
+  settings<D extends SettingsDefinition>(definition: D): SettingsOf<D>;
   /** The outbox of a service's schema, watched by this process's relay. */
   outbox(schema: string): Outbox;
   close(): Promise<void>;
@@ -56,14 +62,23 @@ export interface PlatformOptions {
   events?: boolean;
   /** Embedded database only: a migrated dump to start from (tests). */
   pgliteTemplate?: Blob | undefined;
+  /** Where `settings()` and the sibling URLs are read from; the process's environment by default. */
+  source?: SettingsSource;
+  /**
+   * The settings the services this process mounts declare (and the sibling URLs they may ask): checked
+   * before anything opens, so a typo stops the boot with one line (exitOnConfigError), as the config does.
+   */
+  declared?: readonly SettingsDefinition[];
 }
 
 /** Bus signal carrying a `SessionsEnded` notice to every process. */
 const SESSIONS_ENDED = 'sessions-ended';
 
 export async function createPlatform(config: Config, name: string, options: PlatformOptions = {}): Promise<Platform> {
-  const { log = createLogger(config.LOG_LEVEL, name), events = true } = options;
+  const { log = createLogger(config.LOG_LEVEL, name), events = true, source = process.env } = options;
   assertProductionSecrets(config);
+  const read = settingsReader(source);
+  for (const definition of options.declared ?? []) read(definition);
   // Before the database and any Fastify app: queries and requests get spans from the first one (OTEL_* set only).
   const tracing = startTracing(name);
   // Before the database opens: a bad or missing key ring stops the boot without touching anything.
@@ -121,7 +136,8 @@ export async function createPlatform(config: Config, name: string, options: Plat
     bus,
     relay,
     tokens,
-    services: new ServiceClient(config, tokens, log),
+    services: new ServiceClient(source, tokens, log),
+    settings: read,
     revocations,
     streams,
     secrets,
@@ -147,5 +163,14 @@ export async function createPlatform(config: Config, name: string, options: Plat
       // Last: the relay's final publishes are spans too.
       await tracing?.shutdown();
     },
+  };
+}
+
+/** Reads each definition once from `source` (a service may ask for its settings from several places). */
+function settingsReader(source: SettingsSource): <D extends SettingsDefinition>(definition: D) => SettingsOf<D> {
+  const read = new WeakMap<SettingsDefinition, unknown>();
+  return <D extends SettingsDefinition>(definition: D): SettingsOf<D> => {
+    if (!read.has(definition)) read.set(definition, readSettings(definition, source));
+    return read.get(definition) as SettingsOf<D>;
   };
 }

@@ -47,6 +47,34 @@ t.test('a service started with MIGRATE_ON_START and an unreachable database prin
   t.match(lines[0], /^Database unreachable at 127\.0\.0\.1:1\/db \(ECONNREFUSED\)/);
 });
 
+/** Runs an entry point from source with `env` over this one's; its exit status and stderr lines. */
+function boot(entry: string, env: Record<string, string>): { status: number | null; lines: string[] } {
+  const file = fileURLToPath(new URL(`../../../${entry}`, import.meta.url));
+  const result = spawnSync(process.execPath, ['--import=tsx', '--conditions=asistente-source', file], {
+    env: { ...process.env, NATS_URL: '', LOG_LEVEL: 'silent', PORT: '0', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, lines: result.stderr.trim().split('\n') };
+}
+
+t.test("a typo in a service's own setting or a sibling's URL stops its boot with one line, before the database is reached", async (t) => {
+  // The database is unreachable: reaching it would print that instead.
+  const distributed = { DATABASE_URL: 'postgres://u@127.0.0.1:1/db', JWT_SECRET: realSecret, SECRETS_KEYS: `k1:${generateKey()}` };
+  const own = boot('services/auth/src/server.ts', { ...distributed, SCRYPT_COST: 'diecisiete' });
+  t.equal(own.status, 1);
+  t.same(own.lines, ['Invalid configuration: SCRYPT_COST must be an integer between 10 and 20 (got "diecisiete")']);
+  const sibling = boot('services/ai/src/server.ts', { ...distributed, CONTACTS_URL: 'contacts:3002' });
+  t.equal(sibling.status, 1);
+  t.same(sibling.lines, ['Invalid configuration: CONTACTS_URL must match ^https?://'], 'a URL is never echoed');
+});
+
+t.test("the embedded gateway checks every service's settings before it opens the database or listens", async (t) => {
+  const { status, lines } = boot('gateway/src/main.ts', { DATABASE_URL: '', DATA_DIR: 'memory://', WHATSAPP_AUTOMATED_GAP_MS: 'mucho' });
+  t.equal(status, 1);
+  t.same(lines, ['Invalid configuration: WHATSAPP_AUTOMATED_GAP_MS must be an integer between 0 and 60000 (got "mucho")']);
+});
+
 t.test('a hung database: /ready answers 503 in about two seconds, requests 503 in Spanish within the connect timeout', async (t) => {
   const port = await hungServer(t);
   const db = await openDatabase({ databaseUrl: `postgres://u@127.0.0.1:${port}/db`, dataDir: 'memory://', poolMax: 2, migrateOnStart: false, log });

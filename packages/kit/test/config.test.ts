@@ -1,5 +1,7 @@
 import t from 'tap';
+import { Type } from '@sinclair/typebox';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { defineSettings, readSettings } from '../src/settings.js';
 
 t.test('defaults for an empty environment', async (t) => {
   const config = loadConfig({});
@@ -38,4 +40,25 @@ t.test('secrets never appear in the error message', async (t) => {
   t.notMatch(error.message, /abc/);
   const url = t.throws(() => loadConfig({ DATABASE_URL: 'mysql://u:pw@h/db' })) as Error;
   t.notMatch(url.message, /pw@/);
+});
+
+t.test("a service's settings are read by the same rules: defaults, conversion, the variable named, no credential shown", async (t) => {
+  const settings = defineSettings({
+    LIMIT_MAX: Type.Integer({ minimum: 1, default: 10 }),
+    PEER_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  });
+  t.same(readSettings(settings, { LIMIT_MAX: '', OTHER: 'x' }), { LIMIT_MAX: 10 }, 'only what it declares, empty is unset');
+  t.same(readSettings(settings, { LIMIT_MAX: '3', PEER_URL: 'https://peer' }), { LIMIT_MAX: 3, PEER_URL: 'https://peer' });
+  const typo = t.throws(() => readSettings(settings, { LIMIT_MAX: 'diez' })) as ConfigError;
+  t.equal(typo.variable, 'LIMIT_MAX');
+  t.match(typo.message, /LIMIT_MAX must be an integer between 1 and ∞ \(got "diez"\)/);
+  const url = t.throws(() => readSettings(settings, { PEER_URL: 'ftp://u:pw@h' })) as ConfigError;
+  t.equal(url.variable, 'PEER_URL');
+  t.notMatch(url.message, /pw@/);
+});
+
+t.test("the platform's config keeps none of a service's variables", async (t) => {
+  const config = loadConfig({ GOOGLE_CLIENT_ID: 'x', CONTACTS_URL: 'http://contacts:3002', PORT: '3001' });
+  t.equal(config.PORT, 3001);
+  t.notOk('GOOGLE_CLIENT_ID' in config || 'CONTACTS_URL' in config);
 });

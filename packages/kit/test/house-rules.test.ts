@@ -73,6 +73,15 @@ const cases: { rule: string; file: string; code: string; fires: boolean }[] = [
   { rule: 'house/kit-names-no-service', file: 'packages/kit/src/x.ts', code: "export const load = () => import('@asistente/teams');", fires: true },
   { rule: 'house/kit-names-no-service', file: 'packages/kit/src/x.ts', code: "// e.g. `ai.provider_keys`\nexport const field = 'emails';", fires: false },
   { rule: 'house/kit-names-no-service', file: 'services/whatsapp/src/domain/x.ts', code: "export const table = 'whatsapp.auth_state';", fires: false },
+  // Nor by an object key or an identifier (a table of ports), nor a setting named after a service or a provider (issue 41, item 4).
+  { rule: 'house/kit-names-no-service', file: 'packages/kit/src/x.ts', code: 'export const SERVICE_PORTS = { auth: 3001, gateway: 3000 } as const;', fires: true },
+  { rule: 'house/kit-names-no-service', file: 'packages/kit/src/x.ts', code: 'declare const PORTS: Record<string, number>;\nexport const port = PORTS.calendar;', fires: true },
+  { rule: 'house/kit-names-no-service', file: 'packages/kit/src/x.ts', code: "import { Type } from '@sinclair/typebox';\nexport const s = Type.Object({ GOOGLE_CLIENT_ID: Type.Optional(Type.String()) });", fires: true },
+  { rule: 'house/kit-names-no-service', file: 'packages/kit/src/x.ts', code: "export const url = (env: Record<string, string>) => env['CONTACTS_URL'];", fires: true },
+  { rule: 'house/kit-names-no-service', file: 'packages/kit/src/x.ts', code: 'export const config = { WHATSAPP_WS_URL: undefined, MAIL_FROM: undefined };', fires: true },
+  { rule: 'house/kit-names-no-service', file: 'packages/kit/src/x.ts', code: 'export const variable = (service: string) => `${service.toUpperCase()}_URL`;\nexport const PUBLIC_URL = 1;', fires: false },
+  { rule: 'house/kit-names-no-service', file: 'packages/kit/src/x.ts', code: 'export const who = ({ email }: { email: string }, user: { email: string }) => ({ email, address: user.email });', fires: false },
+  { rule: 'house/kit-names-no-service', file: 'services/email/src/settings.ts', code: 'export const s = { GOOGLE_CLIENT_ID: 1, emails: 2 };', fires: false },
   // Web features never import each other; they share through web/src/ui and web/src/lib.
   { rule: 'house/no-cross-feature', file: 'web/src/features/contacts/person/x.tsx', code: "import { a } from '../../teams/api';", fires: true },
   { rule: 'house/no-cross-feature', file: 'web/src/features/login/x.tsx', code: "import '../password-reset/style.css';", fires: true },

@@ -5,7 +5,7 @@ import { createDecoder } from 'fast-jwt';
 import t from 'tap';
 import { Type } from '@sinclair/typebox';
 import { route } from '@asistente/contracts';
-import { callerOf, loadConfig, requireAuth, ServiceAnswerError, ServiceCallError, ServiceClient, type App, type ServicePlugin } from '../src/index.js';
+import { callerOf, requireAuth, ServiceAnswerError, ServiceCallError, ServiceClient, type App, type ServicePlugin } from '../src/index.js';
 import { buildServicesApp, createTestPlatform, insertAccount } from '../src/testing/index.js';
 
 const Anything = Type.Unknown();
@@ -53,7 +53,7 @@ t.test('the token it presents is scoped to the user and lives one minute', async
   t.teardown(() => server.close());
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const tokens = { secret: 'x'.repeat(32), issuer: 'iss', audience: 'aud', ttlSeconds: 604_800 };
-  const client = new ServiceClient(loadConfig({}, { CONTACTS_URL: url }), tokens);
+  const client = new ServiceClient({ CONTACTS_URL: url }, tokens);
   const userId = randomUUID();
 
   t.same(await client.call(List, userId), { ok: true });
@@ -92,11 +92,11 @@ t.test('a member\'s call presents the member, the workspace and the role: the si
 
 t.test('distributed: a sibling without a URL, or down, is unavailable (503), never a hang', async (t) => {
   const tokens = { secret: 'x'.repeat(32), issuer: 'iss', audience: 'aud', ttlSeconds: 60 };
-  const none = new ServiceClient(loadConfig({}), tokens);
+  const none = new ServiceClient({}, tokens);
   t.equal(none.available('email'), false);
   t.match(await none.call(Emails, randomUUID()).catch((e: unknown) => e), { statusCode: 503 });
 
-  const down = new ServiceClient(loadConfig({}, { EMAIL_URL: 'http://127.0.0.1:9' }), tokens);
+  const down = new ServiceClient({ EMAIL_URL: 'http://127.0.0.1:9' }, tokens);
   t.equal(down.available('email'), true);
   t.match(await down.call(Emails, randomUUID()).catch((e: unknown) => e), { statusCode: 503 });
 });
@@ -116,7 +116,7 @@ t.test('distributed: several replicas in one URL list; a refused one is skipped,
   await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
   const refused = `http://127.0.0.1:${(gone.address() as AddressInfo).port}`;
   await new Promise((resolve) => gone.close(resolve));
-  const client = new ServiceClient(loadConfig({}, { CONTACTS_URL: `${refused}, ${live}/` }), tokens);
+  const client = new ServiceClient({ CONTACTS_URL: `${refused}, ${live}/` }, tokens);
   const Update = route({ service: 'contacts', method: 'PUT', path: '/contacts/:id', body: Type.Object({ n: Type.Integer() }), response: Anything });
   for (let i = 0; i < 4; i++) t.same(await client.call(Update, randomUUID(), { params: { id: `a/${i}` }, body: { n: i } }), { ok: true });
   t.same(served, ['PUT /contacts/a%2F0', 'PUT /contacts/a%2F1', 'PUT /contacts/a%2F2', 'PUT /contacts/a%2F3'], 'four requests, four served, none twice, each path value encoded');
@@ -138,7 +138,7 @@ t.test('call checks the answer against the contract schema: the declared shape c
   const logged: Record<string, unknown>[] = [];
   const log = { error: (details: Record<string, unknown>) => void logged.push(details) };
   const tokens = { secret: 'x'.repeat(32), issuer: 'iss', audience: 'aud', ttlSeconds: 60 };
-  const client = new ServiceClient(loadConfig({}, { CONTACTS_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }), tokens, log);
+  const client = new ServiceClient({ CONTACTS_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, tokens, log);
   const Page = Type.Object({ contacts: Type.Array(Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String() })), total: Type.Integer() });
   const Right = route({ service: 'contacts', method: 'GET', path: '/contacts/right', response: Page });
   const Wrong = route({ service: 'contacts', method: 'GET', path: '/contacts/wrong', response: Page });

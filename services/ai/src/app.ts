@@ -47,6 +47,7 @@ import { runRoutes } from './routes/run.js';
 import { suggestionRoutes } from './routes/suggestions.js';
 import { usageRoutes } from './routes/usage.js';
 import { registerAiMetrics } from './metrics.js';
+import { settings } from './settings.js';
 
 export interface AiServiceOptions {
   /** The model behind the runs; the OpenAI SDK at OPENAI_BASE_URL by default. */
@@ -80,7 +81,7 @@ export function createAiService(options: AiServiceOptions = {}): ServicePlugin {
     const keys = new ProviderKeysService(new ProviderKeysRepository(sql), platform.secrets, sql, outbox);
     const assistant = new AssistantConfigService(new AssistantConfigRepository(sql));
     const runs = new RunsRepository(sql);
-    const model = registerAiMetrics(platform, options.model ?? new OpenAiLanguageModel({ ...OPENAI_DEFAULTS, baseURL: platform.config.OPENAI_BASE_URL }));
+    const model = registerAiMetrics(platform, options.model ?? new OpenAiLanguageModel({ ...OPENAI_DEFAULTS, baseURL: platform.settings(settings).OPENAI_BASE_URL }));
     const bookings = new CustomerBookingsRepository(sql);
     const runner = new AssistantRunService({ sql, outbox, keys, assistant, runs, bookings, services: platform.services, model });
     const states = new ChatStatesRepository(sql);
@@ -132,3 +133,4 @@ const aiService: ServicePlugin = createAiService();
 
 export default aiService;
 export * from './domain/secret-columns.js';
+export { settings } from './settings.js';

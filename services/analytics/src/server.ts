@@ -1,4 +1,5 @@
-import { runService, SERVICE_PORTS } from '@asistente/kit';
+import { SERVICE_NAMES, SERVICE_PORTS } from '@asistente/contracts';
+import { runService, serviceUrls } from '@asistente/kit';
 import analyticsService from './app.js';
 
-await runService('analytics', analyticsService, SERVICE_PORTS.analytics);
+await runService('analytics', analyticsService, SERVICE_PORTS.analytics, [serviceUrls(SERVICE_NAMES)]);

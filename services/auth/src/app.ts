@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import { authPlugin, EventValidator, FailureWindow, registerSecretColumns, registerUserErasure, requireAuth, type App, type ServicePlugin } from '@asistente/kit';
 import { AUTH_SECRET_COLUMNS } from './domain/secret-columns.js';
+import { settings } from './settings.js';
 import { createSystemMailer, systemSender } from './adapters/system-mailer.js';
 import { HashingGate } from './domain/hashing-gate.js';
 import { PasswordAttempts } from './domain/password-attempts.js';
@@ -46,17 +47,18 @@ const PER_ADDRESS_FACTOR = 5;
 const authService: ServicePlugin = async (fastify, { platform }) => {
   const app = fastify as unknown as App;
   const { config, db, revocations } = platform;
+  const own = platform.settings(settings);
   await app.register(authPlugin, { tokens: platform.tokens, revocations });
   await app.register(rateLimit, { global: false });
   requireAuth(app);
   const usersRepository = new UsersRepository(db.sql);
-  const hasher = new PasswordHasher(config.SCRYPT_COST, new HashingGate(config.HASH_CONCURRENCY, config.HASH_QUEUE_MAX));
+  const hasher = new PasswordHasher(own.SCRYPT_COST, new HashingGate(own.HASH_CONCURRENCY, own.HASH_QUEUE_MAX));
   const outbox = platform.outbox('auth');
   // Every password check (login, password change, account deletion) spends one budget of wrong guesses.
   const attempts = new PasswordAttempts(new FailureWindow(db.sql, 'auth.password_failures'), {
-    perAccount: config.RATE_LIMIT_LOGIN_MAX,
-    perAddress: config.RATE_LIMIT_LOGIN_MAX * PER_ADDRESS_FACTOR,
-    windowMs: config.RATE_LIMIT_WINDOW_MS,
+    perAccount: own.RATE_LIMIT_LOGIN_MAX,
+    perAddress: own.RATE_LIMIT_LOGIN_MAX * PER_ADDRESS_FACTOR,
+    windowMs: own.RATE_LIMIT_WINDOW_MS,
   });
   const tokensRepository = new PersonalTokensRepository(db.sql);
   const workspacesRepository = new WorkspacesRepository(db.sql);
@@ -71,9 +73,9 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
     hasher,
     secrets: platform.secrets,
     outbox,
-    mailer: config.SMTP_URL ? createSystemMailer(config.SMTP_URL, systemSender(config.MAIL_FROM, config.PUBLIC_URL)) : undefined,
+    mailer: own.SMTP_URL ? createSystemMailer(own.SMTP_URL, systemSender(own.MAIL_FROM, config.PUBLIC_URL)) : undefined,
     publicUrl: config.PUBLIC_URL,
-    maxMembers: config.MAX_WORKSPACE_MEMBERS,
+    maxMembers: own.MAX_WORKSPACE_MEMBERS,
     log: platform.log,
   });
   app.addHook('onClose', () => invitations.close());
@@ -88,13 +90,13 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
     outbox,
     tokens: tokensRepository,
     revocations,
-    mailer: config.SMTP_URL ? createSystemMailer(config.SMTP_URL, systemSender(config.MAIL_FROM, config.PUBLIC_URL)) : undefined,
+    mailer: own.SMTP_URL ? createSystemMailer(own.SMTP_URL, systemSender(own.MAIL_FROM, config.PUBLIC_URL)) : undefined,
     publicUrl: config.PUBLIC_URL,
     log: platform.log,
   });
   await passwordResetRoutes(app, {
     resets,
-    forgotLimit: { max: config.RATE_LIMIT_PASSWORD_RESET_MAX, timeWindow: config.RATE_LIMIT_PASSWORD_RESET_WINDOW_MS },
+    forgotLimit: { max: own.RATE_LIMIT_PASSWORD_RESET_MAX, timeWindow: own.RATE_LIMIT_PASSWORD_RESET_WINDOW_MS },
   });
   // The security log: every service's lines (auth's own too) arrive through the outbox and the bus.
   const activity = new SecurityActivityRepository(db.sql);
@@ -137,3 +139,4 @@ const authService: ServicePlugin = async (fastify, { platform }) => {
 
 export default authService;
 export * from './domain/secret-columns.js';
+export { settings } from './settings.js';

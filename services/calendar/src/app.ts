@@ -1,5 +1,5 @@
 import { accountExportRoutes } from '@asistente/contracts';
-import { accountExportRoute, authPlugin, HostGuard, OAuthFlows, registerSecretColumns, registerUserErasure, requireAuth, type App, type CallObserver, type Config, type Platform } from '@asistente/kit';
+import { accountExportRoute, authPlugin, HostGuard, OAuthFlows, registerSecretColumns, registerUserErasure, requireAuth, type App, type CallObserver, type Config, type Platform, type SettingsOf } from '@asistente/kit';
 import type { FastifyPluginAsync } from 'fastify';
 import { CALENDAR_SECRET_COLUMNS } from './domain/secret-columns.js';
 import { caldavCalendar } from './adapters/calendars/caldav/calendar.js';
@@ -38,15 +38,16 @@ import { googleMeetRoutes } from './routes/google-meet.js';
 import { googleNotificationRoutes } from './routes/google-notifications.js';
 import { meetingRoutes } from './routes/meetings.js';
 import { registerCalendarMetrics } from './metrics.js';
+import { settings } from './settings.js';
 
 /** Each request to a user's CalDAV server gives up after this long (the user waits on a connect). */
 const CALDAV_TIMEOUT_MS = 15_000;
 
 /** Registered in Google's console; the browser reaches it through the gateway. */
-const googleCallbackUrl = (config: Config) => `${config.PUBLIC_URL.replace(/\/$/, '')}/api/google/callback`;
+const googleCallbackUrl = (config: Pick<Config, 'PUBLIC_URL'>) => `${config.PUBLIC_URL.replace(/\/$/, '')}/api/google/callback`;
 
 /** Google's client, or undefined until the administrator sets the client id and secret. */
-function googleOAuth(config: Config, onCall: CallObserver): GoogleOAuth | undefined {
+function googleOAuth(config: Pick<Config, 'PUBLIC_URL'> & SettingsOf<typeof settings>, onCall: CallObserver): GoogleOAuth | undefined {
   if (!config.GOOGLE_CLIENT_ID || !config.GOOGLE_CLIENT_SECRET) return undefined;
   return new GoogleOAuth({
     clientId: config.GOOGLE_CLIENT_ID,
@@ -78,7 +79,7 @@ const calendarService: FastifyPluginAsync<CalendarServiceOptions> = async (fasti
   const accounts = new GoogleAccountsRepository(sql);
   const mirror = new MirrorRepository(sql);
   const calls = registerCalendarMetrics(platform);
-  const google = googleOAuth(platform.config, calls.google);
+  const google = googleOAuth({ ...platform.config, ...platform.settings(settings) }, calls.google);
   // The owner's screen asks them to ask the administrator; the setting names are for whoever reads this log.
   if (!google) platform.log.info('Google Calendar not configured: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET to connect it');
   const connection = new GoogleConnectionService(
@@ -143,3 +144,4 @@ const calendarService: FastifyPluginAsync<CalendarServiceOptions> = async (fasti
 
 export default calendarService;
 export * from './domain/secret-columns.js';
+export { settings } from './settings.js';

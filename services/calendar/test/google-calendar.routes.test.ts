@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import t from 'tap';
-import { buildServiceApp, oauthCookie, signToken } from '@asistente/kit/testing';
+import { buildServiceApp, oauthCookie, signToken, withSettings } from '@asistente/kit/testing';
 import calendarService from '../src/app.js';
 import { calendarWithPeer, DAY, inDays } from './calendar-app.js';
 import { connectGoogle } from './connect.js';
@@ -9,7 +9,7 @@ const PUBLIC_URL = 'http://app.ejemplo.test';
 const { peer, platform, app, sql } = await calendarWithPeer(t, PUBLIC_URL);
 
 t.test('not configured: status says so and connect answers 503 asking the owner to ask the administrator', async (t) => {
-  const bare = await buildServiceApp(t, calendarService, { ...platform, config: { ...platform.config, GOOGLE_CLIENT_ID: undefined, GOOGLE_CLIENT_SECRET: undefined } });
+  const bare = await buildServiceApp(t, calendarService, withSettings(platform, { GOOGLE_CLIENT_ID: undefined, GOOGLE_CLIENT_SECRET: undefined }));
   const { authorization } = signToken(bare);
   const status = await bare.inject({ url: '/google/google-calendar/status', headers: { authorization } });
   t.same(status.json(), { connected: false, email: null, configured: false, needsReconnect: false, message: null });

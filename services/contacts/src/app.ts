@@ -15,6 +15,7 @@ import { importExportRoutes } from './routes/import-export.js';
 import { importPreviewRoutes } from './routes/import-preview.js';
 import { personRoutes } from './routes/person.js';
 import { viewRoutes } from './routes/views.js';
+import { settings } from './settings.js';
 
 /** The contacts service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
 const contactsService: ServicePlugin = async (fastify, { platform }) => {
@@ -32,7 +33,7 @@ const contactsService: ServicePlugin = async (fastify, { platform }) => {
   await importExportRoutes(app, {
     importer: new ContactsImporter(platform.db, outbox, platform.log),
     repository,
-    maxUploadBytes: platform.config.CONTACTS_IMPORT_MAX_BYTES,
+    maxUploadBytes: platform.settings(settings).CONTACTS_IMPORT_MAX_BYTES,
   });
   await importPreviewRoutes(app);
   await viewRoutes(app, { views: new SavedViews(platform.db.sql) });
@@ -43,3 +44,4 @@ const contactsService: ServicePlugin = async (fastify, { platform }) => {
 
 export default contactsService;
 export { insertBackdatedContacts, type DatedContact } from './domain/backdated-contacts.js';
+export { settings } from './settings.js';

@@ -51,6 +51,7 @@ import { integrationRoutes } from './routes/integrations.js';
 import { messageRoutes } from './routes/messages.js';
 import { templateRoutes } from './routes/templates.js';
 import { trackingRoutes } from './routes/tracking.js';
+import { settings } from './settings.js';
 
 export interface EmailServiceOptions {
   lease?: Partial<LeaseTiming>;
@@ -69,14 +70,15 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations });
     requireAuth(app);
     const { config, log } = platform;
+    const own = platform.settings(settings);
     const sql = platform.db.sql;
     registerEmailMetrics(platform);
     const outbox = platform.outbox('email');
     const publicUrl = config.PUBLIC_URL.replace(/\/$/, '');
 
     const oauth = {
-      gmail: new OAuthProvider('gmail', config, `${publicUrl}/api/emails/integrations/gmail/callback`),
-      outlook: new OAuthProvider('outlook', config, `${publicUrl}/api/emails/integrations/outlook/callback`),
+      gmail: new OAuthProvider('gmail', own, `${publicUrl}/api/emails/integrations/gmail/callback`),
+      outlook: new OAuthProvider('outlook', own, `${publicUrl}/api/emails/integrations/outlook/callback`),
     };
     // The owner is only told to ask the administrator; the administrator finds the setting names here.
     for (const [name, provider] of Object.entries(oauth)) {
@@ -104,7 +106,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       sql,
       messagesRepository,
       outbox,
-      { days: config.EMAIL_SYNC_DAYS, maxPerFolder: config.EMAIL_SYNC_MAX_PER_FOLDER },
+      { days: own.EMAIL_SYNC_DAYS, maxPerFolder: own.EMAIL_SYNC_MAX_PER_FOLDER },
       log,
       accountsRepository,
     );
@@ -131,7 +133,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
       sync,
       log,
       new AttachmentDownloads(credentials, log, mailboxes),
-      config.MAIL_MAX_MESSAGE_BYTES,
+      own.MAIL_MAX_MESSAGE_BYTES,
       mailboxes,
     );
     const sender = new MailSender(
@@ -153,7 +155,7 @@ export function createEmailService(options: EmailServiceOptions = {}): ServicePl
     );
 
     await integrationRoutes(app, {
-      accounts: new AccountsService(accountsRepository, credentials, sync, login, config.MAIL_MAX_ACCOUNTS, outbox),
+      accounts: new AccountsService(accountsRepository, credentials, sync, login, own.MAIL_MAX_ACCOUNTS, outbox),
       oauth,
       flows,
       screenUrl: `${publicUrl}/emails`,
@@ -188,3 +190,4 @@ const emailService: ServicePlugin = createEmailService();
 
 export default emailService;
 export * from './domain/secret-columns.js';
+export { settings } from './settings.js';

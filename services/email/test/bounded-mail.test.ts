@@ -5,7 +5,7 @@ import { request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { buildServiceApp, createTestPlatform, signToken } from '@asistente/kit/testing';
-import emailService from '../src/app.js';
+import emailService, { settings } from '../src/app.js';
 import { AccountLimitReached, AccountsRepository } from '../src/domain/accounts.repository.js';
 import { startDovecot } from './fixtures/dovecot.js';
 import { eventually, otherMailApp } from './fixtures/imap-peer.js';
@@ -235,7 +235,7 @@ t.test('a mail over MAIL_MAX_MESSAGE_BYTES opens from its text and attachment li
 t.test('MAIL_MAX_ACCOUNTS holds, even when connects race', async (t) => {
   const owner = signToken(app);
   const auth = { authorization: owner.authorization };
-  const limit = platform.config.MAIL_MAX_ACCOUNTS;
+  const limit = platform.settings(settings).MAIL_MAX_ACCOUNTS;
   t.equal(limit, 10, 'ten by default');
   const connect = (n: number) => app.inject({ method: 'POST', url: '/emails/integrations', headers: auth, payload: account(LUIS[n]!) });
   for (let n = 1; n < limit; n++) t.equal((await connect(n)).statusCode, 201, `account ${n}`);

@@ -13,6 +13,7 @@ import { calendarRoutes } from './routes/calendars.js';
 import { connectionRoutes } from './routes/connection.js';
 import { meetingRoutes } from './routes/meetings.js';
 import { teamsRoutes } from './routes/teams.js';
+import { settings as teamsSettings } from './settings.js';
 
 /** The teams service as a plugin: mounted by the embedded gateway or booted alone by server.ts. */
 const teamsService: ServicePlugin = async (fastify, { platform }) => {
@@ -21,7 +22,7 @@ const teamsService: ServicePlugin = async (fastify, { platform }) => {
   requireAuth(app);
   const sql = platform.db.sql;
   const outbox = platform.outbox('teams');
-  const settings = microsoftSettings(platform.config);
+  const settings = microsoftSettings({ ...platform.config, ...platform.settings(teamsSettings) });
   // The owner is only told to ask the administrator; the administrator finds the setting names here.
   if (!settings) platform.log.info('Microsoft 365 not configured: set MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET to connect Teams');
   const connection = new ConnectionService(
@@ -46,3 +47,4 @@ const teamsService: ServicePlugin = async (fastify, { platform }) => {
 
 export default teamsService;
 export * from './domain/secret-columns.js';
+export { settings } from './settings.js';

@@ -1,4 +1,5 @@
-import { runService, SERVICE_PORTS } from '@asistente/kit';
+import { SERVICE_NAMES, SERVICE_PORTS } from '@asistente/contracts';
+import { runService, serviceUrls } from '@asistente/kit';
 import webhooksService from './app.js';
 
-await runService('webhooks', webhooksService, SERVICE_PORTS.webhooks);
+await runService('webhooks', webhooksService, SERVICE_PORTS.webhooks, [serviceUrls(SERVICE_NAMES)]);

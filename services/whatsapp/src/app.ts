@@ -29,6 +29,7 @@ import type { GraphTiming } from './adapters/cloud-api/graph-client.js';
 import { ServiceIntake } from './domain/cloud-intake.js';
 import { cloudRoutes } from './routes/cloud.js';
 import { cloudWebhookRoutes } from './routes/cloud-webhook.js';
+import { settings } from './settings.js';
 
 export interface WhatsAppServiceOptions {
   /** Replaces the real socket (tests: a fake built on Baileys' makeEventBuffer). */
@@ -74,10 +75,11 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
     const { sql } = platform.db;
     const log = platform.log.child({ service: 'whatsapp' });
     const outbox = platform.outbox('whatsapp');
+    const own = platform.settings(settings);
     const makeSocket = options.makeSocket ?? (await testSocketFromEnv());
     const factory =
       options.factory ??
-      new BaileysConnector({ log, webSocketUrl: platform.config.WHATSAPP_WS_URL, connectTimeoutMs: options.connectTimeoutMs, ...(makeSocket ? { makeSocket } : {}) });
+      new BaileysConnector({ log, webSocketUrl: own.WHATSAPP_WS_URL, connectTimeoutMs: options.connectTimeoutMs, ...(makeSocket ? { makeSocket } : {}) });
     const newMessageId = () => factory.newMessageId();
 
     const accounts = new AccountsRepository(sql, outbox);
@@ -85,12 +87,12 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
     const messages = new MessagesRepository(sql, registerWhatsAppMetrics(platform));
     const autoRepliesRepo = new AutoRepliesRepository(sql);
     const inbound = new InboundService(sql, messages, autoRepliesRepo, outbox, newMessageId, !platform.config.DATABASE_URL);
-    const pacing = options.pacing ?? { automatedGapMs: platform.config.WHATSAPP_AUTOMATED_GAP_MS };
+    const pacing = options.pacing ?? { automatedGapMs: own.WHATSAPP_AUTOMATED_GAP_MS };
     const outbound = new OutboundService(sql, messages, accounts, outbox, newMessageId, log, pacing);
     const timing = {
       ...DEFAULT_TIMING,
-      giveUpAttempts: platform.config.WHATSAPP_CONNECT_MAX_ATTEMPTS,
-      giveUpMs: platform.config.WHATSAPP_CONNECT_MAX_MS,
+      giveUpAttempts: own.WHATSAPP_CONNECT_MAX_ATTEMPTS,
+      giveUpMs: own.WHATSAPP_CONNECT_MAX_MS,
       ...options.timing,
     };
     const sessions = new SessionManager(
@@ -107,8 +109,8 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
       outbox,
       intake: new ServiceIntake(inbound, messages),
       log,
-      apiUrl: platform.config.WHATSAPP_CLOUD_API_URL,
-      appSecret: platform.config.WHATSAPP_CLOUD_APP_SECRET,
+      apiUrl: own.WHATSAPP_CLOUD_API_URL,
+      appSecret: own.WHATSAPP_CLOUD_APP_SECRET,
       graph: options.graphTiming,
       timing: options.cloudTiming,
       outbound,
@@ -124,7 +126,7 @@ export function createWhatsAppService(options: WhatsAppServiceOptions = {}): Ser
 
     await connectionRoutes(app, { sessions, cloud });
     await cloudRoutes(app, { cloud, outbound });
-    await cloudWebhookRoutes(app, { cloud, verifyToken: platform.config.WHATSAPP_CLOUD_VERIFY_TOKEN });
+    await cloudWebhookRoutes(app, { cloud, verifyToken: own.WHATSAPP_CLOUD_VERIFY_TOKEN });
     await registerUserErasure(platform, whatsappErasure(sessions));
     // Its sealed columns, where key rotation (`asistente admin rotate-keys`) finds them.
     await registerSecretColumns(platform.db.sql, WHATSAPP_SECRET_COLUMNS);
@@ -158,3 +160,4 @@ const whatsappService: ServicePlugin = createWhatsAppService();
 
 export default whatsappService;
 export * from './domain/secret-columns.js';
+export { settings } from './settings.js';

@@ -2,14 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { createSigner } from 'fast-jwt';
 import { routePath, type RouteAnswer, type RouteDescriptor, type RouteMethod, type RouteParts, type WorkspaceRole } from '@asistente/contracts';
 import type { ActingMember, TokenSettings } from '../auth/plugin.js';
-import type { Config } from '../config.js';
 import { withDeadline } from '../deadline.js';
 import { currentTraceparent } from '../observability/tracing/trace-context.js';
-import { SERVICE_PORTS } from '../service-ports.js';
+import { readSettings, type SettingsSource } from '../settings.js';
 import { answerProblem, bodyRefusal } from './answer-check.js';
 import { errorBody } from './errors.js';
-
-export type ServiceName = keyof typeof SERVICE_PORTS;
+import { serviceUrls, serviceUrlVariable } from './service-urls.js';
 
 type QueryValues = Record<string, string | number | boolean | undefined>;
 
@@ -25,7 +23,7 @@ export type CallArguments<D extends RouteDescriptor> = object extends RouteParts
 /** A sibling service answered with an error status, or could not be reached (statusCode 503). */
 export class ServiceCallError extends Error {
   constructor(
-    readonly service: ServiceName,
+    readonly service: string,
     readonly statusCode: number,
     readonly body: unknown,
   ) {
@@ -45,7 +43,7 @@ export interface AnswerLog {
  */
 export class ServiceAnswerError extends ServiceCallError {
   constructor(
-    service: ServiceName,
+    service: string,
     readonly path: string,
     readonly problem: string,
   ) {
@@ -100,15 +98,18 @@ const DEFAULT_TIMEOUT_MS = 5_000;
  * How a service asks a sibling for a user's data: over HTTP with a short-lived
  * token scoped to that user, never through the sibling's schema. Embedded, the
  * siblings live in this process and the request goes through `inject` (same
- * routes, same checks, no socket); distributed, it goes to `<NAME>_URL`.
+ * routes, same checks, no socket); distributed, it goes to `<NAME>_URL`, named after the route's service
+ * (`contacts` → `CONTACTS_URL`), so any service a route descriptor names can be asked.
  */
 export class ServiceClient {
   private inject: InjectFn | undefined;
   private turn = 0;
+  private readonly urls = new Map<string, string | undefined>();
   private readonly sign: (payload: Record<string, unknown>) => string;
 
   constructor(
-    private readonly config: Pick<Config, `${Uppercase<ServiceName>}_URL`>,
+    /** Where `<NAME>_URL` is read from: the platform's settings source. */
+    private readonly source: SettingsSource,
     tokens: TokenSettings,
     private readonly log?: AnswerLog,
   ) {
@@ -127,7 +128,7 @@ export class ServiceClient {
   }
 
   /** Whether `service` can be asked at all here (mounted in this process, or its URL configured). */
-  available(service: ServiceName): boolean {
+  available(service: string): boolean {
     return this.inject !== undefined || this.baseUrl(service) !== undefined;
   }
 
@@ -138,7 +139,7 @@ export class ServiceClient {
    * returned is exactly that shape, or the call fails with a `ServiceAnswerError` (logged here, with the first
    * mismatch and no values).
    */
-  async call<D extends RouteDescriptor<ServiceName>>(route: D, caller: ServiceCaller, ...[options]: CallArguments<D>): Promise<RouteAnswer<D>> {
+  async call<D extends RouteDescriptor>(route: D, caller: ServiceCaller, ...[options]: CallArguments<D>): Promise<RouteAnswer<D>> {
     const { service } = route;
     const { params, query, body, timeoutMs } = (options ?? {}) as CallOptions<RouteDescriptor>;
     if (route.body !== undefined) {
@@ -155,7 +156,7 @@ export class ServiceClient {
     throw new ServiceAnswerError(service, route.path, problem);
   }
 
-  private async send(service: ServiceName, caller: ServiceCaller, method: RouteMethod, path: string, options: { query?: QueryValues; body?: unknown; timeoutMs?: number }): Promise<unknown> {
+  private async send(service: string, caller: ServiceCaller, method: RouteMethod, path: string, options: { query?: QueryValues; body?: unknown; timeoutMs?: number }): Promise<unknown> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.sign({ ...claimsOf(caller), jti: randomUUID(), ims: Date.now() })}`,
       accept: 'application/json',
@@ -179,7 +180,7 @@ export class ServiceClient {
   }
 
   private async fetch(
-    service: ServiceName,
+    service: string,
     target: string,
     init: { method: string; headers: Record<string, string>; body: string | undefined },
     timeoutMs: number,
@@ -201,15 +202,17 @@ export class ServiceClient {
   }
 
   /** `<NAME>_URL` may list several replicas, comma-separated (as the gateway reads it). */
-  private replicas(service: ServiceName): string[] {
+  private replicas(service: string): string[] {
     return (this.baseUrl(service) ?? '')
       .split(',')
       .map((url) => url.trim().replace(/\/$/, ''))
       .filter(Boolean);
   }
 
-  private baseUrl(service: ServiceName): string | undefined {
-    return this.config[`${service.toUpperCase() as Uppercase<ServiceName>}_URL`];
+  /** Checked by the boot when the process declared its siblings; here too, so an undeclared one is never unchecked. */
+  private baseUrl(service: string): string | undefined {
+    if (!this.urls.has(service)) this.urls.set(service, readSettings(serviceUrls([service]), this.source)[serviceUrlVariable(service)]);
+    return this.urls.get(service);
   }
 }
 

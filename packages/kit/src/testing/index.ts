@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { createPlatform, type Platform } from '../platform.js';
 import { generateKey } from '../secrets/keyring.js';
 import type { ServicePlugin } from '../service.js';
+import type { SettingsDefinition, SettingsOf, SettingsSource } from '../settings.js';
 import { pgliteTemplate } from './pglite-template.js';
 import { postgresTemplate } from './postgres-template.js';
 import { createTestDatabase } from './test-database.js';
@@ -21,6 +22,9 @@ export { schemasThatDoNotCompile, type RouteWithSchema } from './route-schemas.j
 export { takeServerTurn, type ServerShare, type TimedTest } from './server-turn.js';
 export { messagingConformance, type ConformanceTest, type DeliveredMessage, type FarCustomer, type MessagingHarness } from './messaging-conformance.js';
 
+/** Values a test sets, as the environment would (typed values are taken as they are). */
+export type TestSettings = Readonly<Record<string, string | number | boolean | undefined>>;
+
 /** The part of tap's Test the helpers use, so the kit does not depend on tap. */
 export interface Teardown {
   teardown(fn: () => unknown): void;
@@ -29,7 +33,11 @@ export interface Teardown {
 export interface TestPlatformOptions {
   /** Use JetStream when NATS_URL is set (a stream and subject prefix of its own). */
   nats?: boolean;
-  config?: Partial<Config>;
+  /**
+   * The platform's config and any service's settings (`GOOGLE_API_URL`, `CONTACTS_URL`): the test's whole
+   * environment, no variable of the process's own is read.
+   */
+  config?: Partial<Config> & TestSettings;
   /** A logger of the test's own, e.g. one writing to memory to assert what is (not) logged. */
   log?: Logger;
 }
@@ -46,30 +54,41 @@ export async function createTestPlatform(t: Teardown, options: TestPlatformOptio
   const database = await createTestDatabase(serverUrl, migrated);
   const suffix = randomBytes(4).toString('hex');
   const natsUrl = options.nats ? process.env.NATS_URL : undefined;
-  const config: Config = loadConfig(
-    {},
-    {
-      DATA_DIR: 'memory://',
-      DATABASE_URL: database.url,
-      NATS_URL: natsUrl,
-      NATS_STREAM: `TEST_${suffix}`,
-      EVENTS_SUBJECT_PREFIX: `t${suffix}`,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      // A database URL means the distributed rules, which require a configured key ring.
-      SECRETS_KEYS: `test:${generateKey()}`,
-      SCRYPT_COST: 10,
-      LOG_LEVEL: 'silent',
-      ...options.config,
-    },
-  );
+  const source: SettingsSource = {
+    DATA_DIR: 'memory://',
+    DATABASE_URL: database.url,
+    NATS_URL: natsUrl,
+    NATS_STREAM: `TEST_${suffix}`,
+    EVENTS_SUBJECT_PREFIX: `t${suffix}`,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    // A database URL means the distributed rules, which require a configured key ring.
+    SECRETS_KEYS: `test:${generateKey()}`,
+    // Cheap password hashing for whichever service hashes (the variable is its; the default is for production).
+    SCRYPT_COST: 10,
+    LOG_LEVEL: 'silent',
+    ...options.config,
+  };
+  const config: Config = loadConfig({}, source);
   const log = options.log ?? createLogger(config.LOG_LEVEL, 'test');
   const template = config.DATABASE_URL ? undefined : await pgliteTemplate(log);
-  const platform = await createPlatform(config, 'test', { log, pgliteTemplate: template });
+  const platform = await createPlatform(config, 'test', { log, pgliteTemplate: template, source });
   t.teardown(async () => {
     await platform.close();
     await database.drop();
   });
   return platform;
+}
+
+/**
+ * The same platform with some settings taken as `values` say (a provider left unconfigured with `undefined`),
+ * for one app beside the test's main one. Taken as given, unchecked: the test's own choice.
+ */
+export function withSettings(platform: Platform, values: TestSettings): Platform {
+  const settings = <D extends SettingsDefinition>(definition: D): SettingsOf<D> => {
+    const changed = Object.keys(definition.schema.properties).filter((key) => key in values);
+    return { ...platform.settings(definition), ...Object.fromEntries(changed.map((key) => [key, values[key]])) } as SettingsOf<D>;
+  };
+  return { ...platform, settings };
 }
 
 /** One service plugin on a bare app, as its own process would serve it (no /api prefix). */

@@ -1,5 +1,6 @@
-import type { Config, OAuthStrategy } from '@asistente/kit';
+import type { OAuthStrategy } from '@asistente/kit';
 import { AppError, postTokenRequest, revokeAtEndpoint } from '@asistente/kit';
+import type { EmailSettings } from '../settings.js';
 import { OAuthGrantError, type MailGrantProvider, type OAuthProviderName, type ServerAddress, type TokenSet } from '../domain/mail-oauth.js';
 
 interface ProviderSettings {
@@ -28,7 +29,7 @@ export function parseServerUrl(url: string): ServerAddress {
   return { host: parsed.hostname.replace(/^\[|\]$/g, ''), port: parsed.port ? Number(parsed.port) : fallback, secure };
 }
 
-function settingsFor(provider: OAuthProviderName, config: Config): ProviderSettings {
+function settingsFor(provider: OAuthProviderName, config: EmailSettings): ProviderSettings {
   if (provider === 'gmail') {
     return {
       label: 'Gmail',
@@ -76,7 +77,7 @@ export class OAuthProvider implements MailGrantProvider, OAuthStrategy<TokenSet>
 
   constructor(
     readonly name: OAuthProviderName,
-    config: Config,
+    config: EmailSettings,
     readonly redirectUri: string,
   ) {
     this.settings = settingsFor(name, config);

@@ -1,4 +1,5 @@
-import { AppError, type Config } from '@asistente/kit';
+import { AppError, type Config, type SettingsOf } from '@asistente/kit';
+import type { settings } from '../settings.js';
 
 /** What the Microsoft integration needs from the configuration; undefined until the administrator sets it. */
 export interface MicrosoftSettings {
@@ -23,9 +24,10 @@ export const notConfigured = () => new AppError(503, 'MICROSOFT_NOT_CONFIGURED',
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
 /** Where Microsoft sends the browser back (registered in Azure), as the browser sees it through the gateway. */
-export const microsoftCallbackUrl = (config: Config): string => `${trimSlash(config.PUBLIC_URL)}/api/teams/callback`;
+export const microsoftCallbackUrl = (config: Pick<Config, 'PUBLIC_URL'>): string => `${trimSlash(config.PUBLIC_URL)}/api/teams/callback`;
 
-export function microsoftSettings(config: Config): MicrosoftSettings | undefined {
+/** The app's address and the Microsoft variables teams declares (settings.ts). */
+export function microsoftSettings(config: Pick<Config, 'PUBLIC_URL'> & SettingsOf<typeof settings>): MicrosoftSettings | undefined {
   const { MICROSOFT_CLIENT_ID: clientId, MICROSOFT_CLIENT_SECRET: clientSecret } = config;
   if (!clientId || !clientSecret) return undefined;
   const publicUrl = trimSlash(config.PUBLIC_URL);

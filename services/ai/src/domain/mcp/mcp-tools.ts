@@ -1,5 +1,5 @@
-import type { PersonalTokenScope } from '@asistente/contracts';
-import { ServiceAnswerError, ServiceCallError, type MemberCaller, type ServiceName } from '@asistente/kit';
+import type { PersonalTokenScope, ServiceName } from '@asistente/contracts';
+import { ServiceAnswerError, ServiceCallError, type MemberCaller } from '@asistente/kit';
 import { OWNER_REACH } from '../tools/reach.js';
 import type { ToolContext } from '../tools/tool.js';
 import { argumentProblem } from './arguments.js';
@@ -31,13 +31,14 @@ export interface McpToolAnswer {
 /** A result longer than this is cut: a client's model reads pages, never dumps. */
 const MAX_RESULT_CHARS = 20_000;
 
-const SERVICE_NAMES: Partial<Record<ServiceName, string>> = {
+/** How a member calls the services a tool asks (a failure names the one that failed); any other by its name. */
+const SERVICE_NAMES: Readonly<Record<string, string | undefined>> = {
   contacts: 'contactos',
   whatsapp: 'WhatsApp',
   email: 'correo',
   calendar: 'calendario',
   analytics: 'analítica',
-};
+} satisfies Partial<Record<ServiceName, string>>;
 
 /**
  * The MCP server's tools for one caller: the catalogue bounded by the caller's scopes, run with the same
