@@ -58,9 +58,11 @@ if (args.distributed && (!process.env.DATABASE_URL || !process.env.NATS_URL)) {
 
 // Distributed, each run also says where its CPU went (the gateway, each service, PostgreSQL, the load generator).
 const load = (url, title, headers, freshHeaders) =>
-  measure(url, title, { connections: CONNECTIONS, duration: DURATION, headers, cpu: args.distributed, freshHeaders });
+  measure(url, title, { connections: CONNECTIONS, duration: DURATION, headers, cpu: args.distributed && { database: databaseName }, freshHeaders });
 
 const database = args.distributed ? await createTestDatabase(process.env.DATABASE_URL) : undefined;
+// PostgreSQL's CPU is counted for this database's backends only: the server may be shared.
+const databaseName = database && new URL(database.url).pathname.slice(1);
 const hello = await startHelloWorld();
 const app = await startApp({ distributed: args.distributed, databaseUrl: database?.url, replicas: Number(args.replicas) });
 const floor = database ? await startFloor({ databaseUrl: database.url, jwtSecret: app.restart.env.JWT_SECRET }) : undefined;
