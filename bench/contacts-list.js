@@ -10,7 +10,8 @@
 // replicas of every service sit behind the gateway unless --replicas (or REPLICAS) says otherwise. The
 // first contacts replica is also measured alone (no gateway: each request carries the proof the gateway
 // would have added), and a table says where each run's CPU went, per request: the floors, the service,
-// the gateway, PostgreSQL, the load generator. The four run in turn --rounds times, after a vacuum: a
+// the gateway, PostgreSQL, the load generator (only this checkout's processes and the bench database's
+// PostgreSQL backends: the machine and the server may be shared). The four run in turn --rounds times, after a vacuum: a
 // slow spell of this shared VM then lowers one round, not the whole comparison, and the figures given
 // are each run's median over the rounds. Issue 37's targets are against the faster of the two floors.
 // The gateway hop figure:
