@@ -10,7 +10,8 @@
 // replicas of every service sit behind the gateway unless --replicas (or REPLICAS) says otherwise. The
 // first contacts replica is also measured alone (no gateway: each request carries the proof the gateway
 // would have added), and a table says where each run's CPU went, per request: the floors, the service,
-// the gateway, PostgreSQL, the load generator. The four run in turn --rounds times, after a vacuum: a
+// the gateway, PostgreSQL, the load generator (only this checkout's processes and the bench database's
+// PostgreSQL backends: the machine and the server may be shared). The four run in turn --rounds times, after a vacuum: a
 // slow spell of this shared VM then lowers one round, not the whole comparison, and the figures given
 // are each run's median over the rounds. Issue 37's targets are against the faster of the two floors.
 // The gateway hop figure:
@@ -58,9 +59,11 @@ if (args.distributed && (!process.env.DATABASE_URL || !process.env.NATS_URL)) {
 
 // Distributed, each run also says where its CPU went (the gateway, each service, PostgreSQL, the load generator).
 const load = (url, title, headers, freshHeaders) =>
-  measure(url, title, { connections: CONNECTIONS, duration: DURATION, headers, cpu: args.distributed, freshHeaders });
+  measure(url, title, { connections: CONNECTIONS, duration: DURATION, headers, cpu: args.distributed && { database: databaseName }, freshHeaders });
 
 const database = args.distributed ? await createTestDatabase(process.env.DATABASE_URL) : undefined;
+// PostgreSQL's CPU is counted for this database's backends only: the server may be shared.
+const databaseName = database && new URL(database.url).pathname.slice(1);
 const hello = await startHelloWorld();
 const app = await startApp({ distributed: args.distributed, databaseUrl: database?.url, replicas: Number(args.replicas) });
 const floor = database ? await startFloor({ databaseUrl: database.url, jwtSecret: app.restart.env.JWT_SECRET }) : undefined;

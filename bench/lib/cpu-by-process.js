@@ -1,11 +1,18 @@
 // Where a run's CPU went, by process group: read from /proc before and after, so a benchmark can say what
 // each request cost the gateway, each service, PostgreSQL and the load generator itself (Linux only).
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const TICKS_PER_SECOND = 100;
+/** This checkout: on a machine shared with other checkouts, only the processes started from it count. */
+const CHECKOUT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The group a process counts in: the service its script names, PostgreSQL, NATS, this process, or none. */
-function groupOf(pid, own) {
+/**
+ * The group a process counts in: the service its script names, PostgreSQL, NATS, this process, or none.
+ * With `database`, PostgreSQL is only the backends serving that database (`postgres: [cluster:] <user> <db> …`), not
+ * the server's other backends and processes, which other work on a shared server keeps busy.
+ */
+function groupOf(pid, own, database) {
   if (pid === own) return 'load generator (this process)';
   let cmdline;
   try {
@@ -13,26 +20,28 @@ function groupOf(pid, own) {
   } catch {
     return undefined;
   }
-  const service = cmdline.match(/services\/([a-z]+)\/dist\//);
-  if (service) return service[1];
-  if (/gateway\/dist\/main\.js/.test(cmdline)) return 'gateway';
-  if (/start-distributed\.js/.test(cmdline)) return 'launcher (start-distributed)';
-  if (/floor-server\.js/.test(cmdline)) return 'floor';
-  if (/lean-floor\.js/.test(cmdline)) return 'lean floor';
+  if (cmdline.includes(CHECKOUT)) {
+    const service = cmdline.match(/services\/([a-z]+)\/dist\//);
+    if (service) return service[1];
+    if (/gateway\/dist\/main\.js/.test(cmdline)) return 'gateway';
+    if (/start-distributed\.js/.test(cmdline)) return 'launcher (start-distributed)';
+    if (/floor-server\.js/.test(cmdline)) return 'floor';
+    if (/lean-floor\.js/.test(cmdline)) return 'lean floor';
+  }
   // The server and its backends (`postgres: <user> <db> …` once a backend renames itself).
-  if (/^postgres|\/postgres /.test(cmdline)) return 'postgresql';
+  if (/^postgres|\/postgres /.test(cmdline)) return database === undefined || cmdline.split(' ').includes(database) ? 'postgresql' : undefined;
   if (/nats-server/.test(cmdline)) return 'nats';
   return undefined;
 }
 
-/** CPU seconds (user + system) of every process in a named group, now. */
-export function cpuSnapshot() {
+/** CPU seconds (user + system) of every process in a named group, now (`database`: see `groupOf`). */
+export function cpuSnapshot(database) {
   const own = process.pid;
   const seconds = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
-    const group = groupOf(pid, own);
+    const group = groupOf(pid, own, database);
     if (!group) continue;
     let stat;
     try {

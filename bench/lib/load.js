@@ -8,7 +8,8 @@ export const WARM_UP_SECONDS = 2;
 /**
  * `connections` clients hammering GET `url` for `duration` seconds, after `WARM_UP_SECONDS` of the same
  * load that is not counted; any error or non-2xx answer fails the benchmark, since a fast error is not a
- * figure. With `cpu`, the run also says what each process group spent per request (`cpuPerRequest`);
+ * figure. With `cpu`, the run also says what each process group spent per request (`cpuPerRequest`; `cpu:
+ * { database }` counts only that database's PostgreSQL backends);
  * `freshHeaders` adds headers made anew for each request (a proof that expires within the run).
  */
 export async function measure(url, title, { connections, duration, headers = {}, cpu = false, freshHeaders }) {
@@ -16,11 +17,12 @@ export async function measure(url, title, { connections, duration, headers = {},
   const options = { url, connections, headers, ...(requests ? { requests } : {}) };
   const warmUp = await autocannon({ ...options, duration: WARM_UP_SECONDS });
   if (warmUp.errors || warmUp.non2xx) throw new Error(`${title} (warm-up): ${warmUp.errors} errors, ${warmUp.non2xx} non-2xx answers`);
-  const before = cpu ? cpuSnapshot() : undefined;
+  const database = typeof cpu === 'object' ? cpu.database : undefined;
+  const before = cpu ? cpuSnapshot(database) : undefined;
   const result = await autocannon({ ...options, duration });
   if (result.errors || result.non2xx) throw new Error(`${title}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
   const run = { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
-  return before ? { ...run, cpu: cpuPerRequest(before, cpuSnapshot(), result.requests.total) } : run;
+  return before ? { ...run, cpu: cpuPerRequest(before, cpuSnapshot(database), result.requests.total) } : run;
 }
 
 /**

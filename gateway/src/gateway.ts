@@ -58,7 +58,13 @@ export async function buildGateway(platform: Platform, topology: Topology = topo
   await app.register(cors, { origin: origins.length > 0 ? origins : false, exposedHeaders: ['x-request-id', 'content-disposition'] });
   await app.register(rateLimit, { global: false });
   // The edge faces clients: it never takes a proof of a check, it makes them for the services behind.
-  await app.register(authPlugin, { tokens: platform.tokens, revocations: platform.revocations, acceptTokenCheckedProof: false });
+  // Distributed, its routes only proxy: no handler here writes for a member, the services behind do.
+  await app.register(authPlugin, {
+    tokens: platform.tokens,
+    revocations: platform.revocations,
+    acceptTokenCheckedProof: false,
+    handlersActAsMember: topology === 'embedded',
+  });
   // Before any route: embedded, @fastify/swagger collects the routes (and schemas) as they register.
   await registerApiReference(app, options.apiReference ?? (topology === 'embedded' ? { collect: true } : { file: BUILT_DOCUMENT }));
   installAuthGate(app, {

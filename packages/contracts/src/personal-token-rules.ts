@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { TimelineChannel } from './contacts.js';
 import type { PersonalTokenScope } from './personal-tokens.js';
-import { pathRuleMatches } from './path-rule.js';
+import { PathRuleTable } from './path-rule.js';
 
 /** What a route below /api asks of a personal token: a scope, any valid token (`any`), or nothing it can give. */
 export type ScopeNeed = PersonalTokenScope | 'any' | undefined;
@@ -66,12 +66,14 @@ const RULES: readonly ScopeRule[] = [
   { path: '/analytics/', read: 'analytics:read', write: undefined },
 ];
 
+const SCOPE_TABLE = new PathRuleTable(RULES);
+
 /**
  * The scope a personal token needs for `method` on `path`, below /api and without the query: a request's
  * normalised path or a route's pattern (`/contacts/:id`) alike, since every rule ends at a literal segment.
  */
 export function scopeNeeded(method: string, path: string): ScopeNeed {
-  const rule = RULES.find((r) => pathRuleMatches(r.path, path));
+  const rule = SCOPE_TABLE.first(path);
   if (!rule) return undefined;
   return READS.has(method.toUpperCase()) ? rule.read : rule.write;
 }

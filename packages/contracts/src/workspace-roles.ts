@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { pathRuleMatches } from './path-rule.js';
+import { PathRuleTable } from './path-rule.js';
 
 /** Who a member is in a workspace: one owner, any number of admins and agents. */
 export const WorkspaceRoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('agent')]);
@@ -14,7 +14,7 @@ const MANAGERS: readonly WorkspaceRole[] = ['owner', 'admin'];
 const OWNER: readonly WorkspaceRole[] = ['owner'];
 
 interface RoleRule {
-  /** Matched as the scope table matches (`pathRuleMatches`): the path and every path below it. */
+  /** Matched as the scope table matches (`PathRuleTable`): the path and every path below it. */
   path: string;
   /** For GET and HEAD. */
   read: readonly WorkspaceRole[];
@@ -66,12 +66,14 @@ export const ROLE_RULES: readonly RoleRule[] = [
   { path: '/contacts/bulk/delete', read: MANAGERS, write: MANAGERS },
 ];
 
+const ROLE_TABLE = new PathRuleTable(ROLE_RULES);
+
 /**
  * The roles that may make `method` on `path` (below /api, without the query: a request's normalised path or a
  * route's pattern alike).
  */
 export function rolesAllowed(method: string, path: string): readonly WorkspaceRole[] {
-  const rule = ROLE_RULES.find((r) => pathRuleMatches(r.path, path));
+  const rule = ROLE_TABLE.first(path);
   if (!rule) return EVERYONE;
   return READS.has(method.toUpperCase()) ? rule.read : rule.write;
 }

@@ -130,6 +130,12 @@ export interface AuthPluginOptions {
    * On in the services; the gateway, which faces clients, turns it off and drops the header they send.
    */
   acceptTokenCheckedProof?: boolean;
+  /**
+   * Run each route's handler as the member whose request it answers (`runAsMember`), for what it writes. Off
+   * in the distributed gateway, whose routes proxy and write nothing: the process then never turns on the
+   * async context its every promise would otherwise carry.
+   */
+  handlersActAsMember?: boolean;
 }
 
 /**
@@ -140,7 +146,7 @@ export interface AuthPluginOptions {
  * in the embedded topology the gateway and the services share it.
  */
 export const authPlugin = fp<AuthPluginOptions>(
-  async (app, { tokens, revocations, acceptTokenCheckedProof = true }) => {
+  async (app, { tokens, revocations, acceptTokenCheckedProof = true, handlersActAsMember = true }) => {
     if (app.hasDecorator('authenticate')) return;
     // Signing (auth, tests) goes through @fastify/jwt; verification does not (see `verifyToken`).
     await app.register(fastifyJwt, {
@@ -200,7 +206,7 @@ export const authPlugin = fp<AuthPluginOptions>(
     // A sibling's call as the workspace itself carries the founder's id, yet no member asked for it: no one.
     // Embedded, a sibling's call is answered inside the caller's request (`inject`): a request of no member's
     // leaves the caller's member behind rather than inheriting them.
-    app.addHook('onRoute', (route) => {
+    if (handlersActAsMember) app.addHook('onRoute', (route) => {
       const handler = route.handler;
       route.handler = function answerAsMember(this: FastifyInstance, request, reply) {
         const member = verified.has(request) && !ownWork.has(request) ? request.user.id : undefined;
@@ -255,10 +261,11 @@ export const scopeRefused = () => new AppError(403, 'TOKEN_SCOPE', SCOPE_REFUSED
 export function requireAuth(app: FastifyInstance): void {
   const prefix = app.prefix;
   app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config.public) return;
+    // Read once: Fastify builds the object anew on every read.
+    const { config, url: pattern } = request.routeOptions;
+    if (config.public) return;
     await app.authenticate(request, reply);
     const { scopes, role } = request.user;
-    const pattern = request.routeOptions.url;
     if (pattern === undefined) return;
     const path = pattern.slice(prefix.length);
     if (!roleAllows(role, request.method, path)) throw roleRefused();

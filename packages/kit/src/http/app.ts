@@ -9,6 +9,7 @@ import { refuseUnnormalisable, rewriteToNormalTarget } from './request-target.js
 import type { LiveStreams } from './live-streams.js';
 import { installHttpMetrics } from '../observability/metrics/http-metrics.js';
 import type { Metrics } from '../observability/metrics/metrics.js';
+import { requestLogger } from './request-logger.js';
 import { createSerializerCompiler } from './serializer.js';
 import { createValidatorCompiler } from './validator.js';
 
@@ -51,6 +52,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };
+const SECURITY_HEADER_ENTRIES = Object.entries(SECURITY_HEADERS);
 
 /**
  * The Fastify instance every process starts from (gateway or a service alone):
@@ -60,6 +62,7 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export function createHttpApp(options: HttpAppOptions): App {
   const app = Fastify({
     loggerInstance: options.log as FastifyBaseLogger,
+    childLoggerFactory: requestLogger,
     bodyLimit: options.bodyLimit,
     // genReqId reads the header itself so an unsafe value is replaced, not trusted.
     requestIdHeader: false,
@@ -89,18 +92,21 @@ export function createHttpApp(options: HttpAppOptions): App {
   app.setErrorHandler(errorHandler);
   if (!options.ownNotFoundHandler) app.setNotFoundHandler(notFoundHandler);
   if (options.metrics?.enabled) installHttpMetrics(app, options.metrics);
-  app.addHook('onRequest', async (request, reply) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.raw.setHeader(name, value);
+  // This hook and the input check are synchronous (`done`): an async hook costs every request a promise and
+  // a turn of the microtask queue, in the gateway and again in the service behind it.
+  app.addHook('onRequest', (request, reply, done) => {
+    for (const [name, value] of SECURITY_HEADER_ENTRIES) reply.raw.setHeader(name, value);
     void reply.header('x-request-id', request.id);
+    done();
   });
   // One check for every route of every service: text the database cannot hold (NUL, control
   // characters, lone surrogates) and numbers that are not finite never reach a handler.
-  app.addHook('preHandler', async (request) => {
-    const problem =
+  app.addHook('preHandler', (request, _reply, done) => {
+    done(
       findInputProblem(request.query, 'querystring') ??
-      findInputProblem(request.params, 'params') ??
-      findInputProblem(request.body, 'body');
-    if (problem) throw problem;
+        findInputProblem(request.params, 'params') ??
+        findInputProblem(request.body, 'body'),
+    );
   });
   return app;
 }

@@ -77,7 +77,7 @@ export function rewriteToNormalTarget(request: IncomingMessage): string {
   return '/';
 }
 
-/** The first onRequest hook: a target that has no single meaning answers 400. */
-export async function refuseUnnormalisable(request: { raw: IncomingMessage }): Promise<void> {
-  if ((request.raw as MarkedRequest)[REFUSED]) throw badUrl();
+/** The first onRequest hook (synchronous: no promise per request): a target that has no single meaning answers 400. */
+export function refuseUnnormalisable(request: { raw: IncomingMessage }, _reply: unknown, done: (error?: Error) => void): void {
+  done((request.raw as MarkedRequest)[REFUSED] ? badUrl() : undefined);
 }
