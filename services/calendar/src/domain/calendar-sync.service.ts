@@ -4,6 +4,7 @@ import type { GoogleAccountsRepository } from './google-accounts.repository.js';
 import type { GoogleConnectionService } from './google-connection.service.js';
 import type { MirroredCalendar, MirrorRepository } from './mirror.repository.js';
 import { calendarNotFound, notConfigured, notConnected, ProviderError, toAppError } from './provider-errors.js';
+import { SingleFlight } from './single-flight.js';
 
 /** A view older than this asks Google for what changed before answering. */
 export const FRESHNESS_MS = 60_000;
@@ -22,7 +23,7 @@ const MIRROR_HISTORY_MS = 365 * 86_400_000;
  * mirror is empty or the screen forces a refresh).
  */
 export class CalendarSyncService {
-  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly runs = new SingleFlight();
   /** When each user last made us ask Google for an unknown calendar id (the recent users: bounded). */
   private readonly unknownLookups = new LruMap<number>(UNKNOWN_LOOKUPS_REMEMBERED);
   /** Every view starts with this read: concurrent views of one user share it. */
@@ -46,7 +47,7 @@ export class CalendarSyncService {
     if (!mirrored) throw notConnected();
     const { account, calendars } = mirrored;
     if (!force && !account.revokedAt && !this.stale(account.calendarsSyncedAt)) return calendars;
-    const listing = this.once(`list:${userId}`, async () => {
+    const listing = this.runs.run(`list:${userId}`, async () => {
       const feed = await this.connection.feed(userId);
       const listed = await this.connection.guard(userId, () => feed.calendars()).catch((e: unknown) => {
         throw toAppError(e, calendarNotFound);
@@ -84,7 +85,7 @@ export class CalendarSyncService {
    */
   async refreshEvents(userId: string, calendar: MirroredCalendar, force = false): Promise<boolean> {
     if (!force && !this.stale(calendar.syncedAt)) return false;
-    const refresh = this.once(`events:${userId}:${calendar.id}`, async () => {
+    const refresh = this.runs.run(`events:${userId}:${calendar.id}`, async () => {
       const feed = await this.connection.feed(userId);
       await this.connection.guard(userId, () => this.sync(userId, calendar, feed)).catch((e: unknown) => {
         throw toAppError(e, calendarNotFound);
@@ -127,13 +128,5 @@ export class CalendarSyncService {
 
   private stale(syncedAt: Date | null): boolean {
     return !syncedAt || this.now() - syncedAt.getTime() > FRESHNESS_MS;
-  }
-
-  private once(key: string, work: () => Promise<void>): Promise<void> {
-    const running = this.inFlight.get(key);
-    if (running) return running;
-    const promise = work().finally(() => this.inFlight.delete(key));
-    this.inFlight.set(key, promise);
-    return promise;
   }
 }

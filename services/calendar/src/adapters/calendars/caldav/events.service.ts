@@ -14,6 +14,7 @@ import { overrideOccurrence, withoutOccurrence } from '../../../domain/icalendar
 import { toCalendarEvent } from '../../../domain/normalize.js';
 import type { WrittenEvent } from '../../../domain/calendars/calendar-port.js';
 import { eventNotFound } from '../../../domain/provider-errors.js';
+import { SingleFlight } from '../../../domain/single-flight.js';
 
 /** A mirror older than this asks the server what changed before answering (as Google's does). */
 const FRESHNESS_MS = 60_000;
@@ -25,7 +26,7 @@ const DAY_MS = 86_400_000;
  * to the server first (with If-Match), then to the mirror with their domain event in one transaction.
  */
 export class CaldavEventsService {
-  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly runs = new SingleFlight();
 
   constructor(
     private readonly sql: Sql,
@@ -159,7 +160,7 @@ export class CaldavEventsService {
   private async discover(userId: string, force: boolean): Promise<void> {
     const listedAt = await this.repository.calendarsListedAt(userId);
     if (listedAt === undefined || (!force && listedAt !== null && this.now() - listedAt.getTime() <= FRESHNESS_MS)) return;
-    const listing = this.once(`list:${userId}`, async () => {
+    const listing = this.runs.run(`list:${userId}`, async () => {
       const session = await this.connection.session(userId);
       await this.repository.replaceCalendars(userId, await session.listCalendars());
     });
@@ -171,7 +172,7 @@ export class CaldavEventsService {
 
   /** One sync of one calendar. */
   private sync(userId: string, session: CaldavSession, calendar: StoredCalendar): Promise<void> {
-    return this.once(`${userId}:${calendar.id}`, async () => {
+    return this.runs.run(`${userId}:${calendar.id}`, async () => {
       const etags = await this.repository.etags(userId, calendar.id);
       const changes = await session.changes(calendar, { ctag: calendar.ctag, syncToken: calendar.syncToken, etags });
       const upserts = changes.upserts.flatMap((o) => {
@@ -189,13 +190,6 @@ export class CaldavEventsService {
   }
 
   /** Concurrent requests for the same work (one calendar's sync, one account's list) share one call to the server. */
-  private once(key: string, work: () => Promise<void>): Promise<void> {
-    const running = this.inFlight.get(key);
-    if (running) return running;
-    const promise = work().finally(() => this.inFlight.delete(key));
-    this.inFlight.set(key, promise);
-    return promise;
-  }
 
   /** A calendar object another app wrote badly is left out of the view, not a failed screen. */
   private expand(ics: string, calendarId: string, range: Range): EventRecord[] {
