@@ -121,6 +121,7 @@ export class CaldavRepository {
     alongside?: (tx: TransactionSql, before: Map<string, KnownObject>) => Promise<void>,
   ): Promise<void> {
     await this.sql.begin(async (tx) => {
+      await this.lockCalendar(tx, userId, calendarId);
       const before = alongside ? await this.known(tx, userId, calendarId) : undefined;
       if (changes.full) await tx`delete from calendar.caldav_objects where user_id = ${userId} and calendar_id = ${calendarId}`;
       else if (changes.removals.length > 0) {
@@ -141,6 +142,21 @@ export class CaldavRepository {
     return new Map(rows.map((r) => [r.href, { uid: r.uid, etag: r.etag }]));
   }
 
+  /**
+   * Holds the calendar's row until the transaction ends: a sync and one of the product's own writes to the same
+   * calendar then see each other's mirror, so each change is told once, by whichever of them stored it first.
+   */
+  async lockCalendar(db: Db, userId: string, calendarId: string): Promise<void> {
+    await db`select 1 from calendar.caldav_calendars where user_id = ${userId} and id = ${calendarId} for update`;
+  }
+
+  /** The version of the object the mirror holds (undefined: none at that href). */
+  async storedEtag(db: Db, userId: string, calendarId: string, href: string): Promise<string | null | undefined> {
+    const [row] = await db<{ etag: string | null }[]>`
+      select etag from calendar.caldav_objects where user_id = ${userId} and calendar_id = ${calendarId} and href = ${href}`;
+    return row ? row.etag : undefined;
+  }
+
   async saveObject(db: Db, userId: string, calendarId: string, o: CaldavObject, index: ObjectIndex): Promise<void> {
     await db`
       insert into calendar.caldav_objects (user_id, calendar_id, href, uid, etag, ics, starts_at, ends_at)
@@ -149,8 +165,10 @@ export class CaldavRepository {
         uid = excluded.uid, etag = excluded.etag, ics = excluded.ics, starts_at = excluded.starts_at, ends_at = excluded.ends_at`;
   }
 
-  async removeObject(db: Db, userId: string, calendarId: string, href: string): Promise<void> {
-    await db`delete from calendar.caldav_objects where user_id = ${userId} and calendar_id = ${calendarId} and href = ${href}`;
+  /** Whether the mirror still held the object (false: a sync already removed it). */
+  async removeObject(db: Db, userId: string, calendarId: string, href: string): Promise<boolean> {
+    const removed = await db`delete from calendar.caldav_objects where user_id = ${userId} and calendar_id = ${calendarId} and href = ${href}`;
+    return removed.count > 0;
   }
 
   /** Objects whose events can touch [from, to). */

@@ -132,8 +132,10 @@ export class CaldavEventsService {
       kept = { ics, etag: await session.update(stored.href, ics, stored.etag).catch((e: unknown) => Promise.reject(caldavAppError(e))) };
     }
     await this.sql.begin(async (tx) => {
+      await this.repository.lockCalendar(tx, userId, calendarId);
       if (kept) await this.repository.saveObject(tx, userId, calendarId, { href: stored.href, ...kept }, indexObject(kept.ics)!);
-      else await this.repository.removeObject(tx, userId, calendarId, stored.href);
+      // Gone already: a sync found it missing on the server and told the deletion.
+      else if (!(await this.repository.removeObject(tx, userId, calendarId, stored.href))) return;
       await this.outbox.append(tx, [createEvent('calendar.event.deleted', userId, { eventId, source: 'caldav' })]);
     });
   }
@@ -222,7 +224,11 @@ export class CaldavEventsService {
     const index = indexObject(object.ics);
     if (!index) throw eventNotFound();
     await this.sql.begin(async (tx) => {
+      await this.repository.lockCalendar(tx, userId, calendarId);
+      // A sync that ran between the server's answer and now stored this very version and told it already.
+      const told = object.etag !== null && (await this.repository.storedEtag(tx, userId, calendarId, object.href)) === object.etag;
       await this.repository.saveObject(tx, userId, calendarId, object, index);
+      if (told) return;
       await this.outbox.append(tx, [createEvent(type, userId, { eventId: event.id, source: 'caldav', title: (event.summary ?? '').slice(0, EVENT_TITLE_MAX), ...entryTimes(event) })]);
     });
   }
