@@ -2,6 +2,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import postgres from 'postgres';
 import { startEmbeddedPostgres } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
 import { migrationsFingerprint } from './migrations-fingerprint.js';
@@ -18,9 +19,12 @@ export function pgliteTemplate(log: Logger): Promise<Blob> {
   return cached;
 }
 
-/** Where the template of the current migrations is kept: a plain tar of PGlite's data directory. */
+/**
+ * Where the template of the current migrations is kept: a plain tar of PGlite's data directory ("checkpointed":
+ * a template from before the checkpoint below is not reused).
+ */
 export async function pgliteTemplateFile(): Promise<string> {
-  return path.join(tmpdir(), `asistente-pglite-${await migrationsFingerprint()}.tar`);
+  return path.join(tmpdir(), `asistente-pglite-checkpointed-${await migrationsFingerprint()}.tar`);
 }
 
 async function loadOrBuild(log: Logger): Promise<Blob> {
@@ -30,6 +34,11 @@ async function loadOrBuild(log: Logger): Promise<Blob> {
   } catch {
     const embedded = await startEmbeddedPostgres('memory://');
     await migrate(embedded.url, log);
+    // The dump is of a running database, which every copy recovers from its last checkpoint when it opens:
+    // without this one, each test database and each app a test starts replayed the migrations' whole WAL.
+    const sql = postgres(embedded.url, { max: 1, onnotice: () => {} });
+    await sql`checkpoint`;
+    await sql.end();
     const dump = await embedded.dump();
     await embedded.stop();
     // Written aside and renamed: test processes building it at once never read half a file.
