@@ -6,6 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import t, { type Test } from 'tap';
 import { createLogger, createPlatform, DataDirInUseError, generateKey, loadConfig, openDatabase, type Config, type Platform, type Sql } from '@asistente/kit';
 import { buildServiceApp, createTestDatabase } from '@asistente/kit/testing';
+import { migratedDataDir } from '@asistente/kit/testing/migrated-data-dir';
 import authService from '../../services/auth/src/app.js';
 import { countRows } from '../src/lib/backup/catalog.js';
 import { runCli } from './support/cli.js';
@@ -102,7 +103,9 @@ function assertNoKeyMaterial(t: Test, archive: Buffer, keys: string[]): void {
 t.test('embedded: back up while the server writes, erase, restore, same rows per table', { skip: POSTGRES ? 'embedded pass only' : false }, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'asistente-backup-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const dataDir = join(dir, 'data');
+  // The server's database already migrated (the tests' template): what is tested is the backup and the restore.
+  const dataDir = await migratedDataDir('asistente-backup-data-');
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const archive = join(dir, 'copia.bak');
 
   const platform = await createPlatform(configFor({ DATA_DIR: dataDir }), 'gateway', { log, source: settings });

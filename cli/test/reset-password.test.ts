@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { createPlatform, hashResetToken, type Platform } from '@asistente/kit';
 import { buildServiceApp, createTestPlatform } from '@asistente/kit/testing';
+import { migratedDataDir } from '@asistente/kit/testing/migrated-data-dir';
 import authService from '../../services/auth/src/app.js';
 import { issueResetLink } from '../src/commands/admin-reset-password.js';
 import { runCli } from './support/cli.js';
@@ -51,8 +51,9 @@ t.test('issueResetLink makes a working single-use link for an existing account o
 
 t.test('asistente admin reset-password prints the link; it works once', async (t) => {
   const base = await createTestPlatform(t);
-  // PostgreSQL: the command runs beside the live service. Embedded: against the data directory, server stopped.
-  const dataDir = base.config.DATABASE_URL ? undefined : await mkdtemp(join(tmpdir(), 'asistente-reset-'));
+  // PostgreSQL: the command runs beside the live service. Embedded: against the data directory, server stopped
+  // (its database already migrated: what is tested is the command, not a first start's initdb).
+  const dataDir = base.config.DATABASE_URL ? undefined : await migratedDataDir('asistente-reset-');
   if (dataDir) t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const config = dataDir ? { ...base.config, DATA_DIR: dataDir } : base.config;
   const open = async () => {

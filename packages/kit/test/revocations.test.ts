@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import t from 'tap';
 import { createLogger, createPlatform, loadConfig } from '../src/index.js';
 import { createTestPlatform, insertAccount } from '../src/testing/index.js';
+import { migratedDataDir } from '../src/testing/migrated-data-dir.js';
 
 t.test('a revoked token id is refused, and only that one', async (t) => {
   const platform = await createTestPlatform(t);
@@ -15,7 +14,8 @@ t.test('a revoked token id is refused, and only that one', async (t) => {
 });
 
 t.test('embedded: revocations survive a restart of the process', async (t) => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'revocations-'));
+  // Already migrated (the tests' template): the restart is what is tested, not a first start's initdb.
+  const dataDir = await migratedDataDir('revocations-');
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = loadConfig({}, { DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const log = createLogger('silent', 'test');
