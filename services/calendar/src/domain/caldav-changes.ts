@@ -1,6 +1,5 @@
-import { EVENT_TITLE_MAX } from '@asistente/contracts';
 import { createEvent, type EventEnvelope } from '@asistente/kit';
-import { entryTimes } from './event-record.js';
+import { eventChanged } from './event-record.js';
 import { objectEvent } from './icalendar.js';
 
 /** What the mirror held of an object before a sync: its UID (the event id) and the version it had. */
@@ -29,9 +28,7 @@ export function foreignChanges(userId: string, calendarId: string, before: Reado
     if (known && known.etag !== null && known.etag === object.etag) continue;
     const event = safely(() => objectEvent(object.ics, calendarId));
     if (!event) continue;
-    const title = (event.summary ?? '').slice(0, EVENT_TITLE_MAX);
-    const type = known ? 'calendar.event.updated' : 'calendar.event.created';
-    told.push(createEvent(type, userId, { eventId: event.id, source: 'caldav', ...(title ? { title } : {}), ...entryTimes(event) }));
+    told.push(eventChanged(known ? 'calendar.event.updated' : 'calendar.event.created', userId, 'caldav', event));
   }
   const listed = new Set(changes.upserts.map((o) => o.href));
   const gone = changes.full ? [...before.keys()].filter((href) => !listed.has(href)) : changes.removals;

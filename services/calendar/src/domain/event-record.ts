@@ -1,3 +1,5 @@
+import { EVENT_TITLE_MAX, type CalendarSourceName } from '@asistente/contracts';
+import { createEvent, type EventEnvelope } from '@asistente/kit';
 /**
  * One calendar event as the mirror keeps it, whatever provider it came from. Timed events carry their instants;
  * all-day events carry their dates (provider's exclusive end) and, for range queries, the UTC bounds of those days.
@@ -30,6 +32,14 @@ export interface EventRecord {
 /** When an entry happens, as its `calendar.event.*` event tells the webhooks (an all-day one's UTC midnights). */
 export function entryTimes(record: Pick<EventRecord, 'startAt' | 'endAt' | 'allDay'>): { startAt: string; endAt: string; allDay: boolean } {
   return { startAt: record.startAt.toISOString(), endAt: record.endAt.toISOString(), allDay: record.allDay };
+}
+
+/**
+ * The `calendar.event.created|updated` an event tells the webhooks, the same whether the product wrote it or a
+ * sync found another app's change.
+ */
+export function eventChanged(type: 'calendar.event.created' | 'calendar.event.updated', userId: string, source: CalendarSourceName, event: EventRecord): EventEnvelope {
+  return createEvent(type, userId, { eventId: event.id, source, title: (event.summary ?? '').slice(0, EVENT_TITLE_MAX), ...entryTimes(event) });
 }
 
 /** What the product writes to a provider's calendar. */

@@ -1,8 +1,7 @@
-import { EVENT_TITLE_MAX } from '@asistente/contracts';
 import { createEvent, type Outbox, type Sql } from '@asistente/kit';
 import type { CalendarSyncService } from './calendar-sync.service.js';
 import type { Range } from './dates.js';
-import { entryTimes, type EventRecord } from './event-record.js';
+import { eventChanged, type EventRecord } from './event-record.js';
 import type { MirroredCalendar, MirrorRepository } from './mirror.repository.js';
 import { jsonView, ViewCache, type JsonView } from './view-cache.js';
 
@@ -86,7 +85,7 @@ export class EventsService {
   async recorded(userId: string, event: EventRecord, type: 'calendar.event.created' | 'calendar.event.updated'): Promise<void> {
     await this.sql.begin(async (tx) => {
       await this.mirror.upsertEvents(tx, userId, [event]);
-      await this.outbox.append(tx, [createEvent(type, userId, { eventId: event.id, source: 'google', title: (event.summary ?? '').slice(0, EVENT_TITLE_MAX), ...entryTimes(event) })]);
+      await this.outbox.append(tx, [eventChanged(type, userId, 'google', event)]);
     });
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_TITLE_MAX, type CalendarEvent, type EventBody } from '@asistente/contracts';
+import { type CalendarEvent, type EventBody } from '@asistente/contracts';
 import { createEvent, type EventEnvelope, type Logger, type Outbox, type Sql, type TransactionSql } from '@asistente/kit';
 import type { CaldavConnectionService } from './connection.service.js';
 import { caldavAppError, makeCalendarError } from './errors.js';
@@ -8,7 +8,7 @@ import { foreignChanges, type KnownObject } from '../../../domain/caldav-changes
 import type { CaldavRepository, StoredCalendar } from '../../../domain/caldav.repository.js';
 import type { Range } from '../../../domain/dates.js';
 import { eventInput } from '../../../domain/event-form.js';
-import { entryTimes, type EventRecord } from '../../../domain/event-record.js';
+import { eventChanged, type EventRecord } from '../../../domain/event-record.js';
 import { changeObject, expandObject, indexObject, newObject, splitEventId } from '../../../domain/icalendar.js';
 import { overrideOccurrence, withoutOccurrence } from '../../../domain/icalendar-occurrence.js';
 import { toCalendarEvent } from '../../../domain/normalize.js';
@@ -191,8 +191,6 @@ export class CaldavEventsService {
     if (events.length > 0) await this.outbox.append(tx, events);
   }
 
-  /** Concurrent requests for the same work (one calendar's sync, one account's list) share one call to the server. */
-
   /** A calendar object another app wrote badly is left out of the view, not a failed screen. */
   private expand(ics: string, calendarId: string, range: Range): EventRecord[] {
     try {
@@ -229,7 +227,7 @@ export class CaldavEventsService {
       const told = object.etag !== null && (await this.repository.storedEtag(tx, userId, calendarId, object.href)) === object.etag;
       await this.repository.saveObject(tx, userId, calendarId, object, index);
       if (told) return;
-      await this.outbox.append(tx, [createEvent(type, userId, { eventId: event.id, source: 'caldav', title: (event.summary ?? '').slice(0, EVENT_TITLE_MAX), ...entryTimes(event) })]);
+      await this.outbox.append(tx, [eventChanged(type, userId, 'caldav', event)]);
     });
   }
 }
