@@ -54,7 +54,7 @@ export class CalendarSyncService {
       });
       await this.mirror.replaceCalendars(userId, listed);
       await this.accounts.markCalendarsSynced(userId);
-    });
+    }, force);
     if (!force && !account.revokedAt && account.calendarsSyncedAt) {
       this.inBackground(listing, 'calendar list');
       return calendars;

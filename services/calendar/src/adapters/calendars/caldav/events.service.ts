@@ -165,7 +165,7 @@ export class CaldavEventsService {
     const listing = this.runs.run(`list:${userId}`, async () => {
       const session = await this.connection.session(userId);
       await this.repository.replaceCalendars(userId, await session.listCalendars());
-    });
+    }, force);
     const failed = (error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : error }, 'caldav calendar list failed');
     if (force) await listing.catch((e: unknown) => Promise.reject(caldavAppError(e)));
     else if ((await this.repository.calendars(userId)).length === 0) await listing.catch(failed);
