@@ -62,13 +62,28 @@ export async function waitFor(what: string, condition: () => boolean | Promise<b
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
+/** Ports below Linux's ephemeral range (32768-60999), where no process's outgoing connection lands. */
+const FIXED_PORTS = { from: 20_000, to: 32_000 };
+const handedOut = new Set<number>();
+
+/**
+ * A port for a process the test starts a moment later. Chosen below the ephemeral range: a port the kernel
+ * handed to `listen(0)` can be taken, before the process binds it, by one of the many connections the
+ * starting processes open (seen: a WhatsApp replica's EADDRINUSE). Never the same one twice in a file.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+  for (;;) {
+    const port = FIXED_PORTS.from + Math.floor(Math.random() * (FIXED_PORTS.to - FIXED_PORTS.from));
+    if (handedOut.has(port)) continue;
+    const bound = await new Promise<boolean>((resolve) => {
+      const server = createServer()
+        .once('error', () => resolve(false))
+        .listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-  });
+    if (!bound) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 export interface Proc {
