@@ -55,3 +55,19 @@ t.test('keys do not share reads, and a failed read fails only its own callers', 
   m.pending.shift()!.resolve(10);
   t.equal(await afterA, 10, 'the caller queued behind a failed read gets a read of its own');
 });
+
+t.test('share takes a read already running as it is; with none running it reads like read', async (t) => {
+  const reads = new CoalescedRead<number>();
+  const m = manualReads();
+  const first = reads.share('k', m.load);
+  const joined = reads.share('k', m.load);
+  t.equal(m.started(), 1, 'the second caller shares the running read');
+  const fresh = reads.read('k', m.load);
+  const sharedAgain = reads.share('k', m.load);
+  t.equal(m.started(), 1, 'nothing new starts while the first runs');
+  m.pending.shift()!.resolve(1);
+  t.same(await Promise.all([first, joined, sharedAgain]), [1, 1, 1], 'share never waits for the next read');
+  t.equal(m.started(), 2, 'read still gets a read begun after it asked');
+  m.pending.shift()!.resolve(2);
+  t.equal(await fresh, 2);
+});

@@ -23,6 +23,14 @@ export class CoalescedRead<V> {
     return next;
   }
 
+  /**
+   * For a caller that needs no newer answer than a read already running (two screens opening at once): that
+   * read is shared as it is; with none running, this is `read`.
+   */
+  share(key: string, load: () => Promise<V>): Promise<V> {
+    return this.running.get(key) ?? this.read(key, load);
+  }
+
   private start(key: string, load: () => Promise<V>): Promise<V> {
     const read = load().finally(() => {
       if (this.running.get(key) === read) this.running.delete(key);

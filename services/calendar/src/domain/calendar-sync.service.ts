@@ -4,7 +4,6 @@ import type { GoogleAccountsRepository } from './google-accounts.repository.js';
 import type { GoogleConnectionService } from './google-connection.service.js';
 import type { MirroredCalendar, MirrorRepository } from './mirror.repository.js';
 import { calendarNotFound, notConfigured, notConnected, ProviderError, toAppError } from './provider-errors.js';
-import { SingleFlight } from './single-flight.js';
 
 /** A view older than this asks Google for what changed before answering. */
 export const FRESHNESS_MS = 60_000;
@@ -23,7 +22,7 @@ const MIRROR_HISTORY_MS = 365 * 86_400_000;
  * mirror is empty or the screen forces a refresh).
  */
 export class CalendarSyncService {
-  private readonly runs = new SingleFlight();
+  private readonly runs = new CoalescedRead<void>();
   /** When each user last made us ask Google for an unknown calendar id (the recent users: bounded). */
   private readonly unknownLookups = new LruMap<number>(UNKNOWN_LOOKUPS_REMEMBERED);
   /** Every view starts with this read: concurrent views of one user share it. */
@@ -47,14 +46,15 @@ export class CalendarSyncService {
     if (!mirrored) throw notConnected();
     const { account, calendars } = mirrored;
     if (!force && !account.revokedAt && !this.stale(account.calendarsSyncedAt)) return calendars;
-    const listing = this.runs.run(`list:${userId}`, async () => {
+    // A forced pass ("Actualizar") needs a list read begun after it asked: a running one may predate the change.
+    const listing = this.runs[force ? 'read' : 'share'](`list:${userId}`, async () => {
       const feed = await this.connection.feed(userId);
       const listed = await this.connection.guard(userId, () => feed.calendars()).catch((e: unknown) => {
         throw toAppError(e, calendarNotFound);
       });
       await this.mirror.replaceCalendars(userId, listed);
       await this.accounts.markCalendarsSynced(userId);
-    }, force);
+    });
     if (!force && !account.revokedAt && account.calendarsSyncedAt) {
       this.inBackground(listing, 'calendar list');
       return calendars;
@@ -85,7 +85,7 @@ export class CalendarSyncService {
    */
   async refreshEvents(userId: string, calendar: MirroredCalendar, force = false): Promise<boolean> {
     if (!force && !this.stale(calendar.syncedAt)) return false;
-    const refresh = this.runs.run(`events:${userId}:${calendar.id}`, async () => {
+    const refresh = this.runs.share(`events:${userId}:${calendar.id}`, async () => {
       const feed = await this.connection.feed(userId);
       await this.connection.guard(userId, () => this.sync(userId, calendar, feed)).catch((e: unknown) => {
         throw toAppError(e, calendarNotFound);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type CalendarEvent, type EventBody } from '@asistente/contracts';
-import { createEvent, type EventEnvelope, type Logger, type Outbox, type Sql, type TransactionSql } from '@asistente/kit';
+import { CoalescedRead, createEvent, type EventEnvelope, type Logger, type Outbox, type Sql, type TransactionSql } from '@asistente/kit';
 import type { CaldavConnectionService } from './connection.service.js';
 import { caldavAppError, makeCalendarError } from './errors.js';
 import { CaldavError, type CaldavSession } from './session.js';
@@ -14,7 +14,6 @@ import { overrideOccurrence, withoutOccurrence } from '../../../domain/icalendar
 import { toCalendarEvent } from '../../../domain/normalize.js';
 import type { WrittenEvent } from '../../../domain/calendars/calendar-port.js';
 import { eventNotFound } from '../../../domain/provider-errors.js';
-import { SingleFlight } from '../../../domain/single-flight.js';
 
 /** A mirror older than this asks the server what changed before answering (as Google's does). */
 const FRESHNESS_MS = 60_000;
@@ -26,7 +25,7 @@ const DAY_MS = 86_400_000;
  * to the server first (with If-Match), then to the mirror with their domain event in one transaction.
  */
 export class CaldavEventsService {
-  private readonly runs = new SingleFlight();
+  private readonly runs = new CoalescedRead<void>();
 
   constructor(
     private readonly sql: Sql,
@@ -162,10 +161,11 @@ export class CaldavEventsService {
   private async discover(userId: string, force: boolean): Promise<void> {
     const listedAt = await this.repository.calendarsListedAt(userId);
     if (listedAt === undefined || (!force && listedAt !== null && this.now() - listedAt.getTime() <= FRESHNESS_MS)) return;
-    const listing = this.runs.run(`list:${userId}`, async () => {
+    // A forced pass ("Actualizar") needs a list read begun after it asked: a running one may predate the change.
+    const listing = this.runs[force ? 'read' : 'share'](`list:${userId}`, async () => {
       const session = await this.connection.session(userId);
       await this.repository.replaceCalendars(userId, await session.listCalendars());
-    }, force);
+    });
     const failed = (error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : error }, 'caldav calendar list failed');
     if (force) await listing.catch((e: unknown) => Promise.reject(caldavAppError(e)));
     else if ((await this.repository.calendars(userId)).length === 0) await listing.catch(failed);
@@ -174,7 +174,7 @@ export class CaldavEventsService {
 
   /** One sync of one calendar. */
   private sync(userId: string, session: CaldavSession, calendar: StoredCalendar): Promise<void> {
-    return this.runs.run(`${userId}:${calendar.id}`, async () => {
+    return this.runs.share(`${userId}:${calendar.id}`, async () => {
       const etags = await this.repository.etags(userId, calendar.id);
       const changes = await session.changes(calendar, { ctag: calendar.ctag, syncToken: calendar.syncToken, etags });
       const upserts = changes.upserts.flatMap((o) => {
