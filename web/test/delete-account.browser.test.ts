@@ -21,6 +21,9 @@ browserSuite(t, () => {
 
     const danger = card(page);
     await danger.getByText('Tus contactos, la papelera y las vistas guardadas.').waitFor();
+    // The cards above load their data and grow: a click aimed while they do can land where the button was
+    // (seen once under load: the refusal never showed). Act once none of them is still loading.
+    await page.waitForFunction(() => ![...document.querySelectorAll('p')].some((p) => p.textContent === 'Cargando...'));
     t.equal(await overflow(page), 0, 'the card fits a phone');
     await page.setViewportSize(LAPTOP);
 
