@@ -32,6 +32,7 @@ const { ROUTES } = await import(root('gateway/dist/routing-table.js'));
 const { resolveJwtSecret } = await import(root('packages/kit/dist/auth/jwt-secret.js'));
 const { loadOrCreateEmbeddedKeyring } = await import(root('packages/kit/dist/secrets/keyring.js'));
 const { HARD_DEADLINE_MS, SAME_STOP_MS } = await import(root('packages/kit/dist/shutdown.js'));
+const { watchParent } = await import(root('packages/kit/dist/parent-watch.js'));
 /** Every child drains within its own deadline; whatever is still running a second later is killed. */
 const STOP_GRACE_MS = HARD_DEADLINE_MS + 1_000;
 
@@ -123,6 +124,13 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     }
   });
 }
+// Its own parent gone (npm killed, or the test or benchmark that spawned it crashed): the stack stops rather
+// than living on under init with its ports and database connections, as `npm start`'s process does.
+watchParent(() => {
+  if (stopping) return;
+  console.error('start-distributed: the process that started it has gone: stopping every process');
+  void shutdown(0);
+});
 // However the launcher ends (but SIGKILL, which the children learn of through their IPC channel).
 process.once('exit', () => children().forEach((child) => alive(child) && child.kill('SIGKILL')));
 

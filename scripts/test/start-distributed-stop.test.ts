@@ -1,4 +1,4 @@
-// `npm run start:distributed` itself, after a kill and restart of every service, stopped by SIGTERM, SIGINT, two SIGINTs and SIGKILL: 0 processes left each time.
+// `npm run start:distributed` itself, after a kill and restart of every service, stopped by SIGTERM, SIGINT, two SIGINTs and SIGKILL (of it, or of the program that started it): 0 processes left each time.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -118,13 +118,18 @@ async function environment(t: Test) {
   };
   let stacks = 0;
   return {
-    /** The launcher as a terminal starts it (a process group of its own), its stream and ports its own. */
-    async start(t: Test): Promise<Stack> {
+    /**
+     * The launcher as a terminal starts it (a process group of its own), its stream and ports its own. With
+     * `spawner`, a program between: it starts the launcher over an IPC channel, as a test or a benchmark does,
+     * and is `stack.launcher` (its output is the launcher's).
+     */
+    async start(t: Test, { spawner = false } = {}): Promise<Stack> {
       const stream = `STOP_${suffix}_${++stacks}`;
       streams.push(stream);
       const base = await freePortBase();
       const env = { ...common, NATS_STREAM: stream, EVENTS_SUBJECT_PREFIX: `stop${suffix}${stacks}`, SERVICE_PORT_BASE: String(base), PORT: String(base) };
-      const launcher = spawn(process.execPath, [LAUNCHER], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const args = spawner ? ['-e', SPAWNER, LAUNCHER] : [LAUNCHER];
+      const launcher = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       const lines: string[] = [];
       const keep = (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean));
       launcher.stdout!.on('data', keep);
@@ -181,6 +186,13 @@ async function holdTheGateway(stack: Stack): Promise<Socket> {
   return socket;
 }
 
+/** A program that starts the launcher over an IPC channel, passes its output on and waits. */
+const SPAWNER = `
+const { spawn } = require('node:child_process');
+spawn(process.execPath, [process.argv[1]], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
+setInterval(() => {}, 60_000);
+`;
+
 const signalLauncher = (stack: Stack, signal: NodeJS.Signals) => process.kill(stack.launcher.pid!, signal);
 
 /**
@@ -230,6 +242,18 @@ t.test('start:distributed leaves no process behind, however it is stopped, after
     const ms = await allGone(t, stack, killed);
     t.ok(ms < 2_000, `gone ${ms} ms after the second SIGINT, not after the gateway's drain`);
     t.comment(`second SIGINT: ${ms} ms`);
+  });
+
+  t.test('the program that started the launcher killed while the services start: the launcher stops them', async (t) => {
+    const stack = await env.start(t, { spawner: true });
+    await until('a process of every service', async () => {
+      const commands = [...(await processesWith(stack.marker)).values()];
+      return SERVICES.every((name) => commands.some((command) => command.includes(`services/${name}/dist/server.js`)));
+    }, stack);
+    const killed = Date.now();
+    signalLauncher(stack, 'SIGKILL');
+    t.comment(`SIGKILL of the launcher's parent: ${await allGone(t, stack, killed)} ms`);
+    t.ok(stack.has('start-distributed: the process that started it has gone: stopping every process'), 'the launcher said why it stopped');
   });
 
   t.test('SIGKILL of the launcher: its children notice and stop', async (t) => {
