@@ -144,8 +144,8 @@ async function environment(t: Test) {
   };
 }
 
-/** Kills one process of every service and waits until the launcher has started each again. */
-async function killOneOfEach(stack: Stack): Promise<Map<string, number>> {
+/** Waits until a process of every service runs; resolves with the first found of each, by service. */
+async function oneOfEach(stack: Stack): Promise<Map<string, number>> {
   const first = new Map<string, number>();
   await until('a process of every service', async () => {
     for (const [pid, command] of await processesWith(stack.marker)) {
@@ -154,6 +154,12 @@ async function killOneOfEach(stack: Stack): Promise<Map<string, number>> {
     }
     return first.size === SERVICES.length;
   }, stack);
+  return first;
+}
+
+/** Kills one process of every service and waits until the launcher has started each again. */
+async function killOneOfEach(stack: Stack): Promise<Map<string, number>> {
+  const first = await oneOfEach(stack);
   for (const pid of first.values()) process.kill(pid, 'SIGKILL');
   await until('every service restarted', () => SERVICES.every((name) => stack.has(`start-distributed: ${name} restarted (pid`)), stack);
   return first;
@@ -246,10 +252,7 @@ t.test('start:distributed leaves no process behind, however it is stopped, after
 
   t.test('the program that started the launcher killed while the services start: the launcher stops them', async (t) => {
     const stack = await env.start(t, { spawner: true });
-    await until('a process of every service', async () => {
-      const commands = [...(await processesWith(stack.marker)).values()];
-      return SERVICES.every((name) => commands.some((command) => command.includes(`services/${name}/dist/server.js`)));
-    }, stack);
+    await oneOfEach(stack);
     const killed = Date.now();
     signalLauncher(stack, 'SIGKILL');
     t.comment(`SIGKILL of the launcher's parent: ${await allGone(t, stack, killed)} ms`);
