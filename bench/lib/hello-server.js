@@ -7,5 +7,5 @@ const app = Fastify();
 app.get('/', async () => ({ hello: 'world' }));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 // Ends with the benchmark that started it, however that ends: a crashed run once left a floor spending a
-// tenth of a core for an hour, under every run after it.
+// tenth of a core for 90 minutes, under every run after it.
 watchParent(() => process.exit(0));
